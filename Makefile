@@ -1,0 +1,129 @@
+# libpmu: make, make check, make install PREFIX=/usr/local
+# Cross build: make O=build/arm64 CC=aarch64-linux-gnu-gcc STATIC=1
+O ?= build
+PREFIX ?= /usr/local
+LIBDIR ?= $(PREFIX)/lib
+INCDIR ?= $(PREFIX)/include
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+PKGDIR ?= $(LIBDIR)/pkgconfig
+
+VERSION := 0.1.0
+SOMAJOR := 0
+
+CC ?= cc
+AR ?= ar
+WARN := -Wall -Wextra -Werror -Wno-missing-field-initializers
+CFLAGS ?= -O2 -g
+BASE_CFLAGS := -std=gnu11 $(WARN) -fvisibility=hidden -fPIC -pthread -Iinclude -Isrc -D_GNU_SOURCE
+LDLIBS := -pthread
+
+# Sanitizer builds: SAN=asan (ASan+UBSan) or SAN=tsan.
+ifeq ($(SAN),asan)
+BASE_CFLAGS += -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+LDLIBS += -fsanitize=address,undefined
+endif
+ifeq ($(SAN),tsan)
+BASE_CFLAGS += -fsanitize=thread -DPMU_TSAN
+LDLIBS += -fsanitize=thread
+endif
+ifeq ($(STATIC),1)
+PROG_LDFLAGS := -static
+endif
+
+# libpfm4, when its headers are installed: vendor event names.
+HAVE_LIBPFM ?= $(shell printf '\#include <perfmon/pfmlib.h>\nint main(void){return pfm_initialize();}\n' | \
+	$(CC) -x c - -o /dev/null -lpfm $(PROG_LDFLAGS) >/dev/null 2>&1 && echo 1)
+ifeq ($(HAVE_LIBPFM),1)
+BASE_CFLAGS += -DHAVE_LIBPFM
+LDLIBS += -lpfm
+PC_LIBS_PRIVATE := -lpfm
+endif
+
+ALL_CFLAGS = $(BASE_CFLAGS) $(CFLAGS)
+
+LIB_SRCS := $(wildcard src/*.c)
+LIB_OBJS := $(LIB_SRCS:src/%.c=$(O)/src/%.o)
+TOOL_SRCS := $(wildcard tools/*.c)
+TOOL_OBJS := $(TOOL_SRCS:tools/%.c=$(O)/tools/%.o)
+TESTS := $(patsubst test/%.c,$(O)/test/%,$(wildcard test/*.c))
+BENCHES := $(patsubst bench/%.c,$(O)/bench/%,$(wildcard bench/*.c))
+EXAMPLES := $(patsubst examples/%.c,$(O)/examples/%,$(wildcard examples/*.c))
+HDRS := $(wildcard include/*.h src/*.h src/arch/*.h test/*.h tools/*.h)
+
+STATIC_LIB := $(O)/libpmu.a
+SHARED_LIB := $(O)/libpmu.so.$(VERSION)
+
+all: lib $(O)/pmu examples
+lib: $(STATIC_LIB) $(SHARED_LIB) $(O)/libpmu.pc
+tests: $(TESTS)
+bench: $(BENCHES)
+examples: $(EXAMPLES)
+
+$(O)/src/%.o: src/%.c $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(O)/tools/%.o: tools/%.c $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(STATIC_LIB): $(LIB_OBJS)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(SHARED_LIB): $(LIB_OBJS) src/libpmu.map
+	$(CC) -shared -Wl,-soname,libpmu.so.$(SOMAJOR) -Wl,--version-script=src/libpmu.map \
+		-Wl,--no-undefined -o $@ $(LIB_OBJS) $(LDLIBS)
+	ln -sf libpmu.so.$(VERSION) $(O)/libpmu.so.$(SOMAJOR)
+	ln -sf libpmu.so.$(SOMAJOR) $(O)/libpmu.so
+
+$(O)/libpmu.pc: libpmu.pc.in Makefile
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|' \
+	    -e 's|@VERSION@|$(VERSION)|; s|@LIBS_PRIVATE@|$(PC_LIBS_PRIVATE)|' $< > $@
+
+$(O)/pmu: $(TOOL_OBJS) $(STATIC_LIB)
+	$(CC) $(ALL_CFLAGS) $(PROG_LDFLAGS) -o $@ $(TOOL_OBJS) $(STATIC_LIB) $(LDLIBS)
+
+# Tests and benchmarks link the static library: they may use internal headers.
+$(O)/test/%: test/%.c $(STATIC_LIB) $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(PROG_LDFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)
+
+$(O)/bench/%: bench/%.c $(STATIC_LIB) $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(PROG_LDFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)
+
+# Examples use only the public header, as an outside program would.
+$(O)/examples/%: examples/%.c $(STATIC_LIB) include/pmu.h
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 $(WARN) $(CFLAGS) -Iinclude $(PROG_LDFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)
+
+# All test tiers; the last line is the total: "N passed, N failed, N skipped".
+check: all tests bench
+	@test/check.sh
+
+check-host: all tests
+	@test/run.sh $(O)/test
+
+check-arm64:
+	@test/arm64/run.sh
+
+install: lib $(O)/pmu
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGDIR) \
+		$(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man1
+	install -m 644 include/pmu.h $(DESTDIR)$(INCDIR)/
+	install -m 644 $(STATIC_LIB) $(DESTDIR)$(LIBDIR)/
+	install -m 755 $(SHARED_LIB) $(DESTDIR)$(LIBDIR)/
+	ln -sf libpmu.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libpmu.so.$(SOMAJOR)
+	ln -sf libpmu.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libpmu.so
+	install -m 644 $(O)/libpmu.pc $(DESTDIR)$(PKGDIR)/
+	install -m 755 $(O)/pmu $(DESTDIR)$(BINDIR)/
+	for m in man/*.3; do [ -e "$$m" ] && install -m 644 "$$m" $(DESTDIR)$(MANDIR)/man3/ || true; done
+	for m in man/*.1; do [ -e "$$m" ] && install -m 644 "$$m" $(DESTDIR)$(MANDIR)/man1/ || true; done
+
+clean:
+	rm -rf build build-*
+
+.PHONY: all lib tests bench examples check check-host check-arm64 install clean
+.DELETE_ON_ERROR:

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libpmu: hardware and software performance counters for the calling thread,
+ * read from user space (rdpmc, mrs, csrr) where the kernel allows it and
+ * through read(2) where it does not.
+ *
+ * Conventions:
+ *  - Functions return 0 (or a count) on success and -errno on failure, never -1.
+ *  - On failure, pmu_errmsg() explains the cause in one line, in this thread.
+ *  - A set belongs to the thread that opened it: it counts that thread only
+ *    and must be read, enabled, disabled and reset by that thread only (the
+ *    user-space read path reads the registers of the CPU it runs on). It may
+ *    be closed by any thread.
+ *  - After fork() the child must not use its parent's sets, except to close
+ *    them: reads return -ECHILD. The child opens sets of its own.
+ */
+#ifndef PMU_H
+#define PMU_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PMU_VERSION_MAJOR 0
+#define PMU_VERSION_MINOR 1
+#define PMU_VERSION_PATCH 0
+
+struct perf_event_attr;
+
+/* An open group of events. Opaque. */
+struct pmu_set;
+
+/* One event's raw count and times in ns, unscaled. */
+struct pmu_reading {
+	uint64_t value;
+	uint64_t enabled;
+	uint64_t running;
+};
+
+/* Flags for struct pmu_opts. */
+enum {
+	PMU_INHERIT        = 1u << 0, /* count children created after open too */
+	PMU_ENABLE_ON_EXEC = 1u << 1, /* start counting at the target's next exec */
+	PMU_NO_GROUP       = 1u << 2, /* schedule each event on its own (like perf stat) */
+	PMU_DISABLED       = 1u << 3, /* open disabled; pmu_enable() starts */
+	PMU_NO_USER_READ   = 1u << 4, /* always read through read(2) */
+};
+
+/* Options for pmu_open_opts(). Zero-initialise, then set size. */
+struct pmu_opts {
+	size_t size;      /* sizeof(struct pmu_opts), for compatibility */
+	pid_t pid;        /* 0: the calling thread; otherwise that thread/process */
+	int cpu;          /* -1: any CPU (0 means CPU 0 only with pid -1) */
+	unsigned flags;   /* PMU_* flags above */
+};
+
+/*
+ * Opens the comma-separated events for the calling thread as one group,
+ * counting from the moment it returns. Events count user space only unless
+ * they carry a modifier (:u, :k, :h or a combination).
+ * Returns 0 and sets *set, or -errno with *set set to NULL.
+ */
+int pmu_open(struct pmu_set **set, const char *events);
+
+/* pmu_open() with options; opts may be NULL (same as pmu_open()). */
+int pmu_open_opts(struct pmu_set **set, const char *events, const struct pmu_opts *opts);
+
+/* Closes every descriptor and mapping of the set. NULL is a no-op. */
+void pmu_close(struct pmu_set *set);
+
+/* Start, stop and zero every event of the set. 0 or -errno. */
+int pmu_enable(struct pmu_set *set);
+int pmu_disable(struct pmu_set *set);
+int pmu_reset(struct pmu_set *set);
+
+/* Number of events, and event i as the user wrote it (NULL if out of range). */
+unsigned pmu_count(const struct pmu_set *set);
+const char *pmu_name(const struct pmu_set *set, unsigned i);
+
+/*
+ * Reads pmu_count() values in order, scaled by enabled/running time when the
+ * group was multiplexed, 0 for an event that never ran. 0 or -errno.
+ */
+int pmu_read(struct pmu_set *set, uint64_t *values);
+
+/* Reads pmu_count() raw counts with their enabled and running times. */
+int pmu_read_full(struct pmu_set *set, struct pmu_reading *out);
+
+/*
+ * 1 when event i is read with a user-space instruction, 0 when through
+ * read(2), -errno on bad arguments. *why (if why is not NULL) receives a
+ * static sentence saying why.
+ */
+int pmu_user_read(const struct pmu_set *set, unsigned i, const char **why);
+
+/* One line explaining the last failure in the calling thread ("" if none). */
+const char *pmu_errmsg(void);
+
+/*
+ * Fills *attr with the perf_event_attr pmu_open() would use for a single-PMU
+ * event (the first PMU on hybrid machines). 0 or -errno.
+ */
+int pmu_event_attr(const char *event, struct perf_event_attr *attr);
+
+/* The library's version, "MAJOR.MINOR.PATCH". */
+const char *pmu_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* PMU_H */

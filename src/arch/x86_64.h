@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/* x86-64: rdpmc takes index - 1; the kernel already sets bit 30 for fixed counters. */
+#include <stdint.h>
+
+#define PMU_ARCH_NAME "x86_64"
+#define PMU_ARCH_USER_READ 1
+
+static inline __attribute__((always_inline)) uint64_t pmu__arch_rdpmc(uint32_t idx)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(idx - 1));
+	return (uint64_t)hi << 32 | lo;
+}
+
+static inline __attribute__((always_inline)) uint64_t pmu__arch_clock(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}

@@ -1,0 +1,72 @@
+#!/bin/sh
+# Every test tier in turn; each prints "TIER: N passed, N failed, N skipped",
+# and the last line is the total. Exits non-zero when any test failed.
+#   host      the tests, normal build (build/)
+#   asan      the tests built with ASan + UBSan (build-asan/)
+#   tsan      tests marked "tier: tsan" built with TSan (build-tsan/)
+#   valgrind  tests marked "tier: valgrind" under valgrind memcheck
+#   fuzz      each fuzzer for a bounded time (test/fuzz/run.sh)
+#   arm64     the suite in an arm64 kernel under QEMU (test/arm64/run.sh)
+# SKIP_TIERS="arm64 fuzz" leaves tiers out (they then count as skipped).
+cd "$(dirname "$0")/.." || exit 1
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+tp=0 tf=0 ts=0
+
+marked() { grep -l "tier: $1" test/*.c 2>/dev/null | sed 's|test/||; s|\.c$||' | tr '\n' ' '; }
+
+tier() {
+	name=$1
+	shift
+	case " $SKIP_TIERS " in *" $name "*)
+		echo "$name: 0 passed, 0 failed, 1 skipped (left out by SKIP_TIERS)"
+		ts=$((ts + 1))
+		return ;;
+	esac
+	echo "== $name"
+	TIER=$name "$@" 2>&1 | tee "$log"
+	line=$(grep -E "^$name: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped" "$log" | tail -n 1)
+	if [ -z "$line" ]; then
+		echo "$name: 0 passed, 1 failed, 0 skipped (the tier did not finish)"
+		tf=$((tf + 1))
+		return
+	fi
+	set -- $(echo "$line" | sed -E 's/^[a-z0-9]+: ([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped.*/\1 \2 \3/')
+	tp=$((tp + $1)) tf=$((tf + $2)) ts=$((ts + $3))
+}
+
+build() { make -s --no-print-directory "$@" >/dev/null || { echo "build failed: make $*"; return 1; }; }
+
+host() { build tests && test/run.sh build/test; }
+asan() { build O=build-asan SAN=asan tests && ASAN_OPTIONS=detect_leaks=1 test/run.sh build-asan/test; }
+tsan() {
+	t=$(marked tsan)
+	build O=build-tsan SAN=tsan $(for x in $t; do echo build-tsan/test/$x; done) &&
+		TESTS="$t" TSAN_OPTIONS=halt_on_error=1 test/run.sh build-tsan/test
+}
+vg() {
+	if ! command -v valgrind >/dev/null; then
+		echo "valgrind: 0 passed, 0 failed, 1 skipped (valgrind is not installed)"
+		return
+	fi
+	build tests && TESTS="$(marked valgrind)" PMU_TEST_QUICK=1 test/run.sh build/test \
+		valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect
+}
+fuzz() {
+	if [ -x test/fuzz/run.sh ]; then test/fuzz/run.sh
+	else echo "fuzz: 0 passed, 0 failed, 1 skipped (no fuzzers)"; fi
+}
+arm64() {
+	if [ -x test/arm64/run.sh ]; then test/arm64/run.sh
+	else echo "arm64: 0 passed, 0 failed, 1 skipped (no arm64 tier)"; fi
+}
+
+tier host host
+tier asan asan
+tier tsan tsan
+tier valgrind vg
+tier fuzz fuzz
+tier arm64 arm64
+
+echo "$tp passed, $tf failed, $ts skipped"
+[ $tf -eq 0 ]

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/* Tiny test harness: a test is a program that exits 0 (pass), 1 (fail) or 77 (skip, with a reason). */
+#ifndef PMU_TEST_H
+#define PMU_TEST_H
+
+#include <dirent.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int t_failures;
+
+#define CHECK(cond) do { \
+	if (!(cond)) { \
+		fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+		t_failures++; \
+	} \
+} while (0)
+
+#define CHECK_MSG(cond, ...) do { \
+	if (!(cond)) { \
+		fprintf(stderr, "%s:%d: check failed: %s: ", __FILE__, __LINE__, #cond); \
+		fprintf(stderr, __VA_ARGS__); \
+		fputc('\n', stderr); \
+		t_failures++; \
+	} \
+} while (0)
+
+#define CHECK_EQ(a, b) do { \
+	uint64_t a_ = (uint64_t)(a), b_ = (uint64_t)(b); \
+	if (a_ != b_) { \
+		fprintf(stderr, "%s:%d: check failed: %s == %s (0x%" PRIx64 " != 0x%" PRIx64 ")\n", \
+			__FILE__, __LINE__, #a, #b, a_, b_); \
+		t_failures++; \
+	} \
+} while (0)
+
+/* Skips the whole test: the runner shows the reason. */
+#define T_SKIP(...) do { \
+	printf("SKIP: "); printf(__VA_ARGS__); printf("\n"); fflush(stdout); exit(77); \
+} while (0)
+
+#define T_DONE() return t_failures ? 1 : 0
+
+/* Open file descriptors of this process. */
+static inline int t_fd_count(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n - 1;	/* the DIR's own descriptor */
+}
+
+/* Number of mappings of this process. */
+static inline int t_map_count(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	int c, n = 0;
+
+	if (!f)
+		return -1;
+	while ((c = fgetc(f)) != EOF)
+		n += c == '\n';
+	fclose(f);
+	return n;
+}
+
+/* Under emulation (the arm64 tier) loops are cut down: PMU_TEST_QUICK=1. */
+static inline long t_scale(long n)
+{
+	const char *q = getenv("PMU_TEST_QUICK");
+
+	return q && *q && *q != '0' ? (n / 20 > 0 ? n / 20 : 1) : n;
+}
+
+#endif
