@@ -41,6 +41,22 @@ static inline uint64_t pmu__sign_extend(uint64_t v, unsigned width)
 	return (v ^ sign) - sign;
 }
 
+/*
+ * count * enabled / running: the estimate for a multiplexed event. 0 when it
+ * never ran (no division by zero), saturated when it would not fit.
+ */
+static inline uint64_t pmu__scale(uint64_t count, uint64_t enabled, uint64_t running)
+{
+	unsigned __int128 v;
+
+	if (enabled == running)
+		return count;
+	if (!running)
+		return 0;
+	v = (unsigned __int128)count * enabled / running;
+	return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+}
+
 /* Capability bits of the page, derived from the kernel's own bitfield layout. */
 static inline uint64_t pmu__cap_mask(int bit)
 {

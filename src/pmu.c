@@ -1,0 +1,661 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Counter sets: open, read, close.
+ *
+ * A set is one mmap of two kinds of page. The first (the "hot" page, which
+ * struct pmu_set points at) holds what a user-space read needs and is
+ * MADV_WIPEONFORK: in a forked child it reads as zeros, so the child can never
+ * take the user-space path on its parent's counters (the kernel does not copy
+ * perf mappings into children) and no system call is spent on detecting it.
+ * The pages after it ("cold") hold everything else and survive fork, so that a
+ * child can still close its copies of the descriptors.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "readpage.h"
+#include "arch.h"
+
+#ifndef MADV_WIPEONFORK
+#define MADV_WIPEONFORK 18
+#endif
+
+#define PMU_MAX_COUNTERS 256
+#define PMU_ALIVE 0x706d7531u	/* in the hot page: wiped to 0 in a forked child */
+
+struct pmu_set {			/* the hot page */
+	uint32_t direct;		/* every counter may be read from user space */
+	uint32_t alive;			/* PMU_ALIVE; 0 in a forked child */
+	uint32_t n;			/* counters, == events when direct */
+	uint32_t pad;
+	struct perf_event_mmap_page *page[PMU_MAX_COUNTERS];
+};
+
+struct pmu__counter {
+	int fd;
+	unsigned event;			/* the user's event this counter adds to */
+	const char *why;		/* why it is read through read(2), or NULL */
+	uint64_t auto_long;
+};
+
+struct pmu__group {
+	int fd;				/* leader */
+	unsigned first, n;		/* counters first..first+n-1 */
+};
+
+struct pmu__cold {			/* the page after the hot one */
+	size_t map_size;
+	pid_t owner;			/* checked with getpid() only without WIPEONFORK */
+	bool wiped;			/* MADV_WIPEONFORK in force */
+	unsigned nev, nctr, ngroups;
+	struct pmu__counter *ctr;
+	struct pmu__group *grp;
+	char **names;
+	struct pmu_reading *rd;		/* per counter, for read(2) */
+	uint64_t *buf;			/* one group's read(2) */
+	struct pmu__attr *attr;		/* per counter, kept for messages */
+};
+
+static size_t page_size(void)
+{
+	static size_t ps;	/* atomics: sets may be opened by several threads at once */
+	size_t v = __atomic_load_n(&ps, __ATOMIC_RELAXED);
+
+	if (!v) {
+		v = (size_t)sysconf(_SC_PAGESIZE);
+		__atomic_store_n(&ps, v, __ATOMIC_RELAXED);
+	}
+	return v;
+}
+
+static inline struct pmu__cold *cold(const struct pmu_set *set)
+{
+	return (struct pmu__cold *)((char *)set + page_size());
+}
+
+static int perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group, unsigned long flags)
+{
+	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
+}
+
+/* Reads a small sysfs or procfs file holding a number; -1 when absent. */
+static long read_number(const char *path)
+{
+	char buf[32];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = '\0';
+	return strtol(buf, NULL, 0);
+}
+
+static bool pmu_in_sysfs(const char *pmu)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s/type", pmu__sysfs_root(), pmu);
+	return access(path, F_OK) == 0;
+}
+
+static const char *type_blocker(const struct pmu__attr *a)
+{
+	switch (a->attr.type) {
+	case PERF_TYPE_SOFTWARE: return "software event";
+	case PERF_TYPE_TRACEPOINT: return "tracepoint event";
+	case PERF_TYPE_BREAKPOINT: return "breakpoint event";
+	}
+	if (!strcmp(a->pmu, "software") || !strcmp(a->pmu, "tracepoint") || !strcmp(a->pmu, "breakpoint"))
+		return "software event";
+	return NULL;
+}
+
+/* Explains a failed perf_event_open() of event name on PMU a. */
+static int open_error(int err, const char *name, const struct pmu__attr *a, unsigned group_size)
+{
+	long paranoid = read_number("/proc/sys/kernel/perf_event_paranoid");
+	bool hw = !type_blocker(a);
+
+	switch (err) {
+	case ENOENT:
+	case ENODEV:
+	case EOPNOTSUPP:
+		if (hw && !pmu_in_sysfs(a->pmu))
+			return pmu__err(-ENODEV, "%s: no hardware PMU on this machine (a virtual machine "
+					"without a virtual PMU?)", name);
+		return pmu__err(-err, "%s: the %s PMU does not support this event (%s)", name, a->pmu,
+				strerror(err));
+	case EACCES:
+	case EPERM:
+		return pmu__err(-err, "%s: permission denied; kernel.perf_event_paranoid is %ld "
+				"(counting the kernel needs CAP_PERFMON or paranoid <= 1; "
+				"any counting needs paranoid <= 2)", name, paranoid);
+	case EINVAL:
+		if (group_size > 1 && hw)
+			return pmu__err(-EINVAL, "%s: the kernel rejected the event in a group of %u "
+					"(more events than the PMU has counters? open them in "
+					"separate sets or with PMU_NO_GROUP)", name, group_size);
+		return pmu__err(-EINVAL, "%s: the kernel rejected the event's attributes (unsupported "
+				"modifier or config for the %s PMU?)", name, a->pmu);
+	case EMFILE:
+	case ENFILE:
+		return pmu__err(-err, "%s: out of file descriptors (%s)", name, strerror(err));
+	case EBUSY:
+		return pmu__err(-EBUSY, "%s: the %s PMU is busy (used exclusively by someone else, "
+				"e.g. the NMI watchdog?)", name, a->pmu);
+	case ESRCH:
+		return pmu__err(-ESRCH, "%s: no such task to count", name);
+	default:
+		return pmu__err(-err, "%s: perf_event_open failed: %s", name, strerror(err));
+	}
+}
+
+/* Why counter c of a freshly enabled set cannot be read from user space, or NULL. */
+static const char *user_read_blocker(const struct perf_event_mmap_page *pc, const struct pmu__attr *a)
+{
+	char path[512];
+
+	if (!(PMU_LD(pc, capabilities) & PMU_CAP_RDPMC)) {
+		snprintf(path, sizeof(path), "%s/%s/rdpmc", pmu__sysfs_root(), a->pmu);
+		if (!strcmp(PMU_ARCH_NAME, "x86_64") && read_number(path) == 0)
+			return "x86 rdpmc is disabled: /sys/bus/event_source/devices/cpu/rdpmc is 0 "
+			       "(write 1 to it to allow user-space reads)";
+		return "the PMU does not allow user-space reads (cap_user_rdpmc is 0)";
+	}
+	if (!PMU_LD(pc, index) && !strcmp(PMU_ARCH_NAME, "aarch64") &&
+	    read_number("/proc/sys/kernel/perf_user_access") == 0)
+		return "kernel.perf_user_access is 0 (sysctl kernel.perf_user_access=1 allows "
+		       "user-space reads)";
+	return NULL;
+}
+
+/* Why no counter of this set can be read from user space, or NULL. */
+static const char *set_blocker(const struct pmu_opts *o)
+{
+	if (!PMU_ARCH_USER_READ)
+		return "no user-space counter read on this architecture (" PMU_ARCH_NAME ")";
+	if (o->flags & PMU_NO_USER_READ)
+		return "PMU_NO_USER_READ was asked for";
+	if (o->pid)
+		return "the set counts another task";
+	if (o->flags & PMU_INHERIT)
+		return "inherited counts include children, which only read(2) sums";
+	if (o->cpu >= 0)
+		return "the set counts on a given CPU";
+	return NULL;
+}
+
+
+static void free_set(struct pmu_set *set)
+{
+	struct pmu__cold *c = cold(set);
+	unsigned i;
+
+	if (c->ctr) {
+		for (i = 0; i < c->nctr; i++) {
+			/* A forked child has no copy of the pages: unmapping could hit its own mappings. */
+			if (set->alive == PMU_ALIVE && set->page[i])
+				munmap(set->page[i], page_size());
+			if (c->ctr[i].fd >= 0)
+				close(c->ctr[i].fd);
+		}
+	}
+	if (c->names)
+		for (i = 0; i < c->nev; i++)
+			free(c->names[i]);
+	free(c->names);
+	free(c->ctr);
+	free(c->grp);
+	free(c->rd);
+	free(c->buf);
+	free(c->attr);
+	munmap(set, c->map_size);
+}
+
+PMU_API void pmu_close(struct pmu_set *set)
+{
+	if (set)
+		free_set(set);
+}
+
+/* Parses events into c->attr / c->ctr / c->names. */
+static int parse_events(struct pmu__cold *c, const char *events)
+{
+	const char *p = events, *tok;
+	struct pmu__event ev;
+	size_t len, cap_ev = 0;
+	int r;
+
+	while ((r = pmu__event_next(&p, &tok, &len)) > 0) {
+		if (c->nev == cap_ev) {
+			size_t n = cap_ev ? cap_ev * 2 : 8;
+			char **names = realloc(c->names, n * sizeof(*names));
+
+			if (!names)
+				return pmu__err(-ENOMEM, "%s: out of memory", events);
+			c->names = names;
+			cap_ev = n;
+		}
+		r = pmu__event_parse(tok, len, &ev);
+		if (r < 0)
+			return r;
+		if (c->nctr + ev.n > PMU_MAX_COUNTERS)
+			return pmu__err(-E2BIG, "%.*s: more than %d counters in one set", (int)len, tok,
+					PMU_MAX_COUNTERS);
+		c->names[c->nev] = strndup(tok, len);
+		if (!c->names[c->nev])
+			return pmu__err(-ENOMEM, "%s: out of memory", events);
+		for (unsigned k = 0; k < ev.n; k++) {
+			c->attr[c->nctr] = ev.a[k];
+			c->ctr[c->nctr].event = c->nev;
+			c->ctr[c->nctr].fd = -1;
+			c->ctr[c->nctr].auto_long = ev.a[k].auto_long;
+			c->nctr++;
+		}
+		c->nev++;
+	}
+	if (r < 0)
+		return r;
+	if (!c->nev)
+		return pmu__err(-EINVAL, "\"%s\": no event named", events);
+	return 0;
+}
+
+/*
+ * Puts counters into groups: one per hardware PMU, software-like events join
+ * the first group (the kernel moves them into the hardware context).
+ * Reorders c->ctr/c->attr so that each group's counters are contiguous.
+ */
+static int plan_groups(struct pmu__cold *c, unsigned flags)
+{
+	struct pmu__counter *ctr = malloc(c->nctr * sizeof(*ctr));
+	struct pmu__attr *attr = malloc(c->nctr * sizeof(*attr));
+	unsigned *gid = malloc(c->nctr * sizeof(*gid));
+	const char **hw = malloc(c->nctr * sizeof(*hw));
+	unsigned i, g, k = 0;
+
+	c->grp = calloc(c->nctr, sizeof(*c->grp));
+	if (!ctr || !attr || !gid || !hw || !c->grp) {
+		free(ctr);
+		free(attr);
+		free(gid);
+		free(hw);
+		return pmu__err(-ENOMEM, "out of memory");
+	}
+	/* A group takes software events, and hardware events of one PMU (hw[g], NULL if none yet). */
+	c->ngroups = 0;
+	for (i = 0; i < c->nctr; i++) {
+		const char *pmu = type_blocker(&c->attr[i]) ? NULL : c->attr[i].pmu;
+
+		for (g = 0; g < c->ngroups && !(flags & PMU_NO_GROUP); g++)
+			if (!pmu || !hw[g] || !strcmp(hw[g], pmu))
+				break;
+		if (g == c->ngroups || (flags & PMU_NO_GROUP)) {
+			g = c->ngroups++;
+			hw[g] = NULL;
+		}
+		if (pmu)
+			hw[g] = pmu;
+		gid[i] = g;
+	}
+	for (g = 0; g < c->ngroups; g++) {
+		c->grp[g].first = k;
+		for (i = 0; i < c->nctr; i++) {
+			if (gid[i] != g)
+				continue;
+			ctr[k] = c->ctr[i];
+			attr[k++] = c->attr[i];
+		}
+		c->grp[g].n = k - c->grp[g].first;
+		c->grp[g].fd = -1;
+	}
+	free(c->ctr);
+	free(c->attr);
+	free(gid);
+	free(hw);
+	c->ctr = ctr;
+	c->attr = attr;
+	return 0;
+}
+
+static int open_counters(struct pmu_set *set, const struct pmu_opts *o)
+{
+	struct pmu__cold *c = cold(set);
+	const char *blocker = set_blocker(o);
+	unsigned g, i;
+
+	for (g = 0; g < c->ngroups; g++) {
+		struct pmu__group *gr = &c->grp[g];
+
+		for (i = gr->first; i < gr->first + gr->n; i++) {
+			struct perf_event_attr *at = &c->attr[i].attr;
+			bool leader = i == gr->first;
+			int fd;
+
+			at->disabled = leader;
+			at->inherit = !!(o->flags & PMU_INHERIT);
+			at->enable_on_exec = leader && (o->flags & PMU_ENABLE_ON_EXEC);
+			at->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+			if (gr->n > 1)
+				at->read_format |= PERF_FORMAT_GROUP;
+			for (;;) {
+				fd = perf_event_open(at, o->pid, o->cpu, leader ? -1 : gr->fd,
+						     PERF_FLAG_FD_CLOEXEC);
+				if (fd >= 0 || errno != EOPNOTSUPP || !c->ctr[i].auto_long)
+					break;
+				/* The 64-bit counter the library asked for is not there: use 32 bits. */
+				at->config1 &= ~c->ctr[i].auto_long;
+				c->ctr[i].auto_long = 0;
+			}
+			if (fd < 0)
+				return open_error(errno, c->names[c->ctr[i].event], &c->attr[i], gr->n);
+			c->ctr[i].fd = fd;
+			if (leader)
+				gr->fd = fd;
+			c->ctr[i].why = blocker ? blocker : type_blocker(&c->attr[i]);
+			if (c->ctr[i].why || !c->wiped)
+				continue;
+			set->page[i] = mmap(NULL, page_size(), PROT_READ, MAP_SHARED, fd, 0);
+			if (set->page[i] == MAP_FAILED) {
+				set->page[i] = NULL;
+				c->ctr[i].why = "the event's page could not be mapped";
+			}
+		}
+	}
+	return 0;
+}
+
+PMU_API int pmu_open_opts(struct pmu_set **setp, const char *events, const struct pmu_opts *opts)
+{
+	struct pmu_opts o = { .size = sizeof(o), .pid = 0, .cpu = -1 };
+	struct pmu_set *set;
+	struct pmu__cold *c;
+	size_t ps = page_size(), max_read;
+	unsigned i, g;
+	int r;
+
+	if (!setp)
+		return pmu__err(-EINVAL, "pmu_open: the set pointer is NULL");
+	*setp = NULL;
+	if (!events)
+		return pmu__err(-EINVAL, "pmu_open: the event list is NULL");
+	if (opts) {
+		if (opts->size < sizeof(o) && opts->size != 0) {
+			memcpy(&o, opts, opts->size);
+		} else if (opts->size > sizeof(o)) {
+			return pmu__err(-EINVAL, "pmu_open: struct pmu_opts of size %zu is newer than "
+					"this library (%zu)", opts->size, sizeof(o));
+		} else {
+			o = *opts;
+		}
+		if (o.flags & ~(unsigned)(PMU_INHERIT | PMU_ENABLE_ON_EXEC | PMU_NO_GROUP |
+					  PMU_DISABLED | PMU_NO_USER_READ))
+			return pmu__err(-EINVAL, "pmu_open: unknown flags 0x%x", o.flags);
+	}
+
+	set = mmap(NULL, 2 * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (set == MAP_FAILED)
+		return pmu__err(-errno, "pmu_open: cannot allocate the set: %s", strerror(errno));
+	c = cold(set);
+	c->map_size = 2 * ps;
+	c->owner = getpid();
+	c->wiped = madvise(set, ps, MADV_WIPEONFORK) == 0;
+	set->alive = PMU_ALIVE;
+	c->ctr = calloc(PMU_MAX_COUNTERS, sizeof(*c->ctr));
+	c->attr = calloc(PMU_MAX_COUNTERS, sizeof(*c->attr));
+	if (!c->ctr || !c->attr) {
+		r = pmu__err(-ENOMEM, "pmu_open: out of memory");
+		goto fail;
+	}
+	r = parse_events(c, events);
+	if (r < 0)
+		goto fail;
+	r = plan_groups(c, o.flags);
+	if (r < 0)
+		goto fail;
+	for (g = 0, max_read = 3; g < c->ngroups; g++)
+		if (3 + c->grp[g].n > max_read)
+			max_read = 3 + c->grp[g].n;
+	c->buf = malloc(max_read * sizeof(uint64_t));
+	c->rd = malloc(c->nctr * sizeof(*c->rd));
+	if (!c->buf || !c->rd) {
+		r = pmu__err(-ENOMEM, "pmu_open: out of memory");
+		goto fail;
+	}
+	set->n = c->nctr;
+	r = open_counters(set, &o);
+	if (r < 0)
+		goto fail;
+	if (!(o.flags & (PMU_DISABLED | PMU_ENABLE_ON_EXEC))) {
+		r = pmu_enable(set);
+		if (r < 0)
+			goto fail;
+	}
+	/* Now that the counters run, the pages tell what the kernel allows. */
+	set->direct = c->nctr == c->nev;
+	for (i = 0; i < c->nctr; i++) {
+		if (set->page[i] && (o.flags & PMU_DISABLED) == 0)
+			c->ctr[i].why = user_read_blocker(set->page[i], &c->attr[i]);
+		if (c->ctr[i].why && set->page[i]) {
+			munmap(set->page[i], ps);
+			set->page[i] = NULL;
+		}
+		if (!set->page[i])
+			set->direct = 0;
+	}
+	for (i = 0; set->direct && i < c->nctr; i++)
+		if (c->ctr[i].event != i)
+			set->direct = 0;
+	pmu__err_clear();
+	*setp = set;
+	return 0;
+fail:
+	free_set(set);
+	return r;
+}
+
+PMU_API int pmu_open(struct pmu_set **set, const char *events)
+{
+	return pmu_open_opts(set, events, NULL);
+}
+
+/* The set may be used by this process: not a child's copy of its parent's. */
+static int check_owner(const struct pmu_set *set, const char *what)
+{
+	if (likely(set->alive == PMU_ALIVE && (cold(set)->wiped || cold(set)->owner == getpid())))
+		return 0;
+	return pmu__err(-ECHILD, "%s: the set was opened by process %d; after fork the child must "
+			"open sets of its own", what, (int)cold(set)->owner);
+}
+
+static int ioctl_groups(struct pmu_set *set, unsigned long req, const char *what)
+{
+	struct pmu__cold *c;
+	unsigned g;
+	int r;
+
+	if (!set)
+		return pmu__err(-EINVAL, "%s: the set is NULL", what);
+	r = check_owner(set, what);
+	if (r < 0)
+		return r;
+	c = cold(set);
+	for (g = 0; g < c->ngroups; g++)
+		if (ioctl(c->grp[g].fd, req, PERF_IOC_FLAG_GROUP) < 0)
+			return pmu__err(-errno, "%s: %s: %s", what, c->names[c->ctr[c->grp[g].first].event],
+					strerror(errno));
+	return 0;
+}
+
+PMU_API int pmu_enable(struct pmu_set *set)
+{
+	return ioctl_groups(set, PERF_EVENT_IOC_ENABLE, "pmu_enable");
+}
+
+PMU_API int pmu_disable(struct pmu_set *set)
+{
+	return ioctl_groups(set, PERF_EVENT_IOC_DISABLE, "pmu_disable");
+}
+
+PMU_API int pmu_reset(struct pmu_set *set)
+{
+	return ioctl_groups(set, PERF_EVENT_IOC_RESET, "pmu_reset");
+}
+
+PMU_API unsigned pmu_count(const struct pmu_set *set)
+{
+	return set ? cold(set)->nev : 0;
+}
+
+PMU_API const char *pmu_name(const struct pmu_set *set, unsigned i)
+{
+	return set && i < cold(set)->nev ? cold(set)->names[i] : NULL;
+}
+
+/* Every counter through read(2), one call per group, into c->rd. */
+static int read_counters(struct pmu_set *set)
+{
+	struct pmu__cold *c = cold(set);
+	uint64_t *b = c->buf;
+	unsigned g, k;
+	int r = check_owner(set, "pmu_read");
+
+	if (r < 0)
+		return r;
+	for (g = 0; g < c->ngroups; g++) {
+		const struct pmu__group *gr = &c->grp[g];
+		size_t want = (gr->n > 1 ? 3 + gr->n : 3) * sizeof(uint64_t);
+		ssize_t got = read(gr->fd, b, want);
+
+		if (unlikely(got != (ssize_t)want)) {
+			const char *name = c->names[c->ctr[gr->first].event];
+
+			if (got < 0)
+				return pmu__err(-errno, "%s: read: %s", name, strerror(errno));
+			return pmu__err(-EIO, "%s: read returned %zd bytes, expected %zu", name, got, want);
+		}
+		if (gr->n == 1) {
+			c->rd[gr->first] = (struct pmu_reading){ b[0], b[1], b[2] };
+			continue;
+		}
+		for (k = 0; k < gr->n; k++)	/* nr, enabled, running, value[nr] */
+			c->rd[gr->first + k] = (struct pmu_reading){ b[3 + k], b[1], b[2] };
+	}
+	return 0;
+}
+
+/* Per event: sum of its counters (several only on hybrid machines). */
+static int read_slow(struct pmu_set *set, uint64_t *values, struct pmu_reading *out)
+{
+	struct pmu__cold *c = cold(set);
+	unsigned i;
+	int r = read_counters(set);
+
+	if (r < 0)
+		return r;
+	if (values)
+		memset(values, 0, c->nev * sizeof(*values));
+	else
+		memset(out, 0, c->nev * sizeof(*out));
+	for (i = 0; i < c->nctr; i++) {
+		const struct pmu_reading *rd = &c->rd[i];
+		unsigned e = c->ctr[i].event;
+
+		if (values) {
+			values[e] += pmu__scale(rd->value, rd->enabled, rd->running);
+			continue;
+		}
+		out[e].value += rd->value;
+		if (rd->enabled > out[e].enabled)
+			out[e].enabled = rd->enabled;
+		out[e].running += rd->running;	/* the thread runs on one core type at a time */
+	}
+	return 0;
+}
+
+PMU_API int pmu_read(struct pmu_set *set, uint64_t *values)
+{
+	if (unlikely(!set || !values))
+		return pmu__err(-EINVAL, "pmu_read: %s is NULL", set ? "values" : "the set");
+	if (likely(set->direct)) {
+		struct pmu__page_value v;
+		uint32_t i;
+
+		for (i = 0; i < set->n; i++) {
+			if (unlikely(pmu__read_page(set->page[i], 0, pmu__arch_rdpmc, pmu__arch_clock, &v)))
+				goto slow;
+			values[i] = pmu__scale(v.count, v.enabled, v.running);
+		}
+		return 0;
+	}
+slow:
+	return read_slow(set, values, NULL);
+}
+
+PMU_API int pmu_read_full(struct pmu_set *set, struct pmu_reading *out)
+{
+	if (unlikely(!set || !out))
+		return pmu__err(-EINVAL, "pmu_read_full: %s is NULL", set ? "out" : "the set");
+	if (likely(set->direct)) {
+		struct pmu__page_value v;
+		uint32_t i;
+
+		for (i = 0; i < set->n; i++) {
+			if (unlikely(pmu__read_page(set->page[i], 1, pmu__arch_rdpmc, pmu__arch_clock, &v)))
+				goto slow;
+			out[i] = (struct pmu_reading){ v.count, v.enabled, v.running };
+		}
+		return 0;
+	}
+slow:
+	return read_slow(set, NULL, out);
+}
+
+PMU_API int pmu_user_read(const struct pmu_set *set, unsigned i, const char **why)
+{
+	const struct pmu__cold *c;
+	const char *w = NULL;
+	unsigned k;
+
+	if (why)
+		*why = "";
+	if (!set)
+		return pmu__err(-EINVAL, "pmu_user_read: the set is NULL");
+	c = cold(set);
+	if (i >= c->nev)
+		return pmu__err(-EINVAL, "pmu_user_read: event %u out of range (the set has %u)", i, c->nev);
+	if (set->alive != PMU_ALIVE)
+		w = "the set belongs to the parent process";
+	for (k = 0; !w && k < c->nctr; k++) {
+		if (c->ctr[k].event != i)
+			continue;
+		if (c->ctr[k].why)
+			w = c->ctr[k].why;
+		else if (!set->page[k])
+			w = "the event's page is not mapped";
+		else if (!PMU_LD(set->page[k], index))
+			w = "the event is not on a hardware counter now (disabled, or multiplexed out)";
+	}
+	for (k = 0; !w && k < c->nctr; k++)
+		if (c->ctr[k].why)
+			w = "another event of the set needs read(2), which reads the whole group";
+	if (!w && c->nctr != c->nev)
+		w = "the event counts on several PMUs, whose counters read(2) sums";
+	if (why)
+		*why = w ? w : "read with a user-space instruction (" PMU_ARCH_NAME ")";
+	return !w;
+}
