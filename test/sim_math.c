@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The arithmetic of the read path against references that share no code with
+ * it: pmu__mul_u64_u32_shr and pmu__scale against multiplication and long
+ * division done in 32-bit limbs (no __int128), pmu__sign_extend against a
+ * branch on the sign bit. Random inputs biased towards edge values.
+ */
+#include "test.h"
+#include "readpage.h"
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+static uint64_t rnd(void)	/* splitmix64 */
+{
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* A 64-bit value, often an edge: 0, 1, powers of two and their neighbours, all ones, small. */
+static uint64_t rnd_edge(void)
+{
+	uint64_t r = rnd(), p;
+
+	switch (r & 7) {
+	case 0:
+		p = 1ull << ((r >> 8) & 63);
+		return p + ((r >> 16) % 3) - 1;		/* 2^k - 1, 2^k, 2^k + 1 */
+	case 1:
+		return (r >> 8) & 3 ? UINT64_MAX - ((r >> 16) & 3) : (r >> 16) & 3;
+	case 2:
+		return rnd() >> ((r >> 8) & 63);	/* any magnitude */
+	default:
+		return rnd();
+	}
+}
+
+/* a * b as four 32-bit limbs, least significant first, with 32x32->64 products only. */
+static void mul_limbs(uint64_t a, uint64_t b, uint32_t r[4])
+{
+	uint32_t x[2] = { (uint32_t)a, (uint32_t)(a >> 32) };
+	uint32_t y[2] = { (uint32_t)b, (uint32_t)(b >> 32) };
+	int i, j;
+
+	memset(r, 0, 4 * sizeof(r[0]));
+	for (i = 0; i < 2; i++) {
+		uint64_t carry = 0;
+
+		for (j = 0; j < 2; j++) {
+			uint64_t t = (uint64_t)x[i] * y[j] + r[i + j] + carry;
+
+			r[i + j] = (uint32_t)t;
+			carry = t >> 32;
+		}
+		r[i + 2] = (uint32_t)carry;
+	}
+}
+
+/* Bits [shift, shift + 64) of the 128-bit limb number r. */
+static uint64_t limbs_shr(const uint32_t r[4], unsigned shift)
+{
+	unsigned w = shift / 32, b = shift % 32, k;
+	uint32_t out[2];
+
+	for (k = 0; k < 2; k++) {
+		uint32_t lo = w + k < 4 ? r[w + k] : 0;
+		uint32_t hi = w + k + 1 < 4 ? r[w + k + 1] : 0;
+
+		out[k] = b ? (lo >> b) | (hi << (32 - b)) : lo;
+	}
+	return (uint64_t)out[1] << 32 | out[0];
+}
+
+/* floor(a * mul / 2^shift) mod 2^64 for any shift (0 from 128 on). */
+static uint64_t ref_mul_shr(uint64_t a, uint32_t mul, unsigned shift)
+{
+	uint32_t r[4];
+
+	if (shift >= 128)
+		return 0;
+	mul_limbs(a, mul, r);
+	return limbs_shr(r, shift);
+}
+
+/* count * enabled / running by shift-and-subtract long division over the limbs, saturated. */
+static uint64_t ref_scale(uint64_t count, uint64_t enabled, uint64_t running)
+{
+	uint32_t n[4];
+	uint64_t rem = 0, q_hi = 0, q_lo = 0;
+	int i;
+
+	if (!running)
+		return 0;
+	mul_limbs(count, enabled, n);
+	for (i = 127; i >= 0; i--) {
+		unsigned top = rem >> 63;
+
+		rem = rem << 1 | ((n[i / 32] >> (i % 32)) & 1);
+		q_hi = q_hi << 1 | q_lo >> 63;
+		q_lo <<= 1;
+		if (top || rem >= running) {
+			rem -= running;
+			q_lo |= 1;
+		}
+	}
+	return q_hi ? UINT64_MAX : q_lo;
+}
+
+static uint64_t ref_sign_extend(uint64_t v, unsigned width)
+{
+	uint64_t mask = width == 64 ? UINT64_MAX : (1ull << width) - 1;
+
+	return (v >> (width - 1)) & 1 ? v | ~mask : v & mask;
+}
+
+/* Wrong on purpose: what the references must catch. */
+static uint64_t wrong_mul_64bit(uint64_t a, uint32_t mul, unsigned shift)
+{
+	return (a * mul) >> (shift & 63);	/* product truncated to 64 bits */
+}
+
+static uint64_t wrong_mul_doc(uint64_t a, uint32_t mul, unsigned shift)
+{
+	/* perf_event.h's quot/rem form: rem * mul overflows once shift > 32 */
+	uint64_t quot = a >> shift, rem = a & ((1ull << shift) - 1);
+
+	return quot * mul + ((rem * mul) >> shift);
+}
+
+static uint64_t wrong_scale_64bit(uint64_t c, uint64_t e, uint64_t r)
+{
+	return r ? c * e / r : 0;
+}
+
+static uint64_t wrong_sign_extend_mask(uint64_t v, unsigned width)
+{
+	return width == 64 ? v : v & ((1ull << width) - 1);	/* masks, never extends */
+}
+
+static void test_mul(long n)
+{
+	static const uint32_t muls[] = { 0, 1, 2, 0x7fffffff, 0x80000000, 0xffffffff, 33554432, 0xfffffffe };
+	long i, bad = 0, wrong64 = 0, wrongdoc = 0;
+	unsigned shift;
+
+	/* Exhaustive over the edges: every shift the 128-bit product can have. */
+	for (shift = 0; shift < 128; shift++) {
+		static const uint64_t as[] = { 0, 1, 2, 0xffffffff, 0x100000000ull, 0x7fffffffffffffffull,
+					       0x8000000000000000ull, UINT64_MAX, UINT64_MAX - 1 };
+		unsigned x, y;
+
+		for (x = 0; x < sizeof(as) / sizeof(as[0]); x++)
+			for (y = 0; y < sizeof(muls) / sizeof(muls[0]); y++)
+				CHECK_MSG(pmu__mul_u64_u32_shr(as[x], muls[y], shift) ==
+					  ref_mul_shr(as[x], muls[y], shift),
+					  "a=0x%" PRIx64 " mul=0x%x shift=%u", as[x], muls[y], shift);
+	}
+	/* Random: shifts a kernel writes (0..32) most of the time, any up to 127 otherwise. */
+	for (i = 0; i < n; i++) {
+		uint64_t a = rnd_edge(), r = rnd();
+		uint32_t mul = r & 0x10 ? muls[(r >> 8) % 8] : (uint32_t)(r >> 32);
+
+		shift = r & 1 ? (r >> 16) % 33 : (r >> 16) % 128;
+		if (pmu__mul_u64_u32_shr(a, mul, shift) != ref_mul_shr(a, mul, shift) && bad++ < 5)
+			fprintf(stderr, "mul_u64_u32_shr(0x%" PRIx64 ", 0x%x, %u) = 0x%" PRIx64
+				", reference 0x%" PRIx64 "\n", a, mul, shift,
+				pmu__mul_u64_u32_shr(a, mul, shift), ref_mul_shr(a, mul, shift));
+		if (shift < 64)
+			wrong64 += wrong_mul_64bit(a, mul, shift) != ref_mul_shr(a, mul, shift);
+		if (shift < 64)
+			wrongdoc += wrong_mul_doc(a, mul, shift) != ref_mul_shr(a, mul, shift);
+	}
+	CHECK_EQ(bad, 0);
+	/* The reference is not blind: it rejects two known-wrong forms. */
+	CHECK(wrong64 > n / 100);
+	CHECK(wrongdoc > 0);
+	/* A shift of 33 with a 33-bit remainder is where the documented form breaks. */
+	CHECK(wrong_mul_doc(0x1ffffffffull, 0xffffffff, 33) != ref_mul_shr(0x1ffffffffull, 0xffffffff, 33));
+	/* Known values: 16 ns per tick (QEMU's 62.5 MHz clock), a 2^95 product. */
+	CHECK_EQ(ref_mul_shr(1000, 33554432, 21), 16000);
+	CHECK_EQ(ref_mul_shr(UINT64_MAX, 0xffffffff, 64), 0xfffffffeull);
+	CHECK_EQ(ref_mul_shr(UINT64_MAX, 0xffffffff, 32), 0xfffffffeffffffffull);
+	printf("mul_u64_u32_shr: %ld random inputs, reference rejected the 64-bit form %ld times, "
+	       "the quot/rem form %ld times\n", n, wrong64, wrongdoc);
+}
+
+static void test_scale(long n)
+{
+	long i, bad = 0, wrong = 0;
+
+	/* Never ran: 0, and no division (a division by zero would kill the test). */
+	CHECK_EQ(pmu__scale(12345, 1000, 0), 0);
+	CHECK_EQ(pmu__scale(UINT64_MAX, UINT64_MAX, 0), 0);
+	/* Not multiplexed: the count as is, whatever the times (also 0/0 from a fresh page). */
+	CHECK_EQ(pmu__scale(777, 0, 0), 777);
+	CHECK_EQ(pmu__scale(777, 5000, 5000), 777);
+	CHECK_EQ(pmu__scale(UINT64_MAX, UINT64_MAX, UINT64_MAX), UINT64_MAX);
+	/* Halved running time doubles; saturates instead of wrapping. */
+	CHECK_EQ(pmu__scale(1000, 2000, 1000), 2000);
+	CHECK_EQ(pmu__scale(1ull << 63, 4, 1), UINT64_MAX);
+	CHECK_EQ(pmu__scale(3, 2, 3), 2);	/* rounds down */
+	/* The 64-bit product would overflow here; the 128-bit one does not. */
+	CHECK_EQ(pmu__scale(1ull << 40, 3ull << 40, 1ull << 41), 3ull << 39);
+	CHECK_EQ(ref_scale(1ull << 40, 3ull << 40, 1ull << 41), 3ull << 39);
+
+	for (i = 0; i < n; i++) {
+		uint64_t c = rnd_edge(), e = rnd_edge(), r = rnd_edge(), got, want;
+
+		switch (rnd() & 3) {
+		case 0:
+			r = e ? e - rnd() % (e < 1000 ? e : 1000) : 0;	/* running <= enabled, as in the kernel */
+			break;
+		case 1:
+			r = e >> (rnd() % 8);
+			break;
+		}
+		got = pmu__scale(c, e, r);
+		want = e == r ? c : ref_scale(c, e, r);
+		if (got != want && bad++ < 5)
+			fprintf(stderr, "scale(0x%" PRIx64 ", 0x%" PRIx64 ", 0x%" PRIx64 ") = 0x%" PRIx64
+				", reference 0x%" PRIx64 "\n", c, e, r, got, want);
+		wrong += e != r && wrong_scale_64bit(c, e, r) != want;
+	}
+	CHECK_EQ(bad, 0);
+	CHECK(wrong > n / 100);
+	printf("scale: %ld random inputs, reference rejected the 64-bit form %ld times\n", n, wrong);
+}
+
+static void test_sign_extend(long n)
+{
+	long i, bad = 0, wrong = 0;
+	unsigned w;
+
+	for (w = 1; w <= 64; w++) {
+		uint64_t top = 1ull << (w - 1);
+
+		CHECK_EQ(pmu__sign_extend(top, w), -top);		/* most negative */
+		CHECK_EQ(pmu__sign_extend(top - 1, w), top - 1);	/* most positive */
+		CHECK_EQ(pmu__sign_extend(UINT64_MAX, w), UINT64_MAX);	/* -1 */
+		CHECK_EQ(pmu__sign_extend(0, w), 0);
+		/* Bits above the width are ignored, set or not. */
+		if (w < 64)
+			CHECK_EQ(pmu__sign_extend(~0ull << w | 5, w), ref_sign_extend(5, w));
+	}
+	CHECK_EQ(pmu__sign_extend(0xffffffffull, 32), UINT64_MAX);
+	CHECK_EQ(pmu__sign_extend(0x80000001ull, 32), 0xffffffff80000001ull);
+	CHECK_EQ(pmu__sign_extend(0xffffffffffffull, 48), UINT64_MAX);
+	CHECK_EQ(pmu__sign_extend(0x7fffffffffull, 40), 0x7fffffffffull);
+	for (i = 0; i < n; i++) {
+		uint64_t v = rnd_edge();
+
+		w = 1 + rnd() % 64;
+		if (pmu__sign_extend(v, w) != ref_sign_extend(v, w) && bad++ < 5)
+			fprintf(stderr, "sign_extend(0x%" PRIx64 ", %u) = 0x%" PRIx64 ", reference 0x%" PRIx64 "\n",
+				v, w, pmu__sign_extend(v, w), ref_sign_extend(v, w));
+		wrong += wrong_sign_extend_mask(v, w) != ref_sign_extend(v, w);
+	}
+	CHECK_EQ(bad, 0);
+	CHECK(wrong > n / 10);
+}
+
+int main(void)
+{
+	printf("seed 0x%" PRIx64 "\n", rng_state);
+	test_mul(t_scale(4000000));
+	test_scale(t_scale(500000));
+	test_sign_extend(t_scale(1000000));
+	T_DONE();
+}
