@@ -55,7 +55,7 @@ STATIC_LIB := $(O)/libpmu.a
 SHARED_LIB := $(O)/libpmu.so.$(VERSION)
 
 all: lib $(O)/pmu examples
-lib: $(STATIC_LIB) $(SHARED_LIB) $(O)/libpmu.pc
+lib: $(STATIC_LIB) $(SHARED_LIB)
 tests: $(TESTS)
 bench: $(BENCHES)
 examples: $(EXAMPLES)
@@ -77,10 +77,6 @@ $(SHARED_LIB): $(LIB_OBJS) src/libpmu.map
 		-Wl,--no-undefined -o $@ $(LIB_OBJS) $(LDLIBS)
 	ln -sf libpmu.so.$(VERSION) $(O)/libpmu.so.$(SOMAJOR)
 	ln -sf libpmu.so.$(SOMAJOR) $(O)/libpmu.so
-
-$(O)/libpmu.pc: libpmu.pc.in Makefile
-	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|' \
-	    -e 's|@VERSION@|$(VERSION)|; s|@LIBS_PRIVATE@|$(PC_LIBS_PRIVATE)|' $< > $@
 
 $(O)/pmu: $(TOOL_OBJS) $(STATIC_LIB)
 	$(CC) $(ALL_CFLAGS) $(PROG_LDFLAGS) -o $@ $(TOOL_OBJS) $(STATIC_LIB) $(LDLIBS)
@@ -117,7 +113,9 @@ install: lib $(O)/pmu
 	install -m 755 $(SHARED_LIB) $(DESTDIR)$(LIBDIR)/
 	ln -sf libpmu.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libpmu.so.$(SOMAJOR)
 	ln -sf libpmu.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libpmu.so
-	install -m 644 $(O)/libpmu.pc $(DESTDIR)$(PKGDIR)/
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|' \
+	    -e 's|@VERSION@|$(VERSION)|; s|@LIBS_PRIVATE@|$(PC_LIBS_PRIVATE)|' libpmu.pc.in \
+	    > $(DESTDIR)$(PKGDIR)/libpmu.pc
 	install -m 755 $(O)/pmu $(DESTDIR)$(BINDIR)/
 	for m in man/*.3; do [ -e "$$m" ] && install -m 644 "$$m" $(DESTDIR)$(MANDIR)/man3/ || true; done
 	for m in man/*.1; do [ -e "$$m" ] && install -m 644 "$$m" $(DESTDIR)$(MANDIR)/man1/ || true; done

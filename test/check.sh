@@ -5,6 +5,7 @@
 #   asan      the tests built with ASan + UBSan (build-asan/)
 #   tsan      tests marked "tier: tsan" built with TSan (build-tsan/)
 #   valgrind  tests marked "tier: valgrind" under valgrind memcheck
+#   install   make install, then an outside program built with pkg-config
 #   fuzz      each fuzzer for a bounded time (test/fuzz/run.sh)
 #   arm64     the suite in an arm64 kernel under QEMU (test/arm64/run.sh)
 # SKIP_TIERS="arm64 fuzz" leaves tiers out (they then count as skipped).
@@ -65,6 +66,7 @@ tier host host
 tier asan asan
 tier tsan tsan
 tier valgrind vg
+tier install test/install.sh
 tier fuzz fuzz
 tier arm64 arm64
 
