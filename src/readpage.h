@@ -73,8 +73,18 @@ static inline uint64_t pmu__cap_mask(int bit)
 #define PMU_CAP_TIME pmu__cap_mask(1)
 #define PMU_CAP_TIME_SHORT pmu__cap_mask(2)
 
-/* Fields are loaded atomically (relaxed) so that a concurrent writer is not a data race. */
+/*
+ * Fields are loaded atomically (relaxed) so that a concurrent writer is not a
+ * data race; an acquire fence orders them before the lock is read again.
+ * TSan does not model fences: there every load is sequentially consistent.
+ */
+#ifdef PMU_TSAN
+#define PMU_LD(pc, f) __atomic_load_n(&(pc)->f, __ATOMIC_SEQ_CST)
+#define PMU_READ_FENCE() do { } while (0)
+#else
 #define PMU_LD(pc, f) __atomic_load_n(&(pc)->f, __ATOMIC_RELAXED)
+#define PMU_READ_FENCE() __atomic_thread_fence(__ATOMIC_ACQUIRE)
+#endif
 
 /*
  * Reads the count of the event behind pc. With want_times, or when the page
@@ -124,7 +134,7 @@ pmu__read_page(const struct perf_event_mmap_page *pc, int want_times,
 			enabled += delta;
 			running += delta;	/* idx != 0: the event is running now */
 		}
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		PMU_READ_FENCE();
 	} while (__builtin_expect(PMU_LD(pc, lock) != seq, 0));
 
 	v->count = count;
