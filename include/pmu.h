@@ -109,6 +109,54 @@ int pmu_event_attr(const char *event, struct perf_event_attr *attr);
 /* The library's version, "MAJOR.MINOR.PATCH". */
 const char *pmu_version(void);
 
+/*
+ * ---- Per-thread counters, regions and reports ----
+ *
+ * A process-wide event list that every thread counts on its own, opened
+ * lazily in each thread that reads (any thread, whoever created it) and
+ * closed when that thread exits. A forked child starts afresh: its threads
+ * open counters of their own on first use and it sees none of its parent's
+ * regions. With PMU_EVENTS (and PMU_REPORT=<path|stderr|stdout>, format from
+ * the extension: .csv, .json, else a table; %p in the path becomes the pid)
+ * in the environment the library calls pmu_thread_init() before main(),
+ * measures the main thread's whole run as region "(whole run)" and writes
+ * the report at exit.
+ */
+
+/* Once per process: the events every thread will count (validated now). 0 or -errno. */
+int pmu_thread_init(const char *events);
+
+/* Reads the calling thread's counters like pmu_read(), opening them on the first call. */
+int pmu_thread_read(uint64_t *values);
+
+/* Number of events of the per-thread layer (0 before pmu_thread_init()), and event i. */
+int pmu_thread_count(void);
+const char *pmu_thread_name(unsigned i);
+
+/*
+ * Closes every thread's counters and forgets all figures; pmu_thread_init()
+ * may be called again. No other thread may be using the layer meanwhile.
+ */
+int pmu_thread_fini(void);
+
+/*
+ * Marks the start and end of a named region in the calling thread. Regions
+ * nest; the end must name the innermost open region. Each thread adds up,
+ * per region name: calls, ns (CLOCK_MONOTONIC) and each event between
+ * begin and end. 0 or -errno; a failed call changes no figure.
+ */
+int pmu_region_begin(const char *name);
+int pmu_region_end(const char *name);
+
+/*
+ * Writes every region's figures, per thread and in total, with derived
+ * metrics (IPC, miss ratios, ns per call) when the events allow, as
+ * format "table" (NULL too), "csv" or "json". Safe while threads run.
+ */
+int pmu_report(FILE *out, const char *format);
+
+/* ---- end of per-thread counters, regions and reports ---- */
+
 #ifdef __cplusplus
 }
 #endif

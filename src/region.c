@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Regions: named spans of a thread's execution, measured by reading the
+ * thread's counters at begin and end and adding the difference to the
+ * thread's sums for that name.
+ *
+ * Names are interned once per process (a table searched without a lock,
+ * appended under pmu__names_lock) and cached per thread by pointer, so that
+ * begin/end with a string literal costs a pointer compare and a short
+ * strcmp (which keeps a reused buffer holding another name correct).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "thread.h"
+
+#define TAB_SIZE (2 * PMU_REGION_MAX)	/* open addressing, at most half full */
+
+pthread_mutex_t pmu__names_lock = PTHREAD_MUTEX_INITIALIZER;
+unsigned pmu__nregions;
+static struct pmu__rname *tab[TAB_SIZE];
+static struct pmu__rname *byid[PMU_REGION_MAX];
+
+const struct pmu__rname *pmu__region_byid(unsigned id)
+{
+	return id < PMU_REGION_MAX ? __atomic_load_n(&byid[id], __ATOMIC_ACQUIRE) : NULL;
+}
+
+static uint32_t hash(const char *s)
+{
+	uint32_t h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+static struct pmu__rname *probe(const char *name, uint32_t h, unsigned *slot)
+{
+	struct pmu__rname *r;
+	unsigned i;
+
+	for (i = h & (TAB_SIZE - 1);; i = (i + 1) & (TAB_SIZE - 1)) {
+		r = __atomic_load_n(&tab[i], __ATOMIC_ACQUIRE);
+		if (!r || !strcmp(r->name, name))
+			break;
+	}
+	*slot = i;
+	return r;
+}
+
+/* The region id of name, interned if create. -ENOENT (no message) when absent and !create. */
+static int intern(struct pmu__thr *t, const char *name, unsigned cslot, int create)
+{
+	size_t len = strnlen(name, PMU_REGION_NAME);
+	struct pmu__rname *r;
+	unsigned slot, id;
+	uint32_t h;
+
+	if (!len)
+		return pmu__err(-EINVAL, "\"\": a region name must not be empty");
+	if (len == PMU_REGION_NAME)
+		return pmu__err(-ENAMETOOLONG, "\"%.32s...\": region name longer than %d characters",
+				name, PMU_REGION_NAME - 1);
+	h = hash(name);
+	r = probe(name, h, &slot);
+	if (!r) {
+		if (!create)
+			return -ENOENT;
+		pthread_mutex_lock(&pmu__names_lock);
+		r = probe(name, h, &slot);	/* another thread may have added it */
+		if (!r) {
+			id = __atomic_load_n(&pmu__nregions, __ATOMIC_RELAXED);
+			if (id == PMU_REGION_MAX) {
+				pthread_mutex_unlock(&pmu__names_lock);
+				return pmu__err(-ENOSPC, "%s: more than %d distinct region names in this "
+						"process", name, PMU_REGION_MAX);
+			}
+			r = malloc(sizeof(*r) + len + 1);
+			if (!r) {
+				pthread_mutex_unlock(&pmu__names_lock);
+				return pmu__err(-ENOMEM, "%s: out of memory", name);
+			}
+			r->id = id;
+			memcpy(r->name, name, len + 1);
+			__atomic_store_n(&byid[id], r, __ATOMIC_RELEASE);
+			__atomic_store_n(&tab[slot], r, __ATOMIC_RELEASE);
+			__atomic_store_n(&pmu__nregions, id + 1, __ATOMIC_RELEASE);
+		}
+		pthread_mutex_unlock(&pmu__names_lock);
+	}
+	t->cache[cslot].p = name;
+	t->cache[cslot].r = r;
+	return (int)r->id;
+}
+
+static inline int region_id(struct pmu__thr *t, const char *name, int create)
+{
+	unsigned c = (unsigned)((uintptr_t)name >> 3 ^ (uintptr_t)name >> 11) & (PMU_NAME_CACHE - 1);
+	const struct pmu__rname *r = t->cache[c].r;
+
+	if (likely(t->cache[c].p == name && !strcmp(r->name, name)))
+		return (int)r->id;
+	return intern(t, name, c, create);
+}
+
+static inline uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static struct pmu__acc *acc_new(struct pmu__thr *t, unsigned id)
+{
+	struct pmu__acc *a = calloc(1, sizeof(*a) + t->n * sizeof(uint64_t));
+
+	if (!a)
+		return NULL;
+	t->used_regions = true;
+	__atomic_store_n(&t->acc[id], a, __ATOMIC_RELEASE);
+	return a;
+}
+
+PMU_API int pmu_region_begin(const char *name)
+{
+	struct pmu__thr *t, *t0;
+	struct pmu__acc *a;
+	unsigned d;
+	int id, r;
+
+	if (unlikely(!name))
+		return pmu__err(-EINVAL, "pmu_region_begin: the name is NULL");
+	r = pmu__thr_current(&t);
+	if (unlikely(r < 0))
+		return r;
+	d = t->depth;
+	if (unlikely(d == PMU_REGION_DEPTH))
+		return pmu__err(-ENOSPC, "%s: more than %d regions open in this thread (a missing "
+				"pmu_region_end()?)", name, PMU_REGION_DEPTH);
+	id = region_id(t, name, 1);
+	if (unlikely(id < 0))
+		return id;
+	a = t->acc[id];
+	if (unlikely(!a) && !(a = acc_new(t, (unsigned)id)))
+		return pmu__err(-ENOMEM, "%s: out of memory", name);
+	/* The clock outside, the counters inside: the counts take in as little of this code as possible. */
+	t->stk_t0[d] = now_ns();
+	t0 = t;
+	r = pmu__thr_read(&t, &t->stk_v[d * t->n]);
+	if (unlikely(r < 0))
+		return r;
+	if (unlikely(t != t0))	/* a forked child's fresh record: start over in it */
+		return pmu_region_begin(name);
+	t->stk_id[d] = (unsigned)id;
+	a->depth++;
+	t->depth = d + 1;
+	return 0;
+}
+
+/* Closes the innermost open region, adding its figures unless the counters could not be read. */
+static int end_top(struct pmu__thr **tp, const char *name)
+{
+	struct pmu__thr *t = *tp, *t0 = t;
+	unsigned d = t->depth - 1, id = t->stk_id[d], i, n = t->n;
+	struct pmu__acc *a = t->acc[id];
+	const uint64_t *v0 = &t->stk_v[d * n];
+	uint64_t now, seq;
+	int r;
+
+	r = pmu__thr_read(tp, t->scratch);
+	now = now_ns();
+	if (unlikely(*tp != t0))
+		return pmu__err(-EINVAL, "%s: the region was begun before fork(); the child starts with "
+				"no open region", name);
+	if (unlikely(r < 0)) {
+		t->depth = d;
+		a->depth--;
+		pmu__err_append(" (region %s closed without figures)", name);
+		return r;
+	}
+	seq = t->seq;
+	PMU_ST(t->seq, seq + 1);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	PMU_ST(a->calls, a->calls + 1);
+	/* A region nested in itself counts every call, but its time and events over the outermost one. */
+	if (--a->depth == 0) {
+		PMU_ST(a->ns, a->ns + (now - t->stk_t0[d]));
+		for (i = 0; i < n; i++) {
+			uint64_t v = t->scratch[i];
+
+			/* Scaled estimates of a multiplexed event may step back: never wrap. */
+			if (likely(v > v0[i]))
+				PMU_ST(a->v[i], a->v[i] + (v - v0[i]));
+		}
+	}
+	__atomic_store_n(&t->seq, seq + 2, __ATOMIC_RELEASE);
+	t->depth = d;
+	return 0;
+}
+
+PMU_API int pmu_region_end(const char *name)
+{
+	struct pmu__thr *t = pmu__self;
+	unsigned d;
+	int id;
+
+	if (unlikely(!name))
+		return pmu__err(-EINVAL, "pmu_region_end: the name is NULL");
+	if (unlikely(!t || pmu__self_gen != __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED) ||
+		     !(d = t->depth)))
+		return pmu__err(-EINVAL, "%s: pmu_region_end() without pmu_region_begin() in this "
+				"thread", name);
+	id = region_id(t, name, 0);
+	if (unlikely(id < 0))
+		return id != -ENOENT ? id : pmu__err(-EINVAL, "%s: pmu_region_end() of a region never "
+						     "begun", name);
+	if (unlikely(t->stk_id[d - 1] != (unsigned)id))
+		return pmu__err(-EINVAL, "%s: ended while \"%s\" is the innermost open region "
+				"(end the inner region first)", name,
+				pmu__region_byid(t->stk_id[d - 1])->name);
+	return end_top(&t, name);
+}
+
+int pmu__region_end_all(void)
+{
+	struct pmu__thr *t = pmu__self;
+	int r = 0;
+
+	if (!t || pmu__self_gen != __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED))
+		return 0;
+	while (t->depth && r == 0)
+		r = end_top(&t, pmu__region_byid(t->stk_id[t->depth - 1])->name);
+	return r;
+}

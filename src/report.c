@@ -1,0 +1,516 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Region reports (table, csv, json) and the zero-code mode that writes one
+ * at exit.
+ *
+ * A report copies every thread's sums under pmu__tlock, each thread's
+ * through its seqcount (retrying while the owner is mid-update), then
+ * formats the copy without the lock.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "thread.h"
+
+#define WHOLE_RUN "(whole run)"
+
+struct snap_thr {
+	pid_t tid;
+	char tname[16];
+	int exited;
+	uint64_t *d;		/* per region: calls, ns, n values */
+};
+
+struct snap {
+	unsigned n, nreg, nthr;
+	char **ev;		/* event names */
+	const char **reg;	/* region names */
+	struct snap_thr *thr;
+	uint64_t *tot;		/* per region: calls, ns, n values */
+	unsigned *users;	/* per region: threads with calls */
+};
+
+#define STRIDE(s) (2 + (s)->n)
+
+static void snap_free(struct snap *s)
+{
+	for (unsigned i = 0; s->ev && i < s->n; i++)
+		free(s->ev[i]);
+	for (unsigned i = 0; s->thr && i < s->nthr; i++)
+		free(s->thr[i].d);
+	free(s->ev);
+	free(s->reg);
+	free(s->thr);
+	free(s->tot);
+	free(s->users);
+}
+
+/* Copies t's sums consistently: the owner may be updating them right now. */
+static void copy_thread(const struct pmu__thr *t, unsigned nreg, unsigned n, uint64_t *d)
+{
+	size_t stride = 2 + n;
+	uint64_t s1, s2;
+
+	for (;;) {
+		s1 = __atomic_load_n(&t->seq, __ATOMIC_ACQUIRE);
+		if (s1 & 1) {
+			sched_yield();
+			continue;
+		}
+		for (unsigned id = 0; id < nreg; id++) {
+			const struct pmu__acc *a = __atomic_load_n(&t->acc[id], __ATOMIC_ACQUIRE);
+			uint64_t *o = d + id * stride;
+
+			if (!a) {
+				memset(o, 0, stride * sizeof(*o));
+				continue;
+			}
+			o[0] = PMU_LDR(a->calls);
+			o[1] = PMU_LDR(a->ns);
+			for (unsigned i = 0; i < n; i++)
+				o[2 + i] = PMU_LDR(a->v[i]);
+		}
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		s2 = __atomic_load_n(&t->seq, __ATOMIC_RELAXED);
+		if (s1 == s2)
+			return;
+	}
+}
+
+static int take_snap(struct snap *s)
+{
+	const struct pmu__thr *t;
+	unsigned k = 0;
+
+	memset(s, 0, sizeof(*s));
+	pthread_mutex_lock(&pmu__tlock);
+	if (!pmu__tconf) {
+		pthread_mutex_unlock(&pmu__tlock);
+		return pmu__err(-EINVAL, "pmu_report: the per-thread layer is not set up: call "
+				"pmu_thread_init() first (or set PMU_EVENTS in the environment)");
+	}
+	s->n = pmu__tconf->n;
+	s->nreg = __atomic_load_n(&pmu__nregions, __ATOMIC_ACQUIRE);
+	for (t = pmu__tlist; t; t = t->next)
+		s->nthr += t->used_regions;
+	s->ev = calloc(s->n, sizeof(*s->ev));
+	s->reg = calloc(s->nreg + 1, sizeof(*s->reg));
+	s->thr = calloc(s->nthr + 1, sizeof(*s->thr));
+	s->tot = calloc((size_t)(s->nreg + 1) * STRIDE(s), sizeof(*s->tot));
+	s->users = calloc(s->nreg + 1, sizeof(*s->users));
+	if (!s->ev || !s->reg || !s->thr || !s->tot || !s->users)
+		goto nomem;
+	for (unsigned i = 0; i < s->n; i++)
+		if (!(s->ev[i] = strdup(pmu__tconf->names[i])))
+			goto nomem;
+	for (unsigned id = 0; id < s->nreg; id++)
+		s->reg[id] = pmu__region_byid(id)->name;	/* interned names live forever */
+	for (t = pmu__tlist, k = 0; t; t = t->next) {
+		struct snap_thr *st = &s->thr[k];
+
+		if (!t->used_regions)
+			continue;
+		st->tid = t->tid;
+		memcpy(st->tname, t->tname, sizeof(st->tname));
+		st->tname[sizeof(st->tname) - 1] = '\0';
+		st->exited = __atomic_load_n(&t->exited, __ATOMIC_RELAXED);
+		st->d = malloc(((size_t)s->nreg + 1) * STRIDE(s) * sizeof(uint64_t));
+		if (!st->d)
+			goto nomem;
+		k++;
+		copy_thread(t, s->nreg, s->n, st->d);
+	}
+	pthread_mutex_unlock(&pmu__tlock);
+	for (k = 0; k < s->nthr; k++) {
+		for (unsigned id = 0; id < s->nreg; id++) {
+			const uint64_t *d = s->thr[k].d + id * STRIDE(s);
+			uint64_t *o = s->tot + id * STRIDE(s);
+
+			if (!d[0])
+				continue;
+			s->users[id]++;
+			for (unsigned i = 0; i < STRIDE(s); i++)
+				o[i] += d[i];
+		}
+	}
+	return 0;
+nomem:
+	pthread_mutex_unlock(&pmu__tlock);
+	s->nthr = k;
+	snap_free(s);
+	return pmu__err(-ENOMEM, "pmu_report: out of memory");
+}
+
+/* Derived metrics, when the events allow them. */
+static const struct {
+	const char *key, *label;	/* json/csv key, table heading */
+	const char *num[3], *den[3];	/* event names, modifiers ignored */
+	double scale;			/* for the table: 1 or 100 (%) */
+} metrics[] = {
+	{ "ipc", "IPC", { "instructions", "inst_retired" }, { "cycles", "cpu-cycles", "cpu_cycles" }, 1 },
+	{ "cache_miss_ratio", "cache-miss%", { "cache-misses" }, { "cache-references" }, 100 },
+	{ "branch_miss_ratio", "branch-miss%", { "branch-misses" }, { "branches", "branch-instructions" }, 100 },
+	{ "l1d_miss_ratio", "L1d-miss%", { "L1-dcache-load-misses" }, { "L1-dcache-loads" }, 100 },
+};
+#define NMETRICS (sizeof(metrics) / sizeof(metrics[0]))
+
+static int find_event(const struct snap *s, const char *const *names)
+{
+	for (unsigned i = 0; i < s->n; i++) {
+		size_t len = strcspn(s->ev[i], ":");
+
+		for (unsigned k = 0; k < 3 && names[k]; k++)
+			if (strlen(names[k]) == len && !strncmp(s->ev[i], names[k], len))
+				return (int)i;
+	}
+	return -1;
+}
+
+struct mix {
+	int num, den;
+};
+
+static unsigned plan_metrics(const struct snap *s, struct mix *m)
+{
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < NMETRICS; i++) {
+		m[i].num = find_event(s, metrics[i].num);
+		m[i].den = find_event(s, metrics[i].den);
+		k += m[i].num >= 0 && m[i].den >= 0;
+	}
+	return k;
+}
+
+/* Metric i of the figures d (calls, ns, values); false when undefined (zero denominator). */
+static bool metric(const struct mix *m, unsigned i, const uint64_t *d, double *out)
+{
+	if (m[i].num < 0 || m[i].den < 0 || !d[2 + m[i].den])
+		return false;
+	*out = (double)d[2 + m[i].num] / (double)d[2 + m[i].den];
+	return true;
+}
+
+static void thread_label(char *buf, size_t size, const struct snap_thr *t)
+{
+	snprintf(buf, size, "%d %s", (int)t->tid, t->tname);
+}
+
+static void report_table(FILE *f, const struct snap *s, const struct mix *m)
+{
+	size_t wr = 6, wt = 6, we[s->n ? s->n : 1];
+	unsigned nreg = 0;
+	char lab[48];
+
+	for (unsigned id = 0; id < s->nreg; id++) {
+		if (!s->tot[id * STRIDE(s)])
+			continue;
+		nreg++;
+		if (strlen(s->reg[id]) > wr)
+			wr = strlen(s->reg[id]);
+	}
+	for (unsigned k = 0; k < s->nthr; k++) {
+		thread_label(lab, sizeof(lab), &s->thr[k]);
+		if (strlen(lab) > wt)
+			wt = strlen(lab);
+	}
+	fprintf(f, "libpmu report: %u region%s, %u thread%s; events:", nreg, nreg == 1 ? "" : "s",
+		s->nthr, s->nthr == 1 ? "" : "s");
+	for (unsigned i = 0; i < s->n; i++)
+		fprintf(f, "%s %s", i ? "," : "", s->ev[i]);
+	fputc('\n', f);
+	if (!nreg)
+		return;
+	fprintf(f, "%-*s  %-*s %10s %14s", (int)wr, "region", (int)wt, "thread", "calls", "ns/call");
+	for (unsigned i = 0; i < s->n; i++) {
+		we[i] = strlen(s->ev[i]) > 14 ? strlen(s->ev[i]) : 14;
+		fprintf(f, " %*s", (int)we[i], s->ev[i]);
+	}
+	for (unsigned i = 0; i < NMETRICS; i++)
+		if (m[i].num >= 0 && m[i].den >= 0)
+			fprintf(f, " %12s", metrics[i].label);
+	fputc('\n', f);
+	for (unsigned id = 0; id < s->nreg; id++) {
+		const uint64_t *tot = s->tot + id * STRIDE(s);
+
+		if (!tot[0])
+			continue;
+		/* The total, then each thread's row when more than one thread used the region. */
+		for (int k = -1; k < (int)s->nthr; k++) {
+			const uint64_t *d = k < 0 ? tot : s->thr[k].d + id * STRIDE(s);
+			double x;
+
+			if (k >= 0 && (s->users[id] < 2 || !d[0]))
+				continue;
+			if (k < 0)
+				snprintf(lab, sizeof(lab), "total");
+			else
+				thread_label(lab, sizeof(lab), &s->thr[k]);
+			fprintf(f, "%-*s  %-*s %10" PRIu64 " %14.1f", (int)wr, k < 0 ? s->reg[id] : "",
+				(int)wt, lab, d[0], (double)d[1] / (double)d[0]);
+			for (unsigned i = 0; i < s->n; i++)
+				fprintf(f, " %*" PRIu64, (int)we[i], d[2 + i]);
+			for (unsigned i = 0; i < NMETRICS; i++) {
+				if (m[i].num < 0 || m[i].den < 0)
+					continue;
+				if (metric(m, i, d, &x))
+					fprintf(f, " %12.*f", metrics[i].scale > 1 ? 2 : 3, x * metrics[i].scale);
+				else
+					fprintf(f, " %12s", "-");
+			}
+			fputc('\n', f);
+		}
+	}
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (!s[strcspn(s, ",\"\r\n")]) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void report_csv(FILE *f, const struct snap *s, const struct mix *m)
+{
+	fputs("region,thread,tid,calls,ns,ns_per_call", f);
+	for (unsigned i = 0; i < s->n; i++) {
+		fputc(',', f);
+		csv_field(f, s->ev[i]);
+	}
+	for (unsigned i = 0; i < NMETRICS; i++)
+		if (m[i].num >= 0 && m[i].den >= 0)
+			fprintf(f, ",%s", metrics[i].key);
+	fputc('\n', f);
+	for (unsigned id = 0; id < s->nreg; id++) {
+		const uint64_t *tot = s->tot + id * STRIDE(s);
+
+		if (!tot[0])
+			continue;
+		for (int k = -1; k < (int)s->nthr; k++) {
+			const uint64_t *d = k < 0 ? tot : s->thr[k].d + id * STRIDE(s);
+			double x;
+
+			if (k >= 0 && !d[0])
+				continue;
+			csv_field(f, s->reg[id]);
+			if (k < 0) {
+				fputs(",total,", f);
+			} else {
+				fputc(',', f);
+				csv_field(f, s->thr[k].tname);
+				fprintf(f, ",%d", (int)s->thr[k].tid);
+			}
+			fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.1f", d[0], d[1], (double)d[1] / (double)d[0]);
+			for (unsigned i = 0; i < s->n; i++)
+				fprintf(f, ",%" PRIu64, d[2 + i]);
+			for (unsigned i = 0; i < NMETRICS; i++) {
+				if (m[i].num < 0 || m[i].den < 0)
+					continue;
+				fputc(',', f);
+				if (metric(m, i, d, &x))
+					fprintf(f, "%.6f", x);
+			}
+			fputc('\n', f);
+		}
+	}
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void json_figures(FILE *f, const struct snap *s, const struct mix *m, const uint64_t *d)
+{
+	double x;
+
+	fprintf(f, "\"calls\": %" PRIu64 ", \"ns\": %" PRIu64 ", \"ns_per_call\": %.1f, \"counts\": {",
+		d[0], d[1], (double)d[1] / (double)d[0]);
+	for (unsigned i = 0; i < s->n; i++) {
+		fputs(i ? ", " : "", f);
+		json_str(f, s->ev[i]);
+		fprintf(f, ": %" PRIu64, d[2 + i]);
+	}
+	fputs("}, \"metrics\": {", f);
+	for (unsigned i = 0, k = 0; i < NMETRICS; i++) {
+		if (m[i].num < 0 || m[i].den < 0)
+			continue;
+		fprintf(f, "%s\"%s\": ", k++ ? ", " : "", metrics[i].key);
+		if (metric(m, i, d, &x))
+			fprintf(f, "%.6f", x);
+		else
+			fputs("null", f);
+	}
+	fputc('}', f);
+}
+
+static void report_json(FILE *f, const struct snap *s, const struct mix *m)
+{
+	unsigned nr = 0;
+
+	fputs("{\n  \"events\": [", f);
+	for (unsigned i = 0; i < s->n; i++) {
+		fputs(i ? ", " : "", f);
+		json_str(f, s->ev[i]);
+	}
+	fputs("],\n  \"regions\": [", f);
+	for (unsigned id = 0; id < s->nreg; id++) {
+		const uint64_t *tot = s->tot + id * STRIDE(s);
+		unsigned nt = 0;
+
+		if (!tot[0])
+			continue;
+		fputs(nr++ ? ",\n    {" : "\n    {", f);
+		fputs("\"name\": ", f);
+		json_str(f, s->reg[id]);
+		fputs(", ", f);
+		json_figures(f, s, m, tot);
+		fputs(",\n      \"threads\": [", f);
+		for (unsigned k = 0; k < s->nthr; k++) {
+			const uint64_t *d = s->thr[k].d + id * STRIDE(s);
+
+			if (!d[0])
+				continue;
+			fprintf(f, "%s\n        {\"tid\": %d, \"name\": ", nt++ ? "," : "", (int)s->thr[k].tid);
+			json_str(f, s->thr[k].tname);
+			fprintf(f, ", \"exited\": %s, ", s->thr[k].exited ? "true" : "false");
+			json_figures(f, s, m, d);
+			fputc('}', f);
+		}
+		fputs("]}", f);
+	}
+	fputs(nr ? "\n  ]\n}\n" : "]\n}\n", f);
+}
+
+PMU_API int pmu_report(FILE *out, const char *format)
+{
+	struct mix m[NMETRICS];
+	struct snap s;
+	int r, kind;
+
+	if (!out)
+		return pmu__err(-EINVAL, "pmu_report: the stream is NULL");
+	if (!format || !strcmp(format, "table"))
+		kind = 0;
+	else if (!strcmp(format, "csv"))
+		kind = 1;
+	else if (!strcmp(format, "json"))
+		kind = 2;
+	else
+		return pmu__err(-EINVAL, "%s: unknown report format (use table, csv or json)", format);
+	r = take_snap(&s);
+	if (r < 0)
+		return r;
+	plan_metrics(&s, m);
+	if (kind == 0)
+		report_table(out, &s, m);
+	else if (kind == 1)
+		report_csv(out, &s, m);
+	else
+		report_json(out, &s, m);
+	snap_free(&s);
+	if (fflush(out) != 0 || ferror(out))
+		return pmu__err(-EIO, "pmu_report: writing the report failed");
+	return 0;
+}
+
+/* Zero-code mode. */
+static char *zero_path;
+static pid_t zero_pid;
+
+/* The report's format from the file name: .csv, .json, else a table. */
+static const char *format_of(const char *path)
+{
+	size_t n = strlen(path);
+
+	if (n >= 4 && !strcasecmp(path + n - 4, ".csv"))
+		return "csv";
+	if (n >= 5 && !strcasecmp(path + n - 5, ".json"))
+		return "json";
+	return "table";
+}
+
+static void zero_exit(void)
+{
+	char path[4096];
+	const char *p = zero_path;
+	FILE *f;
+	size_t k = 0;
+	int r;
+
+	/* A forked child writes a report of its own only to a per-process file name (%p). */
+	if (getpid() != zero_pid && !strstr(p, "%p"))
+		return;
+	if ((pid_t)syscall(SYS_gettid) == getpid())
+		pmu__region_end_all();
+	if (!strcmp(p, "stderr") || !strcmp(p, "-")) {
+		f = stderr;
+	} else if (!strcmp(p, "stdout")) {
+		f = stdout;
+	} else {
+		for (; *p && k + 16 < sizeof(path); p++) {
+			if (p[0] == '%' && p[1] == 'p') {
+				k += (size_t)snprintf(path + k, sizeof(path) - k, "%d", (int)getpid());
+				p++;
+			} else {
+				path[k++] = *p;
+			}
+		}
+		path[k] = '\0';
+		f = fopen(path, "w");
+		if (!f) {
+			fprintf(stderr, "libpmu: PMU_REPORT=%s: %s\n", path, strerror(errno));
+			return;
+		}
+	}
+	r = pmu_report(f, format_of(zero_path));
+	if (r < 0)
+		fprintf(stderr, "libpmu: PMU_REPORT=%s: %s\n", zero_path, pmu_errmsg());
+	if (f != stderr && f != stdout && fclose(f) != 0)
+		fprintf(stderr, "libpmu: PMU_REPORT=%s: %s\n", zero_path, strerror(errno));
+}
+
+void pmu__zero_setup(void)
+{
+	const char *ev = getenv("PMU_EVENTS"), *rep = getenv("PMU_REPORT");
+
+	if (!ev || !*ev)
+		return;
+	if (pmu_thread_init(ev) < 0) {
+		fprintf(stderr, "libpmu: PMU_EVENTS=%s: %s\n", ev, pmu_errmsg());
+		return;
+	}
+	zero_path = strdup(rep && *rep ? rep : "stderr");
+	if (!zero_path)
+		return;
+	zero_pid = getpid();
+	if (pmu_region_begin(WHOLE_RUN) < 0)
+		fprintf(stderr, "libpmu: PMU_EVENTS=%s: %s\n", ev, pmu_errmsg());
+	if (atexit(zero_exit) != 0)
+		fprintf(stderr, "libpmu: PMU_REPORT: cannot register the report at exit\n");
+}

@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The per-thread layer: one set per thread, opened on the thread's first
+ * read and closed by a pthread key destructor when the thread exits.
+ *
+ * Records live on a list under pmu__tlock, taken only when a thread sets up,
+ * exits, or a report/fini/fork walks the list; reads take no lock. A record
+ * is valid while its generation equals pmu__tgen: pmu_thread_fini() and a
+ * forked child bump it, which retires every record at once (a thread checks
+ * its own copy of the generation before touching its record).
+ *
+ * Fork: a pthread_atfork child handler closes the inherited sets and forgets
+ * the parent's records, so the child's threads open fresh counters on first
+ * use. A child made without the handler (a raw fork system call) is caught
+ * by pmu_read()'s -ECHILD and reset the same way.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "thread.h"
+
+pthread_mutex_t pmu__tlock = PTHREAD_MUTEX_INITIALIZER;
+struct pmu__thr *pmu__tlist;
+static struct pmu__thr *tlast;
+struct pmu__tconf *pmu__tconf;
+uint64_t pmu__tgen = 1;
+__thread struct pmu__thr *pmu__self __attribute__((tls_model("initial-exec")));
+__thread uint64_t pmu__self_gen __attribute__((tls_model("initial-exec")));
+
+static pthread_key_t key;
+static bool key_made;
+static bool atfork_done;
+
+static void conf_free(struct pmu__tconf *c)
+{
+	if (!c)
+		return;
+	for (unsigned i = 0; c->names && i < c->n; i++)
+		free(c->names[i]);
+	free(c->names);
+	free(c->events);
+	free(c);
+}
+
+static void unlink_thr(struct pmu__thr *t)
+{
+	if (t->prev)
+		t->prev->next = t->next;
+	else
+		pmu__tlist = t->next;
+	if (t->next)
+		t->next->prev = t->prev;
+	else
+		tlast = t->prev;
+}
+
+static void free_thr(struct pmu__thr *t)
+{
+	for (unsigned i = 0; i < PMU_REGION_MAX; i++)
+		free(t->acc[i]);
+	free(t->scratch);
+	free(t);
+}
+
+/* Closes every set and frees every record. Under pmu__tlock. */
+static void drop_all(void)
+{
+	struct pmu__thr *t, *next;
+
+	for (t = pmu__tlist; t; t = next) {
+		next = t->next;
+		pmu_close(t->set);
+		free_thr(t);
+	}
+	pmu__tlist = tlast = NULL;
+	__atomic_add_fetch(&pmu__tgen, 1, __ATOMIC_RELAXED);
+}
+
+/* Thread exit: close the set; keep the figures if the thread used regions. */
+static void thr_exit(void *p)
+{
+	struct pmu__thr *t = p;
+
+	pthread_mutex_lock(&pmu__tlock);
+	if (t == pmu__self && pmu__self_gen == __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED)) {
+		pmu_close(t->set);
+		t->set = NULL;
+		if (t->used_regions) {
+			__atomic_store_n(&t->exited, 1, __ATOMIC_RELAXED);
+		} else {
+			unlink_thr(t);
+			free_thr(t);
+		}
+	}
+	pmu__self = NULL;
+	pthread_mutex_unlock(&pmu__tlock);
+}
+
+static void atfork_prepare(void)
+{
+	pthread_mutex_lock(&pmu__names_lock);
+	pthread_mutex_lock(&pmu__tlock);
+}
+
+static void atfork_parent(void)
+{
+	pthread_mutex_unlock(&pmu__tlock);
+	pthread_mutex_unlock(&pmu__names_lock);
+}
+
+static void atfork_child(void)
+{
+	/* Closing is safe in the child: it touches descriptors and memory, not the parent's pages. */
+	drop_all();
+	pmu__self = NULL;
+	if (key_made)
+		pthread_setspecific(key, NULL);
+	pthread_mutex_unlock(&pmu__tlock);
+	pthread_mutex_unlock(&pmu__names_lock);
+}
+
+PMU_API int pmu_thread_init(const char *events)
+{
+	struct pmu__tconf *c;
+	struct pmu_set *set;
+	int r;
+
+	if (!events)
+		return pmu__err(-EINVAL, "pmu_thread_init: the event list is NULL");
+	pthread_mutex_lock(&pmu__tlock);
+	if (pmu__tconf) {
+		r = strcmp(pmu__tconf->events, events) ? -EBUSY : 0;
+		if (r)
+			pmu__err(r, "pmu_thread_init: \"%s\": already initialised with \"%s\" "
+				 "(call pmu_thread_fini() first)", events, pmu__tconf->events);
+		pthread_mutex_unlock(&pmu__tlock);
+		return r;
+	}
+	/* Open once here so that a bad event fails now, with its message, not in some thread later. */
+	r = pmu_open(&set, events);
+	if (r < 0) {
+		pmu__err_append(" (pmu_thread_init)");
+		goto out;
+	}
+	c = calloc(1, sizeof(*c));
+	if (c) {
+		c->n = pmu_count(set);
+		c->events = strdup(events);
+		c->names = calloc(c->n, sizeof(*c->names));
+	}
+	for (unsigned i = 0; c && c->names && i < c->n; i++)
+		if (!(c->names[i] = strdup(pmu_name(set, i))))
+			break;
+	pmu_close(set);
+	if (!c || !c->events || !c->names || (c->n && !c->names[c->n - 1])) {
+		conf_free(c);
+		r = pmu__err(-ENOMEM, "pmu_thread_init: out of memory");
+		goto out;
+	}
+	if (!key_made) {
+		r = pthread_key_create(&key, thr_exit);
+		if (r) {
+			conf_free(c);
+			r = pmu__err(-r, "pmu_thread_init: pthread_key_create: %s", strerror(r));
+			goto out;
+		}
+		key_made = true;
+	}
+	if (!atfork_done) {
+		r = pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
+		if (r) {
+			conf_free(c);
+			r = pmu__err(-r, "pmu_thread_init: pthread_atfork: %s", strerror(r));
+			goto out;
+		}
+		atfork_done = true;
+	}
+	pmu__tconf = c;
+	__atomic_add_fetch(&pmu__tgen, 1, __ATOMIC_RELAXED);
+	r = 0;
+out:
+	pthread_mutex_unlock(&pmu__tlock);
+	return r;
+}
+
+PMU_API int pmu_thread_fini(void)
+{
+	pthread_mutex_lock(&pmu__tlock);
+	drop_all();
+	conf_free(pmu__tconf);
+	pmu__tconf = NULL;
+	pmu__self = NULL;
+	if (key_made) {
+		/* Threads still alive keep a value for the old key: deleting it means no destructor runs. */
+		pthread_key_delete(key);
+		key_made = false;
+	}
+	pthread_mutex_unlock(&pmu__tlock);
+	return 0;
+}
+
+PMU_API int pmu_thread_count(void)
+{
+	int n;
+
+	pthread_mutex_lock(&pmu__tlock);
+	n = pmu__tconf ? (int)pmu__tconf->n : 0;
+	pthread_mutex_unlock(&pmu__tlock);
+	return n;
+}
+
+PMU_API const char *pmu_thread_name(unsigned i)
+{
+	const char *s;
+
+	pthread_mutex_lock(&pmu__tlock);
+	s = pmu__tconf && i < pmu__tconf->n ? pmu__tconf->names[i] : NULL;
+	pthread_mutex_unlock(&pmu__tlock);
+	return s;
+}
+
+int pmu__thr_get(struct pmu__thr **tp)
+{
+	struct pmu__thr *t;
+	unsigned n;
+	int r;
+
+	pthread_mutex_lock(&pmu__tlock);
+	if (!pmu__tconf) {
+		pthread_mutex_unlock(&pmu__tlock);
+		return pmu__err(-EINVAL, "the per-thread layer is not set up: call pmu_thread_init() "
+				"first (or set PMU_EVENTS in the environment)");
+	}
+	n = pmu__tconf->n;
+	t = calloc(1, sizeof(*t) + (size_t)PMU_REGION_DEPTH * n * sizeof(uint64_t));
+	if (!t || !(t->scratch = calloc(n, sizeof(uint64_t)))) {
+		free(t);
+		pthread_mutex_unlock(&pmu__tlock);
+		return pmu__err(-ENOMEM, "pmu_thread: out of memory");
+	}
+	r = pmu_open(&t->set, pmu__tconf->events);
+	if (r < 0) {
+		free_thr(t);
+		pthread_mutex_unlock(&pmu__tlock);
+		return r;
+	}
+	t->n = n;
+	t->tid = (pid_t)syscall(SYS_gettid);
+	prctl(PR_GET_NAME, t->tname);
+	r = pthread_setspecific(key, t);
+	if (r) {
+		pmu_close(t->set);
+		free_thr(t);
+		pthread_mutex_unlock(&pmu__tlock);
+		return pmu__err(-r, "pmu_thread: pthread_setspecific: %s", strerror(r));
+	}
+	t->prev = tlast;
+	if (tlast)
+		tlast->next = t;
+	else
+		pmu__tlist = t;
+	tlast = t;
+	pmu__self = t;
+	pmu__self_gen = __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED);
+	pthread_mutex_unlock(&pmu__tlock);
+	*tp = t;
+	return 0;
+}
+
+/*
+ * pmu_read() failed with err. -ECHILD: this is a child forked without the
+ * atfork handler (only its calling thread exists, the lock may have been
+ * held by a thread that is not here): reset and open fresh counters.
+ */
+int pmu__thr_read_slow(struct pmu__thr **tp, uint64_t *values, int err)
+{
+	int r;
+
+	if (err != -ECHILD)
+		return err;
+	pthread_mutex_init(&pmu__names_lock, NULL);
+	pthread_mutex_init(&pmu__tlock, NULL);
+	atfork_prepare();
+	atfork_child();
+	r = pmu__thr_get(tp);
+	if (r < 0)
+		return r;
+	return pmu_read((*tp)->set, values);
+}
+
+PMU_API int pmu_thread_read(uint64_t *values)
+{
+	struct pmu__thr *t;
+	int r;
+
+	if (unlikely(!values))
+		return pmu__err(-EINVAL, "pmu_thread_read: values is NULL");
+	r = pmu__thr_current(&t);
+	if (unlikely(r < 0))
+		return r;
+	return pmu__thr_read(&t, values);
+}
+
+/* Zero-code mode: PMU_EVENTS in the environment sets the layer up before main(). */
+__attribute__((constructor)) static void thread_ctor(void)
+{
+	if (getenv("PMU_EVENTS"))
+		pmu__zero_setup();
+}
