@@ -52,4 +52,9 @@ int pmu__event_next(const char **p, const char **tok, size_t *len);
 /* sysfs root for PMU devices: $PMU_SYSFS_DEVICES or /sys/bus/event_source/devices. */
 const char *pmu__sysfs_root(void);
 
+/* pmu.c, for tests: counter i of a set (one per event but on hybrid machines). 0 or -EINVAL. */
+unsigned pmu__counters(const struct pmu_set *set);
+int pmu__counter(const struct pmu_set *set, unsigned i, int *fd,
+		 const struct perf_event_mmap_page **page, unsigned *event);
+
 #endif

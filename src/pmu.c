@@ -10,6 +10,7 @@
  * The pages after it ("cold") hold everything else and survive fork, so that a
  * child can still close its copies of the descriptors.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -104,12 +105,21 @@ static long read_number(const char *path)
 	return strtol(buf, NULL, 0);
 }
 
-static bool pmu_in_sysfs(const char *pmu)
+/* A PMU for generic hardware events: "cpu", "cpu_core", ... or one with a cpus file (arm64), as perf has it. */
+static bool have_core_pmu(void)
 {
+	DIR *d = opendir(pmu__sysfs_root());
+	struct dirent *e;
 	char path[512];
+	bool core = false;
 
-	snprintf(path, sizeof(path), "%s/%s/type", pmu__sysfs_root(), pmu);
-	return access(path, F_OK) == 0;
+	while (d && !core && (e = readdir(d))) {
+		snprintf(path, sizeof(path), "%s/%s/cpus", pmu__sysfs_root(), e->d_name);
+		core = !strcmp(e->d_name, "cpu") || !strncmp(e->d_name, "cpu_", 4) || access(path, F_OK) == 0;
+	}
+	if (d)
+		closedir(d);
+	return core;
 }
 
 static const char *type_blocker(const struct pmu__attr *a)
@@ -134,7 +144,7 @@ static int open_error(int err, const char *name, const struct pmu__attr *a, unsi
 	case ENOENT:
 	case ENODEV:
 	case EOPNOTSUPP:
-		if (hw && !pmu_in_sysfs(a->pmu))
+		if (hw && !have_core_pmu())
 			return pmu__err(-ENODEV, "%s: no hardware PMU on this machine (a virtual machine "
 					"without a virtual PMU?)", name);
 		return pmu__err(-err, "%s: the %s PMU does not support this event (%s)", name, a->pmu,
@@ -658,4 +668,23 @@ PMU_API int pmu_user_read(const struct pmu_set *set, unsigned i, const char **wh
 	if (why)
 		*why = w ? w : "read with a user-space instruction (" PMU_ARCH_NAME ")";
 	return !w;
+}
+
+unsigned pmu__counters(const struct pmu_set *set)
+{
+	return set ? cold(set)->nctr : 0;
+}
+
+int pmu__counter(const struct pmu_set *set, unsigned i, int *fd,
+		 const struct perf_event_mmap_page **page, unsigned *event)
+{
+	if (!set || i >= cold(set)->nctr)
+		return -EINVAL;
+	if (fd)
+		*fd = cold(set)->ctr[i].fd;
+	if (page)
+		*page = set->page[i];
+	if (event)
+		*event = cold(set)->ctr[i].event;
+	return 0;
 }

@@ -2,6 +2,10 @@
 /* Open/close cycles and failing opens leave no descriptor and no mapping behind. */
 /* tier: valgrind */
 #include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <string.h>
+#include <sys/resource.h>
 
 #include "pmu.h"
 #include "test.h"
@@ -24,11 +28,25 @@ int main(void)
 		CHECK(pmu_read(s, v) == 0);
 		pmu_close(s);
 	}
-	/* Failures part-way through a set: the events opened before are closed again. */
-	for (long i = 0; i < n / 10; i++) {
+	/* A name that does not resolve fails before anything is opened. */
+	for (long i = 0; i < n / 10; i++)
 		CHECK(pmu_open(&s, "task-clock,page-faults,no-such-event") == -ENOENT);
-		CHECK(pmu_open(&s, "task-clock,cycles") < 0);
+	/* Failures part-way through a set: the events opened before are closed again. */
+	struct rlimit old, lim;
+	CHECK(getrlimit(RLIMIT_NOFILE, &old) == 0);
+	lim = old;
+	int low = dup(0);	/* the lowest free descriptor number: the next open gets it */
+	close(low);
+	if (fcntl(low + 1, F_GETFD) == -1)
+		lim.rlim_cur = (rlim_t)low + 2;	/* room for two of the three */
+	else
+		lim.rlim_cur = (rlim_t)low + 1;	/* room for one */
+	CHECK(setrlimit(RLIMIT_NOFILE, &lim) == 0);
+	for (long i = 0; i < n / 10; i++) {
+		CHECK(pmu_open(&s, "task-clock,page-faults,context-switches") == -EMFILE);
+		CHECK(strstr(pmu_errmsg(), "context-switches") != NULL);
 	}
+	CHECK(setrlimit(RLIMIT_NOFILE, &old) == 0);
 	CHECK_MSG(t_fd_count() == fds, "descriptors: %d before, %d after", fds, t_fd_count());
 	CHECK_MSG(t_map_count() == maps, "mappings: %d before, %d after", maps, t_map_count());
 	T_DONE();
