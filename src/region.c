@@ -120,7 +120,7 @@ static struct pmu__acc *acc_new(struct pmu__thr *t, unsigned id)
 
 	if (!a)
 		return NULL;
-	t->used_regions = true;
+	__atomic_store_n(&t->used_regions, true, __ATOMIC_RELAXED);
 	__atomic_store_n(&t->acc[id], a, __ATOMIC_RELEASE);
 	return a;
 }
@@ -183,18 +183,17 @@ static int end_top(struct pmu__thr **tp, const char *name)
 		return r;
 	}
 	seq = t->seq;
-	PMU_ST(t->seq, seq + 1);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
-	PMU_ST(a->calls, a->calls + 1);
+	__atomic_store_n(&t->seq, seq + 1, __ATOMIC_RELAXED);
+	PMU_FIG_ST(a->calls, a->calls + 1);
 	/* A region nested in itself counts every call, but its time and events over the outermost one. */
 	if (--a->depth == 0) {
-		PMU_ST(a->ns, a->ns + (now - t->stk_t0[d]));
+		PMU_FIG_ST(a->ns, a->ns + (now - t->stk_t0[d]));
 		for (i = 0; i < n; i++) {
 			uint64_t v = t->scratch[i];
 
 			/* Scaled estimates of a multiplexed event may step back: never wrap. */
 			if (likely(v > v0[i]))
-				PMU_ST(a->v[i], a->v[i] + (v - v0[i]));
+				PMU_FIG_ST(a->v[i], a->v[i] + (v - v0[i]));
 		}
 	}
 	__atomic_store_n(&t->seq, seq + 2, __ATOMIC_RELEASE);

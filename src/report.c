@@ -71,12 +71,11 @@ static void copy_thread(const struct pmu__thr *t, unsigned nreg, unsigned n, uin
 				memset(o, 0, stride * sizeof(*o));
 				continue;
 			}
-			o[0] = PMU_LDR(a->calls);
-			o[1] = PMU_LDR(a->ns);
+			o[0] = PMU_FIG_LD(a->calls);
+			o[1] = PMU_FIG_LD(a->ns);
 			for (unsigned i = 0; i < n; i++)
-				o[2 + i] = PMU_LDR(a->v[i]);
+				o[2 + i] = PMU_FIG_LD(a->v[i]);
 		}
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		s2 = __atomic_load_n(&t->seq, __ATOMIC_RELAXED);
 		if (s1 == s2)
 			return;
@@ -98,7 +97,7 @@ static int take_snap(struct snap *s)
 	s->n = pmu__tconf->n;
 	s->nreg = __atomic_load_n(&pmu__nregions, __ATOMIC_ACQUIRE);
 	for (t = pmu__tlist; t; t = t->next)
-		s->nthr += t->used_regions;
+		s->nthr += __atomic_load_n(&t->used_regions, __ATOMIC_RELAXED);
 	s->ev = calloc(s->n, sizeof(*s->ev));
 	s->reg = calloc(s->nreg + 1, sizeof(*s->reg));
 	s->thr = calloc(s->nthr + 1, sizeof(*s->thr));
@@ -111,10 +110,11 @@ static int take_snap(struct snap *s)
 			goto nomem;
 	for (unsigned id = 0; id < s->nreg; id++)
 		s->reg[id] = pmu__region_byid(id)->name;	/* interned names live forever */
-	for (t = pmu__tlist, k = 0; t; t = t->next) {
+	for (t = pmu__tlist, k = 0; t && k < s->nthr; t = t->next) {
 		struct snap_thr *st = &s->thr[k];
 
-		if (!t->used_regions)
+		/* A thread that begins its first region now is in the next report. */
+		if (!__atomic_load_n(&t->used_regions, __ATOMIC_RELAXED))
 			continue;
 		st->tid = t->tid;
 		memcpy(st->tname, t->tname, sizeof(st->tname));
@@ -127,6 +127,7 @@ static int take_snap(struct snap *s)
 		copy_thread(t, s->nreg, s->n, st->d);
 	}
 	pthread_mutex_unlock(&pmu__tlock);
+	s->nthr = k;
 	for (k = 0; k < s->nthr; k++) {
 		for (unsigned id = 0; id < s->nreg; id++) {
 			const uint64_t *d = s->thr[k].d + id * STRIDE(s);

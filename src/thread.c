@@ -89,7 +89,7 @@ static void thr_exit(void *p)
 	if (t == pmu__self && pmu__self_gen == __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED)) {
 		pmu_close(t->set);
 		t->set = NULL;
-		if (t->used_regions) {
+		if (__atomic_load_n(&t->used_regions, __ATOMIC_RELAXED)) {
 			__atomic_store_n(&t->exited, 1, __ATOMIC_RELAXED);
 		} else {
 			unlink_thr(t);

@@ -43,7 +43,7 @@ struct pmu__thr {
 	pid_t tid;
 	char tname[16];
 	int exited;			/* atomic: the thread is gone, its figures stay */
-	bool used_regions;		/* keep the record after exit for the report */
+	bool used_regions;		/* atomic: keep the record after exit for the report */
 	/*
 	 * Seqcount over every acc: odd while the owner updates, so a report
 	 * taken by another thread retries instead of mixing two updates.
@@ -100,8 +100,13 @@ int pmu__region_end_all(void);
 /* report.c */
 void pmu__zero_setup(void);
 
-/* Relaxed atomics: a report reads what owner threads write. */
-#define PMU_ST(p, v) __atomic_store_n(&(p), (v), __ATOMIC_RELAXED)
-#define PMU_LDR(p) __atomic_load_n(&(p), __ATOMIC_RELAXED)
+/*
+ * A report reads what owner threads write, under the thread's seqcount.
+ * Release stores and acquire loads of the figures order them after the odd
+ * seqcount and before the re-check, without fences (which TSan does not
+ * model); on x86 they are plain moves.
+ */
+#define PMU_FIG_ST(p, v) __atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
+#define PMU_FIG_LD(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
 
 #endif

@@ -1,0 +1,250 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Zero-code mode: PMU_EVENTS and PMU_REPORT in the environment set the
+ * library up before main() and write the report at exit, in the format the
+ * file name asks for. The test runs itself (and /bin/true with the shared
+ * library preloaded) as the measured program.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <pthread.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "pmu.h"
+#include "test.h"
+
+extern char **environ;
+
+static void touch(long n)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	char *m = mmap(NULL, (size_t)(n * ps), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	for (long i = 0; m != MAP_FAILED && i < n; i++)
+		m[i * ps] = 1;
+	if (m != MAP_FAILED)
+		munmap(m, (size_t)(n * ps));
+}
+
+static void *worker(void *arg)
+{
+	(void)arg;
+	for (int i = 0; i < 10; i++) {
+		pmu_region_begin("work");
+		touch(10);
+		pmu_region_end("work");
+	}
+	return NULL;
+}
+
+/* The measured program: no pmu_thread_init(), only regions. */
+static int measured(const char *mode)
+{
+	pthread_t th[3];
+
+	pmu_region_begin("setup");
+	touch(50);
+	pmu_region_end("setup");
+	for (int i = 0; i < 3; i++)
+		pthread_create(&th[i], NULL, worker, NULL);
+	for (int i = 0; i < 3; i++)
+		pthread_join(th[i], NULL);
+	if (!strcmp(mode, "fork")) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			pmu_region_begin("in-child");
+			pmu_region_end("in-child");
+			exit(0);	/* exit(), not _exit(): the child's report too */
+		}
+		waitpid(pid, NULL, 0);
+	}
+	if (!strcmp(mode, "exit-in-region"))
+		pmu_region_begin("left-open");
+	return 0;
+}
+
+/* Runs argv with extra environment; its stderr into err (if not NULL). Returns the exit status. */
+static int run(char *const argv[], const char *const *env, char *err, size_t errsize)
+{
+	char *envp[256];
+	int n = 0, p[2], status;
+	pid_t pid;
+
+	for (char **e = environ; *e && n < 200; e++)
+		if (strncmp(*e, "PMU_", 4) && strncmp(*e, "LD_PRELOAD=", 11))
+			envp[n++] = *e;
+	for (; *env; env++)
+		envp[n++] = (char *)*env;
+	envp[n] = NULL;
+	if (pipe(p) < 0)
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		dup2(p[1], 2);
+		close(p[0]);
+		close(p[1]);
+		execve(argv[0], argv, envp);
+		_exit(127);
+	}
+	close(p[1]);
+	size_t k = 0;
+	ssize_t got;
+	char sink[512];
+	while (err && k + 1 < errsize && (got = read(p[0], err + k, errsize - 1 - k)) > 0)
+		k += (size_t)got;
+	while (read(p[0], sink, sizeof(sink)) > 0)
+		;
+	if (err)
+		err[k] = '\0';
+	close(p[0]);
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static char *slurp(const char *path)
+{
+	static char buf[1 << 16];
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, sizeof(buf) - 1);
+
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	return buf;
+}
+
+static int count_lines(const char *s, const char *prefix)
+{
+	int n = 0;
+	size_t len = strlen(prefix);
+
+	for (const char *p = s; p; p = strchr(p, '\n')) {
+		if (*p == '\n')
+			p++;
+		n += !strncmp(p, prefix, len);
+	}
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	char dir[] = "/tmp/pmu-zero-XXXXXX", path[256], env_rep[300], err[8192], self[4096];
+	const char *ev = "PMU_EVENTS=task-clock,page-faults";
+
+	if (argc > 2 && !strcmp(argv[1], "--measured"))
+		return measured(argv[2]);
+	if (!realpath(argv[0], self))
+		T_SKIP("cannot resolve %s", argv[0]);
+	CHECK(mkdtemp(dir) != NULL);
+
+	/* csv to a file: regions of four threads, the main thread's whole run. */
+	snprintf(path, sizeof(path), "%s/r.csv", dir);
+	snprintf(env_rep, sizeof(env_rep), "PMU_REPORT=%s", path);
+	char *plain[] = { self, "--measured", "plain", NULL };
+	CHECK(run(plain, (const char *[]){ ev, env_rep, NULL }, err, sizeof(err)) == 0);
+	CHECK_MSG(err[0] == '\0', "stderr: %s", err);
+	char *csv = slurp(path);
+	CHECK_MSG(!strncmp(csv, "region,thread,tid,calls,ns,ns_per_call,task-clock,page-faults\n", 62), "%s", csv);
+	CHECK_MSG(strstr(csv, "\nwork,total,,30,"), "%s", csv);
+	CHECK_MSG(count_lines(csv, "work,") == 4, "%s", csv);	/* total + 3 threads */
+	CHECK_MSG(strstr(csv, "\nsetup,total,,1,"), "%s", csv);
+	CHECK_MSG(strstr(csv, "\n(whole run),total,,1,"), "%s", csv);
+	unlink(path);
+
+	/* json, from the extension. */
+	snprintf(path, sizeof(path), "%s/r.json", dir);
+	snprintf(env_rep, sizeof(env_rep), "PMU_REPORT=%s", path);
+	CHECK(run(plain, (const char *[]){ ev, env_rep, NULL }, err, sizeof(err)) == 0);
+	char *json = slurp(path);
+	CHECK_MSG(json[0] == '{' && strstr(json, "\"name\": \"work\", \"calls\": 30,") &&
+		  strstr(json, "\"name\": \"(whole run)\""), "%s", json);
+	unlink(path);
+
+	/* A table on stderr; regions left open at exit are ended there. */
+	char *open_[] = { self, "--measured", "exit-in-region", NULL };
+	CHECK(run(open_, (const char *[]){ ev, "PMU_REPORT=stderr", NULL }, err, sizeof(err)) == 0);
+	CHECK_MSG(!strncmp(err, "libpmu report: 4 regions, 4 threads; events: task-clock, page-faults\n", 69),
+		  "%s", err);
+	CHECK_MSG(strstr(err, "\nleft-open ") && strstr(err, "\n(whole run) "), "%s", err);
+
+	/* PMU_REPORT defaults to stderr. */
+	CHECK(run(plain, (const char *[]){ ev, NULL }, err, sizeof(err)) == 0);
+	CHECK_MSG(!strncmp(err, "libpmu report:", 14), "%s", err);
+
+	/* A bad event: a message, and the program runs as if nothing was asked. */
+	CHECK(run(plain, (const char *[]){ "PMU_EVENTS=task-clock,no-such-event", "PMU_REPORT=stderr", NULL },
+		  err, sizeof(err)) == 0);
+	CHECK_MSG(strstr(err, "libpmu: PMU_EVENTS=task-clock,no-such-event: ") && strstr(err, "no-such-event: ") &&
+		  !strstr(err, "libpmu report"), "%s", err);
+
+	/* A forked child writes its own report only to a per-process name. */
+	snprintf(path, sizeof(path), "%s/r-%%p.csv", dir);
+	snprintf(env_rep, sizeof(env_rep), "PMU_REPORT=%s", path);
+	char *forks[] = { self, "--measured", "fork", NULL };
+	CHECK(run(forks, (const char *[]){ ev, env_rep, NULL }, err, sizeof(err)) == 0);
+	int files = 0, child_files = 0;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		char p2[600];
+
+		if (strncmp(e->d_name, "r-", 2))
+			continue;
+		files++;
+		snprintf(p2, sizeof(p2), "%s/%s", dir, e->d_name);
+		char *s = slurp(p2);
+		if (strstr(s, "\nin-child,total,,1,")) {
+			child_files++;
+			/* Fresh in the child: none of the parent's regions. */
+			CHECK_MSG(!strstr(s, "\nwork,") && !strstr(s, "\nsetup,"), "%s", s);
+		} else {
+			CHECK_MSG(strstr(s, "\nwork,total,,30,") && !strstr(s, "in-child"), "%s", s);
+		}
+		unlink(p2);
+	}
+	if (d)
+		closedir(d);
+	CHECK_EQ(files, 2);
+	CHECK_EQ(child_files, 1);
+	/* Without %p only the process that set up writes. */
+	snprintf(path, sizeof(path), "%s/one.csv", dir);
+	snprintf(env_rep, sizeof(env_rep), "PMU_REPORT=%s", path);
+	CHECK(run(forks, (const char *[]){ ev, env_rep, NULL }, err, sizeof(err)) == 0);
+	csv = slurp(path);
+	CHECK_MSG(strstr(csv, "\nwork,total,,30,") && !strstr(csv, "in-child"), "%s", csv);
+	unlink(path);
+
+	/* An unwritable report path: a message, and the program's own status. */
+	CHECK(run(plain, (const char *[]){ ev, "PMU_REPORT=/nonexistent/dir/r.csv", NULL }, err, sizeof(err)) == 0);
+	CHECK_MSG(strstr(err, "libpmu: PMU_REPORT=/nonexistent/dir/r.csv: "), "%s", err);
+
+	/* A program that knows nothing of libpmu, with the shared library preloaded. */
+	char lib[4200], tmp[4096];
+	snprintf(tmp, sizeof(tmp), "%s", self);
+	snprintf(lib, sizeof(lib), "%s/../libpmu.so.0", dirname(tmp));
+	if (access(lib, R_OK) == 0 && access("/bin/true", X_OK) == 0) {
+		char preload[4300];
+
+		snprintf(preload, sizeof(preload), "LD_PRELOAD=%s", lib);
+		snprintf(path, sizeof(path), "%s/true.csv", dir);
+		snprintf(env_rep, sizeof(env_rep), "PMU_REPORT=%s", path);
+		char *tru[] = { "/bin/true", NULL };
+		CHECK(run(tru, (const char *[]){ ev, env_rep, preload, NULL }, err, sizeof(err)) == 0);
+		CHECK_MSG(err[0] == '\0', "%s", err);
+		csv = slurp(path);
+		CHECK_MSG(strstr(csv, "\n(whole run),total,,1,"), "%s", csv);
+		unlink(path);
+	} else {
+		printf("note: %s not built: the preload case was not run\n", lib);
+	}
+	rmdir(dir);
+	T_DONE();
+}
