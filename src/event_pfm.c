@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: MIT */
+/* Vendor event names through libpfm4, when it was found at build time. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "event_pfm.h"
+
+int pmu__err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#ifdef HAVE_LIBPFM
+#include <pthread.h>
+#include <perfmon/pfmlib_perf_event.h>
+
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int pfm_ok;
+/* libpfm4 keeps state between calls: one caller at a time */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void pfm_init(void)
+{
+	pfm_ok = pfm_initialize() == PFM_SUCCESS;
+}
+
+int pmu__pfm_available(void)
+{
+	pthread_once(&once, pfm_init);
+	return pfm_ok;
+}
+
+int pmu__pfm_encode(const char *name, size_t len, uint32_t *type, uint64_t cfg[3],
+		    char *pmu, size_t psize)
+{
+	pfm_perf_encode_arg_t arg;
+	struct perf_event_attr attr;
+	pfm_event_info_t ev;
+	pfm_pmu_info_t pi;
+	char *s;
+	int r;
+
+	if (!pmu__pfm_available() || len > 1024)
+		return 0;
+	s = strndup(name, len);
+	if (!s)
+		return pmu__err(-ENOMEM, "out of memory");
+	memset(&arg, 0, sizeof(arg));
+	memset(&attr, 0, sizeof(attr));
+	arg.attr = &attr;
+	arg.size = sizeof(arg);
+	pthread_mutex_lock(&lock);
+	r = pfm_get_os_event_encoding(s, PFM_PLM3, PFM_OS_PERF_EVENT, &arg);
+	pthread_mutex_unlock(&lock);
+	if (r == PFM_ERR_NOTFOUND || r == PFM_ERR_NOTSUPP) {
+		free(s);
+		return 0;
+	}
+	if (r != PFM_SUCCESS) {
+		r = pmu__err(-EINVAL, "%.64s: libpfm4: %s", s, pfm_strerror(r));
+		free(s);
+		return r;
+	}
+	free(s);
+	*type = attr.type;
+	cfg[0] = attr.config;
+	cfg[1] = attr.config1;
+	cfg[2] = attr.config2;
+	memset(&ev, 0, sizeof(ev));
+	memset(&pi, 0, sizeof(pi));
+	ev.size = sizeof(ev);
+	pi.size = sizeof(pi);
+	if (pfm_get_event_info(arg.idx, PFM_OS_PERF_EVENT, &ev) == PFM_SUCCESS &&
+	    pfm_get_pmu_info(ev.pmu, &pi) == PFM_SUCCESS && pi.name)
+		snprintf(pmu, psize, "%s", pi.name);
+	else
+		snprintf(pmu, psize, "libpfm4");
+	return 1;
+}
+
+int pmu__pfm_list(void (*cb)(void *arg, const char *pmu, const char *ev, const char *desc), void *arg)
+{
+	int n = 0, i;
+	pfm_pmu_t p;
+
+	if (!pmu__pfm_available())
+		return 0;
+	pfm_for_all_pmus(p) {
+		pfm_pmu_info_t pi;
+
+		memset(&pi, 0, sizeof(pi));
+		pi.size = sizeof(pi);
+		if (pfm_get_pmu_info(p, &pi) != PFM_SUCCESS || !pi.is_present)
+			continue;
+		for (i = pi.first_event; i != -1; i = pfm_get_event_next(i)) {
+			pfm_event_info_t ev;
+			char name[256];
+
+			memset(&ev, 0, sizeof(ev));
+			ev.size = sizeof(ev);
+			if (pfm_get_event_info(i, PFM_OS_PERF_EVENT, &ev) != PFM_SUCCESS)
+				continue;
+			cb(arg, pi.name, ev.name, ev.desc ? ev.desc : "");
+			n++;
+			for (int k = 0; k < ev.nattrs; k++) {
+				pfm_event_attr_info_t a;
+
+				memset(&a, 0, sizeof(a));
+				a.size = sizeof(a);
+				if (pfm_get_event_attr_info(i, k, PFM_OS_PERF_EVENT, &a) != PFM_SUCCESS ||
+				    a.type != PFM_ATTR_UMASK)
+					continue;
+				snprintf(name, sizeof(name), "%s:%s", ev.name, a.name);
+				cb(arg, pi.name, name, a.desc ? a.desc : "");
+				n++;
+			}
+		}
+	}
+	return n;
+}
+
+#else
+
+int pmu__pfm_available(void)
+{
+	return 0;
+}
+
+int pmu__pfm_encode(const char *name, size_t len, uint32_t *type, uint64_t cfg[3],
+		    char *pmu, size_t psize)
+{
+	(void)name, (void)len, (void)type, (void)cfg, (void)pmu, (void)psize;
+	return 0;
+}
+
+int pmu__pfm_list(void (*cb)(void *arg, const char *pmu, const char *ev, const char *desc), void *arg)
+{
+	(void)cb, (void)arg;
+	return 0;
+}
+
+#endif

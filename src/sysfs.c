@@ -1,0 +1,646 @@
+/* SPDX-License-Identifier: MIT */
+/* PMUs under /sys/bus/event_source/devices: types, format fields, event aliases. */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "event.h"
+
+const char *pmu__sysfs_root(void)
+{
+	const char *r = getenv("PMU_SYSFS_DEVICES");
+
+	return r && *r ? r : "/sys/bus/event_source/devices";
+}
+
+const char *pmu__show(struct pmu__shown *b, const char *s, size_t len)
+{
+	size_t i, n = len > PMU_SHOW_MAX ? PMU_SHOW_MAX : len;
+
+	for (i = 0; i < n; i++)
+		b->s[i] = isprint((unsigned char)s[i]) ? s[i] : '?';
+	if (len > n) {
+		memcpy(b->s + n, "...", 3);
+		n += 3;
+	}
+	b->s[n] = '\0';
+	return b->s;
+}
+
+/* ---- format fields ---- */
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static void trim(const char **s, size_t *len)
+{
+	while (*len && is_space(**s))
+		(*s)++, (*len)--;
+	while (*len && is_space((*s)[*len - 1]))
+		(*len)--;
+}
+
+/* A decimal bit number 0..63 at *p (< end). */
+static int bitnum(const char **p, const char *end, unsigned *out)
+{
+	unsigned v = 0;
+	const char *s = *p;
+
+	if (s >= end || !isdigit((unsigned char)*s))
+		return -EINVAL;
+	while (s < end && isdigit((unsigned char)*s)) {
+		v = v * 10 + (unsigned)(*s - '0');
+		if (v > 63)
+			return -EINVAL;
+		s++;
+	}
+	*p = s;
+	*out = v;
+	return 0;
+}
+
+int pmu__format_parse(const char *spec, size_t len, struct pmu__field *f)
+{
+	const char *p, *end;
+
+	memset(f, 0, sizeof(*f));
+	trim(&spec, &len);
+	end = spec + len;
+	if (len < 7 || memcmp(spec, "config", 6))
+		return -EINVAL;
+	p = spec + 6;
+	if (*p >= '1' && *p <= '3')
+		f->word = (unsigned)(*p++ - '0');
+	if (p >= end || *p++ != ':')
+		return -EINVAL;
+	for (;;) {
+		unsigned lo, hi;
+		uint64_t m;
+
+		if (bitnum(&p, end, &lo))
+			return -EINVAL;
+		hi = lo;
+		if (p < end && *p == '-') {
+			p++;
+			if (bitnum(&p, end, &hi) || hi < lo)
+				return -EINVAL;
+		}
+		m = (hi - lo == 63 ? ~0ull : ((1ull << (hi - lo + 1)) - 1)) << lo;
+		if ((f->mask & m) || f->nr == PMU_FIELD_RANGES)
+			return -EINVAL;	/* overlapping ranges, or too many */
+		f->mask |= m;
+		f->width += hi - lo + 1;
+		f->r[f->nr].lo = (uint8_t)lo;
+		f->r[f->nr].hi = (uint8_t)hi;
+		f->nr++;
+		if (p == end)
+			return 0;
+		if (*p++ != ',')
+			return -EINVAL;
+	}
+}
+
+int pmu__field_put(const struct pmu__field *f, uint64_t val, uint64_t cfg[4])
+{
+	uint64_t w = cfg[f->word];
+
+	if (f->width < 64 && (val >> f->width))
+		return -ERANGE;
+	for (unsigned i = 0; i < f->nr; i++) {
+		unsigned n = f->r[i].hi - f->r[i].lo + 1;
+		uint64_t m = n == 64 ? ~0ull : (1ull << n) - 1;
+
+		w = (w & ~(m << f->r[i].lo)) | (val & m) << f->r[i].lo;
+		val = n == 64 ? 0 : val >> n;
+	}
+	cfg[f->word] = w;
+	return 0;
+}
+
+uint64_t pmu__field_get(const struct pmu__field *f, const uint64_t cfg[4])
+{
+	uint64_t v = 0;
+	unsigned shift = 0;
+
+	for (unsigned i = 0; i < f->nr; i++) {
+		unsigned n = f->r[i].hi - f->r[i].lo + 1;
+		uint64_t m = n == 64 ? ~0ull : (1ull << n) - 1;
+
+		if (shift < 64)
+			v |= (cfg[f->word] >> f->r[i].lo & m) << shift;
+		shift += n;
+	}
+	return v;
+}
+
+void pmu__field_str(const struct pmu__field *f, char *buf, size_t size)
+{
+	static const char *const words[] = { "config", "config1", "config2", "config3" };
+	int n = snprintf(buf, size, "%s:", words[f->word & 3]);
+
+	for (unsigned i = 0; i < f->nr && n >= 0 && (size_t)n < size; i++) {
+		if (f->r[i].lo == f->r[i].hi)
+			n += snprintf(buf + n, size - (size_t)n, "%s%u", i ? "," : "", f->r[i].lo);
+		else
+			n += snprintf(buf + n, size - (size_t)n, "%s%u-%u", i ? "," : "",
+				      f->r[i].lo, f->r[i].hi);
+	}
+}
+
+/* ---- term lists ---- */
+
+static bool term_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.';
+}
+
+int pmu__term_next(const char **p, const char *end, struct pmu__term *t)
+{
+	const char *s = *p, *e, *eq = NULL;
+	size_t len;
+
+	if (!s)
+		return 0;
+	for (e = s; e < end && *e != ','; e++)
+		if (*e == '=' && !eq)
+			eq = e;
+	*p = e < end ? e + 1 : NULL;
+	len = (size_t)((eq ? eq : e) - s);
+	trim(&s, &len);
+	if (!len)
+		return -EINVAL;
+	for (size_t i = 0; i < len; i++)
+		if (!term_char(s[i]))
+			return -EINVAL;
+	t->name = s;
+	t->nlen = len;
+	t->val = NULL;
+	t->vlen = 0;
+	if (eq) {
+		const char *v = eq + 1;
+		size_t vlen = (size_t)(e - v);
+
+		trim(&v, &vlen);
+		if (!vlen)
+			return -EINVAL;
+		t->val = v;
+		t->vlen = vlen;
+	}
+	return 1;
+}
+
+int pmu__term_value(const char *v, size_t len, uint64_t *out)
+{
+	uint64_t x = 0;
+	size_t i = 0;
+
+	if (len == 1 && v[0] == '?')
+		return 1;
+	if (len > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X')) {
+		for (i = 2; i < len; i++) {
+			int c = (unsigned char)v[i], d;
+
+			if (c >= '0' && c <= '9')
+				d = c - '0';
+			else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
+				d = (c | 0x20) - 'a' + 10;
+			else
+				return -EINVAL;
+			if (x >> 60)
+				return -ERANGE;
+			x = x << 4 | (uint64_t)d;
+		}
+	} else {
+		if (!len)
+			return -EINVAL;
+		for (; i < len; i++) {
+			if (!isdigit((unsigned char)v[i]))
+				return -EINVAL;
+			if (x > (UINT64_MAX - (uint64_t)(v[i] - '0')) / 10)
+				return -ERANGE;
+			x = x * 10 + (uint64_t)(v[i] - '0');
+		}
+	}
+	*out = x;
+	return 0;
+}
+
+/* ---- files ---- */
+
+bool pmu__name_ok(const char *s, size_t len)
+{
+	if (!len || len >= NAME_MAX || (s[0] == '.'))
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (s[i] == '/' || !isprint((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+int pmu__path(char *buf, size_t size, const char *a, const char *b)
+{
+	int n = b ? snprintf(buf, size, "%s/%s/%s", pmu__sysfs_root(), a, b)
+		  : snprintf(buf, size, "%s/%s", pmu__sysfs_root(), a);
+
+	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+int pmu__read_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t n = 0;
+	ssize_t r = 0;
+
+	if (fd < 0)
+		return -errno;
+	while (n < size) {
+		r = read(fd, buf + n, size - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		n += (size_t)r;
+	}
+	r = r < 0 ? -errno : 0;
+	close(fd);
+	if (r < 0)
+		return (int)r;
+	if (n == size)
+		return -EFBIG;
+	while (n && is_space(buf[n - 1]))
+		n--;
+	buf[n] = '\0';
+	if (memchr(buf, '\0', n))
+		return -EINVAL;
+	return (int)n;
+}
+
+static int cmp_fmt(const void *a, const void *b)
+{
+	return strcmp(((const struct pmu__format *)a)->name, ((const struct pmu__format *)b)->name);
+}
+
+void pmu__desc_free(struct pmu__desc *d)
+{
+	for (unsigned i = 0; i < d->nfmt; i++) {
+		free(d->fmt[i].name);
+		free(d->fmt[i].bad);
+	}
+	free(d->fmt);
+	d->fmt = NULL;
+	d->nfmt = 0;
+}
+
+/* perf's rule: cpu, cpum_cf, armv8_* and PMUs with a cpus file count the CPU's own work. */
+static bool is_core(const char *name)
+{
+	char path[PATH_MAX];
+
+	if (!strcmp(name, "cpu") || !strcmp(name, "cpum_cf") || !strcmp(name, "cpu_core") ||
+	    !strcmp(name, "cpu_atom") || !strncmp(name, "armv8_", 6) || !strncmp(name, "armv7_", 6))
+		return true;
+	return !pmu__path(path, sizeof(path), name, "cpus") && access(path, F_OK) == 0;
+}
+
+static int load_formats(const char *pmu, struct pmu__desc *d)
+{
+	char path[PATH_MAX], buf[256];
+	struct dirent *e;
+	size_t cap = 0;
+	DIR *dir;
+	int r;
+
+	if (pmu__path(path, sizeof(path), pmu, "format"))
+		return 0;
+	dir = opendir(path);
+	if (!dir)
+		return 0;	/* a PMU without terms (software, tracepoint) */
+	while ((e = readdir(dir))) {
+		struct pmu__format *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		if (d->nfmt == cap) {
+			size_t n = cap ? cap * 2 : 16;
+			void *p = n > 4096 ? NULL : realloc(d->fmt, n * sizeof(*d->fmt));
+
+			if (!p)
+				break;
+			d->fmt = p;
+			cap = n;
+		}
+		f = &d->fmt[d->nfmt];
+		memset(f, 0, sizeof(*f));
+		f->name = strdup(e->d_name);
+		if (!f->name)
+			break;
+		d->nfmt++;
+		r = -EINVAL;
+		if (snprintf(path, sizeof(path), "%s/%s/format/%s", pmu__sysfs_root(), pmu,
+			     e->d_name) < (int)sizeof(path))
+			r = pmu__read_file(path, buf, sizeof(buf));
+		if (r < 0 || pmu__format_parse(buf, (size_t)r, &f->f) < 0) {
+			f->bad = strdup(r >= 0 ? buf : r == -EFBIG ? "(too long)" : strerror(-r));
+			if (!f->bad) {
+				free(f->name);
+				d->nfmt--;
+				break;
+			}
+		}
+	}
+	closedir(dir);
+	if (e)
+		return -ENOMEM;
+	if (d->nfmt)
+		qsort(d->fmt, d->nfmt, sizeof(*d->fmt), cmp_fmt);
+	return 0;
+}
+
+int pmu__desc_load(const char *name, size_t len, struct pmu__desc *d)
+{
+	char path[PATH_MAX], buf[64], *end;
+	struct pmu__shown b;
+	unsigned long t;
+	int r;
+
+	memset(d, 0, sizeof(*d));
+	if (!pmu__name_ok(name, len) || len >= sizeof(d->name))
+		return -ENOENT;
+	memcpy(d->name, name, len);
+	d->name[len] = '\0';
+	if (pmu__path(path, sizeof(path), d->name, "type"))
+		return -ENOENT;
+	r = pmu__read_file(path, buf, sizeof(buf));
+	if (r == -ENOENT || r == -ENOTDIR)
+		return -ENOENT;
+	if (r < 0)
+		return pmu__err(r == -EFBIG ? -EINVAL : r, "%s: cannot read: %s", path,
+				r == -EFBIG ? "too long for a type" : strerror(-r));
+	errno = 0;
+	t = strtoul(buf, &end, 0);
+	if (!r || *end || errno || t > UINT32_MAX || buf[0] == '-')
+		return pmu__err(-EINVAL, "%s: malformed PMU type '%s' (expected a number)", path,
+				pmu__show(&b, buf, (size_t)r));
+	d->type = (uint32_t)t;
+	d->core = is_core(d->name);
+	r = load_formats(d->name, d);
+	if (r < 0) {
+		pmu__desc_free(d);
+		return pmu__err(r, "%s: out of memory reading its formats", d->name);
+	}
+	return 0;
+}
+
+const struct pmu__format *pmu__desc_format(const struct pmu__desc *d, const char *name, size_t len)
+{
+	size_t lo = 0, hi = d->nfmt;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const char *n = d->fmt[mid].name;
+		int c = strncmp(n, name, len);
+
+		if (!c)
+			c = n[len] ? 1 : 0;
+		if (!c)
+			return &d->fmt[mid];
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void pmu__names_free(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* Entries of a directory that pass keep(), sorted. */
+static int dir_names(const char *path, bool (*keep)(const char *), char ***out, size_t *n)
+{
+	char **v = NULL;
+	size_t cap = 0;
+	struct dirent *e;
+	DIR *dir = opendir(path);
+
+	*out = NULL;
+	*n = 0;
+	if (!dir)
+		return -errno;
+	while ((e = readdir(dir))) {
+		if (e->d_name[0] == '.' || !keep(e->d_name))
+			continue;
+		if (*n == cap) {
+			size_t c = cap ? cap * 2 : 32;
+			char **p = realloc(v, c * sizeof(*v));
+
+			if (!p)
+				break;
+			v = p;
+			cap = c;
+		}
+		if (!(v[*n] = strdup(e->d_name)))
+			break;
+		(*n)++;
+	}
+	closedir(dir);
+	if (e) {
+		pmu__names_free(v, *n);
+		*n = 0;
+		return -ENOMEM;
+	}
+	if (*n)
+		qsort(v, *n, sizeof(*v), cmp_str);
+	*out = v;
+	return 0;
+}
+
+static bool keep_all(const char *s)
+{
+	(void)s;
+	return true;
+}
+
+int pmu__pmu_names(char ***names, size_t *n)
+{
+	return dir_names(pmu__sysfs_root(), keep_all, names, n);
+}
+
+static int cmp_type(const void *a, const void *b)
+{
+	const struct pmu__desc *x = a, *y = b;
+
+	return x->type < y->type ? -1 : x->type > y->type;
+}
+
+int pmu__core_pmus(struct pmu__desc *d)
+{
+	char **names;
+	size_t n;
+	int k = 0, r;
+
+	if (pmu__pmu_names(&names, &n) < 0)
+		return 0;	/* no sysfs: no core PMU known */
+	for (size_t i = 0; i < n && k < PMU_MAX_PMUS; i++) {
+		if (!is_core(names[i]))
+			continue;
+		r = pmu__desc_load(names[i], strlen(names[i]), &d[k]);
+		if (r == -ENOENT)
+			continue;	/* no type file: not a PMU */
+		if (r < 0) {
+			while (k > 0)
+				pmu__desc_free(&d[--k]);
+			pmu__names_free(names, n);
+			return r;
+		}
+		k++;
+	}
+	pmu__names_free(names, n);
+	qsort(d, (size_t)k, sizeof(*d), cmp_type);
+	return k;
+}
+
+/* ---- aliases ---- */
+
+static bool is_alias_file(const char *s)
+{
+	static const char *const extra[] = { ".scale", ".unit", ".per-pkg", ".snapshot" };
+	size_t n = strlen(s);
+
+	for (size_t i = 0; i < PMU_ARRAY_SIZE(extra); i++) {
+		size_t k = strlen(extra[i]);
+
+		if (n > k && !strcmp(s + n - k, extra[i]))
+			return false;
+	}
+	return true;
+}
+
+int pmu__alias_names(const char *pmu, char ***names, size_t *n)
+{
+	char path[PATH_MAX];
+	int r;
+
+	*names = NULL;
+	*n = 0;
+	if (pmu__path(path, sizeof(path), pmu, "events"))
+		return 0;
+	r = dir_names(path, is_alias_file, names, n);
+	return r == -ENOMEM ? r : 0;
+}
+
+static int read_alias(const char *pmu, const char *file, char *buf, size_t size)
+{
+	char path[PATH_MAX];
+	int r;
+
+	if (snprintf(path, sizeof(path), "%s/%s/events/%s", pmu__sysfs_root(), pmu, file) >=
+	    (int)sizeof(path))
+		return -ENAMETOOLONG;
+	r = pmu__read_file(path, buf, size);
+	if (r == -EFBIG || r == -EINVAL)
+		return pmu__err(-EINVAL, "%s: malformed event alias (too long or binary)", path);
+	if (r < 0 && r != -ENOENT)
+		return pmu__err(r, "%s: cannot read: %s", path, strerror(-r));
+	return r;
+}
+
+int pmu__alias_read(const char *pmu, const char *name, size_t len, char *buf, size_t size,
+		    char *canon, size_t csize)
+{
+	char path[PATH_MAX], **names;
+	size_t n;
+	int r;
+
+	if (!pmu__name_ok(name, len) || len >= csize)
+		return 0;
+	memcpy(canon, name, len);
+	canon[len] = '\0';
+	if (!is_alias_file(canon))
+		return 0;
+	/* exact name first: no directory scan */
+	r = read_alias(pmu, canon, buf, size);
+	if (r >= 0)
+		return 1;
+	if (r != -ENOENT)
+		return r;
+	if (pmu__path(path, sizeof(path), pmu, "events"))
+		return 0;
+	if (dir_names(path, is_alias_file, &names, &n) < 0)
+		return 0;
+	r = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (strlen(names[i]) != len || strncasecmp(names[i], name, len))
+			continue;
+		snprintf(canon, csize, "%s", names[i]);
+		r = read_alias(pmu, canon, buf, size);
+		r = r == -ENOENT ? 0 : r < 0 ? r : 1;
+		break;
+	}
+	pmu__names_free(names, n);
+	return r;
+}
+
+int pmu__alias_extra(const char *pmu, const char *alias, const char *what, char *buf, size_t size)
+{
+	char path[PATH_MAX];
+
+	if (snprintf(path, sizeof(path), "%s/%s/events/%s.%s", pmu__sysfs_root(), pmu, alias, what) >=
+	    (int)sizeof(path))
+		return -ENAMETOOLONG;
+	return pmu__read_file(path, buf, size);
+}
+
+/* ---- tracepoints ---- */
+
+int pmu__tracepoint_id(const char *s, size_t len, uint64_t *id)
+{
+	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	const char *colon = memchr(s, ':', len), *env = getenv("PMU_TRACEFS");
+	char path[PATH_MAX], buf[32];
+	size_t sl, nl;
+
+	if (!colon)
+		return 0;
+	sl = (size_t)(colon - s);
+	nl = len - sl - 1;
+	if (!sl || !nl || sl > 200 || nl > 200)
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		if (i != sl && !(isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '-'))
+			return 0;
+	for (size_t i = 0; i < PMU_ARRAY_SIZE(roots) + 1; i++) {
+		const char *root = i == 0 ? env : roots[i - 1];
+		int r;
+
+		if (!root || !*root)
+			continue;
+		snprintf(path, sizeof(path), "%s/events/%.*s/%.*s/id", root, (int)sl, s, (int)nl,
+			 colon + 1);
+		r = pmu__read_file(path, buf, sizeof(buf));
+		if (r < 0)
+			continue;
+		if (pmu__term_value(buf, (size_t)r, id))
+			return pmu__err(-EINVAL, "%s: malformed tracepoint id '%s'", path, buf);
+		return 1;
+	}
+	return 0;
+}
