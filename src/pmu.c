@@ -34,10 +34,8 @@
 #define PMU_ALIVE 0x706d7531u	/* in the hot page: wiped to 0 in a forked child */
 
 struct pmu_set {			/* the hot page */
-	uint32_t direct;		/* every counter may be read from user space */
+	uint32_t direct;		/* counters (== events) when each may be read from user space, else 0 */
 	uint32_t alive;			/* PMU_ALIVE; 0 in a forked child */
-	uint32_t n;			/* counters, == events when direct */
-	uint32_t pad;
 	struct perf_event_mmap_page *page[PMU_MAX_COUNTERS];
 };
 
@@ -446,7 +444,6 @@ PMU_API int pmu_open_opts(struct pmu_set **setp, const char *events, const struc
 		r = pmu__err(-ENOMEM, "pmu_open: out of memory");
 		goto fail;
 	}
-	set->n = c->nctr;
 	r = open_counters(set, &o);
 	if (r < 0)
 		goto fail;
@@ -456,7 +453,7 @@ PMU_API int pmu_open_opts(struct pmu_set **setp, const char *events, const struc
 			goto fail;
 	}
 	/* Now that the counters run, the pages tell what the kernel allows. */
-	set->direct = c->nctr == c->nev;
+	set->direct = c->nctr == c->nev ? c->nctr : 0;
 	for (i = 0; i < c->nctr; i++) {
 		if (set->page[i] && (o.flags & PMU_DISABLED) == 0)
 			c->ctr[i].why = user_read_blocker(set->page[i], &c->attr[i]);
@@ -597,42 +594,55 @@ static int read_slow(struct pmu_set *set, uint64_t *values, struct pmu_reading *
 	return 0;
 }
 
+/* Multiplexed events, or no set at all: times from the pages where possible, else read(2). */
+static __attribute__((noinline)) int read_scaled(struct pmu_set *set, uint64_t *values,
+						  struct pmu_reading *out)
+{
+	struct pmu__page_value v;
+	uint32_t i;
+
+	if (!set || !(values || out))
+		return pmu__err(-EINVAL, "%s: %s is NULL", values ? "pmu_read" : "pmu_read_full",
+				set ? "the output array" : "the set");
+	for (i = 0; i < set->direct; i++) {
+		if (pmu__read_page(set->page[i], out ? PMU_READ_TIMES : PMU_READ_COUNT,
+				   pmu__arch_rdpmc, pmu__arch_clock, &v))
+			return read_slow(set, values, out);
+		if (values)
+			values[i] = pmu__scale(v.count, v.enabled, v.running);
+		else
+			out[i] = (struct pmu_reading){ v.count, v.enabled, v.running };
+	}
+	return set->direct ? 0 : read_slow(set, values, out);
+}
+
+/* The hot path: no call, no stack frame, one user-space read per counter. */
 PMU_API int pmu_read(struct pmu_set *set, uint64_t *values)
 {
-	if (unlikely(!set || !values))
-		return pmu__err(-EINVAL, "pmu_read: %s is NULL", set ? "values" : "the set");
-	if (likely(set->direct)) {
-		struct pmu__page_value v;
-		uint32_t i;
+	struct perf_event_mmap_page *const *page;
+	struct pmu__page_value v;
+	uint64_t *out = values;
+	uint32_t n;
 
-		for (i = 0; i < set->n; i++) {
-			if (unlikely(pmu__read_page(set->page[i], 0, pmu__arch_rdpmc, pmu__arch_clock, &v)))
-				goto slow;
-			values[i] = pmu__scale(v.count, v.enabled, v.running);
-		}
-		return 0;
-	}
-slow:
-	return read_slow(set, values, NULL);
+	if (unlikely(!set || !values))
+		goto other;
+	n = set->direct;
+	if (unlikely(!n))
+		goto other;
+	page = set->page;
+	do {
+		if (unlikely(pmu__read_page(*page++, PMU_READ_FAST, pmu__arch_rdpmc, pmu__arch_clock, &v)))
+			goto other;
+		*out++ = v.count;
+	} while (--n);
+	return 0;
+other:
+	return read_scaled(set, values, NULL);
 }
 
 PMU_API int pmu_read_full(struct pmu_set *set, struct pmu_reading *out)
 {
-	if (unlikely(!set || !out))
-		return pmu__err(-EINVAL, "pmu_read_full: %s is NULL", set ? "out" : "the set");
-	if (likely(set->direct)) {
-		struct pmu__page_value v;
-		uint32_t i;
-
-		for (i = 0; i < set->n; i++) {
-			if (unlikely(pmu__read_page(set->page[i], 1, pmu__arch_rdpmc, pmu__arch_clock, &v)))
-				goto slow;
-			out[i] = (struct pmu_reading){ v.count, v.enabled, v.running };
-		}
-		return 0;
-	}
-slow:
-	return read_slow(set, NULL, out);
+	return read_scaled(set, NULL, out);
 }
 
 PMU_API int pmu_user_read(const struct pmu_set *set, unsigned i, const char **why)

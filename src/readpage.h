@@ -18,6 +18,7 @@ enum pmu__page_status {
 	PMU_PAGE_NO_INDEX,	/* index is 0: not on a counter now, or user access off */
 	PMU_PAGE_BAD_WIDTH,	/* pmc_width is 0 or above 64 */
 	PMU_PAGE_NO_TIME,	/* times are needed but cap_user_time is 0 */
+	PMU_PAGE_MULTIPLEXED,	/* PMU_READ_FAST: the event was multiplexed, times needed */
 };
 
 struct pmu__page_value {
@@ -32,13 +33,16 @@ static inline uint64_t pmu__mul_u64_u32_shr(uint64_t a, uint32_t mul, unsigned s
 	return (uint64_t)(((unsigned __int128)a * mul) >> (shift & 127));
 }
 
-/* Sign-extends the low width bits of v (1 <= width <= 64) without shifts of signed values. */
+/*
+ * Sign-extends the low width bits of v (1 <= width <= 64). Shifts stay below
+ * 64 and GCC and clang define the conversion and the arithmetic right shift
+ * of a negative value: no undefined behaviour. pmu__read_page() inlines this.
+ */
 static inline uint64_t pmu__sign_extend(uint64_t v, unsigned width)
 {
-	uint64_t sign = 1ull << (width - 1);
+	unsigned shift = (64 - width) & 63;
 
-	v &= sign | (sign - 1);
-	return (v ^ sign) - sign;
+	return (uint64_t)((int64_t)(v << shift) >> shift);
 }
 
 /*
@@ -57,85 +61,95 @@ static inline uint64_t pmu__scale(uint64_t count, uint64_t enabled, uint64_t run
 	return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
 }
 
-/* Capability bits of the page, derived from the kernel's own bitfield layout. */
-static inline uint64_t pmu__cap_mask(int bit)
-{
-	struct perf_event_mmap_page p = { .capabilities = 0 };
-
-	switch (bit) {
-	case 0: p.cap_user_rdpmc = 1; break;
-	case 1: p.cap_user_time = 1; break;
-	default: p.cap_user_time_short = 1; break;
-	}
-	return p.capabilities;
-}
-#define PMU_CAP_RDPMC pmu__cap_mask(0)
-#define PMU_CAP_TIME pmu__cap_mask(1)
-#define PMU_CAP_TIME_SHORT pmu__cap_mask(2)
+/* Capability bits of the page's bitfield (allocated from the low bit on little-endian ABIs). */
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define PMU_CAP_BIT(n) (1ull << (63 - (n)))
+#else
+#define PMU_CAP_BIT(n) (1ull << (n))
+#endif
+#define PMU_CAP_RDPMC PMU_CAP_BIT(2)
+#define PMU_CAP_TIME PMU_CAP_BIT(3)
+#define PMU_CAP_TIME_SHORT PMU_CAP_BIT(5)
 
 /*
- * Fields are loaded atomically (relaxed) so that a concurrent writer is not a
- * data race; an acquire fence orders them before the lock is read again.
- * TSan does not model fences: there every load is sequentially consistent.
+ * The kernel updates the page on the CPU the task runs on, between two of its
+ * instructions, so compiler barriers are enough, as linux/perf_event.h
+ * documents; the lock check discards whatever a concurrent update tore. TSan builds use sequentially consistent
+ * atomics instead, so that a simulated writer thread is not a data race.
  */
 #ifdef PMU_TSAN
 #define PMU_LD(pc, f) __atomic_load_n(&(pc)->f, __ATOMIC_SEQ_CST)
-#define PMU_READ_FENCE() do { } while (0)
+#define PMU_LDV(pc, f) PMU_LD(pc, f)
+#define PMU_BARRIER() do { } while (0)
 #else
-#define PMU_LD(pc, f) __atomic_load_n(&(pc)->f, __ATOMIC_RELAXED)
-#define PMU_READ_FENCE() __atomic_thread_fence(__ATOMIC_ACQUIRE)
+/* Plain loads may pair up (ldp); lock and index, which steer control, are read once. */
+#define PMU_LD(pc, f) ((pc)->f)
+#define PMU_LDV(pc, f) (*(const volatile __typeof__((pc)->f) *)&(pc)->f)
+#define PMU_BARRIER() __asm__ __volatile__("" ::: "memory")
 #endif
 
+/* What pmu__read_page() brings up to now besides the count. */
+enum pmu__read_mode {
+	PMU_READ_COUNT,	/* times only when the event was multiplexed (to scale it) */
+	PMU_READ_TIMES,	/* always enabled and running */
+	PMU_READ_FAST,	/* never: a multiplexed event gives PMU_PAGE_MULTIPLEXED */
+};
+
 /*
- * Reads the count of the event behind pc. With want_times, or when the page
- * shows the event was multiplexed (time_enabled != time_running), also
- * brings enabled and running up to now. rdpmc(idx) reads the counter the
- * page calls idx (1-based); rdclock() reads the clock behind time_*.
+ * Reads the count of the event behind pc, and its times as mode says. The
+ * event was multiplexed when time_enabled != time_running. rdpmc(idx) reads
+ * the counter the page calls idx (1-based); rdclock() reads the clock behind
+ * the time_* fields.
  */
 static inline __attribute__((always_inline)) enum pmu__page_status
-pmu__read_page(const struct perf_event_mmap_page *pc, int want_times,
+pmu__read_page(const struct perf_event_mmap_page *pc, enum pmu__read_mode mode,
 	       uint64_t (*rdpmc)(uint32_t idx), uint64_t (*rdclock)(void),
 	       struct pmu__page_value *v)
 {
-	uint32_t seq, idx, width;
-	uint64_t caps, count, enabled, running;
+	uint32_t seq, idx, shift;
+	uint64_t caps, count, pmc, enabled, running;
 
 	do {
-		seq = __atomic_load_n(&pc->lock, __ATOMIC_ACQUIRE);
+		seq = PMU_LDV(pc, lock);
+		PMU_BARRIER();
 		caps = PMU_LD(pc, capabilities);
-		idx = PMU_LD(pc, index);
+		idx = PMU_LDV(pc, index);
 		if (__builtin_expect(!(caps & PMU_CAP_RDPMC), 0))
 			return PMU_PAGE_NO_RDPMC;
 		/* A stale offset alone would be a wrong count: fall back. */
 		if (__builtin_expect(!idx, 0))
 			return PMU_PAGE_NO_INDEX;
-		width = PMU_LD(pc, pmc_width);
-		if (__builtin_expect(width - 1 >= 64, 0))
+		shift = 64 - (uint32_t)PMU_LD(pc, pmc_width);
+		if (__builtin_expect(shift >= 64, 0))	/* pmc_width 0 or above 64 */
 			return PMU_PAGE_BAD_WIDTH;
-		count = PMU_LD(pc, offset) + pmu__sign_extend(rdpmc(idx), width);
+		pmc = rdpmc(idx);
+		/* Sign-extend from pmc_width bits: the kernel starts counters at -period. */
+		count = PMU_LD(pc, offset) + (uint64_t)((int64_t)(pmc << shift) >> shift);
 		enabled = PMU_LD(pc, time_enabled);
 		running = PMU_LD(pc, time_running);
-		if (want_times || __builtin_expect(enabled != running, 0)) {
+		if (mode == PMU_READ_TIMES || __builtin_expect(enabled != running, 0)) {
 			uint64_t cyc, delta;
-			uint16_t shift;
 			uint32_t mult;
+			uint16_t tshift;
 
+			if (mode == PMU_READ_FAST)
+				return PMU_PAGE_MULTIPLEXED;
 			if (!(caps & PMU_CAP_TIME))
 				return PMU_PAGE_NO_TIME;
 			cyc = rdclock();
-			shift = PMU_LD(pc, time_shift);
+			tshift = PMU_LD(pc, time_shift);
 			mult = PMU_LD(pc, time_mult);
 			if (caps & PMU_CAP_TIME_SHORT) {
 				uint64_t base = PMU_LD(pc, time_cycles);
 
 				cyc = base + ((cyc - base) & PMU_LD(pc, time_mask));
 			}
-			delta = PMU_LD(pc, time_offset) + pmu__mul_u64_u32_shr(cyc, mult, shift);
+			delta = PMU_LD(pc, time_offset) + pmu__mul_u64_u32_shr(cyc, mult, tshift);
 			enabled += delta;
 			running += delta;	/* idx != 0: the event is running now */
 		}
-		PMU_READ_FENCE();
-	} while (__builtin_expect(PMU_LD(pc, lock) != seq, 0));
+		PMU_BARRIER();
+	} while (__builtin_expect(PMU_LDV(pc, lock) != seq, 0));
 
 	v->count = count;
 	v->enabled = enabled;
