@@ -7,8 +7,9 @@
 # "arm64: N passed, N failed, N skipped". Exit: 0 all passed, 1 a failure,
 # 77 the tier cannot run here (the closing line says why).
 #
-# usage: test/arm64/run.sh [--bench] [-j N] [--list]
+# usage: test/arm64/run.sh [--bench] [-v] [-j N] [--list]
 #   --bench   only boot the -icount configuration and print the benchmarks
+#   -v        also show every test's own output (each test runs twice)
 #   --list    print the configuration matrix and exit
 # environment:
 #   PMU_ARM64_CACHE    download cache (default ~/.cache/libpmu-arm64)
@@ -32,14 +33,16 @@ MATRIX="
 "
 
 bench_only=0
+verbose=0
 jobs=$(nproc 2>/dev/null || echo 2)
 while [ $# -gt 0 ]; do
 	case $1 in
 	--bench) bench_only=1 ;;
+	-v|--verbose) verbose=1 ;;
 	-j) shift; jobs=${1:-2} ;;
 	-j*) jobs=${1#-j} ;;
 	--list) echo "$MATRIX" | sed '/^$/d'; exit 0 ;;
-	*) echo "usage: test/arm64/run.sh [--bench] [-j N] [--list]" >&2; exit 2 ;;
+	*) echo "usage: test/arm64/run.sh [--bench] [-v] [-j N] [--list]" >&2; exit 2 ;;
 	esac
 	shift
 done
@@ -67,6 +70,13 @@ fi
 
 # 2. Cross build, statically.
 mkdir -p "$O"
+# test/arm64/*.h is not among the Makefile's headers: rebuild what includes it.
+for f in "$O"/test/arm64_*; do
+	[ -e "$f" ] || continue
+	for h in test/arm64/*.h; do
+		[ "$h" -nt "$f" ] && rm -f "$f"
+	done
+done
 echo "# make O=$O CC=aarch64-linux-gnu-gcc STATIC=1 tests bench"
 if ! make -s --no-print-directory -j"$jobs" O="$O" CC=aarch64-linux-gnu-gcc STATIC=1 tests bench \
 	>"$O/build.log" 2>&1; then
@@ -125,7 +135,7 @@ boot() {	# name kern cpu icount ua tests bench timeout
 	timeout -k 5 "$tmo" qemu-system-aarch64 -M virt -cpu "$qcpu" -smp 1 -m 512 \
 		-nographic -no-reboot -nic none "${extra[@]}" \
 		-kernel "$cache/Image-$kern" -initrd "$initrd" \
-		-append "console=ttyAMA0 panic=-1 quiet libpmu.tests=$tests libpmu.user_access=$ua libpmu.icount=$icount libpmu.cpu=$cpu libpmu.bench=$bench" \
+		-append "console=ttyAMA0 panic=-1 quiet libpmu.tests=$tests libpmu.user_access=$ua libpmu.icount=$icount libpmu.cpu=$cpu libpmu.bench=$bench libpmu.verbose=$verbose" \
 		</dev/null >"$log.raw" 2>&1
 	rc=$?
 	e=$(date +%s.%N)
@@ -141,6 +151,7 @@ report() {
 	read -r rc secs <"$log.status"
 	case $tests in all) what="whole suite" expect=$ntests ;; arm64) what="arm64 tests" expect=$narm64 ;; *) what="benchmarks" expect=0 ;; esac
 	echo "== $name: kernel $(sed -n "s/^$kern \([^ ]*\).*/\1/p" "$cache/VERSIONS"), -cpu $cpu$([ "$icount" = 1 ] && echo ", -icount shift=0"), perf_user_access=$ua, $what (${secs} s)"
+	[ $verbose -eq 1 ] && sed -n 's/^@@PMU-OUT //p' "$log"
 	# Results of the guest's test/run.sh, prefixed with the configuration.
 	while IFS= read -r line; do
 		case $line in

@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * arm64: every counter the PMU offers (the cycle counter, index 32, and each
+ * event counter, indexes 1..N-1) is read by the library with mrs and agrees
+ * with read(2) of the same events; widths are 64 bits on the cycle counter
+ * and on -cpu max's event counters, 32 on cortex-a72's event counters.
+ */
+#include "arm64/a64.h"
+
+#define MAX_CTRS 32
+
+static bool icount;
+
+/* Expected pmc_width of a counter, 0 when the CPU model is unknown. */
+static uint32_t want_width(uint32_t idx)
+{
+	if (idx == A64_CYCLE_IDX || !strcmp(a64_cpu(), "max"))
+		return 64;
+	if (!strcmp(a64_cpu(), "cortex-a72"))
+		return 32;
+	return 0;
+}
+
+/* Checks event i of as: read from user space, on a counter of the right width. Returns its index. */
+static uint32_t check_counter(const struct a64_set *as, unsigned i, const char *what)
+{
+	const char *why;
+	uint32_t idx = a64_index(as, i), w = a64_width(as, i);
+	int u = pmu_user_read(as->s, i, &why);
+
+	CHECK_MSG(u == 1, "%s: %s: not read from user space: %s", what, pmu_name(as->s, i), why);
+	CHECK_MSG(idx == A64_CYCLE_IDX || (idx >= 1 && idx <= 31), "%s: %s: index %u",
+		  what, pmu_name(as->s, i), idx);
+	if (idx && want_width(idx))
+		CHECK_MSG(w == want_width(idx), "%s: %s: index %u has pmc_width %u, expected %u on -cpu %s",
+			  what, pmu_name(as->s, i), idx, w, want_width(idx), a64_cpu());
+	return idx;
+}
+
+/* The indexes seen are exactly the cycle counter and event counters 1..n-1. */
+static void check_cover(const uint32_t *idx, int n, const char *what)
+{
+	bool seen[A64_CYCLE_IDX + 1] = { false };
+
+	for (int k = 0; k < n; k++) {
+		if (idx[k] > A64_CYCLE_IDX)
+			continue;
+		CHECK_MSG(!seen[idx[k]], "%s: index %u handed out twice", what, idx[k]);
+		seen[idx[k]] = true;
+	}
+	CHECK_MSG(seen[A64_CYCLE_IDX], "%s: the cycle counter (index 32) was not used", what);
+	for (int k = 1; k < n; k++)
+		CHECK_MSG(seen[k], "%s: event counter index %d was not used", what, k);
+}
+
+/* Filler events for event counters: ones that count here, and ones QEMU never counts. */
+static const char *filler(int k, bool cycles_ok)
+{
+	static const char *const plain[] = { "r3c", "r23", "r24" };
+
+	if (icount && k % 2)
+		return "instructions";
+	if (cycles_ok && k % 2)
+		return "cycles";
+	return plain[k % 3];
+}
+
+int main(void)
+{
+	struct a64_set one, sets[MAX_CTRS + 1];
+	uint32_t idx[MAX_CTRS];
+	char list[1024], what[64];
+	int n, r;
+
+	a64_require();
+	a64_require_user_access();
+	icount = a64_icount();
+	n = a64_counters();
+	CHECK_MSG(n >= 2 && n <= MAX_CTRS, "the kernel log says %d PMU counters", n);
+	if (n < 2 || n > MAX_CTRS)
+		T_DONE();
+	printf("%s: %d counters, -cpu %s%s\n", a64_pmu_name(), n, a64_cpu(), icount ? ", icount" : "");
+
+	/* The cycle counter. */
+	r = a64_open(&one, "cycles");
+	CHECK_MSG(r == 0, "cycles: %s", pmu_errmsg());
+	if (r == 0) {
+		CHECK_EQ(one.n, 1);
+		CHECK_EQ(check_counter(&one, 0, "cycles alone"), A64_CYCLE_IDX);
+		for (int k = 0; k < 3; k++) {
+			CHECK(a64_sandwich(&one, "cycles alone") == 0);
+			a64_spin(10000);
+		}
+		a64_close(&one);
+	}
+
+	/*
+	 * One set per counter, opened one after another with work in between,
+	 * so that each counter holds a different count: a read of the wrong
+	 * register shows. Every "cycles" after the first is on an event counter.
+	 */
+	for (int k = 0; k < n; k++) {
+		const char *ev = k == 0 ? "cycles" : k % 2 ? "cycles" : filler(k, false);
+
+		snprintf(what, sizeof(what), "set %d of %d (%s)", k + 1, n, ev);
+		r = a64_open(&sets[k], ev);
+		CHECK_MSG(r == 0, "%s: %s", what, pmu_errmsg());
+		if (r) {
+			while (k-- > 0)
+				a64_close(&sets[k]);
+			T_DONE();
+		}
+		idx[k] = check_counter(&sets[k], 0, what);
+		a64_spin(1 << 18);
+	}
+	CHECK_EQ(idx[0], A64_CYCLE_IDX);
+	check_cover(idx, n, "one set per counter");
+	for (int round = 0; round < 3; round++) {
+		for (int k = 0; k < n; k++) {
+			snprintf(what, sizeof(what), "set %d of %d, round %d", k + 1, n, round);
+			CHECK(a64_sandwich(&sets[k], what) == 0);
+		}
+		a64_spin(1 << 16);
+	}
+
+	/* One set more than counters: the sets take turns; every read stays consistent. */
+	r = a64_open(&sets[n], "cycles");
+	CHECK_MSG(r == 0, "set %d of %d: %s", n + 1, n, pmu_errmsg());
+	if (r == 0) {
+		for (int round = 0; round < 20; round++) {
+			for (int k = 0; k <= n; k++) {
+				snprintf(what, sizeof(what), "set %d of %d sets on %d counters", k + 1, n + 1, n);
+				CHECK(a64_sandwich(&sets[k], what) == 0);
+			}
+			a64_spin(1 << 16);
+		}
+		a64_close(&sets[n]);
+	}
+	for (int k = 0; k < n; k++)
+		a64_close(&sets[k]);
+
+	/* All counters in one set (one group): every index again, read together. */
+	snprintf(list, sizeof(list), "cycles");
+	for (int k = 1; k < n; k++)
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), ",%s",
+			 filler(k, !strcmp(a64_cpu(), "max")));
+	r = a64_open(&one, list);
+	CHECK_MSG(r == 0, "%s: %s", list, pmu_errmsg());
+	if (r == 0) {
+		CHECK_EQ(one.n, (unsigned)n);
+		for (int k = 0; k < n && k < (int)one.n; k++)
+			idx[k] = check_counter(&one, (unsigned)k, "one set of all counters");
+		check_cover(idx, n, "one set of all counters");
+		for (int round = 0; round < 3; round++) {
+			CHECK(a64_sandwich(&one, "one set of all counters") == 0);
+			a64_spin(1 << 16);
+		}
+		a64_close(&one);
+	}
+
+	/*
+	 * One event more than counters in one group can never be scheduled:
+	 * either the open fails saying so, or (the kernel does not count a
+	 * disabled leader when it validates a group) the set never counts and
+	 * the library must not invent values.
+	 */
+	snprintf(list + strlen(list), sizeof(list) - strlen(list), ",r3c");
+	r = a64_open(&one, list);
+	if (r < 0) {
+		CHECK_MSG(strstr(pmu_errmsg(), "counters") != NULL, "%d events on %d counters: %s",
+			  n + 1, n, pmu_errmsg());
+	} else {
+		struct pmu_reading rd[MAX_CTRS + 1];
+		uint64_t v[MAX_CTRS + 1];
+		const char *why;
+
+		printf("note: a group of %d events on %d counters opened; it must never count\n", n + 1, n);
+		a64_spin(1 << 18);
+		CHECK(pmu_read_full(one.s, rd) == 0);
+		CHECK(pmu_read(one.s, v) == 0);
+		for (int k = 0; k <= n; k++) {
+			CHECK_MSG(rd[k].running == 0 && rd[k].value == 0 && v[k] == 0,
+				  "event %d of an unschedulable group: value %" PRIu64 " running %" PRIu64
+				  " scaled %" PRIu64, k, rd[k].value, rd[k].running, v[k]);
+			CHECK_MSG(pmu_user_read(one.s, (unsigned)k, &why) == 0,
+				  "event %d of an unschedulable group read from user space", k);
+		}
+		a64_close(&one);
+	}
+	T_DONE();
+}

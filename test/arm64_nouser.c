@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * arm64 with kernel.perf_user_access 0: hardware events are read through
+ * read(2), correctly, and pmu_user_read() names the sysctl as the reason.
+ */
+#include "arm64/a64.h"
+
+static void check_set(const char *events)
+{
+	struct a64_set as;
+	uint64_t v0[4], v1[4];
+	const char *why;
+	int r = a64_open(&as, events);
+
+	CHECK_MSG(r == 0, "%s: %s", events, pmu_errmsg());
+	if (r)
+		return;
+	for (unsigned i = 0; i < as.n; i++) {
+		CHECK_MSG(pmu_user_read(as.s, i, &why) == 0, "%s: %s read from user space", events,
+			  pmu_name(as.s, i));
+		CHECK_MSG(strstr(why, "perf_user_access") != NULL, "%s: %s: reason \"%s\" does not name "
+			  "kernel.perf_user_access", events, pmu_name(as.s, i), why);
+		/* The kernel hands no counter to user space: the page's index is 0. */
+		CHECK_MSG(a64_index(&as, i) == 0, "%s: %s: index %u with perf_user_access 0", events,
+			  pmu_name(as.s, i), a64_index(&as, i));
+	}
+	CHECK(a64_sandwich(&as, events) == 0);
+	CHECK(pmu_read(as.s, v0) == 0);
+	a64_spin(1 << 18);
+	CHECK(pmu_read(as.s, v1) == 0);
+	CHECK_MSG(v1[0] > v0[0], "%s: cycles did not advance (%" PRIu64 " then %" PRIu64 ")", events,
+		  v0[0], v1[0]);
+	CHECK(a64_sandwich(&as, events) == 0);
+	a64_close(&as);
+}
+
+int main(void)
+{
+	long ua;
+
+	a64_require();
+	ua = a64_user_access();
+	if (ua != 0)
+		T_SKIP("kernel.perf_user_access is %ld here (the *-nouser configurations set 0)", ua);
+	check_set("cycles");
+	check_set("cycles,r3c");
+	T_DONE();
+}

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * arm64: a 32-bit event counter read from user space across its wrap. The
+ * kernel starts such a counter near 2^31 so that it overflows (and the
+ * kernel folds the overflow into the page's offset) after about 2^31
+ * events; the library's reads must stay monotonic and agree with read(2)
+ * before, around and after it. Also: 64-bit counters have pmc_width 64.
+ */
+#include "arm64/a64.h"
+
+#define TWO31 (1ull << 31)
+
+/* A 32-bit counting event on an event counter, or NULL with the reasons in why. */
+static const char *open_32bit(struct a64_set *as, char *why, size_t len)
+{
+	static char ev[300];
+	const char *cands[3];
+	int nc = 0;
+
+	snprintf(ev, sizeof(ev), "%s/cpu_cycles,long=0/", a64_pmu_name());
+	cands[nc++] = ev;
+	if (!strcmp(a64_cpu(), "cortex-a72")) {
+		/* Only the cycle counter is 64-bit there: event counters are 32-bit. */
+		cands[nc++] = "cycles";
+		if (a64_icount())
+			cands[nc++] = "instructions";
+	}
+	why[0] = '\0';
+	for (int i = 0; i < nc; i++) {
+		int r = a64_open(as, cands[i]);
+
+		if (r == 0 && a64_width(as, 0) == 32 && a64_index(as, 0) &&
+		    a64_index(as, 0) != A64_CYCLE_IDX)
+			return cands[i];
+		snprintf(why + strlen(why), len - strlen(why), "%s%s: %s", why[0] ? "; " : "", cands[i],
+			 r ? pmu_errmsg() : "not a 32-bit event counter");
+		if (r == 0)
+			snprintf(why + strlen(why), len - strlen(why), " (index %u, pmc_width %u)",
+				 a64_index(as, 0), a64_width(as, 0));
+		if (r == 0)
+			a64_close(as);
+	}
+	return NULL;
+}
+
+int main(void)
+{
+	struct a64_set cyc, as;
+	char why[1024];
+	const char *ev;
+	uint64_t start, prev, v, limit;
+	uint32_t idx, raw0, rawprev;
+	int wraps = 0, reads = 0, sandwiches = 0;
+	long it;
+
+	a64_require();
+	a64_require_user_access();
+
+	/* Take the cycle counter, so that cycles go to an event counter. */
+	CHECK_MSG(a64_open(&cyc, "cycles") == 0, "cycles: %s", pmu_errmsg());
+	CHECK_EQ(a64_index(&cyc, 0), A64_CYCLE_IDX);
+	CHECK_EQ(a64_width(&cyc, 0), 64);
+
+	ev = open_32bit(&as, why, sizeof(why));
+	if (!ev) {
+		a64_close(&cyc);
+		T_SKIP("no 32-bit counting event counter: %s", why);
+	}
+	idx = a64_index(&as, 0);
+	CHECK(pmu_read(as.s, &start) == 0);
+	raw0 = rawprev = (uint32_t)pmu__arch_rdpmc(idx);
+	printf("%s: index %u, pmc_width 32, register starts at 0x%08x\n", ev, idx, raw0);
+	prev = start;
+	limit = start + TWO31 + (TWO31 >> 3);
+	/* Bounded: an event counting ~1 per instruction passes the limit well before. */
+	for (it = 0; it < 40000 && prev < limit; it++) {
+		uint32_t raw;
+
+		a64_spin(1 << 19);
+		CHECK(pmu_read(as.s, &v) == 0);
+		reads++;
+		CHECK_MSG(v >= prev, "%s: went back from %" PRIu64 " to %" PRIu64 " (register 0x%08x)",
+			  ev, prev, v, (uint32_t)pmu__arch_rdpmc(idx));
+		if (a64_index(&as, 0) == idx) {
+			raw = (uint32_t)pmu__arch_rdpmc(idx);
+			wraps += raw < rawprev;
+			rawprev = raw;
+		}
+		if (it % 8 == 0 || prev - start > TWO31 - (TWO31 >> 4)) {
+			CHECK(a64_sandwich(&as, ev) == 0);
+			sandwiches++;
+		}
+		prev = v;
+		if (t_failures > 20)
+			break;
+	}
+	printf("%s: %" PRIu64 " events in %d reads (%d checked against read(2)), register wrapped %d times\n",
+	       ev, prev - start, reads, sandwiches, wraps);
+	CHECK_MSG(prev >= limit, "%s: only %" PRIu64 " events counted", ev, prev - start);
+	CHECK_MSG(wraps >= 1, "%s: the 32-bit register never wrapped (from 0x%08x)", ev, raw0);
+	CHECK(a64_sandwich(&as, ev) == 0);
+	CHECK(a64_sandwich(&cyc, "cycles (64-bit)") == 0);
+	a64_close(&as);
+	a64_close(&cyc);
+	T_DONE();
+}
