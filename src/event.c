@@ -102,6 +102,15 @@ static int bad_mods(struct ctx *c, const char *m, size_t len)
 			pmu__show(&b, m, len));
 }
 
+/* Puts the event in front of a callee's message that names only a file. */
+static int prefix_err(struct ctx *c, int r)
+{
+	char msg[400];
+
+	snprintf(msg, sizeof(msg), "%s", pmu_errmsg());
+	return pmu__err(r, "%s: %s", c->ev, msg);
+}
+
 static const struct pmu__name_id *find_name(const struct pmu__name_id *t, size_t n, const char *s, size_t len)
 {
 	for (size_t i = 0; i < n; i++)
@@ -370,8 +379,10 @@ static int pmu_terms(struct ctx *c, const struct pmu__desc *d, int ncore, const 
 			}
 			r = pmu__alias_read(d->name, term.name, term.nlen, alias, sizeof(alias), canon,
 					    sizeof(canon));
-			if (r < 0)
+			if (r < 0) {
+				r = prefix_err(c, r);
 				goto out;
+			}
 			if (r > 0) {
 				event = term.name;
 				elen = term.nlen;
@@ -574,7 +585,7 @@ static int generic(uint32_t type, uint64_t config, struct pmu__event *ev)
 	unsigned k;
 
 	if (n < 0)
-		return n;
+		return n;	/* a core PMU's type file is malformed: named */
 	if (n == 0) {
 		/* no core PMU in sysfs: the open will say so */
 		init_attr(&ev->a[0], type, config, "cpu");
@@ -606,6 +617,8 @@ static int bare_alias(struct ctx *c, const char *s, size_t len, struct pmu__even
 	*cpu = true;
 	for (int i = 0; i < n && r >= 0; i++) {
 		r = pmu__alias_read(d[i].name, s, len, buf, sizeof(buf), canon, sizeof(canon));
+		if (r < 0)
+			r = prefix_err(c, r);
 		if (r > 0)
 			r = pmu_terms(c, &d[i], n, s, len, &ev->a[ev->n++]);
 	}
@@ -619,6 +632,8 @@ static int bare_alias(struct ctx *c, const char *s, size_t len, struct pmu__even
 		struct pmu__desc one;
 
 		r = pmu__alias_read(names[i], s, len, buf, sizeof(buf), canon, sizeof(canon));
+		if (r < 0)
+			r = prefix_err(c, r);
 		if (r <= 0)
 			continue;
 		r = pmu__desc_load(names[i], strlen(names[i]), &one);
@@ -720,7 +735,7 @@ static int resolve_name(struct ctx *c, const char *s, size_t len, struct pmu__ev
 	}
 	if (memchr(s, ':', len) && (r = pmu__tracepoint_id(s, len, &v)) != 0) {
 		if (r < 0)
-			return r;
+			return prefix_err(c, r);
 		*cpu = false;
 		init_attr(&ev->a[0], PERF_TYPE_TRACEPOINT, v, "tracepoint");
 		ev->n = 1;
@@ -776,7 +791,7 @@ static int pmu_event(struct ctx *c, struct pmu__event *ev)
 		return r;
 	}
 	if (r < 0)
-		return r;
+		return prefix_err(c, r);
 	if (d.core) {
 		ncore = pmu__core_pmus(cores);
 		if (ncore > 0)
@@ -817,11 +832,12 @@ int pmu__event_parse(const char *s, size_t len, struct pmu__event *ev)
 		nlen = (size_t)(colon - s);
 	if (!nlen)
 		return pmu__err(-EINVAL, "%s: missing event name before ':'", c.ev);
-	if ((colon = memchr(s, ':', nlen))) {
-		/* "cycles:x": a known event with bad modifiers, not a libpfm4 or tracepoint name */
+	/* "cycles:x", "sched:sched_switch:x": a known event with bad modifiers */
+	for (int i = 0; i < 2 && memchr(s, ':', nlen); i++) {
 		struct pmu__event tmp;
 		bool tcpu;
 
+		colon = i ? memchr(s, ':', nlen) : memrchr(s, ':', nlen);
 		memset(&tmp, 0, sizeof(tmp));
 		if (resolve_name(&c, s, (size_t)(colon - s), &tmp, &tcpu, false) == 0)
 			return bad_mods(&c, colon + 1, len - (size_t)(colon - s) - 1);

@@ -481,7 +481,22 @@ static bool keep_all(const char *s)
 
 int pmu__pmu_names(char ***names, size_t *n)
 {
-	return dir_names(pmu__sysfs_root(), keep_all, names, n);
+	char path[PATH_MAX];
+	size_t k = 0;
+	int r = dir_names(pmu__sysfs_root(), keep_all, names, n);
+
+	if (r < 0)
+		return r;
+	/* only directories with a type file are PMUs */
+	for (size_t i = 0; i < *n; i++) {
+		if (pmu__path(path, sizeof(path), (*names)[i], "type") || access(path, F_OK)) {
+			free((*names)[i]);
+			continue;
+		}
+		(*names)[k++] = (*names)[i];
+	}
+	*n = k;
+	return 0;
 }
 
 static int cmp_type(const void *a, const void *b)

@@ -1,11 +1,78 @@
 /* SPDX-License-Identifier: MIT */
+/* pmu encode: the perf_event_attr of each event, one line per event and PMU. */
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "event.h"
 #include "cmds.h"
+
+static int usage(FILE *f)
+{
+	fprintf(f, "usage: pmu encode [--sysfs DIR] EVENT...\n"
+		"  Prints for each event and PMU it counts on:\n"
+		"  EVENT pmu=NAME type=N config=0xHEX config1=0xHEX config2=0xHEX config3=0xHEX "
+		"exclude_user=B exclude_kernel=B exclude_hv=B\n"
+		"  --sysfs DIR  read PMUs from DIR instead of /sys/bus/event_source/devices\n");
+	return f == stdout ? 0 : 2;
+}
+
+static void print_attr(const char *ev, size_t len, const struct pmu__attr *pa)
+{
+	const struct perf_event_attr *a = &pa->attr;
+
+	printf("%.*s pmu=%s type=%" PRIu32 " config=0x%" PRIx64 " config1=0x%" PRIx64
+	       " config2=0x%" PRIx64 " config3=0x%" PRIx64 " exclude_user=%d exclude_kernel=%d exclude_hv=%d\n",
+	       (int)len, ev, pa->pmu, (uint32_t)a->type, (uint64_t)a->config, (uint64_t)a->config1,
+	       (uint64_t)a->config2, pmu__attr_config3(a), (int)a->exclude_user, (int)a->exclude_kernel,
+	       (int)a->exclude_hv);
+}
 
 int cmd_encode(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "pmu encode: not available yet\n");
-	return 2;
+	int i = 1, failed = 0, n = 0;
+
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (!strcmp(argv[i], "--")) {
+			i++;
+			break;
+		}
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return usage(stdout);
+		if (!strcmp(argv[i], "--sysfs") && i + 1 < argc)
+			setenv("PMU_SYSFS_DEVICES", argv[++i], 1);
+		else if (!strncmp(argv[i], "--sysfs=", 8))
+			setenv("PMU_SYSFS_DEVICES", argv[i] + 8, 1);
+		else {
+			fprintf(stderr, "pmu encode: unknown option '%s'\n", argv[i]);
+			return usage(stderr);
+		}
+	}
+	if (i == argc)
+		return usage(stderr);
+	for (; i < argc; i++) {
+		const char *p = argv[i], *tok;
+		size_t len;
+		int r;
+
+		while ((r = pmu__event_next(&p, &tok, &len)) > 0) {
+			struct pmu__event ev;
+
+			n++;
+			if (pmu__event_parse(tok, len, &ev) < 0) {
+				fprintf(stderr, "pmu encode: %s\n", pmu_errmsg());
+				failed++;
+				continue;
+			}
+			for (unsigned k = 0; k < ev.n; k++)
+				print_attr(tok, len, &ev.a[k]);
+		}
+		if (r < 0) {
+			fprintf(stderr, "pmu encode: '%s': %s\n", argv[i], pmu_errmsg());
+			failed++;
+		}
+	}
+	fflush(stdout);
+	return failed ? 1 : 0;
 }
