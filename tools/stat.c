@@ -1,11 +1,526 @@
 /* SPDX-License-Identifier: MIT */
-#include <stdio.h>
+/*
+ * pmu stat: counts a command and its children the way perf stat does.
+ *
+ * The command is forked first and waits on a pipe; its counters are opened
+ * on its pid (inherit, enable on exec, each event on its own), then it is
+ * let go and execs: counting starts at the exec and follows every child.
+ * Like perf stat run by a user allowed to, events without a modifier count
+ * user and kernel space; where the kernel refuses that (perf_event_paranoid)
+ * they count user space only, as perf stat does then.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
 #include "cmds.h"
+
+#define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults"
+#define DEFAULT_HW "cycles,instructions"	/* shown only when they open */
+
+struct ev {
+	char *name;		/* as the user wrote it */
+	struct pmu_set *set;	/* NULL: not supported here */
+	char *why;		/* why not */
+	struct pmu_reading rd;
+	bool counted;		/* ran at all */
+	bool optional;		/* a default event left out when it does not open */
+	double value;		/* scaled */
+};
+
+struct stat_opts {
+	const char *sep;	/* -x */
+	bool json;
+	FILE *out;
+	const char *msg_prefix;
+};
+
+static int usage(FILE *f)
+{
+	fprintf(f, "usage: pmu stat [-e EVENTS]... [-x SEP | --json] [-o FILE] [--] CMD [ARGS...]\n"
+		"  counts CMD and its children; prints each event's count, unit and, when the\n"
+		"  kernel multiplexed it, the share of time it was counted (like perf stat)\n"
+		"  -e EVENTS  comma-separated events (default: " DEFAULT_EVENTS ",\n"
+		"             and " DEFAULT_HW " when the machine has them)\n"
+		"  -x SEP     one line per event: value SEP unit SEP event SEP running-ns SEP\n"
+		"             percent SEP metric-value SEP metric-unit\n"
+		"  --json     one JSON object per event (perf stat --json's fields)\n"
+		"  -o FILE    write the figures to FILE (default: standard error)\n"
+		"  exit status: the command's (128+N when killed by signal N)\n");
+	return f == stdout ? 0 : 2;
+}
+
+/* The event's name without modifiers, for recognising it. */
+static bool is(const char *name, const char *base)
+{
+	size_t n = strcspn(name, ":");
+
+	return strlen(base) == n && !strncmp(name, base, n);
+}
+
+static bool is_clock(const char *name)
+{
+	return is(name, "task-clock") || is(name, "cpu-clock");
+}
+
+/* The user gave a modifier (or a pmu/.../ form, whose modifiers we do not touch). */
+static bool explicit_levels(const char *name)
+{
+	const char *c = strrchr(name, ':');
+
+	if (strchr(name, '/'))
+		return true;
+	return c && c[1] && !c[1 + strspn(c + 1, "ukh")];
+}
+
+/*
+ * Opens name on pid; first with kernel counting when the user named no
+ * modifier. *user_only is set when the kernel refused that.
+ */
+static int open_event(struct ev *e, pid_t pid, bool *user_only)
+{
+	struct pmu_opts o = { .size = sizeof(o), .pid = pid, .cpu = -1,
+			      .flags = PMU_INHERIT | PMU_ENABLE_ON_EXEC | PMU_NO_GROUP };
+	bool refused = false;
+	char buf[512];
+	int r;
+
+	if (!explicit_levels(e->name) && strlen(e->name) + 4 < sizeof(buf)) {
+		snprintf(buf, sizeof(buf), "%s:uk", e->name);
+		r = pmu_open_opts(&e->set, buf, &o);
+		if (r == 0)
+			return 0;
+		/* Then as written: user space only, or the failure in the user's words. */
+		refused = r == -EACCES || r == -EPERM;
+	}
+	r = pmu_open_opts(&e->set, e->name, &o);
+	if (r == 0) {
+		*user_only |= refused;
+		return 0;
+	}
+	e->why = strdup(pmu_errmsg());
+	return r;
+}
+
+static void free_events(struct ev *ev, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		pmu_close(ev[i].set);
+		free(ev[i].name);
+		free(ev[i].why);
+	}
+	free(ev);
+}
+
+/* Splits a comma-separated list onto ev; -errno with a message on a bad list. */
+static int add_events(struct ev **ev, unsigned *n, const char *list, bool optional)
+{
+	const char *p = list, *tok;
+	size_t len;
+	int r;
+
+	while ((r = pmu__event_next(&p, &tok, &len)) > 0) {
+		struct ev *g = realloc(*ev, (*n + 1) * sizeof(**ev));
+		struct perf_event_attr attr;
+
+		if (!g)
+			return pmu__err(-ENOMEM, "out of memory");
+		*ev = g;
+		memset(&g[*n], 0, sizeof(g[*n]));
+		g[*n].name = strndup(tok, len);
+		if (!g[*n].name)
+			return pmu__err(-ENOMEM, "out of memory");
+		/* A name that does not resolve is the user's mistake: stop before running anything. */
+		r = pmu_event_attr(g[*n].name, &attr);
+		if (r < 0 && !optional) {
+			free(g[*n].name);
+			return r;
+		}
+		if (r < 0) {
+			free(g[*n].name);
+			continue;
+		}
+		g[*n].optional = optional;
+		(*n)++;
+	}
+	return r;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static const struct ev *find(const struct ev *ev, unsigned n, const char *base)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (is(ev[i].name, base) && ev[i].set && ev[i].counted)
+			return &ev[i];
+	return NULL;
+}
+
+/* perf stat's comment for event i: value and unit, false when there is none. */
+static bool metric(const struct ev *ev, unsigned n, unsigned i, double elapsed, double *v, const char **unit,
+		   char *ubuf, size_t usize)
+{
+	const struct ev *e = &ev[i], *clk = NULL, *o;
+	static const char *const swrate[] = { "context-switches", "cs", "cpu-migrations", "migrations",
+		"page-faults", "faults", "minor-faults", "major-faults", "alignment-faults", "emulation-faults" };
+
+	for (unsigned k = 0; k < n && !clk; k++)
+		if (is_clock(ev[k].name) && ev[k].set && ev[k].counted)
+			clk = &ev[k];
+	if (!e->set || !e->counted)
+		return false;
+	if (is_clock(e->name)) {
+		if (elapsed <= 0)
+			return false;
+		*v = e->value / 1e9 / elapsed;
+		*unit = "CPUs utilized";
+		return true;
+	}
+	if (is(e->name, "instructions") && ((o = find(ev, n, "cycles")) || (o = find(ev, n, "cpu-cycles")))) {
+		if (!o->value)
+			return false;
+		*v = e->value / o->value;
+		*unit = "insn per cycle";
+		return true;
+	}
+	if (is(e->name, "branch-misses") && ((o = find(ev, n, "branches")) ||
+					     (o = find(ev, n, "branch-instructions")))) {
+		if (!o->value)
+			return false;
+		*v = 100.0 * e->value / o->value;
+		*unit = "of all branches";
+		return true;
+	}
+	if (is(e->name, "cache-misses") && (o = find(ev, n, "cache-references"))) {
+		if (!o->value)
+			return false;
+		*v = 100.0 * e->value / o->value;
+		*unit = "of all cache refs";
+		return true;
+	}
+	if ((is(e->name, "cycles") || is(e->name, "cpu-cycles")) && clk && clk->value) {
+		*v = e->value / clk->value;
+		*unit = "GHz";
+		return true;
+	}
+	for (unsigned k = 0; k < sizeof(swrate) / sizeof(swrate[0]); k++) {
+		double rate;
+
+		if (!is(e->name, swrate[k]) || !clk || !clk->value)
+			continue;
+		rate = e->value / (clk->value / 1e9);
+		snprintf(ubuf, usize, "%s/sec", rate >= 1e9 ? "G" : rate >= 1e6 ? "M" : rate >= 1e3 ? "K" : "");
+		*v = rate >= 1e9 ? rate / 1e9 : rate >= 1e6 ? rate / 1e6 : rate >= 1e3 ? rate / 1e3 : rate;
+		*unit = ubuf;
+		return true;
+	}
+	return false;
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+static void print(const struct stat_opts *so, const struct ev *ev, unsigned n, char **cmd, double elapsed,
+		  const struct rusage *ru)
+{
+	FILE *f = so->out;
+
+	if (!so->sep && !so->json) {
+		fprintf(f, "\n Performance counter stats for '");
+		for (char **a = cmd; *a; a++)
+			fprintf(f, "%s%s", a == cmd ? "" : " ", *a);
+		fprintf(f, "':\n\n");
+	}
+	for (unsigned i = 0; i < n; i++) {
+		const struct ev *e = &ev[i];
+		const char *unit = is_clock(e->name) ? "msec" : "", *munit = "";
+		double pct = e->rd.enabled ? 100.0 * (double)e->rd.running / (double)e->rd.enabled : 100.0;
+		double mv = 0;
+		char val[64], ubuf[16];
+		bool has_m = metric(ev, n, i, elapsed, &mv, &munit, ubuf, sizeof(ubuf));
+
+		if (!e->set)
+			snprintf(val, sizeof(val), "<not supported>");
+		else if (!e->counted)
+			snprintf(val, sizeof(val), "<not counted>");
+		else if (is_clock(e->name))
+			snprintf(val, sizeof(val), so->json ? "%f" : "%.2f", e->value / 1e6);
+		else
+			snprintf(val, sizeof(val), so->json ? "%.6f" : "%.0f", e->value);
+		if (so->json) {
+			fprintf(f, "{\"counter-value\" : \"%s\", \"unit\" : \"%s\", \"event\" : ", val, unit);
+			json_str(f, e->name);
+			fprintf(f, ", \"event-runtime\" : %" PRIu64 ", \"pcnt-running\" : %.2f", e->rd.running, pct);
+			if (has_m)
+				fprintf(f, ", \"metric-value\" : %f, \"metric-unit\" : \"%s\"", mv, munit);
+			fprintf(f, "}\n");
+		} else if (so->sep) {
+			fprintf(f, "%s%s%s%s%s%s%" PRIu64 "%s%.2f%s", val, so->sep, unit, so->sep, e->name, so->sep,
+				e->rd.running, so->sep, pct, so->sep);
+			if (has_m)
+				fprintf(f, "%.3f%s%s", mv, so->sep, munit);
+			else
+				fprintf(f, "%s", so->sep);
+			fputc('\n', f);
+		} else {
+			int len = fprintf(f, "%18s %-4s %-32s", val, unit, e->name);
+
+			if (has_m)
+				len += fprintf(f, " #%9.3f %-22s", mv, munit);
+			else
+				len += fprintf(f, "%*s", 34, "");
+			if (e->set && e->counted && e->rd.running < e->rd.enabled)
+				fprintf(f, " (%.2f%%)", pct);
+			(void)len;
+			fputc('\n', f);
+		}
+	}
+	if (!so->sep && !so->json) {
+		fprintf(f, "\n %17.9f seconds time elapsed\n\n", elapsed);
+		fprintf(f, " %17.9f seconds user\n", (double)ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6);
+		fprintf(f, " %17.9f seconds sys\n\n", (double)ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6);
+	}
+}
 
 int cmd_stat(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fprintf(stderr, "pmu stat: not available yet\n");
-	return 2;
+	struct stat_opts so = { .out = stderr };
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
+	char *events = NULL, **cmd = NULL;
+	const char *outpath = NULL;
+	struct ev *ev = NULL;
+	unsigned n = 0, opened = 0;
+	int go[2] = { -1, -1 }, ex[2] = { -1, -1 }, status, err = 0, rc;
+	bool user_only = false;
+	struct rusage ru;
+	double t0, elapsed;
+	pid_t pid;
+	ssize_t got;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = NULL;
+
+		if (!strcmp(a, "--")) {
+			cmd = argv + i + 1;
+			break;
+		}
+		if (a[0] != '-') {
+			cmd = argv + i;
+			break;
+		}
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			free(events);
+			return usage(stdout);
+		}
+		if (!strcmp(a, "--json")) {
+			so.json = true;
+			continue;
+		}
+		if (!strncmp(a, "-e", 2) || !strncmp(a, "-x", 2) || !strncmp(a, "-o", 2)) {
+			v = a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : NULL);
+		} else if (!strcmp(a, "--event") || !strcmp(a, "--field-separator") || !strcmp(a, "--output")) {
+			v = i + 1 < argc ? argv[++i] : NULL;
+		} else {
+			fprintf(stderr, "pmu stat: unknown option '%s'\n", a);
+			free(events);
+			return usage(stderr);
+		}
+		if (!v) {
+			fprintf(stderr, "pmu stat: %s needs a value\n", a);
+			free(events);
+			return usage(stderr);
+		}
+		if (a[1] == 'e' || !strcmp(a, "--event")) {
+			size_t l = events ? strlen(events) : 0;
+			char *e = realloc(events, l + strlen(v) + 2);
+
+			if (!e) {
+				free(events);
+				return 1;
+			}
+			if (l)
+				e[l++] = ',';
+			strcpy(e + l, v);
+			events = e;
+		} else if (a[1] == 'x' || !strcmp(a, "--field-separator")) {
+			so.sep = v;
+		} else {
+			outpath = v;
+		}
+	}
+	if (!cmd || !cmd[0]) {
+		fprintf(stderr, "pmu stat: no command to count\n");
+		free(events);
+		return usage(stderr);
+	}
+	if (so.sep && so.json) {
+		fprintf(stderr, "pmu stat: -x and --json do not go together\n");
+		free(events);
+		return usage(stderr);
+	}
+	if (events)
+		rc = add_events(&ev, &n, events, false);
+	else
+		rc = add_events(&ev, &n, DEFAULT_EVENTS, false);
+	if (rc == 0 && !events)
+		rc = add_events(&ev, &n, DEFAULT_HW, true);
+	if (rc == 0 && !n)
+		rc = pmu__err(-EINVAL, "\"%s\": no event named", events ? events : "");
+	if (rc < 0) {
+		fprintf(stderr, "pmu stat: %s\n", pmu_errmsg());
+		free_events(ev, n);
+		free(events);
+		return 1;
+	}
+	if (outpath) {
+		so.out = fopen(outpath, "w");
+		if (!so.out) {
+			fprintf(stderr, "pmu stat: %s: %s\n", outpath, strerror(errno));
+			free_events(ev, n);
+			free(events);
+			return 1;
+		}
+	}
+
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(ex, O_CLOEXEC) < 0) {
+		fprintf(stderr, "pmu stat: pipe: %s\n", strerror(errno));
+		rc = 1;
+		goto out;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "pmu stat: fork: %s\n", strerror(errno));
+		rc = 1;
+		goto out;
+	}
+	if (pid == 0) {
+		char c;
+
+		close(go[1]);
+		close(ex[0]);
+		if (read(go[0], &c, 1) != 1)	/* the parent gave up */
+			_exit(127);
+		execvp(cmd[0], cmd);
+		err = errno;
+		if (write(ex[1], &err, sizeof(err)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(ex[1]);
+	go[0] = ex[1] = -1;
+
+	for (unsigned i = 0; i < n; i++) {
+		int r = open_event(&ev[i], pid, &user_only);
+
+		/* Default hardware events the machine lacks are left out, as noise. */
+		if (r < 0 && ev[i].optional) {
+			pmu_close(ev[i].set);
+			free(ev[i].name);
+			free(ev[i].why);
+			memmove(&ev[i], &ev[i + 1], (n - i - 1) * sizeof(*ev));
+			n--;
+			i--;
+			continue;
+		}
+		opened += r == 0;
+	}
+	if (!opened) {
+		fprintf(stderr, "pmu stat: no event could be counted:\n");
+		for (unsigned i = 0; i < n; i++)
+			fprintf(stderr, "  %s\n", ev[i].why ? ev[i].why : ev[i].name);
+		close(go[1]);	/* the child exits without running the command */
+		go[1] = -1;
+		waitpid(pid, NULL, 0);
+		rc = 1;
+		goto out;
+	}
+
+	/* Like system(): the command gets ^C, we stay to print what it counted. */
+	sigaction(SIGINT, &ign, &old_int);
+	sigaction(SIGQUIT, &ign, &old_quit);
+	t0 = now_s();
+	if (write(go[1], "g", 1) != 1)
+		err = errno;
+	close(go[1]);
+	go[1] = -1;
+	got = read(ex[0], &err, sizeof(err));
+	while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
+		;
+	elapsed = now_s() - t0;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGQUIT, &old_quit, NULL);
+	if (got == (ssize_t)sizeof(err)) {
+		fprintf(stderr, "pmu stat: %s: %s\n", cmd[0], strerror(err));
+		rc = 127;
+		goto out;
+	}
+
+	for (unsigned i = 0; i < n; i++) {
+		struct ev *e = &ev[i];
+
+		if (!e->set)
+			continue;
+		if (pmu_read_full(e->set, &e->rd) < 0) {
+			fprintf(stderr, "pmu stat: %s\n", pmu_errmsg());
+			e->counted = false;
+			continue;
+		}
+		e->counted = e->rd.running > 0 && e->rd.enabled > 0;
+		e->value = (double)e->rd.value;
+		if (e->counted && e->rd.running < e->rd.enabled)
+			e->value = (double)e->rd.value * (double)e->rd.enabled / (double)e->rd.running;
+	}
+	print(&so, ev, n, cmd, elapsed, &ru);
+	for (unsigned i = 0; i < n; i++)
+		if (ev[i].why)
+			fprintf(stderr, "pmu stat: %s\n", ev[i].why);
+	if (user_only)
+		fprintf(stderr, "pmu stat: counting user space only: the kernel refused kernel counting "
+			"(kernel.perf_event_paranoid); add :u to the events to say so, or lower it\n");
+	rc = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
+out:
+	for (int k = 0; k < 2; k++) {
+		if (go[k] >= 0)
+			close(go[k]);
+		if (ex[k] >= 0)
+			close(ex[k]);
+	}
+	if (so.out != stderr && fclose(so.out) != 0) {
+		fprintf(stderr, "pmu stat: %s: %s\n", outpath, strerror(errno));
+		if (!rc)
+			rc = 1;
+	}
+	free_events(ev, n);
+	free(events);
+	return rc;
 }

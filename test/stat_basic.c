@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pmu stat: counts a command and its children, passes on its exit status,
+ * prints -x and --json lines, and refuses bad events before running it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "pmu.h"
+#include "test.h"
+
+static void touch(long n)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	char *m = mmap(NULL, (size_t)(n * ps), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	for (long i = 0; m != MAP_FAILED && i < n; i++)
+		m[i * ps] = 1;
+}
+
+/* The counted command: this program again. */
+static int workload(char **argv)
+{
+	if (!strcmp(argv[0], "--exit"))
+		return atoi(argv[1]);
+	if (!strcmp(argv[0], "--kill"))
+		raise(SIGKILL);
+	if (!strcmp(argv[0], "--mark")) {
+		int fd = open(argv[1], O_WRONLY | O_CREAT, 0600);
+
+		return fd < 0;
+	}
+	if (!strcmp(argv[0], "--child-touch")) {
+		pid_t pid = fork();
+
+		if (pid == 0) {
+			touch(atol(argv[1]));
+			_exit(0);
+		}
+		return waitpid(pid, NULL, 0) == pid ? 0 : 1;
+	}
+	return 99;
+}
+
+static char self[4096], tool[4200];
+
+/* Runs pmu stat with args; its output (-o) into out. Returns its exit status. */
+static int stat_run(const char *const *args, char *out, size_t size, char *err, size_t esize)
+{
+	char ofile[] = "/tmp/pmu-stat-XXXXXX", efile[] = "/tmp/pmu-stat-err-XXXXXX";
+	int ofd = mkstemp(ofile), efd = mkstemp(efile), status;
+	char *argv[32];
+	int n = 0;
+	pid_t pid;
+
+	argv[n++] = tool;
+	argv[n++] = "stat";
+	argv[n++] = "-o";
+	argv[n++] = ofile;
+	for (; *args && n < 30; args++)
+		argv[n++] = (char *)*args;
+	argv[n] = NULL;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		dup2(efd, 2);
+		execv(tool, argv);
+		_exit(126);
+	}
+	waitpid(pid, &status, 0);
+	ssize_t k = pread(ofd, out, size - 1, 0);
+	out[k > 0 ? k : 0] = '\0';
+	k = pread(efd, err, esize - 1, 0);
+	err[k > 0 ? k : 0] = '\0';
+	close(ofd);
+	close(efd);
+	unlink(ofile);
+	unlink(efile);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/* The value of event ev in -x, output; -1 if absent or not a number. */
+static double field(const char *out, const char *ev)
+{
+	char key[128];
+	const char *p;
+
+	snprintf(key, sizeof(key), ",%s,", ev);
+	for (p = strstr(out, key); p && p > out && p[-1] != '\n'; p--)
+		;
+	if (!p || (p[0] == '<'))
+		return -1;
+	return strtod(p, NULL);
+}
+
+int main(int argc, char **argv)
+{
+	char out[8192], err[8192], mark[64];
+
+	if (argc > 2 && !strcmp(argv[1], "--work"))
+		return workload(argv + 2);
+	if (!realpath(argv[0], self))
+		T_SKIP("cannot resolve %s", argv[0]);
+	snprintf(out, sizeof(out), "%s", self);
+	snprintf(tool, sizeof(tool), "%s/../pmu", dirname(out));
+	if (access(tool, X_OK))
+		T_SKIP("the pmu tool is not built next to the tests (%s)", tool);
+
+	/* The default table, and the command's exit status. */
+	CHECK_EQ(stat_run((const char *[]){ "--", self, "--work", "--exit", "7", NULL }, out, sizeof(out),
+			  err, sizeof(err)), 7);
+	CHECK_MSG(strstr(out, "Performance counter stats for '") && strstr(out, " msec task-clock ") &&
+		  strstr(out, " page-faults ") && strstr(out, " seconds time elapsed"), "%s", out);
+	CHECK_EQ(stat_run((const char *[]){ self, "--work", "--kill", NULL }, out, sizeof(out), err, sizeof(err)),
+		 128 + SIGKILL);
+
+	/* Children are counted: the child touches 3000 pages, the command itself few. */
+	long pages = t_scale(3000);
+	char np[32];
+	snprintf(np, sizeof(np), "%ld", pages);
+	CHECK_EQ(stat_run((const char *[]){ "-x,", "-e", "page-faults,task-clock", "--", self, "--work",
+				       "--child-touch", np, NULL }, out, sizeof(out), err, sizeof(err)), 0);
+	CHECK_MSG(field(out, "page-faults") >= (double)pages, "%s", out);
+	CHECK_MSG(field(out, "task-clock") > 0, "%s", out);
+	CHECK_MSG(strstr(out, ",msec,task-clock,"), "%s", out);
+	/* Seven fields a line. */
+	for (const char *l = out; *l; l = strchr(l, '\n') + 1) {
+		int commas = 0;
+		for (const char *c = l; *c && *c != '\n'; c++)
+			commas += *c == ',';
+		CHECK_MSG(commas == 6, "%.*s", (int)strcspn(l, "\n"), l);
+	}
+
+	/* Another separator; --json. */
+	CHECK_EQ(stat_run((const char *[]){ "-x", ";", "-e", "page-faults", self, "--work", "--exit", "0", NULL },
+			  out, sizeof(out), err, sizeof(err)), 0);
+	CHECK_MSG(strstr(out, ";;page-faults;"), "%s", out);
+	CHECK_EQ(stat_run((const char *[]){ "--json", "-e", "task-clock,page-faults", self, "--work", "--exit", "0",
+				       NULL }, out, sizeof(out), err, sizeof(err)), 0);
+	CHECK_MSG(!strncmp(out, "{\"counter-value\" : \"", 20) &&
+		  strstr(out, "\"unit\" : \"msec\", \"event\" : \"task-clock\", \"event-runtime\" : ") &&
+		  strstr(out, "}\n{\"counter-value\" : \"") && strstr(out, "\"event\" : \"page-faults\""), "%s", out);
+
+	/* A bad event: a message naming it, and the command never runs. */
+	snprintf(mark, sizeof(mark), "/tmp/pmu-stat-mark-%d", (int)getpid());
+	unlink(mark);
+	CHECK_EQ(stat_run((const char *[]){ "-e", "task-clock,no-such-event", "--", self, "--work", "--mark", mark,
+				       NULL }, out, sizeof(out), err, sizeof(err)), 1);
+	CHECK_MSG(strstr(err, "no-such-event"), "%s", err);
+	CHECK(access(mark, F_OK) != 0);
+	/* A supported-elsewhere event: shown as not supported, the command runs. */
+	CHECK_EQ(stat_run((const char *[]){ "-x,", "-e", "task-clock,cycles", "--", self, "--work", "--mark", mark,
+				       NULL }, out, sizeof(out), err, sizeof(err)), 0);
+	CHECK(access(mark, F_OK) == 0);
+	unlink(mark);
+	{
+		struct pmu_set *s;
+
+		if (pmu_open(&s, "cycles") == 0)
+			pmu_close(s);
+		else
+			CHECK_MSG(strstr(out, "<not supported>,,cycles,") && strstr(err, "cycles: "), "%s\n%s", out, err);
+	}
+
+	/* Usage errors; a command that does not exist. */
+	CHECK_EQ(stat_run((const char *[]){ NULL }, out, sizeof(out), err, sizeof(err)), 2);
+	CHECK_EQ(stat_run((const char *[]){ "-x,", "--json", "true", NULL }, out, sizeof(out), err, sizeof(err)), 2);
+	CHECK_EQ(stat_run((const char *[]){ "-q", "true", NULL }, out, sizeof(out), err, sizeof(err)), 2);
+	CHECK_EQ(stat_run((const char *[]){ "--", "/nonexistent/command", NULL }, out, sizeof(out), err,
+			  sizeof(err)), 127);
+	CHECK_MSG(strstr(err, "/nonexistent/command: No such file"), "%s", err);
+	T_DONE();
+}
