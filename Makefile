@@ -32,8 +32,8 @@ PROG_LDFLAGS := -static
 endif
 
 # libpfm4, when its headers are installed: vendor event names.
-HAVE_LIBPFM ?= $(shell printf '\#include <perfmon/pfmlib.h>\nint main(void){return pfm_initialize();}\n' | \
-	$(CC) -x c - -o /dev/null -lpfm $(PROG_LDFLAGS) >/dev/null 2>&1 && echo 1)
+HAVE_LIBPFM ?= $(shell printf 'int main(void){return pfm_initialize();}\n' | \
+	$(CC) -x c -include perfmon/pfmlib.h - -o /dev/null -lpfm $(PROG_LDFLAGS) >/dev/null 2>&1 && echo 1)
 ifeq ($(HAVE_LIBPFM),1)
 BASE_CFLAGS += -DHAVE_LIBPFM
 LDLIBS += -lpfm
