@@ -36,7 +36,7 @@ int pmu__pfm_encode(const char *name, size_t len, uint32_t *type, uint64_t cfg[3
 	struct perf_event_attr attr;
 	pfm_event_info_t ev;
 	pfm_pmu_info_t pi;
-	char *s;
+	char *s, *dot;
 	int r;
 
 	if (!pmu__pfm_available() || len > 1024)
@@ -50,6 +50,12 @@ int pmu__pfm_encode(const char *name, size_t len, uint32_t *type, uint64_t cfg[3
 	arg.size = sizeof(arg);
 	pthread_mutex_lock(&lock);
 	r = pfm_get_os_event_encoding(s, PFM_PLM3, PFM_OS_PERF_EVENT, &arg);
+	if (r == PFM_ERR_NOTFOUND && (dot = strchr(s, '.'))) {
+		/* vendor spelling EVENT.UMASK is libpfm4's EVENT:UMASK */
+		*dot = ':';
+		r = pfm_get_os_event_encoding(s, PFM_PLM3, PFM_OS_PERF_EVENT, &arg);
+		*dot = '.';
+	}
 	pthread_mutex_unlock(&lock);
 	if (r == PFM_ERR_NOTFOUND || r == PFM_ERR_NOTSUPP) {
 		free(s);
@@ -89,7 +95,9 @@ int pmu__pfm_list(void (*cb)(void *arg, const char *pmu, const char *ev, const c
 
 		memset(&pi, 0, sizeof(pi));
 		pi.size = sizeof(pi);
-		if (pfm_get_pmu_info(p, &pi) != PFM_SUCCESS || !pi.is_present)
+		/* perf and perf_raw repeat the generic names the library lists itself */
+		if (pfm_get_pmu_info(p, &pi) != PFM_SUCCESS || !pi.is_present ||
+		    !strcmp(pi.name, "perf") || !strcmp(pi.name, "perf_raw"))
 			continue;
 		for (i = pi.first_event; i != -1; i = pfm_get_event_next(i)) {
 			pfm_event_info_t ev;
