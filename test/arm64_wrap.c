@@ -4,7 +4,9 @@
  * kernel starts such a counter near 2^31 so that it overflows (and the
  * kernel folds the overflow into the page's offset) after about 2^31
  * events; the library's reads must stay monotonic and agree with read(2)
- * before, around and after it. Also: 64-bit counters have pmc_width 64.
+ * before, around and after it. Under -icount shift=0, where cycles count
+ * instructions exactly, the whole span is checked against a 64-bit
+ * instructions counter to the instruction (give or take the reads).
  */
 #include "arm64/a64.h"
 
@@ -45,7 +47,9 @@ static const char *open_32bit(struct a64_set *as, char *why, size_t len)
 
 int main(void)
 {
-	struct a64_set cyc, as;
+	struct a64_set cyc, as, ref;
+	uint64_t ref0 = 0, ref1 = 0;
+	bool exact = false;
 	char why[1024];
 	const char *ev;
 	uint64_t start, prev, v, limit;
@@ -67,6 +71,14 @@ int main(void)
 		T_SKIP("no 32-bit counting event counter: %s", why);
 	}
 	idx = a64_index(&as, 0);
+	if (a64_icount()) {
+		CHECK_MSG(a64_open(&ref, "instructions") == 0, "instructions: %s", pmu_errmsg());
+		exact = ref.s && a64_width(&ref, 0) == 64 && strstr(ev, "cycles");
+		if (ref.s && !exact)
+			a64_close(&ref);
+	}
+	if (exact)
+		CHECK(pmu_read(ref.s, &ref0) == 0);
 	CHECK(pmu_read(as.s, &start) == 0);
 	raw0 = rawprev = (uint32_t)pmu__arch_rdpmc(idx);
 	printf("%s: index %u, pmc_width 32, register starts at 0x%08x\n", ev, idx, raw0);
@@ -93,6 +105,18 @@ int main(void)
 		prev = v;
 		if (t_failures > 20)
 			break;
+	}
+	if (exact) {
+		int64_t d;
+
+		CHECK(pmu_read(ref.s, &ref1) == 0);
+		d = (int64_t)((ref1 - ref0) - (prev - start));
+		printf("icount: %" PRIu64 " instructions (64-bit), %" PRIu64 " cycles (32-bit), %+" PRId64 "\n",
+		       ref1 - ref0, prev - start, d);
+		/* Both count every user instruction; the 64-bit one also the two reads in between. */
+		CHECK_MSG(d >= 0 && d <= 2000, "icount: %" PRIu64 " instructions but %" PRIu64
+			  " cycles across the wrap", ref1 - ref0, prev - start);
+		a64_close(&ref);
 	}
 	printf("%s: %" PRIu64 " events in %d reads (%d checked against read(2)), register wrapped %d times\n",
 	       ev, prev - start, reads, sandwiches, wraps);
