@@ -235,8 +235,9 @@ static int put_field(struct ctx *c, const struct pmu__desc *d, const struct pmu_
 	if (pmu__field_put(&f->f, v, cfg) == 0)
 		return 0;
 	pmu__field_str(&f->f, spec, sizeof(spec));
-	return pmu__err(-EINVAL, "%s: %svalue 0x%llx is wider than term '%s' of PMU %s (%u bits, %s)",
-			c->ev, where, (unsigned long long)v, f->name, d->name, f->f.width, spec);
+	return pmu__err(-EINVAL, "%s: %svalue 0x%llx is wider than term '%s' of PMU %s (%u bit%s, %s)",
+			c->ev, where, (unsigned long long)v, f->name, d->name, f->f.width,
+			f->f.width == 1 ? "" : "s", spec);
 }
 
 static int bad_value(struct ctx *c, const struct pmu__term *t, int r)
@@ -749,6 +750,11 @@ static int resolve_name(struct ctx *c, const char *s, size_t len, struct pmu__ev
 	return pfm_event(s, len, ev, cpu);
 }
 
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
 /* "pmu/terms/mods" */
 static int pmu_event(struct ctx *c, struct pmu__event *ev)
 {
@@ -764,8 +770,14 @@ static int pmu_event(struct ctx *c, struct pmu__event *ev)
 		return pmu__err(-EINVAL, "%s: missing closing '/' (syntax: pmu/term=value,.../modifiers)", c->ev);
 	m = close + 1;
 	mlen = c->len - (size_t)(m - s);
+	while (mlen && is_blank(*m))
+		m++, mlen--;
 	if (mlen && *m == ':')
 		m++, mlen--;
+	while (plen && is_blank(s[plen - 1]))
+		plen--;
+	while (plen && is_blank(*s))
+		s++, plen--;
 	memset(&mods, 0, sizeof(mods));
 	if (mlen && !parse_mods(m, mlen, &mods))
 		return bad_mods(c, m, mlen);
