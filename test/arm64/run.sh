@@ -147,7 +147,7 @@ boot() {	# name kern cpu icount ua tests bench timeout
 tp=0 tf=0 ts=0
 report() {
 	local name=$1 kern=$2 cpu=$3 icount=$4 ua=$5 tests=$6 bench=$7 tmo=$8
-	local log=$logs/$name.log rc secs p=0 f=0 s=0 seen=0 expect what
+	local log=$logs/$name.log rc secs p=0 f=0 s=0 seen=0 expect what last
 	read -r rc secs <"$log.status"
 	case $tests in all) what="whole suite" expect=$ntests ;; arm64) what="arm64 tests" expect=$narm64 ;; *) what="benchmarks" expect=0 ;; esac
 	echo "== $name: kernel $(sed -n "s/^$kern \([^ ]*\).*/\1/p" "$cache/VERSIONS"), -cpu $cpu$([ "$icount" = 1 ] && echo ", -icount shift=0"), perf_user_access=$ua, $what (${secs} s)"
@@ -165,7 +165,9 @@ report() {
 	if ! grep -q '^@@PMU-DONE' "$log"; then
 		f=$((f + 1))
 		if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-			echo "FAIL $name: the guest hung: qemu killed by the watchdog after ${tmo}s; last console lines:"
+			last=$(grep -E '^(PASS|FAIL|SKIP) ' "$log" | tail -n 1 | cut -c1-60)
+			echo "FAIL $name: the guest hung: qemu killed by the watchdog after ${tmo}s" \
+				"(${last:+in the test after \"$last\"}${last:-before the first result}); last console lines:"
 		else
 			echo "FAIL $name: the guest stopped before finishing (qemu exit $rc); last console lines:"
 		fi
@@ -194,8 +196,18 @@ report() {
 }
 
 echo "# booting ${#selected[@]} configurations, $jobs at a time"
-running=0
+# The slowest (-icount) first: the last ones to finish then are short.
+launch=()
 for c in "${selected[@]}"; do
+	set -- $c
+	[ "$4" = 1 ] && launch+=("$c")
+done
+for c in "${selected[@]}"; do
+	set -- $c
+	[ "$4" = 1 ] || launch+=("$c")
+done
+running=0
+for c in "${launch[@]}"; do
 	# shellcheck disable=SC2086
 	boot $c &
 	running=$((running + 1))
