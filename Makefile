@@ -107,7 +107,7 @@ check-arm64:
 
 install: lib $(O)/pmu
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGDIR) \
-		$(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man1
+		$(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
 	install -m 644 include/pmu.h $(DESTDIR)$(INCDIR)/
 	install -m 644 $(STATIC_LIB) $(DESTDIR)$(LIBDIR)/
 	install -m 755 $(SHARED_LIB) $(DESTDIR)$(LIBDIR)/
@@ -119,6 +119,7 @@ install: lib $(O)/pmu
 	install -m 755 $(O)/pmu $(DESTDIR)$(BINDIR)/
 	for m in man/*.3; do [ -e "$$m" ] && install -m 644 "$$m" $(DESTDIR)$(MANDIR)/man3/ || true; done
 	for m in man/*.1; do [ -e "$$m" ] && install -m 644 "$$m" $(DESTDIR)$(MANDIR)/man1/ || true; done
+	for m in man/*.7; do [ -e "$$m" ] && install -m 644 "$$m" $(DESTDIR)$(MANDIR)/man7/ || true; done
 
 clean:
 	rm -rf build build-*
