@@ -456,7 +456,7 @@ static const char *format_of(const char *path)
 	return "table";
 }
 
-static void zero_exit(void)
+static void zero_write(void)
 {
 	char path[4096];
 	const char *p = zero_path;
@@ -464,11 +464,6 @@ static void zero_exit(void)
 	size_t k = 0;
 	int r;
 
-	/* A forked child writes a report of its own only to a per-process file name (%p). */
-	if (getpid() != zero_pid && !strstr(p, "%p"))
-		return;
-	if ((pid_t)syscall(SYS_gettid) == getpid())
-		pmu__region_end_all();
 	if (!strcmp(p, "stderr") || !strcmp(p, "-")) {
 		f = stderr;
 	} else if (!strcmp(p, "stdout")) {
@@ -494,6 +489,17 @@ static void zero_exit(void)
 		fprintf(stderr, "libpmu: PMU_REPORT=%s: %s\n", zero_path, pmu_errmsg());
 	if (f != stderr && f != stdout && fclose(f) != 0)
 		fprintf(stderr, "libpmu: PMU_REPORT=%s: %s\n", zero_path, strerror(errno));
+}
+
+static void zero_exit(void)
+{
+	/* A forked child writes a report of its own only to a per-process file name (%p). */
+	if (getpid() == zero_pid || strstr(zero_path, "%p")) {
+		if ((pid_t)syscall(SYS_gettid) == getpid())
+			pmu__region_end_all();
+		zero_write();
+	}
+	pmu__thr_exit_self();	/* other threads may still run: only this one's set can go */
 }
 
 void pmu__zero_setup(void)

@@ -100,6 +100,17 @@ static void thr_exit(void *p)
 	pthread_mutex_unlock(&pmu__tlock);
 }
 
+void pmu__thr_exit_self(void)
+{
+	if (!pmu__self)
+		return;
+	thr_exit(pmu__self);
+	pthread_mutex_lock(&pmu__tlock);
+	if (key_made)
+		pthread_setspecific(key, NULL);
+	pthread_mutex_unlock(&pmu__tlock);
+}
+
 static void atfork_prepare(void)
 {
 	pthread_mutex_lock(&pmu__names_lock);

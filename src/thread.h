@@ -72,6 +72,9 @@ extern __thread uint64_t pmu__self_gen __attribute__((tls_model("initial-exec"))
 /* The calling thread's record, set up on first use. 0 or -errno. */
 int pmu__thr_get(struct pmu__thr **t);
 
+/* The calling thread is done (at exit): its set is closed as if it exited. */
+void pmu__thr_exit_self(void);
+
 /* Reads t's counters like pmu_read(); reopens them in a forked child. */
 int pmu__thr_read_slow(struct pmu__thr **t, uint64_t *values, int err);
 

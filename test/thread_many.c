@@ -7,6 +7,7 @@
 /* tier: tsan */
 /* tier: valgrind */
 #include <errno.h>
+#include <malloc.h>
 #include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -97,14 +98,19 @@ int main(void)
 		pthread_join(th[i], NULL);
 	CHECK_EQ(__atomic_load_n(&failed, __ATOMIC_RELAXED), 0);
 
-	/* Warm up (the C library caches thread stacks and arenas), then count. */
+	/* Warm up (the C library caches thread stacks), then count; one malloc arena, whose
+	 * number would otherwise grow with contention. */
+	mallopt(M_ARENA_MAX, 1);
 	rounds(4, 16);
 	fds = t_fd_count();
 	maps = t_map_count();
 	rounds(n / 16, 16);
 	CHECK_EQ(__atomic_load_n(&failed, __ATOMIC_RELAXED), 0);
 	CHECK_MSG(t_fd_count() == fds, "fds %d -> %d", fds, t_fd_count());
-	CHECK_MSG(t_map_count() == maps, "maps %d -> %d", maps, t_map_count());
+	/* Under valgrind the mappings are its own: there only the fd count tells. */
+	const char *pre = getenv("LD_PRELOAD");
+	if (!pre || !strstr(pre, "valgrind"))
+		CHECK_MSG(t_map_count() == maps, "maps %d -> %d", maps, t_map_count());
 
 	/* Threads that never read open nothing. */
 	pthread_mutex_lock(&gate);
