@@ -667,8 +667,13 @@ static int pfm_event(const char *s, size_t len, struct pmu__event *ev, bool *cpu
 	uint64_t cfg[3];
 	uint32_t type;
 	char pmu[PMU_PMU_NAME];
-	int r = pmu__pfm_encode(s, len, &type, cfg, pmu, sizeof(pmu));
+	const char *copy = getenv("PMU_SYSFS_DEVICES");
+	int r;
 
+	/* with a copy of another machine's sysfs, libpfm4 would still describe this CPU */
+	if (copy && *copy)
+		return -ENOENT;
+	r = pmu__pfm_encode(s, len, &type, cfg, pmu, sizeof(pmu));
 	if (r <= 0)
 		return r ? r : -ENOENT;
 	*cpu = true;

@@ -646,8 +646,8 @@ int pmu__tracepoint_id(const char *s, size_t len, uint64_t *id)
 		const char *root = i == 0 ? env : roots[i - 1];
 		int r;
 
-		if (!root || !*root)
-			continue;
+		if (!root || !*root || (i > 0 && env && *env))
+			continue;	/* $PMU_TRACEFS replaces the system's */
 		snprintf(path, sizeof(path), "%s/events/%.*s/%.*s/id", root, (int)sl, s, (int)nl,
 			 colon + 1);
 		r = pmu__read_file(path, buf, sizeof(buf));

@@ -292,5 +292,23 @@ int main(void)
 		CHECK_MSG(!strncmp(pmu_errmsg(), e, strlen(e)), "%s %s: message '%s' does not start with the event",
 			  errors[i].fixture, e, pmu_errmsg());
 	}
+	/* tracepoints through a tracefs copy */
+	{
+		char dir[PATH_MAX + 64];
+
+		snprintf(dir, sizeof(dir), "%.*s/tracefs", PATH_MAX - 1, root);
+		setenv("PMU_TRACEFS", dir, 1);
+		use(root, "intel");
+		CHECK(pmu__event_parse("sched:sched_switch", 18, &ev) == 0 && ev.n == 1 &&
+		      ev.a[0].attr.type == PERF_TYPE_TRACEPOINT && ev.a[0].attr.config == 316 &&
+		      !ev.a[0].attr.exclude_user && !ev.a[0].attr.exclude_kernel && !strcmp(ev.a[0].pmu, "tracepoint"));
+		CHECK(pmu__event_parse("syscalls:sys_enter_read:k", 25, &ev) == 0 && ev.a[0].attr.config == 611 &&
+		      ev.a[0].attr.exclude_user && !ev.a[0].attr.exclude_kernel && ev.a[0].attr.exclude_hv);
+		CHECK(pmu__event_parse("bad:bad_id", 10, &ev) == -EINVAL && strstr(pmu_errmsg(), "bad_id/id"));
+		CHECK(pmu__event_parse("sched:nope", 10, &ev) == -ENOENT);
+		CHECK(pmu__event_parse("sched:sched_switch:x", 20, &ev) == -EINVAL &&
+		      strstr(pmu_errmsg(), "bad modifier 'x'"));
+		unsetenv("PMU_TRACEFS");
+	}
 	T_DONE();
 }

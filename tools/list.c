@@ -268,7 +268,8 @@ int cmd_list(int argc, char **argv)
 		list_pmu(&o, &d, 0);
 		pmu__desc_free(&d);
 	}
-	pmu__pfm_list(pfm_cb, &o);
+	if (!getenv("PMU_SYSFS_DEVICES"))
+		pmu__pfm_list(pfm_cb, &o);	/* libpfm4 knows this CPU, not a sysfs copy's */
 	if (o.json) {
 		/* the PMUs with their terms */
 		unsigned nev = o.n;
