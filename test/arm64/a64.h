@@ -3,9 +3,8 @@
  * Helpers of the arm64 live tests (test/arm64_*.c). They run in the QEMU
  * guest of test/arm64/run.sh, which passes its configuration on the kernel
  * command line (libpmu.icount=, libpmu.cpu=); elsewhere they skip.
- * A set's descriptors are found as the ones pmu_open() created, and each
- * counter's mmap page is mapped a second time here: the kernel hands every
- * mapping of an event the same page.
+ * Each counter's mmap page is mapped a second time here: the kernel hands
+ * every mapping of an event the same page.
  */
 #ifndef PMU_TEST_A64_H
 #define PMU_TEST_A64_H
@@ -26,6 +25,7 @@
 #include "pmu.h"
 #include "../test.h"
 #include "arch.h"
+#include "internal.h"
 
 #define A64_MAX_FDS 64
 #define A64_CYCLE_IDX 32	/* PMCCNTR_EL0 in the page's 1-based index */
@@ -157,17 +157,6 @@ static inline int a64_counters(void)
 	return n;
 }
 
-/* Open descriptors, ascending. */
-static inline int a64_fds(int *fds, int max)
-{
-	int n = 0;
-
-	for (int fd = 0; fd < 1024 && n < max; fd++)
-		if (fcntl(fd, F_GETFD) >= 0)
-			fds[n++] = fd;
-	return n;
-}
-
 /* One counter of a set as the kernel sees it. */
 struct a64_ctr {
 	int fd;
@@ -181,34 +170,42 @@ struct a64_set {
 };
 
 /*
- * pmu_open() and the descriptors it created, in creation order, which is
- * the order of the events within the group. Returns pmu_open()'s result.
+ * pmu_open() and the set's descriptors (pmu__counter()), each page mapped
+ * again here so that it can be looked at even where the library does not
+ * map it. Returns pmu_open()'s result, or -EIO when the set is not one
+ * counter per event.
  */
 static inline int a64_open(struct a64_set *as, const char *events)
 {
-	int before[A64_MAX_FDS], after[A64_MAX_FDS], nb, na, r;
 	long ps = sysconf(_SC_PAGESIZE);
+	unsigned ev;
+	int r;
 
 	memset(as, 0, sizeof(*as));
-	nb = a64_fds(before, A64_MAX_FDS);
 	r = pmu_open(&as->s, events);
 	if (r < 0)
 		return r;
-	na = a64_fds(after, A64_MAX_FDS);
-	for (int i = 0; i < na; i++) {
-		bool old = false;
-
-		for (int j = 0; j < nb; j++)
-			old |= before[j] == after[i];
-		if (old || as->n == A64_MAX_FDS)
-			continue;
-		as->c[as->n].fd = after[i];
-		as->c[as->n].pg = mmap(NULL, (size_t)ps, PROT_READ, MAP_SHARED, after[i], 0);
-		if (as->c[as->n].pg == MAP_FAILED)
-			as->c[as->n].pg = NULL;
-		as->n++;
+	as->n = pmu__counters(as->s);
+	if (as->n != pmu_count(as->s) || as->n > A64_MAX_FDS) {
+		fprintf(stderr, "%s: %u counters for %u events\n", events, as->n, pmu_count(as->s));
+		pmu_close(as->s);
+		as->s = NULL;
+		as->n = 0;
+		return -EIO;
 	}
-	return r;
+	for (unsigned i = 0; i < as->n; i++) {
+		struct a64_ctr *c = &as->c[i];
+
+		if (pmu__counter(as->s, i, &c->fd, NULL, &ev) || ev != i) {
+			fprintf(stderr, "%s: counter %u is not event %u\n", events, i, i);
+			c->fd = -1;
+			continue;
+		}
+		c->pg = mmap(NULL, (size_t)ps, PROT_READ, MAP_SHARED, c->fd, 0);
+		if (c->pg == MAP_FAILED)
+			c->pg = NULL;
+	}
+	return 0;
 }
 
 static inline void a64_close(struct a64_set *as)
