@@ -197,11 +197,12 @@ static bool is_name_term(const struct pmu__term *t)
 }
 
 /* The PMU's terms, for "unknown term" messages. */
-static void list_terms(const struct pmu__desc *d, char *buf, size_t size)
+static void list_terms(struct pmu__desc *d, char *buf, size_t size)
 {
 	size_t n = 0;
 
 	buf[0] = '\0';
+	pmu__desc_all(d);
 	for (unsigned i = 0; i < d->nfmt && n + 1 < size; i++) {
 		int k = snprintf(buf + n, size - n, "%s, ", d->fmt[i].name);
 
@@ -214,7 +215,7 @@ static void list_terms(const struct pmu__desc *d, char *buf, size_t size)
 	snprintf(buf + n, size - n, "config, config1, config2, config3");
 }
 
-static int check_format(struct ctx *c, const struct pmu__desc *d, const struct pmu__format *f)
+static int check_format(struct ctx *c, struct pmu__desc *d, struct pmu__format *f)
 {
 	struct pmu__shown b;
 
@@ -227,7 +228,7 @@ static int check_format(struct ctx *c, const struct pmu__desc *d, const struct p
 	return 0;
 }
 
-static int put_field(struct ctx *c, const struct pmu__desc *d, const struct pmu__format *f,
+static int put_field(struct ctx *c, struct pmu__desc *d, struct pmu__format *f,
 		     uint64_t v, uint64_t cfg[4], const char *where)
 {
 	char spec[96];
@@ -250,8 +251,8 @@ static int bad_value(struct ctx *c, const struct pmu__term *t, int r)
 }
 
 /* Applies an alias file's terms (before the user's, which override them). */
-static int apply_alias(struct ctx *c, const struct pmu__desc *d, const char *alias, const char *text,
-		       uint64_t cfg[4], uint8_t *fl)
+static int apply_alias(struct ctx *c, struct pmu__desc *d, const char *alias, const char *text,
+		       uint64_t cfg[4])
 {
 	const char *p = text, *end = text + strlen(text);
 	struct pmu__term t;
@@ -262,7 +263,7 @@ static int apply_alias(struct ctx *c, const struct pmu__desc *d, const char *ali
 	if (p == end)
 		p = NULL;
 	while ((r = pmu__term_next(&p, end, &t)) > 0) {
-		const struct pmu__format *f;
+		struct pmu__format *f;
 		int w = config_word(&t);
 
 		v = 1;
@@ -283,9 +284,9 @@ static int apply_alias(struct ctx *c, const struct pmu__desc *d, const char *ali
 					d->name);
 		if ((r = check_format(c, d, f)) < 0)
 			return r;
-		fl[f - d->fmt] |= T_ALIAS;
+		f->flags |= T_ALIAS;
 		if (t.val && t.vlen == 1 && t.val[0] == '?') {
-			fl[f - d->fmt] |= T_NEED;
+			f->flags |= T_NEED;
 			continue;
 		}
 		if ((r = put_field(c, d, f, v, cfg, "alias ")) < 0)
@@ -298,16 +299,16 @@ static int apply_alias(struct ctx *c, const struct pmu__desc *d, const char *ali
 }
 
 /* Sets a PMU's rdpmc and long format terms (arm64 user access) unless the event set them. */
-static void auto_terms(const struct pmu__desc *d, struct pmu__attr *pa, const uint8_t *fl, unsigned words_set)
+static void auto_terms(struct pmu__desc *d, struct pmu__attr *pa, unsigned words_set)
 {
 	static const char *const names[] = { "rdpmc", "long" };
 
 	for (unsigned i = 0; i < 2; i++) {
-		const struct pmu__format *f = pmu__desc_format(d, names[i], strlen(names[i]));
+		struct pmu__format *f = pmu__desc_format(d, names[i], strlen(names[i]));
 		uint64_t cfg[4] = { 0 };
 		__u64 *w;
 
-		if (!f || f->bad || (fl && fl[f - d->fmt]) || (words_set & (1u << f->f.word)))
+		if (!f || f->bad || f->flags || (words_set & (1u << f->f.word)))
 			continue;
 		w = pmu__attr_word(&pa->attr, f->f.word);
 		if (!w)
@@ -325,7 +326,7 @@ static void auto_terms(const struct pmu__desc *d, struct pmu__attr *pa, const ui
  * Resolves the terms [t, t+tlen) of PMU d into pa. ncore: the number of core
  * PMUs (a generic name inside a core PMU gets its extended type when > 1).
  */
-static int pmu_terms(struct ctx *c, const struct pmu__desc *d, int ncore, const char *t, size_t tlen,
+static int pmu_terms(struct ctx *c, struct pmu__desc *d, int ncore, const char *t, size_t tlen,
 		     struct pmu__attr *pa)
 {
 	const char *p = t, *end = t + tlen;
@@ -338,19 +339,17 @@ static int pmu_terms(struct ctx *c, const struct pmu__desc *d, int ncore, const 
 	unsigned words_set = 0;
 	struct pmu__shown b;
 	struct pmu__term term;
-	uint8_t *fl;
 	int r;
 
-	fl = calloc(d->nfmt + 1, 1);
-	if (!fl)
-		return pmu__err(-ENOMEM, "%s: out of memory", c->ev);
+	for (unsigned i = 0; i < d->nfmt; i++)
+		d->fmt[i].flags = 0;
 	init_attr(pa, d->type, 0, d->name);
 
 	/* Pass 1: check every term, find the event name if there is one. */
 	if (!tlen)
 		p = NULL;
 	while ((r = pmu__term_next(&p, end, &term)) > 0) {
-		const struct pmu__format *f;
+		struct pmu__format *f;
 		int w = config_word(&term);
 
 		if (term.val && term.vlen == 1 && term.val[0] == '?') {
@@ -414,11 +413,11 @@ static int pmu_terms(struct ctx *c, const struct pmu__desc *d, int ncore, const 
 		pa->attr.type = gtype;
 		cfg[0] = gconfig | (ncore > 1 ? (uint64_t)d->type << PERF_PMU_TYPE_SHIFT : 0);
 	}
-	if (is_alias && (r = apply_alias(c, d, canon, alias, cfg, fl)) < 0)
+	if (is_alias && (r = apply_alias(c, d, canon, alias, cfg)) < 0)
 		goto out;
 	p = tlen ? t : NULL;
 	while (pmu__term_next(&p, end, &term) > 0) {
-		const struct pmu__format *f;
+		struct pmu__format *f;
 		int w = config_word(&term);
 
 		if ((is_name_term(&term) && term.val) || (!term.val && term.name == event))
@@ -443,16 +442,16 @@ static int pmu_terms(struct ctx *c, const struct pmu__desc *d, int ncore, const 
 		f = pmu__desc_format(d, term.name, term.nlen);
 		if ((r = check_format(c, d, f)) < 0)
 			goto out;
-		if (fl[f - d->fmt] & T_USER) {
+		if (f->flags & T_USER) {
 			r = pmu__err(-EINVAL, "%s: duplicate term '%s'", c->ev, f->name);
 			goto out;
 		}
-		fl[f - d->fmt] |= T_USER;
+		f->flags |= T_USER;
 		if ((r = put_field(c, d, f, v, cfg, "")) < 0)
 			goto out;
 	}
 	for (unsigned i = 0; i < d->nfmt; i++)
-		if ((fl[i] & (T_NEED | T_USER)) == T_NEED) {
+		if ((d->fmt[i].flags & (T_NEED | T_USER)) == T_NEED) {
 			r = pmu__err(-EINVAL, "%s: event '%s' of PMU %s needs a value for '%s' (add %s=N)",
 				     c->ev, canon, d->name, d->fmt[i].name, d->fmt[i].name);
 			goto out;
@@ -463,10 +462,9 @@ static int pmu_terms(struct ctx *c, const struct pmu__desc *d, int ncore, const 
 		if (dst)
 			*dst = cfg[w];
 	}
-	auto_terms(d, pa, fl, words_set);
+	auto_terms(d, pa, words_set);
 	r = 0;
 out:
-	free(fl);
 	return r;
 }
 
@@ -598,7 +596,7 @@ static int generic(uint32_t type, uint64_t config, struct pmu__event *ev)
 		uint64_t ext = k > 1 ? (uint64_t)d[i].type << PERF_PMU_TYPE_SHIFT : 0;
 
 		init_attr(&ev->a[i], type, config | ext, d[i].name);
-		auto_terms(&d[i], &ev->a[i], NULL, 0);
+		auto_terms(&d[i], &ev->a[i], 0);
 	}
 	ev->n = k;
 	free_descs(d, n);

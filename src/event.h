@@ -89,14 +89,18 @@ struct pmu__format {
 	char *name;
 	struct pmu__field f;
 	char *bad;		/* the file's text when malformed (f unusable) */
+	uint8_t flags;		/* the resolver's marks: who set the term */
 };
 
+/* Formats are read one by one as terms are looked up, or all at once for listing. */
+#define PMU_LAZY_FORMATS 64
 struct pmu__desc {
 	char name[PMU_PMU_NAME];
 	uint32_t type;
 	bool core;
-	unsigned nfmt;
-	struct pmu__format *fmt;	/* sorted by name */
+	bool all;		/* every format loaded, sorted by name */
+	unsigned nfmt, cap;
+	struct pmu__format *fmt;
 };
 
 /* "root/a/b" into buf; -ENAMETOOLONG when it does not fit. */
@@ -107,14 +111,19 @@ int pmu__read_file(const char *path, char *buf, size_t size);
 bool pmu__name_ok(const char *s, size_t len);
 
 /*
- * Loads PMU name[0..len) from the sysfs root: type, core or not, formats.
- * -ENOENT (no message) when absent, -EINVAL with a message when its type file
- * is malformed, -ENOMEM.
+ * Loads PMU name[0..len) from the sysfs root: type, core or not. -ENOENT (no
+ * message) when absent, -EINVAL with a message when its type file is
+ * malformed.
  */
 int pmu__desc_load(const char *name, size_t len, struct pmu__desc *d);
 void pmu__desc_free(struct pmu__desc *d);
-/* The format term name[0..len), or NULL. */
-const struct pmu__format *pmu__desc_format(const struct pmu__desc *d, const char *name, size_t len);
+/*
+ * The format term name[0..len) (malformed ones too, with bad set), or NULL.
+ * Pointers stay valid until pmu__desc_all() or pmu__desc_free().
+ */
+struct pmu__format *pmu__desc_format(struct pmu__desc *d, const char *name, size_t len);
+/* Loads every format, sorted by name (for listings). 0 or -ENOMEM. */
+int pmu__desc_all(struct pmu__desc *d);
 
 /* Names of the PMUs under the sysfs root, sorted; free with pmu__names_free. */
 int pmu__pmu_names(char ***names, size_t *n);

@@ -297,7 +297,8 @@ void pmu__desc_free(struct pmu__desc *d)
 	}
 	free(d->fmt);
 	d->fmt = NULL;
-	d->nfmt = 0;
+	d->nfmt = d->cap = 0;
+	d->all = false;
 }
 
 /* perf's rule: cpu, cpum_cf, armv8_* and PMUs with a cpus file count the CPU's own work. */
@@ -311,58 +312,69 @@ static bool is_core(const char *name)
 	return !pmu__path(path, sizeof(path), name, "cpus") && access(path, F_OK) == 0;
 }
 
-static int load_formats(const char *pmu, struct pmu__desc *d)
+/* Reads format/<file> into f (bad set when malformed). 0, -ENOENT, -ENOMEM. */
+static int load_format(const struct pmu__desc *d, const char *file, struct pmu__format *f)
 {
 	char path[PATH_MAX], buf[256];
-	struct dirent *e;
-	size_t cap = 0;
-	DIR *dir;
-	int r;
+	int r = -ENAMETOOLONG;
 
-	if (pmu__path(path, sizeof(path), pmu, "format"))
-		return 0;
-	dir = opendir(path);
-	if (!dir)
-		return 0;	/* a PMU without terms (software, tracepoint) */
-	while ((e = readdir(dir))) {
-		struct pmu__format *f;
-
-		if (e->d_name[0] == '.')
-			continue;
-		if (d->nfmt == cap) {
-			size_t n = cap ? cap * 2 : 16;
-			void *p = n > 4096 ? NULL : realloc(d->fmt, n * sizeof(*d->fmt));
-
-			if (!p)
-				break;
-			d->fmt = p;
-			cap = n;
-		}
-		f = &d->fmt[d->nfmt];
-		memset(f, 0, sizeof(*f));
-		f->name = strdup(e->d_name);
-		if (!f->name)
-			break;
-		d->nfmt++;
-		r = -EINVAL;
-		if (snprintf(path, sizeof(path), "%s/%s/format/%s", pmu__sysfs_root(), pmu,
-			     e->d_name) < (int)sizeof(path))
-			r = pmu__read_file(path, buf, sizeof(buf));
-		if (r < 0 || pmu__format_parse(buf, (size_t)r, &f->f) < 0) {
-			f->bad = strdup(r >= 0 ? buf : r == -EFBIG ? "(too long)" : strerror(-r));
-			if (!f->bad) {
-				free(f->name);
-				d->nfmt--;
-				break;
-			}
+	memset(f, 0, sizeof(*f));
+	if (snprintf(path, sizeof(path), "%s/%s/format/%s", pmu__sysfs_root(), d->name, file) < (int)sizeof(path))
+		r = pmu__read_file(path, buf, sizeof(buf));
+	if (r == -ENOENT || r == -ENOTDIR || r == -EISDIR)
+		return -ENOENT;
+	if (!(f->name = strdup(file)))
+		return -ENOMEM;
+	if (r < 0 || pmu__format_parse(buf, (size_t)r, &f->f) < 0) {
+		f->bad = strdup(r >= 0 ? buf : r == -EFBIG ? "(too long)" : strerror(-r));
+		if (!f->bad) {
+			free(f->name);
+			return -ENOMEM;
 		}
 	}
+	return 0;
+}
+
+int pmu__desc_all(struct pmu__desc *d)
+{
+	char path[PATH_MAX];
+	struct dirent *e;
+	DIR *dir;
+	int r = 0;
+
+	if (d->all)
+		return 0;
+	pmu__desc_free(d);
+	d->all = true;
+	if (pmu__path(path, sizeof(path), d->name, "format") || !(dir = opendir(path)))
+		return 0;	/* a PMU without terms (software, tracepoint) */
+	while ((e = readdir(dir))) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (d->nfmt == d->cap) {
+			unsigned n = d->cap ? d->cap * 2 : 16;
+			void *p = n > 4096 ? NULL : realloc(d->fmt, n * sizeof(*d->fmt));
+
+			if (!p) {
+				r = -ENOMEM;
+				break;
+			}
+			d->fmt = p;
+			d->cap = n;
+		}
+		r = load_format(d, e->d_name, &d->fmt[d->nfmt]);
+		if (r == -ENOENT) {
+			r = 0;
+			continue;
+		}
+		if (r < 0)
+			break;
+		d->nfmt++;
+	}
 	closedir(dir);
-	if (e)
-		return -ENOMEM;
 	if (d->nfmt)
 		qsort(d->fmt, d->nfmt, sizeof(*d->fmt), cmp_fmt);
-	return 0;
+	return r;
 }
 
 int pmu__desc_load(const char *name, size_t len, struct pmu__desc *d)
@@ -392,33 +404,32 @@ int pmu__desc_load(const char *name, size_t len, struct pmu__desc *d)
 				pmu__show(&b, buf, (size_t)r));
 	d->type = (uint32_t)t;
 	d->core = is_core(d->name);
-	r = load_formats(d->name, d);
-	if (r < 0) {
-		pmu__desc_free(d);
-		return pmu__err(r, "%s: out of memory reading its formats", d->name);
-	}
 	return 0;
 }
 
-const struct pmu__format *pmu__desc_format(const struct pmu__desc *d, const char *name, size_t len)
+struct pmu__format *pmu__desc_format(struct pmu__desc *d, const char *name, size_t len)
 {
-	size_t lo = 0, hi = d->nfmt;
+	char file[NAME_MAX + 1];
 
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		const char *n = d->fmt[mid].name;
-		int c = strncmp(n, name, len);
-
-		if (!c)
-			c = n[len] ? 1 : 0;
-		if (!c)
-			return &d->fmt[mid];
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
+	for (unsigned i = 0; i < d->nfmt; i++)
+		if (!strncmp(d->fmt[i].name, name, len) && !d->fmt[i].name[len])
+			return &d->fmt[i];
+	if (d->all || !pmu__name_ok(name, len) || len > NAME_MAX)
+		return NULL;
+	if (!d->fmt) {
+		/* fixed room: pointers handed out stay valid */
+		d->fmt = calloc(PMU_LAZY_FORMATS, sizeof(*d->fmt));
+		if (!d->fmt)
+			return NULL;
+		d->cap = PMU_LAZY_FORMATS;
 	}
-	return NULL;
+	if (d->nfmt == d->cap)
+		return NULL;
+	memcpy(file, name, len);
+	file[len] = '\0';
+	if (load_format(d, file, &d->fmt[d->nfmt]) < 0)
+		return NULL;
+	return &d->fmt[d->nfmt++];
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -512,7 +523,7 @@ int pmu__core_pmus(struct pmu__desc *d)
 	size_t n;
 	int k = 0, r;
 
-	if (pmu__pmu_names(&names, &n) < 0)
+	if (dir_names(pmu__sysfs_root(), keep_all, &names, &n) < 0)
 		return 0;	/* no sysfs: no core PMU known */
 	for (size_t i = 0; i < n && k < PMU_MAX_PMUS; i++) {
 		if (!is_core(names[i]))

@@ -137,10 +137,13 @@ static void pfm_cb(void *arg, const char *pmu, const char *ev, const char *desc)
 	entry(o, "libpfm", pmu, ev, NULL, desc, NULL, NULL);
 }
 
-static void list_pmu(struct out *o, const struct pmu__desc *d, int json_pmus_only)
+static void list_pmu(struct out *o, struct pmu__desc *d, int json_pmus_only)
 {
 	char **names, buf[4096], scale[64], unit[64], spec[96], title[160];
 	size_t n;
+
+	if (pmu__desc_all(d) < 0)
+		fprintf(stderr, "pmu list: %s: out of memory reading its formats\n", d->name);
 
 	if (json_pmus_only) {
 		printf("%s\n    {\"name\": ", o->n ? "," : "");
