@@ -156,13 +156,14 @@ PMU_API int pmu_region_begin(const char *name)
 	if (unlikely(t != t0))	/* a forked child's fresh record: start over in it */
 		return pmu_region_begin(name);
 	t->stk_id[d] = (unsigned)id;
+	t->stk_p[d] = name;
 	a->depth++;
 	t->depth = d + 1;
 	return 0;
 }
 
 /* Closes the innermost open region, adding its figures unless the counters could not be read. */
-static int end_top(struct pmu__thr **tp, const char *name)
+static inline __attribute__((always_inline)) int end_top(struct pmu__thr **tp, const char *name)
 {
 	struct pmu__thr *t = *tp, *t0 = t;
 	unsigned d = t->depth - 1, id = t->stk_id[d], i, n = t->n;
@@ -204,6 +205,7 @@ static int end_top(struct pmu__thr **tp, const char *name)
 PMU_API int pmu_region_end(const char *name)
 {
 	struct pmu__thr *t = pmu__self;
+	const struct pmu__rname *top;
 	unsigned d;
 	int id;
 
@@ -213,14 +215,17 @@ PMU_API int pmu_region_end(const char *name)
 		     !(d = t->depth)))
 		return pmu__err(-EINVAL, "%s: pmu_region_end() without pmu_region_begin() in this "
 				"thread", name);
+	/* The usual case: the name begun last, often through the same pointer. */
+	top = byid[t->stk_id[d - 1]];
+	if (likely(name == t->stk_p[d - 1] && !strcmp(top->name, name)))
+		return end_top(&t, name);
 	id = region_id(t, name, 0);
 	if (unlikely(id < 0))
 		return id != -ENOENT ? id : pmu__err(-EINVAL, "%s: pmu_region_end() of a region never "
 						     "begun", name);
-	if (unlikely(t->stk_id[d - 1] != (unsigned)id))
+	if (unlikely(top->id != (unsigned)id))
 		return pmu__err(-EINVAL, "%s: ended while \"%s\" is the innermost open region "
-				"(end the inner region first)", name,
-				pmu__region_byid(t->stk_id[d - 1])->name);
+				"(end the inner region first)", name, top->name);
 	return end_top(&t, name);
 }
 
@@ -232,6 +237,6 @@ int pmu__region_end_all(void)
 	if (!t || pmu__self_gen != __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED))
 		return 0;
 	while (t->depth && r == 0)
-		r = end_top(&t, pmu__region_byid(t->stk_id[t->depth - 1])->name);
+		r = end_top(&t, byid[t->stk_id[t->depth - 1]]->name);
 	return r;
 }

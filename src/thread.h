@@ -55,6 +55,7 @@ struct pmu__thr {
 	} cache[PMU_NAME_CACHE];
 	unsigned depth;			/* open regions */
 	unsigned stk_id[PMU_REGION_DEPTH];
+	const char *stk_p[PMU_REGION_DEPTH];	/* the name pointer given to begin */
 	uint64_t stk_t0[PMU_REGION_DEPTH];
 	struct pmu__acc *acc[PMU_REGION_MAX];	/* published with release, read with acquire */
 	uint64_t *scratch;		/* n values, for end */
