@@ -479,10 +479,10 @@ struct suggest {
 	char name[SUGGEST][80];
 };
 
-/* Edit distance, ignoring case; inputs are short (callers cap them). */
-static unsigned distance(const char *a, size_t la, const char *b, size_t lb)
+/* Edit distance ignoring case, or more than limit; inputs are short (callers cap them). */
+static unsigned distance(const char *a, size_t la, const char *b, size_t lb, unsigned limit)
 {
-	unsigned row[81];
+	unsigned row[81], best_row;
 
 	if (la > 80 || lb > 80)
 		return ~0u;
@@ -504,6 +504,11 @@ static unsigned distance(const char *a, size_t la, const char *b, size_t lb)
 			row[j] = best;
 			diag = up;
 		}
+		best_row = row[0];
+		for (size_t j = 1; j <= lb; j++)
+			best_row = row[j] < best_row ? row[j] : best_row;
+		if (best_row > limit)
+			return best_row;	/* rows never get smaller */
 	}
 	return row[lb];
 }
@@ -515,7 +520,11 @@ static void suggest_add(struct suggest *sg, const char *name)
 
 	if (sg->len > 64 || ln >= sizeof(sg->name[0]))
 		return;
-	d = distance(sg->in, sg->len, name, ln);
+	/* lengths alone can rule a name out */
+	if ((ln > sg->len ? ln - sg->len : sg->len - ln) > limit)
+		d = ~0u;
+	else
+		d = distance(sg->in, sg->len, name, ln, limit);
 	/* a name that starts with what was typed is a good guess too */
 	if (d > limit && sg->len >= 3 && ln > sg->len && !strncasecmp(name, sg->in, sg->len))
 		d = limit;

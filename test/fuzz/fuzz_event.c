@@ -59,7 +59,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(s, data + 1, size - 1);
 	s[size - 1] = '\0';
 	p = s;
-	while ((r = pmu__event_next(&p, &tok, &len)) > 0) {
+	/* a few events per input: unknown names cost a scan of the tree for suggestions */
+	for (int n = 0; n < 4 && (r = pmu__event_next(&p, &tok, &len)) > 0; n++) {
 		r = pmu__event_parse(tok, len, &ev);
 		if (r > 0 || (r == 0) != (ev.n > 0))
 			abort();

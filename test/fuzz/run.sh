@@ -2,7 +2,7 @@
 # Builds the libFuzzer targets test/fuzz/fuzz_*.c with clang (ASan + UBSan) in
 # build-fuzz/ and runs each for a bounded time from its seed corpus.
 # Last line: "fuzz: N passed, N failed, N skipped" (a fuzzer that crashes fails).
-#   FUZZ_TIME   seconds per fuzzer (default: 72 s shared by all fuzzers)
+#   FUZZ_TIME   seconds per fuzzer (default: 64 s shared by all fuzzers)
 #   FUZZ_ONLY   run only these fuzzers ("fuzz_event fuzz_format")
 #   CLANG       the compiler (default clang, else clang-14..19)
 cd "$(dirname "$0")/../.." || exit 1
@@ -54,7 +54,7 @@ for s in $srcs; do
 	objs="$objs $o"
 done
 
-per=${FUZZ_TIME:-$((72 / n))}
+per=${FUZZ_TIME:-$((64 / n))}
 [ "$per" -lt 1 ] && per=1
 total_runs=0
 for f in $fuzzers; do
