@@ -374,7 +374,9 @@ static int open_counters(struct pmu_set *set, const struct pmu_opts *o)
 			c->ctr[i].fd = fd;
 			if (leader)
 				gr->fd = fd;
-			c->ctr[i].why = blocker ? blocker : type_blocker(&c->attr[i]);
+			c->ctr[i].why = type_blocker(&c->attr[i]);
+			if (!c->ctr[i].why)
+				c->ctr[i].why = blocker;
 			if (c->ctr[i].why || !c->wiped)
 				continue;
 			set->page[i] = mmap(NULL, page_size(), PROT_READ, MAP_SHARED, fd, 0);

@@ -109,7 +109,7 @@ pmu__read_page(const struct perf_event_mmap_page *pc, enum pmu__read_mode mode,
 	uint32_t seq, idx, shift;
 	uint64_t caps, count, pmc, enabled, running;
 
-	do {
+	for (;;) {
 		seq = PMU_LDV(pc, lock);
 		PMU_BARRIER();
 		caps = PMU_LD(pc, capabilities);
@@ -149,7 +149,13 @@ pmu__read_page(const struct perf_event_mmap_page *pc, enum pmu__read_mode mode,
 			running += delta;	/* idx != 0: the event is running now */
 		}
 		PMU_BARRIER();
-	} while (__builtin_expect(PMU_LDV(pc, lock) != seq, 0));
+		/*
+		 * The kernel changes the page only while the reader is not running;
+		 * a writer on another CPU (a simulation) leaves lock odd meanwhile.
+		 */
+		if (__builtin_expect(PMU_LDV(pc, lock) == seq && !(seq & 1), 1))
+			break;
+	}
 
 	v->count = count;
 	v->enabled = enabled;
