@@ -37,6 +37,13 @@ static int workload(char **argv)
 
 		return fd < 0;
 	}
+	if (!strcmp(argv[0], "--spin")) {
+		volatile uint64_t x = 0;
+
+		for (long i = 0; i < atol(argv[1]); i++)
+			x += (uint64_t)i;
+		return 0;
+	}
 	if (!strcmp(argv[0], "--child-touch")) {
 		pid_t pid = fork();
 
@@ -167,6 +174,41 @@ int main(int argc, char **argv)
 			pmu_close(s);
 		else
 			CHECK_MSG(strstr(out, "<not supported>,,cycles,") && strstr(err, "cycles: "), "%s\n%s", out, err);
+	}
+
+	/*
+	 * More hardware events than counters (where there is a PMU): the kernel
+	 * multiplexes them, pmu stat scales and shows the share of time counted.
+	 */
+	{
+		struct pmu_set *s;
+
+		if (pmu_open(&s, "cycles") == 0) {
+			const char *many = "cycles,cycles,cycles,cycles,cycles,cycles,cycles,cycles,cycles,cycles,"
+					   "cycles,cycles,cycles,cycles,cycles,cycles";
+			char spins[32];
+			int partial = 0;
+
+			pmu_close(s);
+			snprintf(spins, sizeof(spins), "%ld", t_scale(200000000));
+			CHECK_EQ(stat_run((const char *[]){ "-x,", "-e", many, "--", self, "--work", "--spin", spins,
+						       NULL }, out, sizeof(out), err, sizeof(err)), 0);
+			for (const char *l = out; *l; l = strchr(l, '\n') + 1) {
+				double pct = 100;
+				const char *c = l;
+
+				for (int k = 0; k < 4 && c; k++)
+					c = strchr(c, ',') ? strchr(c, ',') + 1 : NULL;
+				if (c)
+					pct = strtod(c, NULL);
+				CHECK_MSG(pct > 0 && pct <= 100, "%.*s", (int)strcspn(l, "\n"), l);
+				partial += pct < 100;
+			}
+			CHECK_MSG(partial > 0, "no event was multiplexed:\n%s", out);
+			CHECK_EQ(stat_run((const char *[]){ "-e", many, "--", self, "--work", "--spin", spins, NULL },
+					  out, sizeof(out), err, sizeof(err)), 0);
+			CHECK_MSG(strstr(out, "%)\n"), "%s", out);
+		}
 	}
 
 	/* Usage errors; a command that does not exist. */
