@@ -8,6 +8,7 @@
  * formats the copy without the lock.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -443,6 +444,7 @@ PMU_API int pmu_report(FILE *out, const char *format)
 /* Zero-code mode. */
 static char *zero_path;
 static pid_t zero_pid;
+static int zero_fd = -1;	/* a copy of stderr for the report */
 
 /* The report's format from the file name: .csv, .json, else a table. */
 static const char *format_of(const char *path)
@@ -464,7 +466,13 @@ static void zero_write(void)
 	size_t k = 0;
 	int r;
 
-	if (!strcmp(p, "stderr") || !strcmp(p, "-")) {
+	if (zero_fd >= 0) {
+		/* A copy taken at start-up: programs may close stderr in their own atexit handlers. */
+		f = fdopen(zero_fd, "w");
+		zero_fd = -1;
+		if (!f)
+			return;
+	} else if (!strcmp(p, "stderr") || !strcmp(p, "-")) {
 		f = stderr;
 	} else if (!strcmp(p, "stdout")) {
 		f = stdout;
@@ -516,6 +524,8 @@ void pmu__zero_setup(void)
 	if (!zero_path)
 		return;
 	zero_pid = getpid();
+	if (!strcmp(zero_path, "stderr") || !strcmp(zero_path, "-"))
+		zero_fd = fcntl(2, F_DUPFD_CLOEXEC, 3);
 	if (pmu_region_begin(WHOLE_RUN) < 0)
 		fprintf(stderr, "libpmu: PMU_EVENTS=%s: %s\n", ev, pmu_errmsg());
 	if (atexit(zero_exit) != 0)

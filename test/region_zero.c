@@ -42,10 +42,18 @@ static void *worker(void *arg)
 	return NULL;
 }
 
+static void close_stderr(void)
+{
+	fclose(stderr);	/* as coreutils' close_stdout() does */
+}
+
 /* The measured program: no pmu_thread_init(), only regions. */
 static int measured(const char *mode)
 {
 	pthread_t th[3];
+
+	if (!strcmp(mode, "close-stderr"))
+		atexit(close_stderr);
 
 	pmu_region_begin("setup");
 	touch(50);
@@ -174,6 +182,11 @@ int main(int argc, char **argv)
 	CHECK_MSG(!strncmp(err, "libpmu report: 4 regions, 4 threads; events: task-clock, page-faults\n", 69),
 		  "%s", err);
 	CHECK_MSG(strstr(err, "\nleft-open ") && strstr(err, "\n(whole run) "), "%s", err);
+
+	/* Still there when the program closes stderr in an atexit handler of its own. */
+	char *closer[] = { self, "--measured", "close-stderr", NULL };
+	CHECK(run(closer, (const char *[]){ ev, "PMU_REPORT=stderr", NULL }, err, sizeof(err)) == 0);
+	CHECK_MSG(!strncmp(err, "libpmu report:", 14), "%s", err);
 
 	/* PMU_REPORT defaults to stderr. */
 	CHECK(run(plain, (const char *[]){ ev, NULL }, err, sizeof(err)) == 0);
