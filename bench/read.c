@@ -1,0 +1,599 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Cost of one pmu_read() against what it replaces, measured in the same run
+ * on the same events: raw read(2) of perf descriptors opened here, a bare
+ * system call, and (where hardware counters are readable from user space) a
+ * minimal hand-written seqlock + counter-register loop, the floor.
+ *
+ *   bench/read [--quick]          the table: ns per read (median of several
+ *                                 runs, pinned to one CPU), ratio to read(2),
+ *                                 instructions per read when an instructions
+ *                                 counter opens (user, and user + kernel)
+ *   bench/read --callgrind M [N]  N reads (default 100000) of method M only:
+ *     valgrind --tool=callgrind --toggle-collect=bench_loop build/bench/read --callgrind pmu1
+ *   bench/read --list             the methods
+ *
+ * Prints figures, never judges them. Under QEMU with -icount shift=0 the
+ * guest clock advances 1 ns per guest instruction and counts are exact.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <linux/perf_event.h>
+
+#include "pmu.h"
+#include "arch.h"
+
+#define SW1 "task-clock"
+#define SW4 "task-clock,page-faults,context-switches,cpu-migrations"
+#define MAXRUNS 31
+
+enum method {
+	M_EMPTY,	/* the loop alone: subtracted from instruction counts */
+	M_PMU1, M_PMU4, M_RAW1, M_RAW1T, M_RAWG4, M_GETPPID,
+	M_HW1, M_HW4, M_HWRAW1, M_HWRAW1T, M_FLOOR, M_FLOOR_FIXED,
+	M_N
+};
+
+static const struct {
+	const char *name, *what;
+} methods[M_N] = {
+	[M_EMPTY] = { "empty", "empty loop" },
+	[M_PMU1] = { "pmu1", "pmu_read, 1 event" },
+	[M_PMU4] = { "pmu4", "pmu_read, 4 events" },
+	[M_RAW1] = { "raw1", "raw read(2), 8 bytes" },
+	[M_RAW1T] = { "raw1t", "raw read(2) + TIME_ENABLED|RUNNING" },
+	[M_RAWG4] = { "rawg4", "raw PERF_FORMAT_GROUP read of 4 (+times)" },
+	[M_GETPPID] = { "getppid", "getppid() (a bare syscall)" },
+	[M_HW1] = { "hw1", "pmu_read, 1 hardware event" },
+	[M_HW4] = { "hw4", "pmu_read, 4 hardware events" },
+	[M_HWRAW1] = { "hwraw1", "raw read(2) of the hw event, 8 bytes" },
+	[M_HWRAW1T] = { "hwraw1t", "raw read(2) of the hw event + times" },
+	[M_FLOOR] = { "floor", "seqlock + counter read, switch on index" },
+	[M_FLOOR_FIXED] = { "floorfix", "seqlock + PMCCNTR_EL0 read, fixed" },
+};
+
+static struct {
+	struct pmu_set *sw1, *sw4, *hw1, *hw4;
+	const char *hw1_events, *hw4_events;
+	int raw1, raw1t, rawg4, hwraw1, hwraw1t;	/* descriptors opened here */
+	struct perf_event_mmap_page *floor_page;	/* a cycles event with user access */
+	int floor_fd;
+	int ins_u, ins_uk;				/* instructions:u and :uk, -1 if absent */
+	int available[M_N];
+	const char *why[M_N];
+} B;
+
+static uint64_t sink;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int perf_open(struct perf_event_attr *a, int group)
+{
+	return (int)syscall(SYS_perf_event_open, a, 0, -1, group, PERF_FLAG_FD_CLOEXEC);
+}
+
+/* A raw descriptor for a software event of this thread, user space only like pmu_open(). */
+static int open_sw(uint64_t config, uint64_t fmt, int group)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = config;
+	a.read_format = fmt;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	return perf_open(&a, group);
+}
+
+static int open_attr(const char *event, uint64_t fmt)
+{
+	struct perf_event_attr a;
+
+	if (pmu_event_attr(event, &a) < 0)
+		return -1;
+	a.read_format = fmt;
+	return perf_open(&a, -1);
+}
+
+#if defined(__aarch64__)
+#define HAVE_FLOOR 1
+/* Hand-written: what any user-space read of the page must do at least. */
+static inline __attribute__((always_inline)) uint64_t floor_read(const struct perf_event_mmap_page *pc)
+{
+	uint32_t seq, idx, shift;
+	uint64_t off, pmc;
+
+	do {
+		seq = *(volatile uint32_t *)&pc->lock;
+		__asm__ volatile("" ::: "memory");
+		idx = pc->index;
+		off = pc->offset;
+		shift = 64 - pc->pmc_width;
+		pmc = pmu__arch_rdpmc(idx);
+		__asm__ volatile("" ::: "memory");
+	} while (*(volatile uint32_t *)&pc->lock != seq);
+	return off + (uint64_t)((int64_t)(pmc << shift) >> shift);
+}
+
+static inline __attribute__((always_inline)) uint64_t floor_read_fixed(const struct perf_event_mmap_page *pc)
+{
+	uint32_t seq;
+	uint64_t off, pmc;
+
+	do {
+		seq = *(volatile uint32_t *)&pc->lock;
+		__asm__ volatile("" ::: "memory");
+		off = pc->offset;
+		__asm__ volatile("mrs %0, pmccntr_el0" : "=r"(pmc));
+		__asm__ volatile("" ::: "memory");
+	} while (*(volatile uint32_t *)&pc->lock != seq);
+	return off + pmc;
+}
+#elif defined(__x86_64__)
+#define HAVE_FLOOR 1
+static inline __attribute__((always_inline)) uint64_t floor_read(const struct perf_event_mmap_page *pc)
+{
+	uint32_t seq, idx, shift;
+	uint64_t off, pmc;
+
+	do {
+		seq = *(volatile uint32_t *)&pc->lock;
+		__asm__ volatile("" ::: "memory");
+		idx = pc->index;
+		off = pc->offset;
+		shift = 64 - pc->pmc_width;
+		pmc = pmu__arch_rdpmc(idx);
+		__asm__ volatile("" ::: "memory");
+	} while (*(volatile uint32_t *)&pc->lock != seq);
+	return off + (uint64_t)((int64_t)(pmc << shift) >> shift);
+}
+#define floor_read_fixed floor_read
+#else
+#define HAVE_FLOOR 0
+#endif
+
+/* The N reads of one method; callgrind collects inside this function only. */
+__attribute__((noinline)) void bench_loop(enum method m, long n)
+{
+	uint64_t v[8] = { 0 }, acc = 0;
+	long i;
+
+	switch (m) {
+	case M_EMPTY:
+		for (i = 0; i < n; i++)
+			__asm__ volatile("" : : "r"(v) : "memory");
+		break;
+	case M_PMU1:
+		for (i = 0; i < n; i++)
+			pmu_read(B.sw1, v);
+		break;
+	case M_PMU4:
+		for (i = 0; i < n; i++)
+			pmu_read(B.sw4, v);
+		break;
+	case M_HW1:
+		for (i = 0; i < n; i++)
+			pmu_read(B.hw1, v);
+		break;
+	case M_HW4:
+		for (i = 0; i < n; i++)
+			pmu_read(B.hw4, v);
+		break;
+	case M_RAW1:
+		for (i = 0; i < n; i++)
+			acc += read(B.raw1, v, 8);
+		break;
+	case M_RAW1T:
+		for (i = 0; i < n; i++)
+			acc += read(B.raw1t, v, 24);
+		break;
+	case M_RAWG4:
+		for (i = 0; i < n; i++)
+			acc += read(B.rawg4, v, 7 * 8);
+		break;
+	case M_HWRAW1:
+		for (i = 0; i < n; i++)
+			acc += read(B.hwraw1, v, 8);
+		break;
+	case M_HWRAW1T:
+		for (i = 0; i < n; i++)
+			acc += read(B.hwraw1t, v, 24);
+		break;
+	case M_GETPPID:
+		for (i = 0; i < n; i++)
+			acc += getppid();
+		break;
+#if HAVE_FLOOR
+	case M_FLOOR:
+		for (i = 0; i < n; i++)
+			acc += floor_read(B.floor_page);
+		break;
+	case M_FLOOR_FIXED:
+		for (i = 0; i < n; i++)
+			acc += floor_read_fixed(B.floor_page);
+		break;
+#endif
+	default:
+		break;
+	}
+	sink += acc + v[0];
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static uint64_t read_count(int fd)
+{
+	uint64_t v = 0;
+
+	if (fd < 0 || read(fd, &v, sizeof(v)) != sizeof(v))
+		return 0;
+	return v;
+}
+
+/* Instructions (user; user + kernel) of n reads of m, loop included. */
+static void count_instructions(enum method m, long n, double *u, double *uk)
+{
+	uint64_t u0, k0, u1, k1;
+
+	u0 = read_count(B.ins_u);
+	k0 = read_count(B.ins_uk);
+	bench_loop(m, n);
+	u1 = read_count(B.ins_u);
+	k1 = read_count(B.ins_uk);
+	*u = (double)(u1 - u0);
+	*uk = (double)(k1 - k0);
+}
+
+static void setup_sw(void)
+{
+	uint64_t t = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	static const uint64_t sw4[] = { PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_PAGE_FAULTS,
+					PERF_COUNT_SW_CONTEXT_SWITCHES, PERF_COUNT_SW_CPU_MIGRATIONS };
+	int i, fd;
+
+	if (pmu_open(&B.sw1, SW1) == 0)
+		B.available[M_PMU1] = 1;
+	else
+		B.why[M_PMU1] = strdup(pmu_errmsg());
+	if (pmu_open(&B.sw4, SW4) == 0)
+		B.available[M_PMU4] = 1;
+	else
+		B.why[M_PMU4] = strdup(pmu_errmsg());
+	B.raw1 = open_sw(PERF_COUNT_SW_TASK_CLOCK, 0, -1);
+	B.raw1t = open_sw(PERF_COUNT_SW_TASK_CLOCK, t, -1);
+	B.rawg4 = -1;
+	for (i = 0; i < 4; i++) {
+		fd = open_sw(sw4[i], t | PERF_FORMAT_GROUP, B.rawg4);
+		if (fd < 0) {
+			B.rawg4 = -1;
+			break;
+		}
+		if (i == 0)
+			B.rawg4 = fd;
+	}
+	B.available[M_RAW1] = B.raw1 >= 0;
+	B.available[M_RAW1T] = B.raw1t >= 0;
+	B.available[M_RAWG4] = B.rawg4 >= 0;
+	B.available[M_GETPPID] = 1;
+	B.available[M_EMPTY] = 1;
+}
+
+/* Hardware: only where pmu_read() of cycles takes the user-space path. */
+static void setup_hw(void)
+{
+	static const char *const lists4[] = {
+		"cycles,instructions,branches,branch-misses",
+		"cycles,instructions,cpu_cycles,cpu_cycles",
+		"cycles,cpu_cycles,cpu_cycles,cpu_cycles",
+		"cycles,cycles,cycles,cycles",
+	};
+	const char *why = "";
+	struct perf_event_attr a;
+	unsigned i;
+
+	B.hw1_events = "cycles";
+	if (pmu_open(&B.hw1, "cycles") < 0) {
+		B.why[M_HW1] = strdup(pmu_errmsg());
+		return;
+	}
+	if (pmu_user_read(B.hw1, 0, &why) != 1) {
+		B.why[M_HW1] = strdup(why);
+		pmu_close(B.hw1);
+		B.hw1 = NULL;
+		return;
+	}
+	B.available[M_HW1] = 1;
+	for (i = 0; i < sizeof(lists4) / sizeof(lists4[0]); i++) {
+		if (pmu_open(&B.hw4, lists4[i]) < 0)
+			continue;
+		if (pmu_user_read(B.hw4, 3, NULL) == 1) {
+			B.hw4_events = lists4[i];
+			B.available[M_HW4] = 1;
+			break;
+		}
+		pmu_close(B.hw4);
+		B.hw4 = NULL;
+	}
+	if (!B.hw4)
+		B.why[M_HW4] = "no list of 4 hardware events opened with user-space reads";
+	B.hwraw1 = open_attr("cycles", 0);
+	B.hwraw1t = open_attr("cycles", PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING);
+	B.available[M_HWRAW1] = B.hwraw1 >= 0;
+	B.available[M_HWRAW1T] = B.hwraw1t >= 0;
+
+	/* The floor's own cycles event, with user access (arm64: config1 bit 1, 64-bit: bit 0). */
+	B.floor_fd = -1;
+	if (HAVE_FLOOR && pmu_event_attr("cycles", &a) == 0) {
+		if (!strcmp(PMU_ARCH_NAME, "aarch64"))
+			a.config1 |= 3;
+		B.floor_fd = perf_open(&a, -1);
+		if (B.floor_fd < 0 && errno == EOPNOTSUPP && !strcmp(PMU_ARCH_NAME, "aarch64")) {
+			a.config1 &= ~1ull;
+			B.floor_fd = perf_open(&a, -1);
+		}
+	}
+	if (B.floor_fd >= 0) {
+		B.floor_page = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, B.floor_fd, 0);
+		if (B.floor_page == MAP_FAILED)
+			B.floor_page = NULL;
+	}
+	if (B.floor_page && B.floor_page->cap_user_rdpmc && B.floor_page->index) {
+		B.available[M_FLOOR] = 1;
+		/* Fixed register: only while the event sits on the cycle counter. */
+		B.available[M_FLOOR_FIXED] = !strcmp(PMU_ARCH_NAME, "aarch64") && B.floor_page->index == 32 &&
+					     B.floor_page->pmc_width == 64;
+		if (!B.available[M_FLOOR_FIXED])
+			B.why[M_FLOOR_FIXED] = "the floor's event is not on a 64-bit PMCCNTR_EL0";
+	} else {
+		B.why[M_FLOOR] = B.why[M_FLOOR_FIXED] = "no user-readable cycles page for the floor";
+	}
+}
+
+static void setup_instructions(void)
+{
+	struct perf_event_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_HARDWARE;
+	a.config = PERF_COUNT_HW_INSTRUCTIONS;
+	a.exclude_hv = 1;
+	a.exclude_kernel = 1;
+	B.ins_u = perf_open(&a, -1);
+	a.exclude_kernel = 0;
+	B.ins_uk = perf_open(&a, -1);
+	if (B.ins_uk < 0) {
+		/* Counting the kernel may not be allowed: user space only then. */
+		B.ins_uk = -1;
+	}
+}
+
+static void pin(int *cpu)
+{
+	cpu_set_t s;
+
+	*cpu = sched_getcpu();
+	if (*cpu < 0)
+		*cpu = 0;
+	CPU_ZERO(&s);
+	CPU_SET(*cpu, &s);
+	if (sched_setaffinity(0, sizeof(s), &s) < 0)
+		*cpu = -1;
+}
+
+static void machine(void)
+{
+	struct utsname u;
+	char line[256], model[256] = "";
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	while (f && fgets(line, sizeof(line), f)) {
+		char *p = strchr(line, ':');
+
+		if (p && (!strncmp(line, "model name", 10) || !strncmp(line, "CPU part", 8))) {
+			snprintf(model, sizeof(model), "%s", p + 2);
+			model[strcspn(model, "\n")] = '\0';
+			break;
+		}
+	}
+	if (f)
+		fclose(f);
+	uname(&u);
+	printf("machine: %s, Linux %s, %ld CPUs%s%s\n", u.machine, u.release, sysconf(_SC_NPROCESSORS_ONLN),
+	       *model ? ", " : "", model);
+}
+
+static int by_name(const char *name)
+{
+	for (int m = 0; m < M_N; m++)
+		if (!strcmp(methods[m].name, name))
+			return m;
+	return -1;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: read [--quick] | --callgrind METHOD [N] | --list\n");
+}
+
+int main(int argc, char **argv)
+{
+	const char *q = getenv("PMU_TEST_QUICK");
+	int quick = q && *q && *q != '0', cpu, m, r;
+	long n;
+	int runs;
+	double ns[M_N][MAXRUNS], med[M_N], best[M_N], ins_u[M_N], ins_uk[M_N];
+
+	B.raw1 = B.raw1t = B.rawg4 = B.hwraw1 = B.hwraw1t = B.floor_fd = B.ins_u = B.ins_uk = -1;
+	if (argc >= 2 && !strcmp(argv[1], "--list")) {
+		for (m = 0; m < M_N; m++)
+			printf("%-10s %s\n", methods[m].name, methods[m].what);
+		return 0;
+	}
+	if (argc >= 2 && !strcmp(argv[1], "--quick"))
+		quick = 1;
+	else if (argc >= 3 && !strcmp(argv[1], "--callgrind")) {
+		m = by_name(argv[2]);
+		n = argc >= 4 ? atol(argv[3]) : 100000;
+		if (m < 0 || n <= 0) {
+			usage(stderr);
+			return 2;
+		}
+		setup_sw();
+		if (m >= M_HW1)
+			setup_hw();
+		if (!B.available[m]) {
+			fprintf(stderr, "%s: not available here: %s\n", methods[m].name,
+				B.why[m] ? B.why[m] : "could not be set up");
+			return 1;
+		}
+		bench_loop(m, 10);	/* warm: lazy binding, first faults */
+		bench_loop(m, n);
+		return 0;
+	} else if (argc >= 2) {
+		usage(stderr);
+		return 2;
+	}
+
+	/* Many short runs, interleaved: a busy machine disturbs some runs, not one method. */
+	n = quick ? 2000 : 20000;
+	runs = quick ? 3 : MAXRUNS;
+	pin(&cpu);
+	setup_sw();
+	setup_hw();
+	setup_instructions();
+
+	machine();
+	printf("%s, median of %d runs of %ld reads, interleaved%s\n",
+	       cpu >= 0 ? "pinned to one CPU" : "not pinned (sched_setaffinity failed)", runs, n,
+	       quick ? " (--quick)" : "");
+	printf("software events: \"%s\" and \"%s\"; %s\n", SW1, SW4,
+	       pmu_user_read(B.sw1, 0, NULL) == 1 ? "pmu_read reads them from user space" :
+	       "pmu_read reads them through read(2)");
+	if (B.available[M_HW1]) {
+		printf("hardware events: \"%s\" and \"%s\", read from user space\n", B.hw1_events,
+		       B.hw4_events ? B.hw4_events : "(none)");
+		if (B.floor_page)
+			printf("floor: cycles page index %u, pmc_width %u\n", B.floor_page->index,
+			       B.floor_page->pmc_width);
+	} else {
+		printf("hardware events: none read from user space here (%s)\n",
+		       B.why[M_HW1] ? B.why[M_HW1] : "?");
+	}
+
+	for (m = 0; m < M_N; m++)
+		if (B.available[m])
+			bench_loop(m, n / 10);	/* warm up */
+	for (r = 0; r < runs; r++) {
+		for (m = 0; m < M_N; m++) {
+			uint64_t t;
+
+			if (!B.available[m])
+				continue;
+			t = now_ns();
+			bench_loop(m, n);
+			ns[m][r] = (double)(now_ns() - t) / (double)n;
+		}
+	}
+	for (m = 0; m < M_N; m++) {
+		if (!B.available[m])
+			continue;
+		qsort(ns[m], runs, sizeof(double), cmp_double);
+		med[m] = ns[m][runs / 2];
+		best[m] = ns[m][0];
+	}
+
+	/* Instructions per read: difference of n and 0 reads, less the empty loop's per-iteration cost. */
+	if (B.ins_u >= 0) {
+		double u0, k0, u, k;
+
+		for (m = 0; m < M_N; m++) {
+			if (!B.available[m])
+				continue;
+			count_instructions(m, 0, &u0, &k0);
+			count_instructions(m, n, &u, &k);
+			ins_u[m] = (u - u0) / (double)n;
+			ins_uk[m] = (k - k0) / (double)n;
+		}
+		for (m = M_EMPTY + 1; m < M_N; m++) {
+			if (!B.available[m])
+				continue;
+			ins_u[m] -= ins_u[M_EMPTY];
+			ins_uk[m] -= ins_uk[M_EMPTY];
+		}
+	}
+
+	printf("\n%-44s %9s %9s %10s %10s %12s %12s\n", "method", "ns/read", "best", "x read(2)", "x same raw",
+	       "instr/read u", "instr u+k");
+	for (m = M_PMU1; m < M_N; m++) {
+		int base = m >= M_HW1 ? M_HWRAW1 : M_RAW1, same = -1;
+		char what[64];
+
+		if (m == M_PMU1)
+			same = M_RAW1T;
+		else if (m == M_PMU4)
+			same = M_RAWG4;
+		else if (m == M_HW1)
+			same = M_HWRAW1T;
+		if (!B.available[m]) {
+			if (B.why[m] && (m == M_HW1 || m == M_PMU1 || m == M_PMU4 || B.available[M_HW1]))
+				printf("%-44s %9s   (%s)\n", methods[m].what, "-", B.why[m]);
+			continue;
+		}
+		snprintf(what, sizeof(what), "%s", methods[m].what);
+		printf("%-44s %9.1f %9.1f", what, med[m], best[m]);
+		if (B.available[base])
+			printf(" %10.3f", med[m] / med[base]);
+		else
+			printf(" %10s", "-");
+		if (same >= 0 && B.available[same])
+			printf(" %10.3f", med[m] / med[same]);
+		else
+			printf(" %10s", "");
+		if (B.ins_u >= 0) {
+			printf(" %12.1f", ins_u[m]);
+			if (B.ins_uk >= 0)
+				printf(" %12.1f", ins_uk[m]);
+		}
+		printf("\n");
+	}
+	printf("\nns/read: median of the runs; best: the fastest run\n");
+	printf("x read(2): against the raw 8-byte read(2) of the same kind of event (software: %s; "
+	       "hardware: cycles)\n", SW1);
+	printf("x same raw: against the raw read(2) that returns what pmu_read needs (1 event with times; "
+	       "a group of 4 with times)\n");
+	if (B.ins_u >= 0)
+		printf("instr/read: from instructions:u and instructions:uk counters around each loop, "
+		       "net of the empty loop (%.1f u per iteration)\n", ins_u[M_EMPTY]);
+	else
+		printf("instr/read: no instructions counter here; bench/callgrind.sh gives user-space "
+		       "instructions per read\n");
+	pmu_close(B.sw1);
+	pmu_close(B.sw4);
+	pmu_close(B.hw1);
+	pmu_close(B.hw4);
+	return 0;
+}
