@@ -38,6 +38,7 @@ int main(int argc, char **argv)
 		sum += i * i;
 	pmu_read(set, after);
 
+	printf("sum of squares: %llu\n", (unsigned long long)sum);
 	for (unsigned i = 0; i < pmu_count(set); i++) {
 		const char *why;
 		int user = pmu_user_read(set, i, &why);

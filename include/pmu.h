@@ -48,13 +48,14 @@ enum {
 	PMU_NO_GROUP       = 1u << 2, /* schedule each event on its own (like perf stat) */
 	PMU_DISABLED       = 1u << 3, /* open disabled; pmu_enable() starts */
 	PMU_NO_USER_READ   = 1u << 4, /* always read through read(2) */
+	PMU_ON_CPU         = 1u << 5, /* count on opts.cpu only (with pid -1: every task there) */
 };
 
 /* Options for pmu_open_opts(). Zero-initialise, then set size. */
 struct pmu_opts {
 	size_t size;      /* sizeof(struct pmu_opts), for compatibility */
-	pid_t pid;        /* 0: the calling thread; otherwise that thread/process */
-	int cpu;          /* -1: any CPU (0 means CPU 0 only with pid -1) */
+	pid_t pid;        /* 0: the calling thread; -1: every task (needs PMU_ON_CPU); else that task */
+	int cpu;          /* the CPU, with PMU_ON_CPU; otherwise ignored (any CPU) */
 	unsigned flags;   /* PMU_* flags above */
 };
 

@@ -44,6 +44,7 @@ struct pmu__counter {
 	unsigned event;			/* the user's event this counter adds to */
 	const char *why;		/* why it is read through read(2), or NULL */
 	uint64_t auto_long;
+	char why_buf[192];		/* for a why that names a file */
 };
 
 struct pmu__group {
@@ -120,6 +121,11 @@ static bool have_core_pmu(void)
 	return core;
 }
 
+static bool is_core_type(uint32_t type)
+{
+	return type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE || type == PERF_TYPE_RAW;
+}
+
 static const char *type_blocker(const struct pmu__attr *a)
 {
 	switch (a->attr.type) {
@@ -132,26 +138,29 @@ static const char *type_blocker(const struct pmu__attr *a)
 	return NULL;
 }
 
-/* Explains a failed perf_event_open() of event name on PMU a. */
-static int open_error(int err, const char *name, const struct pmu__attr *a, unsigned group_size)
+/* Explains a failed perf_event_open() of event name on PMU a for task pid. */
+static int open_error(int err, const char *name, const struct pmu__attr *a, unsigned group_size, pid_t pid)
 {
-	long paranoid = read_number("/proc/sys/kernel/perf_event_paranoid");
 	bool hw = !type_blocker(a);
 
 	switch (err) {
 	case ENOENT:
 	case ENODEV:
 	case EOPNOTSUPP:
-		if (hw && !have_core_pmu())
+		if (is_core_type(a->attr.type) && !have_core_pmu())
 			return pmu__err(-ENODEV, "%s: no hardware PMU on this machine (a virtual machine "
 					"without a virtual PMU?)", name);
 		return pmu__err(-err, "%s: the %s PMU does not support this event (%s)", name, a->pmu,
 				strerror(err));
 	case EACCES:
 	case EPERM:
+		if (pid > 0)
+			return pmu__err(-err, "%s: permission denied counting task %d (it must be yours "
+					"and traceable, or you need CAP_PERFMON)", name, (int)pid);
 		return pmu__err(-err, "%s: permission denied; kernel.perf_event_paranoid is %ld "
 				"(counting the kernel needs CAP_PERFMON or paranoid <= 1; "
-				"any counting needs paranoid <= 2)", name, paranoid);
+				"any counting needs paranoid <= 2)", name,
+				read_number("/proc/sys/kernel/perf_event_paranoid"));
 	case EINVAL:
 		if (group_size > 1 && hw)
 			return pmu__err(-EINVAL, "%s: the kernel rejected the event in a group of %u "
@@ -172,23 +181,30 @@ static int open_error(int err, const char *name, const struct pmu__attr *a, unsi
 	}
 }
 
-/* Why counter c of a freshly enabled set cannot be read from user space, or NULL. */
-static const char *user_read_blocker(const struct perf_event_mmap_page *pc, const struct pmu__attr *a)
+/*
+ * Why counter k of an enabled set cannot be read from user space, or NULL.
+ * arm64 shows kernel.perf_user_access 0 as index 0, riscv as cap_user_rdpmc 0.
+ */
+static const char *user_read_blocker(struct pmu__counter *k, const struct perf_event_mmap_page *pc,
+				     const struct pmu__attr *a)
 {
+	bool sysctl_arch = !strcmp(PMU_ARCH_NAME, "aarch64") || !strcmp(PMU_ARCH_NAME, "riscv64");
+	bool cap = PMU_LD(pc, capabilities) & PMU_CAP_RDPMC;
 	char path[512];
 
-	if (!(PMU_LD(pc, capabilities) & PMU_CAP_RDPMC)) {
-		snprintf(path, sizeof(path), "%s/%s/rdpmc", pmu__sysfs_root(), a->pmu);
-		if (!strcmp(PMU_ARCH_NAME, "x86_64") && read_number(path) == 0)
-			return "x86 rdpmc is disabled: /sys/bus/event_source/devices/cpu/rdpmc is 0 "
-			       "(write 1 to it to allow user-space reads)";
-		return "the PMU does not allow user-space reads (cap_user_rdpmc is 0)";
-	}
-	if (!PMU_LD(pc, index) && !strcmp(PMU_ARCH_NAME, "aarch64") &&
+	if ((!cap || !PMU_LD(pc, index)) && sysctl_arch &&
 	    read_number("/proc/sys/kernel/perf_user_access") == 0)
 		return "kernel.perf_user_access is 0 (sysctl kernel.perf_user_access=1 allows "
 		       "user-space reads)";
-	return NULL;
+	if (cap)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/%s/rdpmc", pmu__sysfs_root(), a->pmu);
+	if (!strcmp(PMU_ARCH_NAME, "x86_64") && read_number(path) == 0) {
+		snprintf(k->why_buf, sizeof(k->why_buf), "x86 rdpmc is disabled: %.120s is 0 (write 1 "
+			 "to it to allow user-space reads)", path);
+		return k->why_buf;
+	}
+	return "the PMU does not allow user-space reads (cap_user_rdpmc is 0)";
 }
 
 /* Why no counter of this set can be read from user space, or NULL. */
@@ -370,14 +386,17 @@ static int open_counters(struct pmu_set *set, const struct pmu_opts *o)
 				c->ctr[i].auto_long = 0;
 			}
 			if (fd < 0)
-				return open_error(errno, c->names[c->ctr[i].event], &c->attr[i], gr->n);
+				return open_error(errno, c->names[c->ctr[i].event], &c->attr[i], gr->n, o->pid);
 			c->ctr[i].fd = fd;
 			if (leader)
 				gr->fd = fd;
 			c->ctr[i].why = type_blocker(&c->attr[i]);
 			if (!c->ctr[i].why)
 				c->ctr[i].why = blocker;
-			if (c->ctr[i].why || !c->wiped)
+			if (!c->ctr[i].why && !c->wiped)
+				c->ctr[i].why = "the kernel lacks MADV_WIPEONFORK (Linux 4.14), which keeps "
+						"the user-space read safe across fork";
+			if (c->ctr[i].why)
 				continue;
 			set->page[i] = mmap(NULL, page_size(), PROT_READ, MAP_SHARED, fd, 0);
 			if (set->page[i] == MAP_FAILED) {
@@ -395,7 +414,7 @@ PMU_API int pmu_open_opts(struct pmu_set **setp, const char *events, const struc
 	struct pmu_set *set;
 	struct pmu__cold *c;
 	size_t ps = page_size(), max_read;
-	unsigned i, g;
+	unsigned g;
 	int r;
 
 	if (!setp)
@@ -413,8 +432,14 @@ PMU_API int pmu_open_opts(struct pmu_set **setp, const char *events, const struc
 			o = *opts;
 		}
 		if (o.flags & ~(unsigned)(PMU_INHERIT | PMU_ENABLE_ON_EXEC | PMU_NO_GROUP |
-					  PMU_DISABLED | PMU_NO_USER_READ))
+					  PMU_DISABLED | PMU_NO_USER_READ | PMU_ON_CPU))
 			return pmu__err(-EINVAL, "pmu_open: unknown flags 0x%x", o.flags);
+		if (!(o.flags & PMU_ON_CPU))
+			o.cpu = -1;
+		else if (o.cpu < 0)
+			return pmu__err(-EINVAL, "pmu_open: PMU_ON_CPU with cpu %d", o.cpu);
+		if (o.pid == -1 && o.cpu < 0)
+			return pmu__err(-EINVAL, "pmu_open: pid -1 (every task) needs PMU_ON_CPU and a cpu");
 	}
 
 	set = mmap(NULL, 2 * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -441,7 +466,7 @@ PMU_API int pmu_open_opts(struct pmu_set **setp, const char *events, const struc
 		if (3 + c->grp[g].n > max_read)
 			max_read = 3 + c->grp[g].n;
 	c->buf = malloc(max_read * sizeof(uint64_t));
-	c->rd = malloc(c->nctr * sizeof(*c->rd));
+	c->rd = malloc((c->nctr + c->nev) * sizeof(*c->rd));	/* per counter, then per event */
 	if (!c->buf || !c->rd) {
 		r = pmu__err(-ENOMEM, "pmu_open: out of memory");
 		goto fail;
@@ -454,21 +479,6 @@ PMU_API int pmu_open_opts(struct pmu_set **setp, const char *events, const struc
 		if (r < 0)
 			goto fail;
 	}
-	/* Now that the counters run, the pages tell what the kernel allows. */
-	set->direct = c->nctr == c->nev ? c->nctr : 0;
-	for (i = 0; i < c->nctr; i++) {
-		if (set->page[i] && (o.flags & PMU_DISABLED) == 0)
-			c->ctr[i].why = user_read_blocker(set->page[i], &c->attr[i]);
-		if (c->ctr[i].why && set->page[i]) {
-			munmap(set->page[i], ps);
-			set->page[i] = NULL;
-		}
-		if (!set->page[i])
-			set->direct = 0;
-	}
-	for (i = 0; set->direct && i < c->nctr; i++)
-		if (c->ctr[i].event != i)
-			set->direct = 0;
 	pmu__err_clear();
 	*setp = set;
 	return 0;
@@ -510,9 +520,34 @@ static int ioctl_groups(struct pmu_set *set, unsigned long req, const char *what
 	return 0;
 }
 
+/*
+ * Once the counters run, their pages tell what the kernel allows: unmap the
+ * ones it refuses. The set reads from user space without a call when every
+ * counter remains and counter i is event i.
+ */
+static void settle_read_paths(struct pmu_set *set)
+{
+	struct pmu__cold *c = cold(set);
+	uint32_t i, direct = c->nctr == c->nev ? c->nctr : 0;
+
+	for (i = 0; i < c->nctr; i++) {
+		if (set->page[i] && (c->ctr[i].why = user_read_blocker(&c->ctr[i], set->page[i], &c->attr[i]))) {
+			munmap(set->page[i], page_size());
+			set->page[i] = NULL;
+		}
+		if (!set->page[i] || c->ctr[i].event != i)
+			direct = 0;
+	}
+	set->direct = direct;
+}
+
 PMU_API int pmu_enable(struct pmu_set *set)
 {
-	return ioctl_groups(set, PERF_EVENT_IOC_ENABLE, "pmu_enable");
+	int r = ioctl_groups(set, PERF_EVENT_IOC_ENABLE, "pmu_enable");
+
+	if (!r)
+		settle_read_paths(set);
+	return r;
 }
 
 PMU_API int pmu_disable(struct pmu_set *set)
@@ -567,32 +602,32 @@ static int read_counters(struct pmu_set *set)
 	return 0;
 }
 
-/* Per event: sum of its counters (several only on hybrid machines). */
+/*
+ * Per event: the sum of its counters (several only on hybrid machines, where
+ * the thread runs on one core type at a time: running times add up, enabled
+ * times overlap), then scaled once.
+ */
 static int read_slow(struct pmu_set *set, uint64_t *values, struct pmu_reading *out)
 {
 	struct pmu__cold *c = cold(set);
+	struct pmu_reading *ev = out ? out : c->rd + c->nctr;
 	unsigned i;
 	int r = read_counters(set);
 
 	if (r < 0)
 		return r;
-	if (values)
-		memset(values, 0, c->nev * sizeof(*values));
-	else
-		memset(out, 0, c->nev * sizeof(*out));
+	memset(ev, 0, c->nev * sizeof(*ev));
 	for (i = 0; i < c->nctr; i++) {
 		const struct pmu_reading *rd = &c->rd[i];
-		unsigned e = c->ctr[i].event;
+		struct pmu_reading *e = &ev[c->ctr[i].event];
 
-		if (values) {
-			values[e] += pmu__scale(rd->value, rd->enabled, rd->running);
-			continue;
-		}
-		out[e].value += rd->value;
-		if (rd->enabled > out[e].enabled)
-			out[e].enabled = rd->enabled;
-		out[e].running += rd->running;	/* the thread runs on one core type at a time */
+		e->value += rd->value;
+		if (rd->enabled > e->enabled)
+			e->enabled = rd->enabled;
+		e->running += rd->running;
 	}
+	for (i = 0; values && i < c->nev; i++)
+		values[i] = pmu__scale(ev[i].value, ev[i].enabled, ev[i].running);
 	return 0;
 }
 
@@ -604,8 +639,7 @@ static __attribute__((noinline)) int read_scaled(struct pmu_set *set, uint64_t *
 	uint32_t i;
 
 	if (!set || !(values || out))
-		return pmu__err(-EINVAL, "%s: %s is NULL", values ? "pmu_read" : "pmu_read_full",
-				set ? "the output array" : "the set");
+		return pmu__err(-EINVAL, "pmu_read: %s is NULL", set ? "values" : "the set");
 	for (i = 0; i < set->direct; i++) {
 		if (pmu__read_page(set->page[i], out ? PMU_READ_TIMES : PMU_READ_COUNT,
 				   pmu__arch_rdpmc, pmu__arch_clock, &v))
@@ -644,6 +678,8 @@ other:
 
 PMU_API int pmu_read_full(struct pmu_set *set, struct pmu_reading *out)
 {
+	if (!set || !out)
+		return pmu__err(-EINVAL, "pmu_read_full: %s is NULL", set ? "out" : "the set");
 	return read_scaled(set, NULL, out);
 }
 
@@ -672,11 +708,13 @@ PMU_API int pmu_user_read(const struct pmu_set *set, unsigned i, const char **wh
 		else if (!PMU_LD(set->page[k], index))
 			w = "the event is not on a hardware counter now (disabled, or multiplexed out)";
 	}
-	for (k = 0; !w && k < c->nctr; k++)
-		if (c->ctr[k].why)
+	for (k = 0; !w && !set->direct && k < c->nctr; k++)
+		if (c->ctr[k].why || !set->page[k])
 			w = "another event of the set needs read(2), which reads the whole group";
-	if (!w && c->nctr != c->nev)
-		w = "the event counts on several PMUs, whose counters read(2) sums";
+	if (!w && !set->direct)
+		w = c->nctr != c->nev ? "the event counts on several PMUs, whose counters read(2) sums" :
+		    "events of several hardware PMUs interleave in the list (name each PMU's events "
+		    "together to read them from user space)";
 	if (why)
 		*why = w ? w : "read with a user-space instruction (" PMU_ARCH_NAME ")";
 	return !w;

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Every test tier in turn; each prints "TIER: N passed, N failed, N skipped",
 # and the last line is the total. Exits non-zero when any test failed.
+#   builds    gcc, clang, generic-arch and cross builds, all -Werror
 #   host      the tests, normal build (build/)
 #   asan      the tests built with ASan + UBSan (build-asan/)
 #   tsan      tests marked "tier: tsan" built with TSan (build-tsan/)
@@ -62,6 +63,7 @@ arm64() {
 	else echo "arm64: 0 passed, 0 failed, 1 skipped (no arm64 tier)"; fi
 }
 
+tier builds test/builds.sh
 tier host host
 tier asan asan
 tier tsan tsan

@@ -21,7 +21,7 @@ static void *worker(void *arg)
 	long k = (long)arg;
 	size_t ps = (size_t)sysconf(_SC_PAGESIZE), n = 64 * (size_t)(k + 1);
 	struct pmu_set *s;
-	uint64_t a, b;
+	uint64_t a = 0, b = 0;
 
 	status[k] = pmu_open(&s, "page-faults");
 	pthread_barrier_wait(&start);	/* everyone counts at the same time */
