@@ -232,8 +232,15 @@ int cmd_list(int argc, char **argv)
 		fprintf(stderr, "pmu list: %s\n", pmu_errmsg());
 		ncore = 0;
 	}
-	for (int i = 0; i < ncore; i++)
-		snprintf(cores + strlen(cores), sizeof(cores) - strlen(cores), "%s%s", i ? ", " : "", core[i].name);
+	for (int i = 0, q = 0; i < ncore; i++) {
+		size_t l = strnlen(core[i].name, PMU_PMU_NAME - 1);
+
+		if (i)
+			memcpy(cores + q, ", ", 2), q += 2;
+		memcpy(cores + q, core[i].name, l);
+		q += (int)l;
+		cores[q] = '\0';
+	}
 	if (o.json)
 		printf("{\n  \"sysfs\": ");
 	if (o.json)
