@@ -94,7 +94,7 @@ int pmu_read_full(struct pmu_set *set, struct pmu_reading *out);
 /*
  * 1 when event i is read with a user-space instruction, 0 when through
  * read(2), -errno on bad arguments. *why (if why is not NULL) receives a
- * static sentence saying why.
+ * sentence saying why, valid while the set is open.
  */
 int pmu_user_read(const struct pmu_set *set, unsigned i, const char **why);
 
