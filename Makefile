@@ -8,8 +8,10 @@ BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 PKGDIR ?= $(LIBDIR)/pkgconfig
 
-VERSION := 0.1.0
-SOMAJOR := 0
+# The version is defined once, in include/pmu.h.
+ver = $(shell sed -n 's/^\#define PMU_VERSION_$(1) //p' include/pmu.h)
+VERSION := $(call ver,MAJOR).$(call ver,MINOR).$(call ver,PATCH)
+SOMAJOR := $(call ver,MAJOR)
 
 CC ?= cc
 AR ?= ar

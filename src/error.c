@@ -38,7 +38,10 @@ PMU_API const char *pmu_errmsg(void)
 	return msg;
 }
 
+#define PMU_STR(x) #x
+#define PMU_XSTR(x) PMU_STR(x)
+
 PMU_API const char *pmu_version(void)
 {
-	return "0.1.0";
+	return PMU_XSTR(PMU_VERSION_MAJOR) "." PMU_XSTR(PMU_VERSION_MINOR) "." PMU_XSTR(PMU_VERSION_PATCH);
 }

@@ -9,7 +9,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 
-#include "pmu.h"
+#include "internal.h"	/* pmu__event_next: the library's own list splitter */
 #include "cmds.h"
 
 static const char *sysfs_root(void)
@@ -105,9 +105,10 @@ static void show_policy(void)
 			       "rdpmc allowed for tasks with a mapped event (what libpmu does)");
 	}
 	if ((v = read_line("/proc/sys/kernel/perf_user_access", buf, sizeof(buf))))
-		printf("  arm64 kernel.perf_user_access = %s: %s\n", v,
+		printf("  kernel.perf_user_access = %s: %s\n", v,
 		       !strcmp(v, "0") ? "user-space reads off; sysctl kernel.perf_user_access=1 allows them" :
-				       "user-space reads allowed");
+		       !strcmp(v, "2") ? "riscv legacy mode: cycle, time and instret only" :
+				       "user-space reads allowed for tasks with a mapped event");
 }
 
 static uint64_t now_ns(void)
@@ -144,24 +145,32 @@ static double read_cost(struct pmu_set *s)
 
 static void show_events(const char *events)
 {
-	char *list = strdup(events), *save = NULL;
+	const char *p = events, *tok;
+	size_t len;
+	int r;
 
 	printf("\nEvents (each opened alone for the calling thread):\n");
 	printf("  %-24s %-6s %-8s %s\n", "event", "opens", "ns/read", "read path");
-	for (char *e = strtok_r(list, ",", &save); e; e = strtok_r(NULL, ",", &save)) {
+	while ((r = pmu__event_next(&p, &tok, &len)) > 0) {
+		char *e = strndup(tok, len);
 		struct pmu_set *s;
 		const char *why;
 
+		if (!e)
+			break;
 		if (pmu_open(&s, e) < 0) {
 			printf("  %-24s %-6s %-8s %s\n", e, "no", "-", pmu_errmsg());
+			free(e);
 			continue;
 		}
 		int user = pmu_user_read(s, 0, &why);
 		printf("  %-24s %-6s %-8.0f %s: %s\n", e, "yes", read_cost(s),
 		       user ? "user space" : "read(2)", why);
 		pmu_close(s);
+		free(e);
 	}
-	free(list);
+	if (r < 0)
+		printf("  %s\n", pmu_errmsg());
 }
 
 int cmd_check(int argc, char **argv)
