@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "event.h"
 
@@ -571,6 +572,19 @@ static void suggest_known(struct suggest *sg)
 	free_descs(d, nc > 0 ? nc : 0);
 }
 
+/* "sched:sched_switch": lower case, one colon */
+static bool tracepoint_like(const char *s, size_t len)
+{
+	const char *colon = memchr(s, ':', len);
+
+	if (!colon || colon == s || colon == s + len - 1 || memchr(colon + 1, ':', len - (size_t)(colon - s) - 1))
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (s[i] != ':' && !islower((unsigned char)s[i]) && !isdigit((unsigned char)s[i]) && s[i] != '_')
+			return false;
+	return true;
+}
+
 static int unknown(struct ctx *c, const char *what, struct suggest *sg)
 {
 	int r = pmu__err(-ENOENT, "%s: unknown %s", c->ev, what);
@@ -579,7 +593,11 @@ static int unknown(struct ctx *c, const char *what, struct suggest *sg)
 		pmu__err_append("%s%s", i ? ", " : " (did you mean ", sg->name[i]);
 	if (sg->n)
 		pmu__err_append("?)");
-	pmu__err_append("; pmu list shows the events of this machine");
+	if (tracepoint_like(sg->in, sg->len) && !getenv("PMU_TRACEFS") &&
+	    access("/sys/kernel/tracing/events", F_OK) && access("/sys/kernel/debug/tracing/events", F_OK))
+		pmu__err_append("; tracepoints need tracefs (mount -t tracefs nodev /sys/kernel/tracing)");
+	else
+		pmu__err_append("; pmu list shows the events of this machine");
 	return r;
 }
 
