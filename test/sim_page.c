@@ -94,10 +94,10 @@ static void reset(void)
 
 static const struct pmu__page_value poison = { 0xdeadbeefdeadbeefull, 0xdeadbeefull, 0xbeefull };
 
-static int read_page(int want_times, struct pmu__page_value *v)
+static int read_page(enum pmu__read_mode mode, struct pmu__page_value *v)
 {
 	*v = poison;
-	return pmu__read_page(&pg, want_times, fake_rdpmc, fake_clock, v);
+	return pmu__read_page(&pg, mode, fake_rdpmc, fake_clock, v);
 }
 
 static int untouched(const struct pmu__page_value *v)
@@ -125,7 +125,7 @@ static void check_counter(unsigned width, uint64_t count0, uint64_t left, uint64
 	k_program(width, left, idx);
 	hw = (hw + delta) & mask_of(width);	/* the hardware counts, wrapping at its width */
 	hw_junk = junk & ~mask_of(width);
-	r = read_page(0, &v);
+	r = read_page(PMU_READ_COUNT, &v);
 	CHECK_MSG(r == PMU_PAGE_OK && v.count == count0 + delta,
 		  "width %u count0 0x%" PRIx64 " left 0x%" PRIx64 " delta 0x%" PRIx64 " junk 0x%" PRIx64
 		  ": status %d count 0x%" PRIx64 ", want 0x%" PRIx64,
@@ -193,15 +193,15 @@ static void test_widths(void)
 		k_program(32, (1ull << 31) - 1, 1);
 		CHECK_EQ(hw, 0x80000001ull);
 		hw = 0xffffffff;	/* about to wrap: looks negative */
-		CHECK_EQ(read_page(0, &v), PMU_PAGE_OK);
+		CHECK_EQ(read_page(PMU_READ_COUNT, &v), PMU_PAGE_OK);
 		CHECK_EQ(v.count, (1ull << 31) - 2);
 		hw = 5;		/* wrapped, interrupt not handled yet */
-		CHECK_EQ(read_page(0, &v), PMU_PAGE_OK);
+		CHECK_EQ(read_page(PMU_READ_COUNT, &v), PMU_PAGE_OK);
 		CHECK_EQ(v.count, (1ull << 31) - 1 + 5);
 		k_fold();	/* the overflow interrupt: fold and program again */
 		k_program(32, (1ull << 31) - 1, 1);
 		hw += 10;
-		CHECK_EQ(read_page(0, &v), PMU_PAGE_OK);
+		CHECK_EQ(read_page(PMU_READ_COUNT, &v), PMU_PAGE_OK);
 		CHECK_EQ(v.count, (1ull << 31) - 1 + 5 + 10);
 	}
 }
@@ -216,10 +216,10 @@ static void test_index0(void)
 	ev.width = 64;
 	k_update_page(0);	/* offset = the count as of the update */
 	hw = 77;
-	CHECK_EQ(read_page(0, &v), PMU_PAGE_NO_INDEX);
+	CHECK_EQ(read_page(PMU_READ_COUNT, &v), PMU_PAGE_NO_INDEX);
 	CHECK(untouched(&v));
 	CHECK_EQ(n_rdpmc, 0);
-	CHECK_EQ(read_page(1, &v), PMU_PAGE_NO_INDEX);
+	CHECK_EQ(read_page(PMU_READ_TIMES, &v), PMU_PAGE_NO_INDEX);
 	CHECK(untouched(&v));
 
 	/* arm64 with perf_user_access 0: cap_user_rdpmc 1, index 0, counting. */
@@ -228,7 +228,7 @@ static void test_index0(void)
 	pg.offset = 1000;
 	pg.pmc_width = 32;
 	pg.time_enabled = pg.time_running = 5;
-	CHECK_EQ(read_page(0, &v), PMU_PAGE_NO_INDEX);
+	CHECK_EQ(read_page(PMU_READ_COUNT, &v), PMU_PAGE_NO_INDEX);
 	CHECK(untouched(&v));
 }
 
@@ -296,7 +296,7 @@ static void test_recheck(void)
 	k_program(48, 1000, 3);
 	hw += 10;
 	hook = hook_index0;
-	CHECK_EQ(read_page(0, &v), PMU_PAGE_NO_INDEX);
+	CHECK_EQ(read_page(PMU_READ_COUNT, &v), PMU_PAGE_NO_INDEX);
 	CHECK(untouched(&v));
 	CHECK_EQ(n_rdpmc, 1);
 	CHECK_EQ(ev.count, 5010);
@@ -304,13 +304,13 @@ static void test_recheck(void)
 	reset();
 	k_program(48, 1000, 3);
 	hook = hook_cap0;
-	CHECK_EQ(read_page(0, &v), PMU_PAGE_NO_RDPMC);
+	CHECK_EQ(read_page(PMU_READ_COUNT, &v), PMU_PAGE_NO_RDPMC);
 	CHECK(untouched(&v));
 
 	reset();
 	k_program(48, 1000, 3);
 	hook = hook_width0;
-	CHECK_EQ(read_page(0, &v), PMU_PAGE_BAD_WIDTH);
+	CHECK_EQ(read_page(PMU_READ_COUNT, &v), PMU_PAGE_BAD_WIDTH);
 	CHECK(untouched(&v));
 
 	reset();
@@ -318,7 +318,7 @@ static void test_recheck(void)
 	pg.cap_user_time = 1;
 	pg.time_mult = 1;
 	hook = hook_time0;
-	CHECK_EQ(read_page(1, &v), PMU_PAGE_NO_TIME);
+	CHECK_EQ(read_page(PMU_READ_TIMES, &v), PMU_PAGE_NO_TIME);
 	CHECK(untouched(&v));
 
 	/* Moved from a 64-bit counter at index 2 to a 32-bit one at index 32: the new snapshot only. */
@@ -327,7 +327,7 @@ static void test_recheck(void)
 	k_program(64, 1ull << 62, 2);
 	hw += 1000;
 	hook = hook_move;
-	CHECK_EQ(read_page(0, &v), PMU_PAGE_OK);
+	CHECK_EQ(read_page(PMU_READ_COUNT, &v), PMU_PAGE_OK);
 	CHECK_EQ(v.count, (1ull << 35) + 1000 + 7);
 	CHECK_EQ(n_rdpmc, 2);
 	CHECK_EQ(asked[0], 2);
@@ -338,7 +338,7 @@ static void test_recheck(void)
 	ev.count = 0;
 	k_program(40, 1ull << 20, 5);
 	hook = hook_many;
-	CHECK_EQ(read_page(0, &v), PMU_PAGE_OK);
+	CHECK_EQ(read_page(PMU_READ_COUNT, &v), PMU_PAGE_OK);
 	CHECK_EQ(n_rdpmc, 1001);
 	CHECK_EQ(v.count, 1000);
 }
@@ -352,17 +352,17 @@ static void test_caps_and_width(void)
 	reset();
 	k_program(48, 10, 1);
 	pg.cap_user_rdpmc = 0;	/* x86 with rdpmc off, or a software event */
-	CHECK_EQ(read_page(0, &v), PMU_PAGE_NO_RDPMC);
+	CHECK_EQ(read_page(PMU_READ_COUNT, &v), PMU_PAGE_NO_RDPMC);
 	CHECK(untouched(&v));
 	CHECK_EQ(n_rdpmc, 0);
 	pg.capabilities = 0;
-	CHECK_EQ(read_page(1, &v), PMU_PAGE_NO_RDPMC);
+	CHECK_EQ(read_page(PMU_READ_TIMES, &v), PMU_PAGE_NO_RDPMC);
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		reset();
 		k_program(48, 10, 1);
 		pg.pmc_width = bad[i];
-		CHECK_MSG(read_page(0, &v) == PMU_PAGE_BAD_WIDTH, "width %u", bad[i]);
+		CHECK_MSG(read_page(PMU_READ_COUNT, &v) == PMU_PAGE_BAD_WIDTH, "width %u", bad[i]);
 		CHECK(untouched(&v));
 		CHECK_EQ(n_rdpmc, 0);
 	}
@@ -370,13 +370,13 @@ static void test_caps_and_width(void)
 	reset();
 	ev.count = 10;
 	k_program(1, 1, 1);
-	CHECK_EQ(read_page(0, &v), PMU_PAGE_OK);
+	CHECK_EQ(read_page(PMU_READ_COUNT, &v), PMU_PAGE_OK);
 	CHECK_EQ(v.count, 10);
 	reset();
 	ev.count = 10;
 	k_program(64, 1ull << 63, 1);
 	hw += (1ull << 63) + 5;
-	CHECK_EQ(read_page(0, &v), PMU_PAGE_OK);
+	CHECK_EQ(read_page(PMU_READ_COUNT, &v), PMU_PAGE_OK);
 	CHECK_EQ(v.count, 10 + (1ull << 63) + 5);
 }
 
@@ -406,14 +406,14 @@ static void test_time_x86(void)
 	clk = tsc0 + 2500000000ull;	/* one second later */
 
 	/* Not multiplexed, times not wanted: the clock is not read, times as in the page. */
-	CHECK_EQ(read_page(0, &v), PMU_PAGE_OK);
+	CHECK_EQ(read_page(PMU_READ_COUNT, &v), PMU_PAGE_OK);
 	CHECK_EQ(n_clock, 0);
 	CHECK_EQ(v.count, 42);
 	CHECK_EQ(v.enabled, 5000000);
 	CHECK_EQ(v.running, 5000000);
 
 	/* Wanted: brought up to now, one second on both. */
-	CHECK_EQ(read_page(1, &v), PMU_PAGE_OK);
+	CHECK_EQ(read_page(PMU_READ_TIMES, &v), PMU_PAGE_OK);
 	CHECK_EQ(n_clock, 1);
 	want = 5000000 + off + ref_mul_shr(clk, mult, shift) - now;
 	CHECK_EQ(v.enabled, want);
@@ -422,29 +422,41 @@ static void test_time_x86(void)
 	/* A 64-bit product would be far off here. */
 	CHECK((uint64_t)(pg.time_offset + ((clk * mult) >> shift)) != want - 5000000);
 
-	/* Multiplexed: brought up to now even when not asked for. */
+	/* The fast mode never reads the clock, and takes the page's times as they are. */
+	n_clock = 0;
+	CHECK_EQ(read_page(PMU_READ_FAST, &v), PMU_PAGE_OK);
+	CHECK_EQ(v.count, 42);
+	CHECK_EQ(v.enabled, 5000000);
+	CHECK_EQ(n_clock, 0);
+
+	/* Multiplexed: brought up to now even when not asked for... */
 	pg.lock += 2;
 	pg.time_running = 1000000;
-	CHECK_EQ(read_page(0, &v), PMU_PAGE_OK);
+	CHECK_EQ(read_page(PMU_READ_COUNT, &v), PMU_PAGE_OK);
 	CHECK_EQ(v.enabled, want);
 	CHECK_EQ(v.running, want - 4000000);
+	/* ...except in the fast mode, which says so and leaves the rest to the caller. */
+	n_clock = 0;
+	CHECK_EQ(read_page(PMU_READ_FAST, &v), PMU_PAGE_MULTIPLEXED);
+	CHECK(untouched(&v));
+	CHECK_EQ(n_clock, 0);
 
 	/* Never ran until now: running 0 in the page, index set: running is the time since. */
 	pg.lock += 2;
 	pg.time_running = 0;
-	CHECK_EQ(read_page(1, &v), PMU_PAGE_OK);
+	CHECK_EQ(read_page(PMU_READ_TIMES, &v), PMU_PAGE_OK);
 	CHECK_EQ(v.running, want - 5000000);
 
 	/* Times needed but not available: the caller must fall back. */
 	pg.lock += 2;
 	pg.cap_user_time = 0;
-	CHECK_EQ(read_page(1, &v), PMU_PAGE_NO_TIME);
+	CHECK_EQ(read_page(PMU_READ_TIMES, &v), PMU_PAGE_NO_TIME);
 	CHECK(untouched(&v));
 	pg.time_running = 1000000;
-	CHECK_EQ(read_page(0, &v), PMU_PAGE_NO_TIME);
+	CHECK_EQ(read_page(PMU_READ_COUNT, &v), PMU_PAGE_NO_TIME);
 	CHECK(untouched(&v));
 	pg.time_running = pg.time_enabled;
-	CHECK_EQ(read_page(0, &v), PMU_PAGE_OK);
+	CHECK_EQ(read_page(PMU_READ_COUNT, &v), PMU_PAGE_OK);
 }
 
 /*
@@ -482,7 +494,7 @@ static void check_time_short(unsigned bits, uint64_t epoch_cyc, uint64_t elapsed
 	pg.time_enabled = 1000;
 	pg.time_running = 1000;
 	clk = rd;
-	CHECK_EQ(read_page(1, &v), PMU_PAGE_OK);
+	CHECK_EQ(read_page(PMU_READ_TIMES, &v), PMU_PAGE_OK);
 	CHECK_EQ(n_clock, 1);
 	/* Exactly the documented formula... */
 	cyc = epoch_cyc + ((rd - epoch_cyc) & mask);
