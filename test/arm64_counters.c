@@ -11,12 +11,17 @@
 
 static bool icount;
 
-/* Expected pmc_width of a counter, 0 when the CPU model is unknown. */
+/*
+ * Expected pmc_width of a counter, 0 when either is right: -cpu max has
+ * 64-bit event counters; cortex-a72 32-bit ones, and a 64-bit cycle counter
+ * that the library may also use as a 32-bit one (a second cycles event can
+ * only be 32-bit there).
+ */
 static uint32_t want_width(uint32_t idx)
 {
-	if (idx == A64_CYCLE_IDX || !strcmp(a64_cpu(), "max"))
+	if (!strcmp(a64_cpu(), "max"))
 		return 64;
-	if (!strcmp(a64_cpu(), "cortex-a72"))
+	if (!strcmp(a64_cpu(), "cortex-a72") && idx != A64_CYCLE_IDX)
 		return 32;
 	return 0;
 }
@@ -34,6 +39,9 @@ static uint32_t check_counter(const struct a64_set *as, unsigned i, const char *
 	if (idx && want_width(idx))
 		CHECK_MSG(w == want_width(idx), "%s: %s: index %u has pmc_width %u, expected %u on -cpu %s",
 			  what, pmu_name(as->s, i), idx, w, want_width(idx), a64_cpu());
+	else if (idx)
+		CHECK_MSG(w == 32 || w == 64, "%s: %s: index %u has pmc_width %u", what, pmu_name(as->s, i),
+			  idx, w);
 	return idx;
 }
 

@@ -63,7 +63,9 @@ int main(void)
 	/* Take the cycle counter, so that cycles go to an event counter. */
 	CHECK_MSG(a64_open(&cyc, "cycles") == 0, "cycles: %s", pmu_errmsg());
 	CHECK_EQ(a64_index(&cyc, 0), A64_CYCLE_IDX);
-	CHECK_EQ(a64_width(&cyc, 0), 64);
+	/* 64 bits, but on cortex-a72 the library may count cycles in 32 (see arm64_counters). */
+	if (strcmp(a64_cpu(), "cortex-a72"))
+		CHECK_EQ(a64_width(&cyc, 0), 64);
 
 	ev = open_32bit(&as, why, sizeof(why));
 	if (!ev) {
