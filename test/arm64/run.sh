@@ -119,6 +119,10 @@ narm64=$(ls "$root/t" | grep -c '^arm64_')
 for f in "$O"/bench/*; do
 	[ -f "$f" ] && [ -x "$f" ] && cp "$f" "$root/b/"
 done
+if [ "$narm64" -eq 0 ] || [ "$ntests" -le "$narm64" ]; then
+	closing 0 1 0 "no tests were built into $O/test ($ntests tests, $narm64 arm64_*)"
+	exit 1
+fi
 initrd=$O/initramfs.cpio
 (cd "$root" && find . | cpio -o -H newc --quiet) >"$initrd" || exit 1
 echo "# initramfs: $ntests tests ($narm64 arm64_*), $(ls "$root/b" | wc -l) benchmarks, $(($(stat -c %s "$initrd") / 1024)) KiB"
@@ -180,6 +184,11 @@ report() {
 		"@@PMU-ERROR "*) f=$((f + 1)); echo "FAIL $name/init: ${line#@@PMU-ERROR }" ;;
 		esac
 	done < <(sed -n '/^@@PMU-BEGIN/,/^@@PMU-END/p; /^@@PMU-ERROR /p' "$log")
+	# The tier is about the PMU: a guest without one passes nothing.
+	if grep -q '^@@PMU-CONFIG' "$log" && ! grep '^@@PMU-CONFIG' "$log" | grep -q 'pmus=.*armv8_'; then
+		f=$((f + 1))
+		echo "FAIL $name: the guest kernel shows no armv8 PMU ($(sed -n 's/^@@PMU-CONFIG .*pmus=//p' "$log"))"
+	fi
 	if ! grep -q '^@@PMU-DONE' "$log"; then
 		f=$((f + 1))
 		if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
