@@ -32,6 +32,7 @@
 
 #include "pmu.h"
 #include "arch.h"
+#include "internal.h"
 
 #define SW1 "task-clock"
 #define SW4 "task-clock,page-faults,context-switches,cpu-migrations"
@@ -40,7 +41,7 @@
 enum method {
 	M_EMPTY,	/* the loop alone: subtracted from instruction counts */
 	M_PMU1, M_PMU4, M_RAW1, M_RAW1T, M_RAWG4, M_GETPPID,
-	M_HW1, M_HW4, M_HWRAW1, M_HWRAW1T, M_FLOOR, M_FLOOR_FIXED,
+	M_HW1, M_HW4, M_HWRAW1, M_HWRAW1T, M_FLOOR, M_FLOOR_FIXED, M_FLOOR4,
 	M_N
 };
 
@@ -58,17 +59,19 @@ static const struct {
 	[M_HW4] = { "hw4", "pmu_read, 4 hardware events" },
 	[M_HWRAW1] = { "hwraw1", "raw read(2) of the hw event, 8 bytes" },
 	[M_HWRAW1T] = { "hwraw1t", "raw read(2) of the hw event + times" },
-	[M_FLOOR] = { "floor", "seqlock + counter read, switch on index" },
-	[M_FLOOR_FIXED] = { "floorfix", "seqlock + PMCCNTR_EL0 read, fixed" },
+	[M_FLOOR] = { "floor", "floor: seqlock + counter read, switch on index" },
+	[M_FLOOR_FIXED] = { "floorfix", "floor: seqlock + PMCCNTR_EL0 read, fixed" },
+	[M_FLOOR4] = { "floor4", "floor: the same, 4 hardware events" },
 };
 
 static struct {
 	struct pmu_set *sw1, *sw4, *hw1, *hw4;
 	const char *hw1_events, *hw4_events;
 	int raw1, raw1t, rawg4, hwraw1, hwraw1t;	/* descriptors opened here */
-	struct perf_event_mmap_page *floor_page;	/* a cycles event with user access */
-	int floor_fd;
+	const struct perf_event_mmap_page *floor[4];	/* the pages of hw1 or hw4's events */
+	char floor_info[64];				/* hw1's page: index and width */
 	int ins_u, ins_uk;				/* instructions:u and :uk, -1 if absent */
+	int ins_multiplexed;				/* loops during which they were not counting */
 	int available[M_N];
 	const char *why[M_N];
 } B;
@@ -224,11 +227,20 @@ __attribute__((noinline)) void bench_loop(enum method m, long n)
 #if HAVE_FLOOR
 	case M_FLOOR:
 		for (i = 0; i < n; i++)
-			acc += floor_read(B.floor_page);
+			acc += floor_read(B.floor[0]);
 		break;
 	case M_FLOOR_FIXED:
 		for (i = 0; i < n; i++)
-			acc += floor_read_fixed(B.floor_page);
+			acc += floor_read_fixed(B.floor[0]);
+		break;
+	case M_FLOOR4:
+		for (i = 0; i < n; i++) {
+			v[0] = floor_read(B.floor[0]);
+			v[1] = floor_read(B.floor[1]);
+			v[2] = floor_read(B.floor[2]);
+			v[3] = floor_read(B.floor[3]);
+			__asm__ volatile("" : : "r"(v) : "memory");
+		}
 		break;
 #endif
 	default:
@@ -244,27 +256,28 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static uint64_t read_count(int fd)
+/* value, enabled, running */
+static void read_count(int fd, uint64_t v[3])
 {
-	uint64_t v = 0;
-
-	if (fd < 0 || read(fd, &v, sizeof(v)) != sizeof(v))
-		return 0;
-	return v;
+	if (fd < 0 || read(fd, v, 3 * sizeof(v[0])) != 3 * sizeof(v[0]))
+		v[0] = v[1] = v[2] = 0;
 }
 
 /* Instructions (user; user + kernel) of n reads of m, loop included. */
 static void count_instructions(enum method m, long n, double *u, double *uk)
 {
-	uint64_t u0, k0, u1, k1;
+	uint64_t u0[3], k0[3], u1[3], k1[3];
 
-	u0 = read_count(B.ins_u);
-	k0 = read_count(B.ins_uk);
+	read_count(B.ins_u, u0);
+	read_count(B.ins_uk, k0);
 	bench_loop(m, n);
-	u1 = read_count(B.ins_u);
-	k1 = read_count(B.ins_uk);
-	*u = (double)(u1 - u0);
-	*uk = (double)(k1 - k0);
+	read_count(B.ins_u, u1);
+	read_count(B.ins_uk, k1);
+	*u = (double)(u1[0] - u0[0]);
+	*uk = (double)(k1[0] - k0[0]);
+	/* Not on a counter all along: the figure would be an estimate. */
+	if (u1[1] - u0[1] != u1[2] - u0[2] || (B.ins_uk >= 0 && k1[1] - k0[1] != k1[2] - k0[2]))
+		B.ins_multiplexed++;
 }
 
 static void setup_sw(void)
@@ -301,6 +314,78 @@ static void setup_sw(void)
 	B.available[M_EMPTY] = 1;
 }
 
+/* The floor reads the very pages pmu_read() reads: those of the set opened for hw1 or hw4. */
+static int floor_pages(struct pmu_set *set, unsigned n)
+{
+	unsigned i;
+
+	for (i = 0; i < n; i++)
+		if (pmu__counter(set, i, NULL, &B.floor[i], NULL) < 0 || !B.floor[i] ||
+		    !B.floor[i]->cap_user_rdpmc || !B.floor[i]->index)
+			return -1;
+	return 0;
+}
+
+/*
+ * Hardware counters are few (QEMU: 6 and the cycle counter): each method's
+ * are opened just before its runs and closed after, so that nothing is
+ * multiplexed. 0, or -1 when they cannot be had now.
+ */
+static int acquire(enum method m)
+{
+	switch (m) {
+	case M_HW1:
+		return pmu_open(&B.hw1, B.hw1_events) < 0 || pmu_user_read(B.hw1, 0, NULL) != 1 ? -1 : 0;
+	case M_HW4:
+		return pmu_open(&B.hw4, B.hw4_events) < 0 || pmu_user_read(B.hw4, 3, NULL) != 1 ? -1 : 0;
+	case M_HWRAW1:
+		return (B.hwraw1 = open_attr("cycles", 0)) < 0 ? -1 : 0;
+	case M_HWRAW1T:
+		return (B.hwraw1t = open_attr("cycles", PERF_FORMAT_TOTAL_TIME_ENABLED |
+					      PERF_FORMAT_TOTAL_TIME_RUNNING)) < 0 ? -1 : 0;
+	case M_FLOOR:
+		return acquire(M_HW1) < 0 || floor_pages(B.hw1, 1) < 0 ? -1 : 0;
+	case M_FLOOR_FIXED:
+		/* Only while the event sits on the 64-bit cycle counter. */
+		return acquire(M_HW1) < 0 || floor_pages(B.hw1, 1) < 0 || B.floor[0]->index != 32 ||
+		       B.floor[0]->pmc_width != 64 ? -1 : 0;
+	case M_FLOOR4:
+		return acquire(M_HW4) < 0 || floor_pages(B.hw4, 4) < 0 ? -1 : 0;
+	default:
+		return 0;
+	}
+}
+
+static void release(enum method m)
+{
+	switch (m) {
+	case M_HW1:
+	case M_FLOOR:
+	case M_FLOOR_FIXED:
+		pmu_close(B.hw1);
+		B.hw1 = NULL;
+		break;
+	case M_HW4:
+	case M_FLOOR4:
+		pmu_close(B.hw4);
+		B.hw4 = NULL;
+		break;
+	case M_HWRAW1:
+		if (B.hwraw1 >= 0)
+			close(B.hwraw1);
+		B.hwraw1 = -1;
+		break;
+	case M_HWRAW1T:
+		if (B.hwraw1t >= 0)
+			close(B.hwraw1t);
+		B.hwraw1t = -1;
+		break;
+	default:
+		break;
+	}
+	memset(B.floor, 0, sizeof(B.floor));
+}
+
 /* Hardware: only where pmu_read() of cycles takes the user-space path. */
 static void setup_hw(void)
 {
@@ -311,64 +396,44 @@ static void setup_hw(void)
 		"cycles,cycles,cycles,cycles",
 	};
 	const char *why = "";
-	struct perf_event_attr a;
+	struct pmu_set *s;
 	unsigned i;
+	int m;
 
 	B.hw1_events = "cycles";
-	if (pmu_open(&B.hw1, "cycles") < 0) {
+	if (pmu_open(&s, "cycles") < 0) {
 		B.why[M_HW1] = strdup(pmu_errmsg());
 		return;
 	}
-	if (pmu_user_read(B.hw1, 0, &why) != 1) {
+	if (pmu_user_read(s, 0, &why) != 1) {
 		B.why[M_HW1] = strdup(why);
-		pmu_close(B.hw1);
-		B.hw1 = NULL;
+		pmu_close(s);
 		return;
 	}
+	pmu_close(s);
 	B.available[M_HW1] = 1;
-	for (i = 0; i < sizeof(lists4) / sizeof(lists4[0]); i++) {
-		if (pmu_open(&B.hw4, lists4[i]) < 0)
+	for (i = 0; i < sizeof(lists4) / sizeof(lists4[0]) && !B.hw4_events; i++) {
+		if (pmu_open(&s, lists4[i]) < 0)
 			continue;
-		if (pmu_user_read(B.hw4, 3, NULL) == 1) {
+		if (pmu_user_read(s, 3, NULL) == 1)
 			B.hw4_events = lists4[i];
-			B.available[M_HW4] = 1;
-			break;
-		}
-		pmu_close(B.hw4);
-		B.hw4 = NULL;
+		pmu_close(s);
 	}
-	if (!B.hw4)
+	B.available[M_HW4] = B.hw4_events != NULL;
+	if (!B.hw4_events)
 		B.why[M_HW4] = "no list of 4 hardware events opened with user-space reads";
-	B.hwraw1 = open_attr("cycles", 0);
-	B.hwraw1t = open_attr("cycles", PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING);
-	B.available[M_HWRAW1] = B.hwraw1 >= 0;
-	B.available[M_HWRAW1T] = B.hwraw1t >= 0;
-
-	/* The floor's own cycles event, with user access (arm64: config1 bit 1, 64-bit: bit 0). */
-	B.floor_fd = -1;
-	if (HAVE_FLOOR && pmu_event_attr("cycles", &a) == 0) {
-		if (!strcmp(PMU_ARCH_NAME, "aarch64"))
-			a.config1 |= 3;
-		B.floor_fd = perf_open(&a, -1);
-		if (B.floor_fd < 0 && errno == EOPNOTSUPP && !strcmp(PMU_ARCH_NAME, "aarch64")) {
-			a.config1 &= ~1ull;
-			B.floor_fd = perf_open(&a, -1);
-		}
-	}
-	if (B.floor_fd >= 0) {
-		B.floor_page = mmap(NULL, (size_t)sysconf(_SC_PAGESIZE), PROT_READ, MAP_SHARED, B.floor_fd, 0);
-		if (B.floor_page == MAP_FAILED)
-			B.floor_page = NULL;
-	}
-	if (B.floor_page && B.floor_page->cap_user_rdpmc && B.floor_page->index) {
-		B.available[M_FLOOR] = 1;
-		/* Fixed register: only while the event sits on the cycle counter. */
-		B.available[M_FLOOR_FIXED] = !strcmp(PMU_ARCH_NAME, "aarch64") && B.floor_page->index == 32 &&
-					     B.floor_page->pmc_width == 64;
-		if (!B.available[M_FLOOR_FIXED])
-			B.why[M_FLOOR_FIXED] = "the floor's event is not on a 64-bit PMCCNTR_EL0";
-	} else {
-		B.why[M_FLOOR] = B.why[M_FLOOR_FIXED] = "no user-readable cycles page for the floor";
+	for (m = M_HWRAW1; m <= M_FLOOR4; m++) {
+		if ((m == M_FLOOR4 && !B.hw4_events) || (m >= M_FLOOR && !HAVE_FLOOR))
+			continue;
+		B.available[m] = acquire(m) == 0;
+		if (m == M_FLOOR && B.floor[0])
+			snprintf(B.floor_info, sizeof(B.floor_info), "index %u, pmc_width %u",
+				 B.floor[0]->index, B.floor[0]->pmc_width);
+		if (!B.available[m] && m == M_FLOOR_FIXED)
+			B.why[m] = "the cycles event is not on the 64-bit cycle counter (index 32)";
+		else if (!B.available[m] && m >= M_FLOOR)
+			B.why[m] = "the pages cannot be read from user space";
+		release(m);
 	}
 }
 
@@ -380,6 +445,7 @@ static void setup_instructions(void)
 	a.size = sizeof(a);
 	a.type = PERF_TYPE_HARDWARE;
 	a.config = PERF_COUNT_HW_INSTRUCTIONS;
+	a.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 	a.exclude_hv = 1;
 	a.exclude_kernel = 1;
 	B.ins_u = perf_open(&a, -1);
@@ -447,7 +513,7 @@ int main(int argc, char **argv)
 	int runs;
 	double ns[M_N][MAXRUNS], med[M_N], best[M_N], ins_u[M_N], ins_uk[M_N];
 
-	B.raw1 = B.raw1t = B.rawg4 = B.hwraw1 = B.hwraw1t = B.floor_fd = B.ins_u = B.ins_uk = -1;
+	B.raw1 = B.raw1t = B.rawg4 = B.hwraw1 = B.hwraw1t = B.ins_u = B.ins_uk = -1;
 	if (argc >= 2 && !strcmp(argv[1], "--list")) {
 		for (m = 0; m < M_N; m++)
 			printf("%-10s %s\n", methods[m].name, methods[m].what);
@@ -465,13 +531,14 @@ int main(int argc, char **argv)
 		setup_sw();
 		if (m >= M_HW1)
 			setup_hw();
-		if (!B.available[m]) {
+		if (!B.available[m] || acquire(m) < 0) {
 			fprintf(stderr, "%s: not available here: %s\n", methods[m].name,
 				B.why[m] ? B.why[m] : "could not be set up");
 			return 1;
 		}
 		bench_loop(m, 10);	/* warm: lazy binding, first faults */
 		bench_loop(m, n);
+		release(m);
 		return 0;
 	} else if (argc >= 2) {
 		usage(stderr);
@@ -482,9 +549,9 @@ int main(int argc, char **argv)
 	n = quick ? 2000 : 20000;
 	runs = quick ? 3 : MAXRUNS;
 	pin(&cpu);
+	setup_instructions();
 	setup_sw();
 	setup_hw();
-	setup_instructions();
 
 	machine();
 	printf("%s, median of %d runs of %ld reads, interleaved%s\n",
@@ -496,26 +563,30 @@ int main(int argc, char **argv)
 	if (B.available[M_HW1]) {
 		printf("hardware events: \"%s\" and \"%s\", read from user space\n", B.hw1_events,
 		       B.hw4_events ? B.hw4_events : "(none)");
-		if (B.floor_page)
-			printf("floor: cycles page index %u, pmc_width %u\n", B.floor_page->index,
-			       B.floor_page->pmc_width);
+		if (*B.floor_info)
+			printf("floor: hand-written reads of the same pages; cycles: page %s\n", B.floor_info);
 	} else {
 		printf("hardware events: none read from user space here (%s)\n",
 		       B.why[M_HW1] ? B.why[M_HW1] : "?");
 	}
 
-	for (m = 0; m < M_N; m++)
-		if (B.available[m])
-			bench_loop(m, n / 10);	/* warm up */
 	for (r = 0; r < runs; r++) {
 		for (m = 0; m < M_N; m++) {
 			uint64_t t;
 
 			if (!B.available[m])
 				continue;
+			if (acquire(m) < 0) {
+				B.available[m] = 0;
+				B.why[m] = "could not be opened again";
+				release(m);
+				continue;
+			}
+			bench_loop(m, n / 10 + 1);	/* warm up */
 			t = now_ns();
 			bench_loop(m, n);
 			ns[m][r] = (double)(now_ns() - t) / (double)n;
+			release(m);
 		}
 	}
 	for (m = 0; m < M_N; m++) {
@@ -531,10 +602,15 @@ int main(int argc, char **argv)
 		double u0, k0, u, k;
 
 		for (m = 0; m < M_N; m++) {
-			if (!B.available[m])
+			if (!B.available[m] || acquire(m) < 0) {
+				release(m);
+				ins_u[m] = ins_uk[m] = -1;
 				continue;
+			}
+			bench_loop(m, n / 10 + 1);
 			count_instructions(m, 0, &u0, &k0);
 			count_instructions(m, n, &u, &k);
+			release(m);
 			ins_u[m] = (u - u0) / (double)n;
 			ins_uk[m] = (k - k0) / (double)n;
 		}
@@ -546,10 +622,11 @@ int main(int argc, char **argv)
 		}
 	}
 
-	printf("\n%-44s %9s %9s %10s %10s %12s %12s\n", "method", "ns/read", "best", "x read(2)", "x same raw",
-	       "instr/read u", "instr u+k");
+	printf("\n%-44s %9s %9s %10s %10s %8s %12s %12s\n", "method", "ns/read", "best", "x read(2)",
+	       "x same raw", "x floor", "instr/read u", "instr u+k");
 	for (m = M_PMU1; m < M_N; m++) {
 		int base = m >= M_HW1 ? M_HWRAW1 : M_RAW1, same = -1;
+		int fl = m == M_HW1 ? M_FLOOR : m == M_HW4 ? M_FLOOR4 : -1;
 		char what[64];
 
 		if (m == M_PMU1)
@@ -573,6 +650,12 @@ int main(int argc, char **argv)
 			printf(" %10.3f", med[m] / med[same]);
 		else
 			printf(" %10s", "");
+		if (fl >= 0 && B.available[fl] && B.ins_u >= 0 && ins_u[fl] > 0)
+			printf(" %8.2f", ins_u[m] / ins_u[fl]);
+		else if (fl >= 0 && B.available[fl])
+			printf(" %8.2f", med[m] / med[fl]);
+		else
+			printf(" %8s", "");
 		if (B.ins_u >= 0) {
 			printf(" %12.1f", ins_u[m]);
 			if (B.ins_uk >= 0)
@@ -583,17 +666,18 @@ int main(int argc, char **argv)
 	printf("\nns/read: median of the runs; best: the fastest run\n");
 	printf("x read(2): against the raw 8-byte read(2) of the same kind of event (software: %s; "
 	       "hardware: cycles)\n", SW1);
+	printf("x floor: pmu_read of hardware events against the hand-written floor on the same pages "
+	       "(by user instructions when counted, else by ns)\n");
 	printf("x same raw: against the raw read(2) that returns what pmu_read needs (1 event with times; "
 	       "a group of 4 with times)\n");
 	if (B.ins_u >= 0)
 		printf("instr/read: from instructions:u and instructions:uk counters around each loop, "
-		       "net of the empty loop (%.1f u per iteration)\n", ins_u[M_EMPTY]);
+		       "net of the empty loop (%.1f u per iteration)%s\n", ins_u[M_EMPTY],
+		       B.ins_multiplexed ? "; WARNING: the counters were multiplexed, figures are estimates" : "");
 	else
 		printf("instr/read: no instructions counter here; bench/callgrind.sh gives user-space "
 		       "instructions per read\n");
 	pmu_close(B.sw1);
 	pmu_close(B.sw4);
-	pmu_close(B.hw1);
-	pmu_close(B.hw4);
 	return 0;
 }
