@@ -41,7 +41,7 @@
 enum method {
 	M_EMPTY,	/* the loop alone: subtracted from instruction counts */
 	M_PMU1, M_PMU4, M_RAW1, M_RAW1T, M_RAWG4, M_GETPPID,
-	M_HW1, M_HW4, M_HWRAW1, M_HWRAW1T, M_FLOOR, M_FLOOR_FIXED, M_FLOOR4,
+	M_HW1, M_HW4, M_HWRAW1, M_HWRAW1T, M_FLOOR, M_FLOOR_FIXED, M_FLOOR4, M_FLOOR_CHECKED,
 	M_N
 };
 
@@ -62,6 +62,7 @@ static const struct {
 	[M_FLOOR] = { "floor", "floor: seqlock + counter read, switch on index" },
 	[M_FLOOR_FIXED] = { "floorfix", "floor: seqlock + PMCCNTR_EL0 read, fixed" },
 	[M_FLOOR4] = { "floor4", "floor: the same, 4 hardware events" },
+	[M_FLOOR_CHECKED] = { "floorchk", "floor + cap, index 0, odd lock, multiplexed" },
 };
 
 static struct {
@@ -173,6 +174,33 @@ static inline __attribute__((always_inline)) uint64_t floor_read(const struct pe
 #define HAVE_FLOOR 0
 #endif
 
+#if HAVE_FLOOR
+/*
+ * The floor with what a correct read cannot leave out: user access and
+ * index 0 (never a stale offset), a lock caught odd, a multiplexed event
+ * (its count needs scaling). ~0 means "fall back".
+ */
+static inline __attribute__((always_inline)) uint64_t floor_read_checked(const struct perf_event_mmap_page *pc)
+{
+	uint32_t seq, idx, shift;
+	uint64_t off, pmc, caps;
+
+	do {
+		seq = *(volatile uint32_t *)&pc->lock;
+		__asm__ volatile("" ::: "memory");
+		caps = pc->capabilities;
+		idx = *(volatile uint32_t *)&pc->index;
+		if (!(caps & (1ull << 2)) || !idx || pc->time_enabled != pc->time_running)
+			return ~0ull;
+		off = pc->offset;
+		shift = (64 - pc->pmc_width) & 63;
+		pmc = pmu__arch_rdpmc(idx);
+		__asm__ volatile("" ::: "memory");
+	} while (*(volatile uint32_t *)&pc->lock != seq || (seq & 1));
+	return off + (uint64_t)((int64_t)(pmc << shift) >> shift);
+}
+#endif
+
 /* The N reads of one method; callgrind collects inside this function only. */
 __attribute__((noinline)) void bench_loop(enum method m, long n)
 {
@@ -232,6 +260,10 @@ __attribute__((noinline)) void bench_loop(enum method m, long n)
 	case M_FLOOR_FIXED:
 		for (i = 0; i < n; i++)
 			acc += floor_read_fixed(B.floor[0]);
+		break;
+	case M_FLOOR_CHECKED:
+		for (i = 0; i < n; i++)
+			acc += floor_read_checked(B.floor[0]);
 		break;
 	case M_FLOOR4:
 		for (i = 0; i < n; i++) {
@@ -344,6 +376,7 @@ static int acquire(enum method m)
 		return (B.hwraw1t = open_attr("cycles", PERF_FORMAT_TOTAL_TIME_ENABLED |
 					      PERF_FORMAT_TOTAL_TIME_RUNNING)) < 0 ? -1 : 0;
 	case M_FLOOR:
+	case M_FLOOR_CHECKED:
 		return acquire(M_HW1) < 0 || floor_pages(B.hw1, 1) < 0 ? -1 : 0;
 	case M_FLOOR_FIXED:
 		/* Only while the event sits on the 64-bit cycle counter. */
@@ -362,6 +395,7 @@ static void release(enum method m)
 	case M_HW1:
 	case M_FLOOR:
 	case M_FLOOR_FIXED:
+	case M_FLOOR_CHECKED:
 		pmu_close(B.hw1);
 		B.hw1 = NULL;
 		break;
@@ -422,7 +456,7 @@ static void setup_hw(void)
 	B.available[M_HW4] = B.hw4_events != NULL;
 	if (!B.hw4_events)
 		B.why[M_HW4] = "no list of 4 hardware events opened with user-space reads";
-	for (m = M_HWRAW1; m <= M_FLOOR4; m++) {
+	for (m = M_HWRAW1; m <= M_FLOOR_CHECKED; m++) {
 		if ((m == M_FLOOR4 && !B.hw4_events) || (m >= M_FLOOR && !HAVE_FLOOR))
 			continue;
 		B.available[m] = acquire(m) == 0;
