@@ -567,7 +567,8 @@ int main(int argc, char **argv)
 			setup_hw();
 		if (!B.available[m] || acquire(m) < 0) {
 			fprintf(stderr, "%s: not available here: %s\n", methods[m].name,
-				B.why[m] ? B.why[m] : "could not be set up");
+				B.why[m] ? B.why[m] : m > M_HW1 && B.why[M_HW1] ? B.why[M_HW1] :
+				"could not be set up");
 			return 1;
 		}
 		bench_loop(m, 10);	/* warm: lazy binding, first faults */
