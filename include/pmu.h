@@ -62,7 +62,8 @@ struct pmu_opts {
 /*
  * Opens the comma-separated events for the calling thread as one group,
  * counting from the moment it returns. Events count user space only unless
- * they carry a modifier (:u, :k, :h or a combination).
+ * they carry a modifier (:u, :k, :h or a combination); context-switches and
+ * cpu-migrations, which happen in the kernel, count it too.
  * Returns 0 and sets *set, or -errno with *set set to NULL.
  */
 int pmu_open(struct pmu_set **set, const char *events);

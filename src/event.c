@@ -46,9 +46,17 @@ static void init_attr(struct pmu__attr *pa, uint32_t type, uint64_t config, cons
 	copy_name(pa->pmu, pmu);
 }
 
+/* Software events that only ever happen in kernel context: user-only would always read 0. */
+static bool kernel_only(const struct perf_event_attr *a)
+{
+	return a->type == PERF_TYPE_SOFTWARE &&
+	       (a->config == PERF_COUNT_SW_CONTEXT_SWITCHES || a->config == PERF_COUNT_SW_CPU_MIGRATIONS);
+}
+
 /*
  * Without modifiers, CPU events (hardware, cache, raw, software, core PMUs)
- * count user space only. Other PMUs (uncore, msr, tracepoints) count what
+ * count user space only, but for context switches and migrations, which
+ * happen in the kernel. Other PMUs (uncore, msr, tracepoints) count what
  * they count: many refuse exclude bits, and a tracepoint always fires in the
  * kernel.
  */
@@ -62,7 +70,7 @@ static void apply_mods(struct pmu__attr *pa, const struct mods *m, bool cpu)
 		a->exclude_hv = !m->h;
 	} else {
 		a->exclude_user = 0;
-		a->exclude_kernel = cpu;
+		a->exclude_kernel = cpu && !kernel_only(a);
 		a->exclude_hv = cpu;
 	}
 }

@@ -37,7 +37,9 @@ struct pmu__event {
 /*
  * Resolves the event s[0..len) (one event, no top-level comma) into ev. Sets
  * attr.size, type, config, config1..3 and exclude_user/kernel/hv; leaves every
- * other field zero. Default when there is no modifier: user space only.
+ * other field zero. Default when there is no modifier: user space only for
+ * CPU events (but context switches and migrations, which happen in the
+ * kernel), nothing excluded on other PMUs.
  * Returns 0 or -errno with pmu__err() naming the event.
  */
 int pmu__event_parse(const char *s, size_t len, struct pmu__event *ev);

@@ -29,10 +29,10 @@ static const struct {
 	{ "task-clock", PERF_TYPE_SOFTWARE, 1, 0, 1, 1 },
 	{ "page-faults", PERF_TYPE_SOFTWARE, 2, 0, 1, 1 },
 	{ "faults", PERF_TYPE_SOFTWARE, 2, 0, 1, 1 },
-	{ "context-switches", PERF_TYPE_SOFTWARE, 3, 0, 1, 1 },
-	{ "cs", PERF_TYPE_SOFTWARE, 3, 0, 1, 1 },
-	{ "cpu-migrations", PERF_TYPE_SOFTWARE, 4, 0, 1, 1 },
-	{ "migrations", PERF_TYPE_SOFTWARE, 4, 0, 1, 1 },
+	{ "context-switches", PERF_TYPE_SOFTWARE, 3, 0, 0, 1 },	/* kernel-only events count the kernel */
+	{ "cs", PERF_TYPE_SOFTWARE, 3, 0, 0, 1 },	/* kernel-only events count the kernel */
+	{ "cpu-migrations", PERF_TYPE_SOFTWARE, 4, 0, 0, 1 },	/* kernel-only events count the kernel */
+	{ "migrations", PERF_TYPE_SOFTWARE, 4, 0, 0, 1 },	/* kernel-only events count the kernel */
 	{ "minor-faults", PERF_TYPE_SOFTWARE, 5, 0, 1, 1 },
 	{ "major-faults", PERF_TYPE_SOFTWARE, 6, 0, 1, 1 },
 	{ "alignment-faults", PERF_TYPE_SOFTWARE, 7, 0, 1, 1 },

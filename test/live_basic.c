@@ -89,6 +89,15 @@ int main(void)
 	CHECK(rd[0].value >= 100 && rd[0].enabled > 0);
 	pmu_close(s);
 
+	/* Context switches happen in the kernel: without a modifier they are counted there. */
+	CHECK(pmu_open(&s, "context-switches") == 0);
+	CHECK(pmu_read(s, v) == 0);
+	for (int i = 0; i < 5; i++)
+		usleep(1000);
+	CHECK(pmu_read(s, w) == 0);
+	CHECK_MSG(w[0] - v[0] >= 5, "5 sleeps, %" PRIu64 " context switches", w[0] - v[0]);
+	pmu_close(s);
+
 	/* A disabled set counts nothing until enabled. */
 	struct pmu_opts o = { .size = sizeof(o), .cpu = -1, .flags = PMU_DISABLED };
 	CHECK(pmu_open_opts(&s, "page-faults", &o) == 0);
