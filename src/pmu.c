@@ -224,20 +224,29 @@ static const char *set_blocker(const struct pmu_opts *o)
 }
 
 
+static void close_counters(struct pmu_set *set)
+{
+	struct pmu__cold *c = cold(set);
+	unsigned i;
+
+	set->direct = 0;
+	for (i = 0; c->ctr && i < c->nctr; i++) {
+		/* A forked child has no copy of the pages: unmapping could hit its own mappings. */
+		if (set->alive == PMU_ALIVE && set->page[i])
+			munmap(set->page[i], page_size());
+		set->page[i] = NULL;
+		if (c->ctr[i].fd >= 0)
+			close(c->ctr[i].fd);
+		c->ctr[i].fd = -1;
+	}
+}
+
 static void free_set(struct pmu_set *set)
 {
 	struct pmu__cold *c = cold(set);
 	unsigned i;
 
-	if (c->ctr) {
-		for (i = 0; i < c->nctr; i++) {
-			/* A forked child has no copy of the pages: unmapping could hit its own mappings. */
-			if (set->alive == PMU_ALIVE && set->page[i])
-				munmap(set->page[i], page_size());
-			if (c->ctr[i].fd >= 0)
-				close(c->ctr[i].fd);
-		}
-	}
+	close_counters(set);
 	if (c->names)
 		for (i = 0; i < c->nev; i++)
 			free(c->names[i]);
@@ -408,6 +417,17 @@ static int open_counters(struct pmu_set *set, const struct pmu_opts *o)
 	return 0;
 }
 
+/* A counter opened with the library's 64-bit bits that is not on a counter right after enabling. */
+static bool long_unscheduled(const struct pmu_set *set)
+{
+	const struct pmu__cold *c = cold(set);
+
+	for (unsigned i = 0; i < c->nctr; i++)
+		if (c->ctr[i].auto_long && set->page[i] && !PMU_LDV(set->page[i], index))
+			return true;
+	return false;
+}
+
 PMU_API int pmu_open_opts(struct pmu_set **setp, const char *events, const struct pmu_opts *opts)
 {
 	struct pmu_opts o = { .size = sizeof(o), .pid = 0, .cpu = -1 };
@@ -478,6 +498,23 @@ PMU_API int pmu_open_opts(struct pmu_set **setp, const char *events, const struc
 		r = pmu_enable(set);
 		if (r < 0)
 			goto fail;
+		/*
+		 * A PMU with a single 64-bit counter (the cycle counter of a
+		 * Cortex-A72) accepts several 64-bit events that it then cannot
+		 * all schedule: when one is off its counter, use 32 bits.
+		 */
+		if (long_unscheduled(set)) {
+			close_counters(set);
+			for (unsigned i = 0; i < c->nctr; i++) {
+				c->attr[i].attr.config1 &= ~c->ctr[i].auto_long;
+				c->ctr[i].auto_long = 0;
+			}
+			r = open_counters(set, &o);
+			if (!r)
+				r = pmu_enable(set);
+			if (r < 0)
+				goto fail;
+		}
 	}
 	pmu__err_clear();
 	*setp = set;
