@@ -11,10 +11,10 @@ static const struct {
 	int (*run)(int argc, char **argv);
 	const char *help;
 } cmds[] = {
-	{ "check", cmd_check, "what this machine allows: PMUs, sysctls, read paths and their cost" },
-	{ "list", cmd_list, "[--json] [GLOB]: the events this machine knows, by PMU" },
+	{ "check", cmd_check, "[-e EVENTS]: what this machine allows: PMUs, sysctls, read paths, cost" },
+	{ "list", cmd_list, "[--json] [--sysfs DIR] [GLOB]: the events this machine knows, by PMU" },
 	{ "encode", cmd_encode, "[--sysfs DIR] EVENT...: the perf_event_attr of each event" },
-	{ "stat", cmd_stat, "[-e EVENTS] [-x SEP | --json] -- CMD [ARGS...]: count a command" },
+	{ "stat", cmd_stat, "[-e EVENTS]... [-x SEP | --json] [-o FILE] [--] CMD [ARGS...]: count a command" },
 };
 
 static int usage(FILE *f)
