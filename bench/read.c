@@ -92,33 +92,17 @@ static int perf_open(struct perf_event_attr *a, int group)
 	return (int)syscall(SYS_perf_event_open, a, 0, -1, group, PERF_FLAG_FD_CLOEXEC);
 }
 
-/* A raw descriptor for a software event of this thread, user space only like pmu_open(). */
-static int open_sw(uint64_t config, uint64_t fmt, int group)
-{
-	struct perf_event_attr a;
-
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = config;
-	a.read_format = fmt;
-	a.exclude_kernel = 1;
-	a.exclude_hv = 1;
-	return perf_open(&a, group);
-}
-
-static int open_attr(const char *event, uint64_t fmt)
+/* A raw descriptor for event with the attributes pmu_open() would give it. */
+static int open_attr(const char *event, uint64_t fmt, int group)
 {
 	struct perf_event_attr a;
 
 	if (pmu_event_attr(event, &a) < 0)
 		return -1;
 	a.read_format = fmt;
-	return perf_open(&a, -1);
+	return perf_open(&a, group);
 }
 
-#if defined(__aarch64__)
-#define HAVE_FLOOR 1
 /* Hand-written: what any user-space read of the page must do at least. */
 static inline __attribute__((always_inline)) uint64_t floor_read(const struct perf_event_mmap_page *pc)
 {
@@ -137,6 +121,8 @@ static inline __attribute__((always_inline)) uint64_t floor_read(const struct pe
 	return off + (uint64_t)((int64_t)(pmc << shift) >> shift);
 }
 
+#if defined(__aarch64__)
+/* The register named in the instruction: no dispatch on the index. */
 static inline __attribute__((always_inline)) uint64_t floor_read_fixed(const struct perf_event_mmap_page *pc)
 {
 	uint32_t seq;
@@ -151,30 +137,10 @@ static inline __attribute__((always_inline)) uint64_t floor_read_fixed(const str
 	} while (*(volatile uint32_t *)&pc->lock != seq);
 	return off + pmc;
 }
-#elif defined(__x86_64__)
-#define HAVE_FLOOR 1
-static inline __attribute__((always_inline)) uint64_t floor_read(const struct perf_event_mmap_page *pc)
-{
-	uint32_t seq, idx, shift;
-	uint64_t off, pmc;
-
-	do {
-		seq = *(volatile uint32_t *)&pc->lock;
-		__asm__ volatile("" ::: "memory");
-		idx = pc->index;
-		off = pc->offset;
-		shift = 64 - pc->pmc_width;
-		pmc = pmu__arch_rdpmc(idx);
-		__asm__ volatile("" ::: "memory");
-	} while (*(volatile uint32_t *)&pc->lock != seq);
-	return off + (uint64_t)((int64_t)(pmc << shift) >> shift);
-}
-#define floor_read_fixed floor_read
 #else
-#define HAVE_FLOOR 0
+#define floor_read_fixed floor_read	/* never selected: the method needs arm64's index 32 */
 #endif
 
-#if HAVE_FLOOR
 /*
  * The floor with what a correct read cannot leave out: user access and
  * index 0 (never a stale offset), a lock caught odd, a multiplexed event
@@ -199,7 +165,6 @@ static inline __attribute__((always_inline)) uint64_t floor_read_checked(const s
 	} while (*(volatile uint32_t *)&pc->lock != seq || (seq & 1));
 	return off + (uint64_t)((int64_t)(pmc << shift) >> shift);
 }
-#endif
 
 /* The N reads of one method; callgrind collects inside this function only. */
 __attribute__((noinline)) void bench_loop(enum method m, long n)
@@ -252,7 +217,6 @@ __attribute__((noinline)) void bench_loop(enum method m, long n)
 		for (i = 0; i < n; i++)
 			acc += getppid();
 		break;
-#if HAVE_FLOOR
 	case M_FLOOR:
 		for (i = 0; i < n; i++)
 			acc += floor_read(B.floor[0]);
@@ -274,7 +238,6 @@ __attribute__((noinline)) void bench_loop(enum method m, long n)
 			__asm__ volatile("" : : "r"(v) : "memory");
 		}
 		break;
-#endif
 	default:
 		break;
 	}
@@ -315,8 +278,7 @@ static void count_instructions(enum method m, long n, double *u, double *uk)
 static void setup_sw(void)
 {
 	uint64_t t = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-	static const uint64_t sw4[] = { PERF_COUNT_SW_TASK_CLOCK, PERF_COUNT_SW_PAGE_FAULTS,
-					PERF_COUNT_SW_CONTEXT_SWITCHES, PERF_COUNT_SW_CPU_MIGRATIONS };
+	static const char *const sw4[] = { "task-clock", "page-faults", "context-switches", "cpu-migrations" };
 	int i, fd;
 
 	if (pmu_open(&B.sw1, SW1) == 0)
@@ -327,11 +289,11 @@ static void setup_sw(void)
 		B.available[M_PMU4] = 1;
 	else
 		B.why[M_PMU4] = strdup(pmu_errmsg());
-	B.raw1 = open_sw(PERF_COUNT_SW_TASK_CLOCK, 0, -1);
-	B.raw1t = open_sw(PERF_COUNT_SW_TASK_CLOCK, t, -1);
+	B.raw1 = open_attr(SW1, 0, -1);
+	B.raw1t = open_attr(SW1, t, -1);
 	B.rawg4 = -1;
 	for (i = 0; i < 4; i++) {
-		fd = open_sw(sw4[i], t | PERF_FORMAT_GROUP, B.rawg4);
+		fd = open_attr(sw4[i], t | PERF_FORMAT_GROUP, B.rawg4);
 		if (fd < 0) {
 			B.rawg4 = -1;
 			break;
@@ -371,10 +333,10 @@ static int acquire(enum method m)
 	case M_HW4:
 		return pmu_open(&B.hw4, B.hw4_events) < 0 || pmu_user_read(B.hw4, 3, NULL) != 1 ? -1 : 0;
 	case M_HWRAW1:
-		return (B.hwraw1 = open_attr("cycles", 0)) < 0 ? -1 : 0;
+		return (B.hwraw1 = open_attr("cycles", 0, -1)) < 0 ? -1 : 0;
 	case M_HWRAW1T:
 		return (B.hwraw1t = open_attr("cycles", PERF_FORMAT_TOTAL_TIME_ENABLED |
-					      PERF_FORMAT_TOTAL_TIME_RUNNING)) < 0 ? -1 : 0;
+					      PERF_FORMAT_TOTAL_TIME_RUNNING, -1)) < 0 ? -1 : 0;
 	case M_FLOOR:
 	case M_FLOOR_CHECKED:
 		return acquire(M_HW1) < 0 || floor_pages(B.hw1, 1) < 0 ? -1 : 0;
@@ -457,7 +419,7 @@ static void setup_hw(void)
 	if (!B.hw4_events)
 		B.why[M_HW4] = "no list of 4 hardware events opened with user-space reads";
 	for (m = M_HWRAW1; m <= M_FLOOR_CHECKED; m++) {
-		if ((m == M_FLOOR4 && !B.hw4_events) || (m >= M_FLOOR && !HAVE_FLOOR))
+		if ((m == M_FLOOR4 && !B.hw4_events) || (m >= M_FLOOR && !PMU_ARCH_USER_READ))
 			continue;
 		B.available[m] = acquire(m) == 0;
 		if (m == M_FLOOR && B.floor[0])
