@@ -37,11 +37,6 @@ static uint64_t fake_clock(void)
 	return clk;
 }
 
-static uint64_t mask_of(unsigned width)
-{
-	return width >= 64 ? UINT64_MAX : (1ull << width) - 1;
-}
-
 /* The kernel's model of one event: its total and the value the register was programmed with. */
 static struct {
 	uint64_t count;		/* event->count, as of the last fold */

@@ -10,15 +10,27 @@
 #include <stdint.h>
 #include <string.h>
 
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-
-static inline uint64_t rnd(void)	/* splitmix64 */
+static inline uint64_t splitmix64(uint64_t *state)
 {
-	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
 
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
 	return z ^ (z >> 31);
+}
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+
+/* The single-threaded tests' generator; a thread keeps its own state for splitmix64(). */
+static inline uint64_t rnd(void)
+{
+	return splitmix64(&rng_state);
+}
+
+/* The low width bits (1 <= width <= 64). */
+static inline uint64_t mask_of(unsigned width)
+{
+	return width >= 64 ? UINT64_MAX : (1ull << width) - 1;
 }
 
 /* A 64-bit value, often an edge: 0, 1, powers of two and their neighbours, all ones, small. */
@@ -112,7 +124,7 @@ static inline uint64_t ref_scale(uint64_t count, uint64_t enabled, uint64_t runn
 
 static inline uint64_t ref_sign_extend(uint64_t v, unsigned width)
 {
-	uint64_t mask = width == 64 ? UINT64_MAX : (1ull << width) - 1;
+	uint64_t mask = mask_of(width);
 
 	return (v >> (width - 1)) & 1 ? v | ~mask : v & mask;
 }

@@ -53,11 +53,6 @@ static int stop;
 static long progress;		/* the writer's ticks, for readers to wait on */
 static long reads_per_reader;
 
-static uint64_t mask_of(unsigned width)
-{
-	return width >= 64 ? UINT64_MAX : (1ull << width) - 1;
-}
-
 static uint64_t k_read(void)	/* the fallback, like read(2) */
 {
 	uint32_t s;
@@ -108,13 +103,9 @@ static struct {
 	long reschedules, offs, no_user, late_overflows;
 } w;
 
-static uint64_t wrnd(void)	/* the writer's own generator (sim_ref.h's is not thread-safe) */
+static uint64_t wrnd(void)	/* the writer's own state: rnd()'s is not for threads */
 {
-	uint64_t z = (w.seed += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
+	return splitmix64(&w.seed);
 }
 
 static uint32_t wlock;		/* the writer's copy of pg.lock */
