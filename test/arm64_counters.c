@@ -122,7 +122,16 @@ int main(void)
 		a64_spin(1 << 18);
 	}
 	CHECK_EQ(idx[0], A64_CYCLE_IDX);
+	int before = t_failures;
 	check_cover(idx, n, "one set per counter");
+	if (t_failures != before || idx[0] != A64_CYCLE_IDX) {
+		/* Where every set is now: the kernel may have moved them since. */
+		fprintf(stderr, "indexes now (width):");
+		for (int k = 0; k < n; k++)
+			fprintf(stderr, " %s=%u(%u)", pmu_name(sets[k].s, 0), a64_index(&sets[k], 0),
+				a64_width(&sets[k], 0));
+		fputc('\n', stderr);
+	}
 	for (int round = 0; round < 3; round++) {
 		for (int k = 0; k < n; k++) {
 			snprintf(what, sizeof(what), "set %d of %d, round %d", k + 1, n, round);
