@@ -36,6 +36,10 @@
 struct pmu_set {			/* the hot page */
 	uint32_t direct;		/* counters (== events) when each may be read from user space, else 0 */
 	uint32_t alive;			/* PMU_ALIVE; 0 in a forked child */
+	uint32_t group_n;		/* events, when one read(2) of group_fd gives them in order; else 0 */
+	int group_fd;
+	uint64_t *group_buf;		/* group_size bytes */
+	size_t group_size;
 	struct perf_event_mmap_page *page[PMU_MAX_COUNTERS];
 };
 
@@ -230,6 +234,7 @@ static void close_counters(struct pmu_set *set)
 	unsigned i;
 
 	set->direct = 0;
+	set->group_n = 0;
 	for (i = 0; c->ctr && i < c->nctr; i++) {
 		/* A forked child has no copy of the pages: unmapping could hit its own mappings. */
 		if (set->alive == PMU_ALIVE && set->page[i])
@@ -365,6 +370,21 @@ static int plan_groups(struct pmu__cold *c, unsigned flags)
 	return 0;
 }
 
+/* The common case of read(2): one group whose values are the events in order. */
+static void plan_group_read(struct pmu_set *set)
+{
+	struct pmu__cold *c = cold(set);
+	uint32_t i, n = c->ngroups == 1 && c->nctr == c->nev && c->wiped ? c->nctr : 0;
+
+	for (i = 0; i < n; i++)
+		if (c->ctr[i].event != i)
+			n = 0;
+	set->group_n = n;
+	set->group_fd = c->grp[0].fd;
+	set->group_buf = c->buf;
+	set->group_size = (n > 1 ? 3 + n : 3) * sizeof(uint64_t);
+}
+
 static int open_counters(struct pmu_set *set, const struct pmu_opts *o)
 {
 	struct pmu__cold *c = cold(set);
@@ -414,6 +434,7 @@ static int open_counters(struct pmu_set *set, const struct pmu_opts *o)
 			}
 		}
 	}
+	plan_group_read(set);
 	return 0;
 }
 
@@ -689,6 +710,25 @@ static __attribute__((noinline)) int read_scaled(struct pmu_set *set, uint64_t *
 	return set->direct ? 0 : read_slow(set, values, out);
 }
 
+/* One read(2) of the set's only group, straight into the events: as lean as a raw read. */
+static __attribute__((noinline)) int read_group(struct pmu_set *set, uint64_t *values,
+						struct pmu_reading *out)
+{
+	const uint64_t *b = set->group_buf, *v;
+	uint32_t i, n = set->group_n;
+
+	if (unlikely(read(set->group_fd, set->group_buf, set->group_size) != (ssize_t)set->group_size))
+		return read_slow(set, values, out);	/* again, to say what went wrong */
+	v = n > 1 ? b + 3 : b;	/* nr, enabled, running, values; or value, enabled, running */
+	for (i = 0; i < n; i++) {
+		if (values)
+			values[i] = pmu__scale(v[i], b[1], b[2]);
+		else
+			out[i] = (struct pmu_reading){ v[i], b[1], b[2] };
+	}
+	return 0;
+}
+
 /* The hot path: no call, no stack frame, one user-space read per counter. */
 PMU_API int pmu_read(struct pmu_set *set, uint64_t *values)
 {
@@ -710,6 +750,9 @@ PMU_API int pmu_read(struct pmu_set *set, uint64_t *values)
 	} while (--n);
 	return 0;
 other:
+	/* group_n is 0 in a forked child (the page is wiped): read_scaled says so. */
+	if (likely(set && values && set->group_n && !set->direct))
+		return read_group(set, values, NULL);
 	return read_scaled(set, values, NULL);
 }
 
@@ -717,6 +760,8 @@ PMU_API int pmu_read_full(struct pmu_set *set, struct pmu_reading *out)
 {
 	if (!set || !out)
 		return pmu__err(-EINVAL, "pmu_read_full: %s is NULL", set ? "out" : "the set");
+	if (set->group_n && !set->direct)
+		return read_group(set, NULL, out);
 	return read_scaled(set, NULL, out);
 }
 

@@ -119,7 +119,7 @@ pmu__read_page(const struct perf_event_mmap_page *pc, enum pmu__read_mode mode,
 		/* A stale offset alone would be a wrong count: fall back. */
 		if (__builtin_expect(!idx, 0))
 			return PMU_PAGE_NO_INDEX;
-		shift = 64 - (uint32_t)PMU_LD(pc, pmc_width);
+		shift = 64 - (uint32_t)PMU_LDV(pc, pmc_width);
 		if (__builtin_expect(shift >= 64, 0))	/* pmc_width 0 or above 64 */
 			return PMU_PAGE_BAD_WIDTH;
 		pmc = rdpmc(idx);

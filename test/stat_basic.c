@@ -42,7 +42,7 @@ static int workload(char **argv)
 
 		for (long i = 0; i < atol(argv[1]); i++)
 			x += (uint64_t)i;
-		return 0;
+		return x == 1;	/* never: the sum is 0 or at least 3 */
 	}
 	if (!strcmp(argv[0], "--child-touch")) {
 		pid_t pid = fork();
