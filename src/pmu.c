@@ -710,26 +710,65 @@ static __attribute__((noinline)) int read_scaled(struct pmu_set *set, uint64_t *
 	return set->direct ? 0 : read_slow(set, values, out);
 }
 
-/* One read(2) of the set's only group, straight into the events: as lean as a raw read. */
-static __attribute__((noinline)) int read_group(struct pmu_set *set, uint64_t *values,
-						struct pmu_reading *out)
+/* Values of a multiplexed group, scaled: out of the way of read_group(). */
+static __attribute__((noinline)) void scale_group(uint64_t *values, const uint64_t *v, uint32_t n,
+						  uint64_t enabled, uint64_t running)
 {
-	const uint64_t *b = set->group_buf, *v;
-	uint32_t i, n = set->group_n;
+	for (uint32_t i = 0; i < n; i++)
+		values[i] = pmu__scale(v[i], enabled, running);
+}
 
-	if (unlikely(read(set->group_fd, set->group_buf, set->group_size) != (ssize_t)set->group_size))
-		return read_slow(set, values, out);	/* again, to say what went wrong */
-	v = n > 1 ? b + 3 : b;	/* nr, enabled, running, values; or value, enabled, running */
-	for (i = 0; i < n; i++) {
-		if (values)
-			values[i] = pmu__scale(v[i], b[1], b[2]);
-		else
-			out[i] = (struct pmu_reading){ v[i], b[1], b[2] };
+/*
+ * One read(2) of the set's only group, straight into the events: as lean as
+ * a raw read. Fields are loaded after the call so that few registers live
+ * across it. 0, or -1 when the read came short (read_slow() then says why).
+ */
+static inline int group_read(struct pmu_set *set)
+{
+	return read(set->group_fd, set->group_buf, set->group_size) == (ssize_t)set->group_size ? 0 : -1;
+}
+
+/* nr, enabled, running, values; or value, enabled, running */
+#define GROUP_VALUES(set) ((set)->group_buf + ((set)->group_n > 1 ? 3 : 0))
+
+static __attribute__((noinline)) int read_group(struct pmu_set *set, uint64_t *values)
+{
+	const uint64_t *b, *v;
+	uint32_t i, n;
+
+	if (unlikely(group_read(set)))
+		return read_slow(set, values, NULL);
+	b = set->group_buf;
+	v = GROUP_VALUES(set);
+	n = set->group_n;
+	if (likely(b[1] == b[2])) {
+		for (i = 0; i < n; i++)
+			values[i] = v[i];
+	} else {
+		scale_group(values, v, n, b[1], b[2]);
 	}
 	return 0;
 }
 
-/* The hot path: no call, no stack frame, one user-space read per counter. */
+static __attribute__((noinline)) int read_group_full(struct pmu_set *set, struct pmu_reading *out)
+{
+	const uint64_t *b, *v;
+	uint32_t i;
+
+	if (unlikely(group_read(set)))
+		return read_slow(set, NULL, out);
+	b = set->group_buf;
+	v = GROUP_VALUES(set);
+	for (i = 0; i < set->group_n; i++)
+		out[i] = (struct pmu_reading){ v[i], b[1], b[2] };
+	return 0;
+}
+
+/*
+ * The hot path: no call, no stack frame, one user-space read per counter;
+ * else one read(2) of the group. group_n and direct are 0 in a forked child
+ * (the page is wiped): read_scaled() says so.
+ */
 PMU_API int pmu_read(struct pmu_set *set, uint64_t *values)
 {
 	struct perf_event_mmap_page *const *page;
@@ -740,8 +779,11 @@ PMU_API int pmu_read(struct pmu_set *set, uint64_t *values)
 	if (unlikely(!set || !values))
 		goto other;
 	n = set->direct;
-	if (unlikely(!n))
+	if (unlikely(!n)) {
+		if (likely(set->group_n))
+			return read_group(set, values);
 		goto other;
+	}
 	page = set->page;
 	do {
 		if (unlikely(pmu__read_page(*page++, PMU_READ_FAST, pmu__arch_rdpmc, pmu__arch_clock, &v)))
@@ -750,9 +792,6 @@ PMU_API int pmu_read(struct pmu_set *set, uint64_t *values)
 	} while (--n);
 	return 0;
 other:
-	/* group_n is 0 in a forked child (the page is wiped): read_scaled says so. */
-	if (likely(set && values && set->group_n && !set->direct))
-		return read_group(set, values, NULL);
 	return read_scaled(set, values, NULL);
 }
 
@@ -761,7 +800,7 @@ PMU_API int pmu_read_full(struct pmu_set *set, struct pmu_reading *out)
 	if (!set || !out)
 		return pmu__err(-EINVAL, "pmu_read_full: %s is NULL", set ? "out" : "the set");
 	if (set->group_n && !set->direct)
-		return read_group(set, NULL, out);
+		return read_group_full(set, out);
 	return read_scaled(set, NULL, out);
 }
 
