@@ -4,6 +4,7 @@
 #define PMU_INTERNAL_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <linux/perf_event.h>
 
@@ -53,6 +54,9 @@ int pmu__event_next(const char **p, const char **tok, size_t *len);
 
 /* sysfs root for PMU devices: $PMU_SYSFS_DEVICES or /sys/bus/event_source/devices. */
 const char *pmu__sysfs_root(void);
+
+/* report.c: s as a JSON string, quoted and escaped (the report and the tool). */
+void pmu__json_str(FILE *f, const char *s);
 
 /* pmu.c, for tests: counter i of a set (one per event but on hybrid machines). 0 or -EINVAL. */
 unsigned pmu__counters(const struct pmu_set *set);

@@ -331,7 +331,7 @@ static void report_csv(FILE *f, const struct snap *s, const struct mix *m)
 	}
 }
 
-static void json_str(FILE *f, const char *s)
+void pmu__json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
 	for (; *s; s++) {
@@ -355,7 +355,7 @@ static void json_figures(FILE *f, const struct snap *s, const struct mix *m, con
 		d[0], d[1], (double)d[1] / (double)d[0]);
 	for (unsigned i = 0; i < s->n; i++) {
 		fputs(i ? ", " : "", f);
-		json_str(f, s->ev[i]);
+		pmu__json_str(f, s->ev[i]);
 		fprintf(f, ": %" PRIu64, d[2 + i]);
 	}
 	fputs("}, \"metrics\": {", f);
@@ -378,7 +378,7 @@ static void report_json(FILE *f, const struct snap *s, const struct mix *m)
 	fputs("{\n  \"events\": [", f);
 	for (unsigned i = 0; i < s->n; i++) {
 		fputs(i ? ", " : "", f);
-		json_str(f, s->ev[i]);
+		pmu__json_str(f, s->ev[i]);
 	}
 	fputs("],\n  \"regions\": [", f);
 	for (unsigned id = 0; id < s->nreg; id++) {
@@ -389,7 +389,7 @@ static void report_json(FILE *f, const struct snap *s, const struct mix *m)
 			continue;
 		fputs(nr++ ? ",\n    {" : "\n    {", f);
 		fputs("\"name\": ", f);
-		json_str(f, s->reg[id]);
+		pmu__json_str(f, s->reg[id]);
 		fputs(", ", f);
 		json_figures(f, s, m, tot);
 		fputs(",\n      \"threads\": [", f);
@@ -399,7 +399,7 @@ static void report_json(FILE *f, const struct snap *s, const struct mix *m)
 			if (!d[0])
 				continue;
 			fprintf(f, "%s\n        {\"tid\": %d, \"name\": ", nt++ ? "," : "", (int)s->thr[k].tid);
-			json_str(f, s->thr[k].tname);
+			pmu__json_str(f, s->thr[k].tname);
 			fprintf(f, ", \"exited\": %s, ", s->thr[k].exited ? "true" : "false");
 			json_figures(f, s, m, d);
 			fputc('}', f);

@@ -10,19 +10,6 @@
 #include "pmu.h"
 #include "test.h"
 
-/* Touches n pages never touched before; returns after faulting each in. */
-static void touch_pages(size_t n)
-{
-	size_t ps = (size_t)sysconf(_SC_PAGESIZE);
-	volatile char *p = mmap(NULL, n * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	if (p == MAP_FAILED)
-		return;
-	for (size_t i = 0; i < n; i++)
-		p[i * ps] = 1;
-	munmap((void *)p, n * ps);
-}
-
 int main(void)
 {
 	struct pmu_set *s = NULL;
@@ -47,7 +34,7 @@ int main(void)
 	/* page-faults after touching N new pages: at least N, not wildly more. */
 	for (size_t n = 16; n <= 4096; n *= 4) {
 		CHECK(pmu_read(s, v) == 0);
-		touch_pages(n);
+		t_touch_pages(n);
 		CHECK(pmu_read(s, w) == 0);
 		CHECK_MSG(w[0] - v[0] >= n && w[0] - v[0] <= n + n / 4 + 64,
 			  "touched %zu pages, counted %" PRIu64, n, w[0] - v[0]);
@@ -57,14 +44,14 @@ int main(void)
 	/* Disabled: nothing counts. */
 	CHECK(pmu_disable(s) == 0);
 	CHECK(pmu_read(s, v) == 0);
-	touch_pages(256);
+	t_touch_pages(256);
 	CHECK(pmu_read(s, w) == 0);
 	CHECK_EQ(w[0], v[0]);
 	CHECK_EQ(w[1], v[1]);
 
 	/* Enabled again: counts resume from where they were. */
 	CHECK(pmu_enable(s) == 0);
-	touch_pages(256);
+	t_touch_pages(256);
 	CHECK(pmu_read(s, w) == 0);
 	CHECK(w[0] >= v[0] + 256);
 
@@ -82,7 +69,7 @@ int main(void)
 	/* A single event is read without the group format. */
 	CHECK(pmu_open(&s, "minor-faults") == 0);
 	CHECK(pmu_read(s, v) == 0);
-	touch_pages(100);
+	t_touch_pages(100);
 	CHECK(pmu_read(s, w) == 0);
 	CHECK(w[0] - v[0] >= 100);
 	CHECK(pmu_read_full(s, rd) == 0);
@@ -101,7 +88,7 @@ int main(void)
 	/* A disabled set counts nothing until enabled. */
 	struct pmu_opts o = { .size = sizeof(o), .cpu = -1, .flags = PMU_DISABLED };
 	CHECK(pmu_open_opts(&s, "page-faults", &o) == 0);
-	touch_pages(64);
+	t_touch_pages(64);
 	CHECK(pmu_read(s, v) == 0);
 	CHECK_EQ(v[0], 0);
 	pmu_close(s);

@@ -12,17 +12,6 @@
 #include "pmu.h"
 #include "test.h"
 
-static long ps;
-
-static void touch(long n)
-{
-	char *m = mmap(NULL, (size_t)(n * ps), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	for (long i = 0; m != MAP_FAILED && i < n; i++)
-		m[i * ps] = 1;
-	if (m != MAP_FAILED)
-		munmap(m, (size_t)(n * ps));
-}
 
 /* The csv report into a buffer. */
 static char *report(void)
@@ -56,7 +45,7 @@ static void recurse(int n)
 	if (n > 1)
 		recurse(n - 1);
 	else
-		touch(100);
+		t_touch_pages(100);
 	CHECK(pmu_region_end("recursive") == 0);
 }
 
@@ -66,7 +55,6 @@ int main(void)
 	long pages = t_scale(1000);
 	char buf[64], *csv, *csv2;
 
-	ps = sysconf(_SC_PAGESIZE);
 	if (getenv("PMU_EVENTS"))
 		T_SKIP("PMU_EVENTS is set in the environment: the layer is already set up");
 	CHECK(pmu_region_end("none") == -EINVAL);
@@ -76,7 +64,7 @@ int main(void)
 	for (int i = 0; i < 10; i++) {
 		CHECK(pmu_region_begin("outer") == 0);
 		CHECK(pmu_region_begin("inner") == 0);
-		touch(pages);
+		t_touch_pages(pages);
 		CHECK(pmu_region_end("inner") == 0);
 		CHECK(pmu_region_end("outer") == 0);
 	}

@@ -20,23 +20,12 @@
 
 extern char **environ;
 
-static void touch(long n)
-{
-	long ps = sysconf(_SC_PAGESIZE);
-	char *m = mmap(NULL, (size_t)(n * ps), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	for (long i = 0; m != MAP_FAILED && i < n; i++)
-		m[i * ps] = 1;
-	if (m != MAP_FAILED)
-		munmap(m, (size_t)(n * ps));
-}
-
 static void *worker(void *arg)
 {
 	(void)arg;
 	for (int i = 0; i < 10; i++) {
 		pmu_region_begin("work");
-		touch(10);
+		t_touch_pages(10);
 		pmu_region_end("work");
 	}
 	return NULL;
@@ -56,7 +45,7 @@ static int measured(const char *mode)
 		atexit(close_stderr);
 
 	pmu_region_begin("setup");
-	touch(50);
+	t_touch_pages(50);
 	pmu_region_end("setup");
 	for (int i = 0; i < 3; i++)
 		pthread_create(&th[i], NULL, worker, NULL);

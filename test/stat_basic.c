@@ -16,15 +16,6 @@
 #include "pmu.h"
 #include "test.h"
 
-static void touch(long n)
-{
-	long ps = sysconf(_SC_PAGESIZE);
-	char *m = mmap(NULL, (size_t)(n * ps), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	for (long i = 0; m != MAP_FAILED && i < n; i++)
-		m[i * ps] = 1;
-}
-
 /* The counted command: this program again. */
 static int workload(char **argv)
 {
@@ -48,7 +39,7 @@ static int workload(char **argv)
 		pid_t pid = fork();
 
 		if (pid == 0) {
-			touch(atol(argv[1]));
+			t_touch_pages(atol(argv[1]));
 			_exit(0);
 		}
 		return waitpid(pid, NULL, 0) == pid ? 0 : 1;

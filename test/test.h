@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 static int t_failures;
 
@@ -87,6 +89,19 @@ static inline int t_map_count(void)
 	}
 	fclose(f);
 	return n;
+}
+
+/* Faults in n pages never touched before, then unmaps them. */
+static inline void t_touch_pages(long n)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	volatile char *m = mmap(NULL, (size_t)(n * ps), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED)
+		return;
+	for (long i = 0; i < n; i++)
+		m[i * ps] = 1;
+	munmap((void *)m, (size_t)(n * ps));
 }
 
 /* Under emulation (the arm64 tier) loops are cut down: PMU_TEST_QUICK=1. */

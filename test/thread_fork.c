@@ -16,17 +16,7 @@
 #include "pmu.h"
 #include "test.h"
 
-static long pages, ps;
-
-static void touch(long n)
-{
-	char *m = mmap(NULL, (size_t)(n * ps), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	for (long i = 0; m != MAP_FAILED && i < n; i++)
-		m[i * ps] = 1;
-	if (m != MAP_FAILED)
-		munmap(m, (size_t)(n * ps));
-}
+static long pages;
 
 static void *in_thread(void *arg)
 {
@@ -56,7 +46,7 @@ static int child(int fds_at_fork)
 		fprintf(stderr, "child: fds %d, at fork %d\n", t_fd_count(), fds_at_fork);
 		bad++;
 	}
-	touch(pages / 4);
+	t_touch_pages(pages / 4);
 	if (pmu_thread_read(w) != 0 || w[1] - v[1] < (uint64_t)pages / 4) {
 		fprintf(stderr, "child: page-faults did not count\n");
 		bad++;
@@ -81,7 +71,7 @@ static int run(int raw)
 	pid_t pid;
 
 	CHECK(pmu_thread_read(v) == 0);
-	touch(pages);
+	t_touch_pages(pages);
 	CHECK(pmu_thread_read(v) == 0);
 	CHECK(v[1] >= (uint64_t)pages);
 	CHECK(pmu_region_begin("outer") == 0);
@@ -110,7 +100,6 @@ static int run(int raw)
 
 int main(void)
 {
-	ps = sysconf(_SC_PAGESIZE);
 	pages = t_scale(4000);
 	if (getenv("PMU_EVENTS"))
 		T_SKIP("PMU_EVENTS is set in the environment: the layer is already set up");

@@ -40,22 +40,6 @@ static bool match(const struct out *o, const char *pmu, const char *name)
 	return false;
 }
 
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 static void section(struct out *o, const char *title)
 {
 	o->section = title;
@@ -79,29 +63,29 @@ static void entry(struct out *o, const char *kind, const char *pmu, const char *
 		snprintf(ev, sizeof(ev), "%s", name);
 	if (o->json) {
 		printf("%s\n    {\"event\": ", o->n ? "," : "");
-		json_str(ev);
+		pmu__json_str(stdout, ev);
 		printf(", \"name\": ");
-		json_str(name);
+		pmu__json_str(stdout, name);
 		printf(", \"kind\": \"%s\"", kind);
 		if (pmu) {
 			printf(", \"pmu\": ");
-			json_str(pmu);
+			pmu__json_str(stdout, pmu);
 		}
 		if (encoding) {
 			printf(", \"encoding\": ");
-			json_str(encoding);
+			pmu__json_str(stdout, encoding);
 		}
 		if (desc && *desc) {
 			printf(", \"description\": ");
-			json_str(desc);
+			pmu__json_str(stdout, desc);
 		}
 		if (scale) {
 			printf(", \"scale\": ");
-			json_str(scale);
+			pmu__json_str(stdout, scale);
 		}
 		if (unit) {
 			printf(", \"unit\": ");
-			json_str(unit);
+			pmu__json_str(stdout, unit);
 		}
 		putchar('}');
 	} else {
@@ -147,18 +131,18 @@ static void list_pmu(struct out *o, struct pmu__desc *d, int json_pmus_only)
 
 	if (json_pmus_only) {
 		printf("%s\n    {\"name\": ", o->n ? "," : "");
-		json_str(d->name);
+		pmu__json_str(stdout, d->name);
 		printf(", \"type\": %" PRIu32 ", \"core\": %s, \"terms\": {", d->type, d->core ? "true" : "false");
 		for (unsigned i = 0; i < d->nfmt; i++) {
 			printf("%s", i ? ", " : "");
-			json_str(d->fmt[i].name);
+			pmu__json_str(stdout, d->fmt[i].name);
 			printf(": ");
 			if (d->fmt[i].bad) {
-				json_str("malformed");
+				pmu__json_str(stdout, "malformed");
 				continue;
 			}
 			pmu__field_str(&d->fmt[i].f, spec, sizeof(spec));
-			json_str(spec);
+			pmu__json_str(stdout, spec);
 		}
 		printf("}}");
 		o->n++;
@@ -244,7 +228,7 @@ int cmd_list(int argc, char **argv)
 	if (o.json)
 		printf("{\n  \"sysfs\": ");
 	if (o.json)
-		json_str(pmu__sysfs_root());
+		pmu__json_str(stdout, pmu__sysfs_root());
 	if (o.json)
 		printf(",\n  \"events\": [");
 
@@ -298,7 +282,7 @@ int cmd_list(int argc, char **argv)
 		printf("\n  ],\n  \"core_pmus\": [");
 		for (int i = 0; i < ncore; i++) {
 			printf("%s", i ? ", " : "");
-			json_str(core[i].name);
+			pmu__json_str(stdout, core[i].name);
 		}
 		printf("]\n}\n");
 		o.n = nev;

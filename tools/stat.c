@@ -232,22 +232,6 @@ static bool metric(const struct ev *ev, unsigned n, unsigned i, double elapsed, 
 	return false;
 }
 
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 static void print(const struct stat_opts *so, const struct ev *ev, unsigned n, char **cmd, double elapsed,
 		  const struct rusage *ru)
 {
@@ -277,7 +261,7 @@ static void print(const struct stat_opts *so, const struct ev *ev, unsigned n, c
 			snprintf(val, sizeof(val), so->json ? "%.6f" : "%.0f", e->value);
 		if (so->json) {
 			fprintf(f, "{\"counter-value\" : \"%s\", \"unit\" : \"%s\", \"event\" : ", val, unit);
-			json_str(f, e->name);
+			pmu__json_str(f, e->name);
 			fprintf(f, ", \"event-runtime\" : %" PRIu64 ", \"pcnt-running\" : %.2f", e->rd.running, pct);
 			if (has_m)
 				fprintf(f, ", \"metric-value\" : %f, \"metric-unit\" : \"%s\"", mv, munit);
