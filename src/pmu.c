@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -385,6 +386,46 @@ static void plan_group_read(struct pmu_set *set)
 	set->group_size = (n > 1 ? 3 + n : 3) * sizeof(uint64_t);
 }
 
+/*
+ * Whether the PMU's event counters are 64-bit. The arm64 kernel takes a
+ * 64-bit user-readable cycles event even where only the cycle counter is
+ * 64-bit (Cortex-A72), and then cannot schedule a second one, or starves
+ * later groups: ask once, with an event that needs an event counter
+ * (INST_RETIRED), which such a PMU refuses with EOPNOTSUPP.
+ */
+static bool long_event_counters(const struct pmu__attr *a)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static struct { char pmu[PMU_PMU_NAME]; bool ok; } known[PMU_MAX_PMUS];
+	static unsigned nknown;
+	struct perf_event_attr p = { .size = sizeof(p), .config = 0x08, .config1 = a->attr.config1,
+				     .disabled = 1, .exclude_kernel = 1, .exclude_hv = 1 };
+	char path[512];
+	bool ok = true;
+	unsigned i;
+	int fd;
+
+	pthread_mutex_lock(&lock);
+	for (i = 0; i < nknown && strcmp(known[i].pmu, a->pmu); i++)
+		;
+	if (i < nknown) {
+		ok = known[i].ok;
+	} else {
+		snprintf(path, sizeof(path), "%s/%s/type", pmu__sysfs_root(), a->pmu);
+		p.type = (uint32_t)read_number(path);
+		fd = perf_event_open(&p, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		ok = fd >= 0 || errno != EOPNOTSUPP;
+		if (fd >= 0)
+			close(fd);
+		if (nknown < PMU_MAX_PMUS) {
+			snprintf(known[nknown].pmu, sizeof(known[nknown].pmu), "%s", a->pmu);
+			known[nknown++].ok = ok;
+		}
+	}
+	pthread_mutex_unlock(&lock);
+	return ok;
+}
+
 static int open_counters(struct pmu_set *set, const struct pmu_opts *o)
 {
 	struct pmu__cold *c = cold(set);
@@ -405,6 +446,10 @@ static int open_counters(struct pmu_set *set, const struct pmu_opts *o)
 			at->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 			if (gr->n > 1)
 				at->read_format |= PERF_FORMAT_GROUP;
+			if (c->ctr[i].auto_long && !long_event_counters(&c->attr[i])) {
+				at->config1 &= ~c->ctr[i].auto_long;
+				c->ctr[i].auto_long = 0;
+			}
 			for (;;) {
 				fd = perf_event_open(at, o->pid, o->cpu, leader ? -1 : gr->fd,
 						     PERF_FLAG_FD_CLOEXEC);
@@ -436,17 +481,6 @@ static int open_counters(struct pmu_set *set, const struct pmu_opts *o)
 	}
 	plan_group_read(set);
 	return 0;
-}
-
-/* A counter opened with the library's 64-bit bits that is not on a counter right after enabling. */
-static bool long_unscheduled(const struct pmu_set *set)
-{
-	const struct pmu__cold *c = cold(set);
-
-	for (unsigned i = 0; i < c->nctr; i++)
-		if (c->ctr[i].auto_long && set->page[i] && !PMU_LDV(set->page[i], index))
-			return true;
-	return false;
 }
 
 PMU_API int pmu_open_opts(struct pmu_set **setp, const char *events, const struct pmu_opts *opts)
@@ -519,23 +553,6 @@ PMU_API int pmu_open_opts(struct pmu_set **setp, const char *events, const struc
 		r = pmu_enable(set);
 		if (r < 0)
 			goto fail;
-		/*
-		 * A PMU with a single 64-bit counter (the cycle counter of a
-		 * Cortex-A72) accepts several 64-bit events that it then cannot
-		 * all schedule: when one is off its counter, use 32 bits.
-		 */
-		if (long_unscheduled(set)) {
-			close_counters(set);
-			for (unsigned i = 0; i < c->nctr; i++) {
-				c->attr[i].attr.config1 &= ~c->ctr[i].auto_long;
-				c->ctr[i].auto_long = 0;
-			}
-			r = open_counters(set, &o);
-			if (!r)
-				r = pmu_enable(set);
-			if (r < 0)
-				goto fail;
-		}
 	}
 	pmu__err_clear();
 	*setp = set;
