@@ -65,7 +65,7 @@ struct pmu__cold {			/* the page after the hot one */
 	struct pmu__counter *ctr;
 	struct pmu__group *grp;
 	char **names;
-	struct pmu_reading *rd;		/* per counter, for read(2) */
+	struct pmu_reading *rd;		/* read(2): per counter, then per event */
 	uint64_t *buf;			/* one group's read(2) */
 	struct pmu__attr *attr;		/* per counter, kept for messages */
 };
@@ -371,6 +371,20 @@ static int plan_groups(struct pmu__cold *c, unsigned flags)
 	return 0;
 }
 
+/*
+ * read(2) of a group of n: nr, enabled, running, values[nr]; of a single
+ * counter (no PERF_FORMAT_GROUP, cheaper in the kernel): value, enabled, running.
+ */
+static size_t group_bytes(unsigned n)
+{
+	return (n > 1 ? 3 + n : 3) * sizeof(uint64_t);
+}
+
+static const uint64_t *group_values(const uint64_t *buf, unsigned n)
+{
+	return n > 1 ? buf + 3 : buf;
+}
+
 /* The common case of read(2): one group whose values are the events in order. */
 static void plan_group_read(struct pmu_set *set)
 {
@@ -383,7 +397,7 @@ static void plan_group_read(struct pmu_set *set)
 	set->group_n = n;
 	set->group_fd = c->grp[0].fd;
 	set->group_buf = c->buf;
-	set->group_size = (n > 1 ? 3 + n : 3) * sizeof(uint64_t);
+	set->group_size = group_bytes(n);
 }
 
 /*
@@ -537,10 +551,10 @@ PMU_API int pmu_open_opts(struct pmu_set **setp, const char *events, const struc
 	r = plan_groups(c, o.flags);
 	if (r < 0)
 		goto fail;
-	for (g = 0, max_read = 3; g < c->ngroups; g++)
-		if (3 + c->grp[g].n > max_read)
-			max_read = 3 + c->grp[g].n;
-	c->buf = malloc(max_read * sizeof(uint64_t));
+	for (g = 0, max_read = 0; g < c->ngroups; g++)
+		if (group_bytes(c->grp[g].n) > max_read)
+			max_read = group_bytes(c->grp[g].n);
+	c->buf = malloc(max_read);
 	c->rd = malloc((c->nctr + c->nev) * sizeof(*c->rd));	/* per counter, then per event */
 	if (!c->buf || !c->rd) {
 		r = pmu__err(-ENOMEM, "pmu_open: out of memory");
@@ -657,7 +671,7 @@ static int read_counters(struct pmu_set *set)
 		return r;
 	for (g = 0; g < c->ngroups; g++) {
 		const struct pmu__group *gr = &c->grp[g];
-		size_t want = (gr->n > 1 ? 3 + gr->n : 3) * sizeof(uint64_t);
+		size_t want = group_bytes(gr->n);
 		ssize_t got = read(gr->fd, b, want);
 
 		if (unlikely(got != (ssize_t)want)) {
@@ -667,12 +681,8 @@ static int read_counters(struct pmu_set *set)
 				return pmu__err(-errno, "%s: read: %s", name, strerror(errno));
 			return pmu__err(-EIO, "%s: read returned %zd bytes, expected %zu", name, got, want);
 		}
-		if (gr->n == 1) {
-			c->rd[gr->first] = (struct pmu_reading){ b[0], b[1], b[2] };
-			continue;
-		}
-		for (k = 0; k < gr->n; k++)	/* nr, enabled, running, value[nr] */
-			c->rd[gr->first + k] = (struct pmu_reading){ b[3 + k], b[1], b[2] };
+		for (k = 0; k < gr->n; k++)
+			c->rd[gr->first + k] = (struct pmu_reading){ group_values(b, gr->n)[k], b[1], b[2] };
 	}
 	return 0;
 }
@@ -745,8 +755,6 @@ static inline int group_read(struct pmu_set *set)
 	return read(set->group_fd, set->group_buf, set->group_size) == (ssize_t)set->group_size ? 0 : -1;
 }
 
-/* nr, enabled, running, values; or value, enabled, running */
-#define GROUP_VALUES(set) ((set)->group_buf + ((set)->group_n > 1 ? 3 : 0))
 
 static __attribute__((noinline)) int read_group(struct pmu_set *set, uint64_t *values)
 {
@@ -756,7 +764,7 @@ static __attribute__((noinline)) int read_group(struct pmu_set *set, uint64_t *v
 	if (unlikely(group_read(set)))
 		return read_slow(set, values, NULL);
 	b = set->group_buf;
-	v = GROUP_VALUES(set);
+	v = group_values(b, set->group_n);
 	n = set->group_n;
 	if (likely(b[1] == b[2])) {
 		for (i = 0; i < n; i++)
@@ -775,7 +783,7 @@ static __attribute__((noinline)) int read_group_full(struct pmu_set *set, struct
 	if (unlikely(group_read(set)))
 		return read_slow(set, NULL, out);
 	b = set->group_buf;
-	v = GROUP_VALUES(set);
+	v = group_values(b, set->group_n);
 	for (i = 0; i < set->group_n; i++)
 		out[i] = (struct pmu_reading){ v[i], b[1], b[2] };
 	return 0;
