@@ -9,6 +9,8 @@
 #   install   make install, then an outside program built with pkg-config
 #   fuzz      each fuzzer for a bounded time (test/fuzz/run.sh)
 #   arm64     the suite in an arm64 kernel under QEMU (test/arm64/run.sh)
+#   riscv64   the simulated read path and the parsers, riscv64 build under
+#             qemu-user (which has no perf_event_open: the live tests stay out)
 # SKIP_TIERS="arm64 fuzz" leaves tiers out (they then count as skipped).
 cd "$(dirname "$0")/.." || exit 1
 log=$(mktemp)
@@ -58,6 +60,15 @@ fuzz() {
 	if [ -x test/fuzz/run.sh ]; then test/fuzz/run.sh
 	else echo "fuzz: 0 passed, 0 failed, 1 skipped (no fuzzers)"; fi
 }
+riscv64() {
+	if ! command -v riscv64-linux-gnu-gcc >/dev/null || ! command -v qemu-riscv64-static >/dev/null; then
+		echo "riscv64: 0 passed, 0 failed, 1 skipped (needs gcc-riscv64-linux-gnu and qemu-user-static)"
+		return
+	fi
+	build O=build-riscv64 CC=riscv64-linux-gnu-gcc STATIC=1 tests &&
+		TESTS="sim_math sim_page sim_stress event_parse event_encode event_format" PMU_TEST_QUICK=1 \
+		test/run.sh build-riscv64/test qemu-riscv64-static
+}
 arm64() {
 	if [ -x test/arm64/run.sh ]; then test/arm64/run.sh
 	else echo "arm64: 0 passed, 0 failed, 1 skipped (no arm64 tier)"; fi
@@ -71,6 +82,7 @@ tier valgrind vg
 tier install test/install.sh
 tier fuzz fuzz
 tier arm64 arm64
+tier riscv64 riscv64
 
 echo "$tp passed, $tf failed, $ts skipped"
 [ $tf -eq 0 ]
