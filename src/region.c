@@ -114,6 +114,17 @@ static inline uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/*
+ * Reads t's counters into values, a buffer in t: 0, -errno, or 1 when t was
+ * a forked child's copy, now freed, and *tp a fresh record (nothing read).
+ */
+static inline int read_into(struct pmu__thr **tp, uint64_t *values)
+{
+	int r = pmu_read((*tp)->set, values);
+
+	return likely(r == 0) ? 0 : pmu__thr_read_slow(tp, NULL, r);
+}
+
 static struct pmu__acc *acc_new(struct pmu__thr *t, unsigned id)
 {
 	struct pmu__acc *a = calloc(1, sizeof(*a) + t->n * sizeof(uint64_t));
@@ -127,7 +138,7 @@ static struct pmu__acc *acc_new(struct pmu__thr *t, unsigned id)
 
 PMU_API int pmu_region_begin(const char *name)
 {
-	struct pmu__thr *t, *t0;
+	struct pmu__thr *t;
 	struct pmu__acc *a;
 	unsigned d;
 	int id, r;
@@ -149,11 +160,10 @@ PMU_API int pmu_region_begin(const char *name)
 		return pmu__err(-ENOMEM, "%s: out of memory", name);
 	/* The clock outside, the counters inside: the counts take in as little of this code as possible. */
 	t->stk_t0[d] = now_ns();
-	t0 = t;
-	r = pmu__thr_read(&t, &t->stk_v[d * t->n]);
+	r = read_into(&t, &t->stk_v[d * t->n]);
 	if (unlikely(r < 0))
 		return r;
-	if (unlikely(t != t0))	/* a forked child's fresh record: start over in it */
+	if (unlikely(r))	/* a forked child's fresh record: start over in it */
 		return pmu_region_begin(name);
 	t->stk_id[d] = (unsigned)id;
 	t->stk_p[d] = name;
@@ -165,16 +175,16 @@ PMU_API int pmu_region_begin(const char *name)
 /* Closes the innermost open region, adding its figures unless the counters could not be read. */
 static inline __attribute__((always_inline)) int end_top(struct pmu__thr **tp, const char *name)
 {
-	struct pmu__thr *t = *tp, *t0 = t;
+	struct pmu__thr *t = *tp;
 	unsigned d = t->depth - 1, id = t->stk_id[d], i, n = t->n;
 	struct pmu__acc *a = t->acc[id];
 	const uint64_t *v0 = &t->stk_v[d * n];
 	uint64_t now, seq;
 	int r;
 
-	r = pmu__thr_read(tp, t->scratch);
+	r = read_into(tp, t->scratch);
 	now = now_ns();
-	if (unlikely(*tp != t0))
+	if (unlikely(r > 0))	/* t, a and v0 are gone with the parent's records */
 		return pmu__err(-EINVAL, "%s: the region was begun before fork(); the child starts with "
 				"no open region", name);
 	if (unlikely(r < 0)) {

@@ -300,7 +300,7 @@ int pmu__thr_read_slow(struct pmu__thr **tp, uint64_t *values, int err)
 	r = pmu__thr_get(tp);
 	if (r < 0)
 		return r;
-	return pmu_read((*tp)->set, values);
+	return values ? pmu_read((*tp)->set, values) : 1;
 }
 
 PMU_API int pmu_thread_read(uint64_t *values)

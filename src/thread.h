@@ -76,7 +76,12 @@ int pmu__thr_get(struct pmu__thr **t);
 /* The calling thread is done (at exit): its set is closed as if it exited. */
 void pmu__thr_exit_self(void);
 
-/* Reads t's counters like pmu_read(); reopens them in a forked child. */
+/*
+ * After pmu_read() of *t's set failed with err: in a forked child, frees
+ * every record, sets *t to a fresh one and reads it into values (returning
+ * 0), or returns 1 without reading when values is NULL (the caller's buffer
+ * was in the old record); else returns err.
+ */
 int pmu__thr_read_slow(struct pmu__thr **t, uint64_t *values, int err);
 
 static inline int pmu__thr_current(struct pmu__thr **t)
