@@ -18,9 +18,22 @@ static int pfm_ok;
 /* libpfm4 keeps state between calls: one caller at a time */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
+static void lock_pfm(void)
+{
+	pthread_mutex_lock(&lock);
+}
+
+static void unlock_pfm(void)
+{
+	pthread_mutex_unlock(&lock);
+}
+
 static void pfm_init(void)
 {
 	pfm_ok = pfm_initialize() == PFM_SUCCESS;
+	/* A child forked while another thread held the lock would wait on it forever. */
+	if (pfm_ok && pthread_atfork(lock_pfm, unlock_pfm, unlock_pfm) != 0)
+		pfm_ok = 0;
 }
 
 int pmu__pfm_available(void)
@@ -48,7 +61,7 @@ int pmu__pfm_encode(const char *name, size_t len, uint32_t *type, uint64_t cfg[3
 	memset(&attr, 0, sizeof(attr));
 	arg.attr = &attr;
 	arg.size = sizeof(arg);
-	pthread_mutex_lock(&lock);
+	lock_pfm();
 	r = pfm_get_os_event_encoding(s, PFM_PLM3, PFM_OS_PERF_EVENT, &arg);
 	if (r == PFM_ERR_NOTFOUND && (dot = strchr(s, '.'))) {
 		/* vendor spelling EVENT.UMASK is libpfm4's EVENT:UMASK */
@@ -56,7 +69,7 @@ int pmu__pfm_encode(const char *name, size_t len, uint32_t *type, uint64_t cfg[3
 		r = pfm_get_os_event_encoding(s, PFM_PLM3, PFM_OS_PERF_EVENT, &arg);
 		*dot = '.';
 	}
-	pthread_mutex_unlock(&lock);
+	unlock_pfm();
 	if (r == PFM_ERR_NOTFOUND || r == PFM_ERR_NOTSUPP) {
 		free(s);
 		return 0;
