@@ -434,6 +434,14 @@ static int pmu_terms(struct ctx *c, struct pmu__desc *d, int ncore, const char *
 		v = 1;
 		if (term.val)
 			pmu__term_value(term.val, term.vlen, &v);
+		f = w >= 0 ? NULL : pmu__desc_format(d, term.name, term.nlen);
+		/* The generic event's config is its identity: another value counts another event. */
+		if (event && !is_alias && (w == 0 || (f && !f->bad && f->f.word == 0))) {
+			r = pmu__err(-EINVAL, "%s: term '%s' sets config, which generic event '%.*s' fixes "
+				     "(use a raw event or an event alias of PMU %s)", c->ev,
+				     w == 0 ? words[0] : f->name, (int)(elen > 64 ? 64 : elen), event, d->name);
+			goto out;
+		}
 		if (w >= 0) {
 			if (words_set & (1u << w)) {
 				r = pmu__err(-EINVAL, "%s: duplicate term '%s'", c->ev, words[w]);
@@ -448,7 +456,6 @@ static int pmu_terms(struct ctx *c, struct pmu__desc *d, int ncore, const char *
 			cfg[w] = v;
 			continue;
 		}
-		f = pmu__desc_format(d, term.name, term.nlen);
 		if ((r = check_format(c, d, f)) < 0)
 			goto out;
 		if (f->flags & T_USER) {
