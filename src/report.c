@@ -458,12 +458,34 @@ static const char *format_of(const char *path)
 	return "table";
 }
 
+/* path with %p as the pid into buf; false when it does not fit. */
+static bool expand_path(char *buf, size_t size, const char *p)
+{
+	size_t k = 0;
+
+	for (; *p; p++) {
+		if (p[0] == '%' && p[1] == 'p') {
+			int n = snprintf(buf + k, size - k, "%d", (int)getpid());
+
+			if (n < 0 || (size_t)n >= size - k)
+				return false;
+			k += (size_t)n;
+			p++;
+		} else {
+			if (k + 1 >= size)
+				return false;
+			buf[k++] = *p;
+		}
+	}
+	buf[k] = '\0';
+	return true;
+}
+
 static void zero_write(void)
 {
 	char path[4096];
 	const char *p = zero_path;
 	FILE *f;
-	size_t k = 0;
 	int r;
 
 	if (zero_fd >= 0) {
@@ -477,16 +499,12 @@ static void zero_write(void)
 	} else if (!strcmp(p, "stdout")) {
 		f = stdout;
 	} else {
-		for (; *p && k + 16 < sizeof(path); p++) {
-			if (p[0] == '%' && p[1] == 'p') {
-				k += (size_t)snprintf(path + k, sizeof(path) - k, "%d", (int)getpid());
-				p++;
-			} else {
-				path[k++] = *p;
-			}
+		if (!expand_path(path, sizeof(path), p)) {
+			fprintf(stderr, "libpmu: PMU_REPORT=%.64s...: path too long (%zu bytes at most, %%p "
+				"expanded); no report written\n", p, sizeof(path) - 1);
+			return;
 		}
-		path[k] = '\0';
-		f = fopen(path, "w");
+		f = fopen(path, "we");
 		if (!f) {
 			fprintf(stderr, "libpmu: PMU_REPORT=%s: %s\n", path, strerror(errno));
 			return;

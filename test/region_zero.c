@@ -228,6 +228,30 @@ int main(int argc, char **argv)
 	CHECK(run(plain, (const char *[]){ ev, "PMU_REPORT=/nonexistent/dir/r.csv", NULL }, err, sizeof(err)) == 0);
 	CHECK_MSG(strstr(err, "libpmu: PMU_REPORT=/nonexistent/dir/r.csv: "), "%s", err);
 
+	/* A report path too long once %p is expanded: a message, never a file at a cut-short name. */
+	static char longrep[4400];
+	size_t k = (size_t)snprintf(longrep, sizeof(longrep), "PMU_REPORT=%s/", dir);
+	while (k < 3950)
+		k += (size_t)snprintf(longrep + k, sizeof(longrep) - k, "./");
+	k += (size_t)snprintf(longrep + k, sizeof(longrep) - k, "cut%%p");
+	while (k < 4300)
+		longrep[k++] = 'x';
+	snprintf(longrep + k, sizeof(longrep) - k, ".csv");
+	CHECK(run(plain, (const char *[]){ ev, longrep, NULL }, err, sizeof(err)) == 0);
+	CHECK_MSG(strstr(err, "libpmu: PMU_REPORT=") && strstr(err, "too long"), "%s", err);
+	d = opendir(dir);
+	while (d && (e = readdir(d))) {
+		CHECK_MSG(strncmp(e->d_name, "cut", 3), "report written to %s/%s", dir, e->d_name);
+		if (!strncmp(e->d_name, "cut", 3)) {
+			char p2[600];
+
+			snprintf(p2, sizeof(p2), "%s/%s", dir, e->d_name);
+			unlink(p2);
+		}
+	}
+	if (d)
+		closedir(d);
+
 	/* A program that knows nothing of libpmu, with the shared library preloaded. */
 	char lib[4200], tmp[4096];
 	snprintf(tmp, sizeof(tmp), "%s", self);
