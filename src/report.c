@@ -204,73 +204,6 @@ static void thread_label(char *buf, size_t size, const struct snap_thr *t)
 	snprintf(buf, size, "%d %s", (int)t->tid, t->tname);
 }
 
-static void report_table(FILE *f, const struct snap *s, const struct mix *m)
-{
-	size_t wr = 6, wt = 6, we[s->n ? s->n : 1];
-	unsigned nreg = 0;
-	char lab[48];
-
-	for (unsigned id = 0; id < s->nreg; id++) {
-		if (!s->tot[id * STRIDE(s)])
-			continue;
-		nreg++;
-		if (strlen(s->reg[id]) > wr)
-			wr = strlen(s->reg[id]);
-	}
-	for (unsigned k = 0; k < s->nthr; k++) {
-		thread_label(lab, sizeof(lab), &s->thr[k]);
-		if (strlen(lab) > wt)
-			wt = strlen(lab);
-	}
-	fprintf(f, "libpmu report: %u region%s, %u thread%s; events:", nreg, nreg == 1 ? "" : "s",
-		s->nthr, s->nthr == 1 ? "" : "s");
-	for (unsigned i = 0; i < s->n; i++)
-		fprintf(f, "%s %s", i ? "," : "", s->ev[i]);
-	fputc('\n', f);
-	if (!nreg)
-		return;
-	fprintf(f, "%-*s  %-*s %10s %14s", (int)wr, "region", (int)wt, "thread", "calls", "ns/call");
-	for (unsigned i = 0; i < s->n; i++) {
-		we[i] = strlen(s->ev[i]) > 14 ? strlen(s->ev[i]) : 14;
-		fprintf(f, " %*s", (int)we[i], s->ev[i]);
-	}
-	for (unsigned i = 0; i < NMETRICS; i++)
-		if (m[i].num >= 0 && m[i].den >= 0)
-			fprintf(f, " %12s", metrics[i].label);
-	fputc('\n', f);
-	for (unsigned id = 0; id < s->nreg; id++) {
-		const uint64_t *tot = s->tot + id * STRIDE(s);
-
-		if (!tot[0])
-			continue;
-		/* The total, then each thread's row when more than one thread used the region. */
-		for (int k = -1; k < (int)s->nthr; k++) {
-			const uint64_t *d = k < 0 ? tot : s->thr[k].d + id * STRIDE(s);
-			double x;
-
-			if (k >= 0 && (s->users[id] < 2 || !d[0]))
-				continue;
-			if (k < 0)
-				snprintf(lab, sizeof(lab), "total");
-			else
-				thread_label(lab, sizeof(lab), &s->thr[k]);
-			fprintf(f, "%-*s  %-*s %10" PRIu64 " %14.1f", (int)wr, k < 0 ? s->reg[id] : "",
-				(int)wt, lab, d[0], (double)d[1] / (double)d[0]);
-			for (unsigned i = 0; i < s->n; i++)
-				fprintf(f, " %*" PRIu64, (int)we[i], d[2 + i]);
-			for (unsigned i = 0; i < NMETRICS; i++) {
-				if (m[i].num < 0 || m[i].den < 0)
-					continue;
-				if (metric(m, i, d, &x))
-					fprintf(f, " %12.*f", metrics[i].scale > 1 ? 2 : 3, x * metrics[i].scale);
-				else
-					fprintf(f, " %12s", "-");
-			}
-			fputc('\n', f);
-		}
-	}
-}
-
 static void csv_field(FILE *f, const char *s)
 {
 	if (!s[strcspn(s, ",\"\r\n")]) {
@@ -286,6 +219,108 @@ static void csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* Column widths of the table; NULL for csv. */
+struct widths {
+	int region, thread;
+	const size_t *ev;
+};
+
+/*
+ * The rows of the table or csv: per region used, its total, then each
+ * thread's (in the table only when more than one thread used the region).
+ */
+static void report_rows(FILE *f, const struct snap *s, const struct mix *m, const struct widths *w)
+{
+	char lab[48];
+
+	for (unsigned id = 0; id < s->nreg; id++) {
+		const uint64_t *tot = s->tot + id * STRIDE(s);
+
+		if (!tot[0])
+			continue;
+		for (int k = -1; k < (int)s->nthr; k++) {
+			const uint64_t *d = k < 0 ? tot : s->thr[k].d + id * STRIDE(s);
+			double x;
+
+			if (k >= 0 && (!d[0] || (w && s->users[id] < 2)))
+				continue;
+			if (w) {
+				if (k < 0)
+					snprintf(lab, sizeof(lab), "total");
+				else
+					thread_label(lab, sizeof(lab), &s->thr[k]);
+				fprintf(f, "%-*s  %-*s %10" PRIu64 " %14.1f", w->region, k < 0 ? s->reg[id] : "",
+					w->thread, lab, d[0], (double)d[1] / (double)d[0]);
+			} else {
+				csv_field(f, s->reg[id]);
+				if (k < 0) {
+					fputs(",total,", f);
+				} else {
+					fputc(',', f);
+					csv_field(f, s->thr[k].tname);
+					fprintf(f, ",%d", (int)s->thr[k].tid);
+				}
+				fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.1f", d[0], d[1], (double)d[1] / (double)d[0]);
+			}
+			for (unsigned i = 0; i < s->n; i++)
+				fprintf(f, w ? " %*" PRIu64 : ",%*" PRIu64, w ? (int)w->ev[i] : 0, d[2 + i]);
+			for (unsigned i = 0; i < NMETRICS; i++) {
+				if (m[i].num < 0 || m[i].den < 0)
+					continue;
+				bool ok = metric(m, i, d, &x);
+
+				if (w && ok)
+					fprintf(f, " %12.*f", metrics[i].scale > 1 ? 2 : 3, x * metrics[i].scale);
+				else if (w)
+					fprintf(f, " %12s", "-");
+				else if (ok)
+					fprintf(f, ",%.6f", x);
+				else
+					fputc(',', f);
+			}
+			fputc('\n', f);
+		}
+	}
+}
+
+static void report_table(FILE *f, const struct snap *s, const struct mix *m)
+{
+	size_t we[s->n ? s->n : 1];
+	struct widths w = { 6, 6, we };
+	unsigned nreg = 0;
+	char lab[48];
+
+	for (unsigned id = 0; id < s->nreg; id++) {
+		if (!s->tot[id * STRIDE(s)])
+			continue;
+		nreg++;
+		if ((int)strlen(s->reg[id]) > w.region)
+			w.region = (int)strlen(s->reg[id]);
+	}
+	for (unsigned k = 0; k < s->nthr; k++) {
+		thread_label(lab, sizeof(lab), &s->thr[k]);
+		if ((int)strlen(lab) > w.thread)
+			w.thread = (int)strlen(lab);
+	}
+	fprintf(f, "libpmu report: %u region%s, %u thread%s; events:", nreg, nreg == 1 ? "" : "s",
+		s->nthr, s->nthr == 1 ? "" : "s");
+	for (unsigned i = 0; i < s->n; i++)
+		fprintf(f, "%s %s", i ? "," : "", s->ev[i]);
+	fputc('\n', f);
+	if (!nreg)
+		return;
+	fprintf(f, "%-*s  %-*s %10s %14s", w.region, "region", w.thread, "thread", "calls", "ns/call");
+	for (unsigned i = 0; i < s->n; i++) {
+		we[i] = strlen(s->ev[i]) > 14 ? strlen(s->ev[i]) : 14;
+		fprintf(f, " %*s", (int)we[i], s->ev[i]);
+	}
+	for (unsigned i = 0; i < NMETRICS; i++)
+		if (m[i].num >= 0 && m[i].den >= 0)
+			fprintf(f, " %12s", metrics[i].label);
+	fputc('\n', f);
+	report_rows(f, s, m, &w);
+}
+
 static void report_csv(FILE *f, const struct snap *s, const struct mix *m)
 {
 	fputs("region,thread,tid,calls,ns,ns_per_call", f);
@@ -297,38 +332,7 @@ static void report_csv(FILE *f, const struct snap *s, const struct mix *m)
 		if (m[i].num >= 0 && m[i].den >= 0)
 			fprintf(f, ",%s", metrics[i].key);
 	fputc('\n', f);
-	for (unsigned id = 0; id < s->nreg; id++) {
-		const uint64_t *tot = s->tot + id * STRIDE(s);
-
-		if (!tot[0])
-			continue;
-		for (int k = -1; k < (int)s->nthr; k++) {
-			const uint64_t *d = k < 0 ? tot : s->thr[k].d + id * STRIDE(s);
-			double x;
-
-			if (k >= 0 && !d[0])
-				continue;
-			csv_field(f, s->reg[id]);
-			if (k < 0) {
-				fputs(",total,", f);
-			} else {
-				fputc(',', f);
-				csv_field(f, s->thr[k].tname);
-				fprintf(f, ",%d", (int)s->thr[k].tid);
-			}
-			fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.1f", d[0], d[1], (double)d[1] / (double)d[0]);
-			for (unsigned i = 0; i < s->n; i++)
-				fprintf(f, ",%" PRIu64, d[2 + i]);
-			for (unsigned i = 0; i < NMETRICS; i++) {
-				if (m[i].num < 0 || m[i].den < 0)
-					continue;
-				fputc(',', f);
-				if (metric(m, i, d, &x))
-					fprintf(f, "%.6f", x);
-			}
-			fputc('\n', f);
-		}
-	}
+	report_rows(f, s, m, NULL);
 }
 
 void pmu__json_str(FILE *f, const char *s)
