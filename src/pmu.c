@@ -454,7 +454,13 @@ static int open_counters(struct pmu_set *set, const struct pmu_opts *o)
 			bool leader = i == gr->first;
 			int fd;
 
-			at->disabled = leader;
+			/*
+			 * An enabled leader makes the kernel check that the whole
+			 * group fits the PMU (arm64 skips disabled leaders, and
+			 * the group would then never count): the set is reset
+			 * and started again once complete.
+			 */
+			at->disabled = leader && (o->flags & PMU_ENABLE_ON_EXEC);
 			at->inherit = !!(o->flags & PMU_INHERIT);
 			at->enable_on_exec = leader && (o->flags & PMU_ENABLE_ON_EXEC);
 			at->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
@@ -563,8 +569,13 @@ PMU_API int pmu_open_opts(struct pmu_set **setp, const char *events, const struc
 	r = open_counters(set, &o);
 	if (r < 0)
 		goto fail;
-	if (!(o.flags & (PMU_DISABLED | PMU_ENABLE_ON_EXEC))) {
-		r = pmu_enable(set);
+	if (!(o.flags & PMU_ENABLE_ON_EXEC)) {
+		/* Off and on again: siblings added to a running group count only once it is rescheduled. */
+		r = pmu_disable(set);
+		if (!r)
+			r = pmu_reset(set);
+		if (!r && !(o.flags & PMU_DISABLED))
+			r = pmu_enable(set);
 		if (r < 0)
 			goto fail;
 	}
@@ -602,8 +613,13 @@ static int ioctl_groups(struct pmu_set *set, unsigned long req, const char *what
 	if (r < 0)
 		return r;
 	c = cold(set);
+	/*
+	 * Enabling and disabling the leader starts and stops its whole group;
+	 * doing it to every member (PERF_IOC_FLAG_GROUP) leaves siblings off
+	 * for good on some kernels. A reset must reach every member.
+	 */
 	for (g = 0; g < c->ngroups; g++)
-		if (ioctl(c->grp[g].fd, req, PERF_IOC_FLAG_GROUP) < 0)
+		if (ioctl(c->grp[g].fd, req, req == PERF_EVENT_IOC_RESET ? PERF_IOC_FLAG_GROUP : 0) < 0)
 			return pmu__err(-errno, "%s: %s: %s", what, c->names[c->ctr[c->grp[g].first].event],
 					strerror(errno));
 	return 0;

@@ -49,11 +49,26 @@ int main(void)
 	CHECK_EQ(w[0], v[0]);
 	CHECK_EQ(w[1], v[1]);
 
-	/* Enabled again: counts resume from where they were. */
+	/* Enabled again: counts resume from where they were, the leader's and its sibling's. */
 	CHECK(pmu_enable(s) == 0);
 	t_touch_pages(256);
 	CHECK(pmu_read(s, w) == 0);
 	CHECK(w[0] >= v[0] + 256);
+	CHECK(w[1] > v[1]);
+	pmu_close(s);
+
+	/* The same with page-faults as the sibling, disabled and enabled twice. */
+	CHECK(pmu_open(&s, "task-clock,page-faults") == 0);
+	for (int i = 0; i < 2; i++) {
+		CHECK(pmu_disable(s) == 0);
+		CHECK(pmu_enable(s) == 0);
+	}
+	CHECK(pmu_read(s, v) == 0);
+	t_touch_pages(256);
+	CHECK(pmu_read(s, w) == 0);
+	CHECK_MSG(w[1] >= v[1] + 256, "sibling page-faults after disable/enable: %" PRIu64, w[1] - v[1]);
+	pmu_close(s);
+	CHECK(pmu_open(&s, "page-faults,task-clock") == 0);
 
 	/* Reset: back to (nearly) zero. */
 	CHECK(pmu_reset(s) == 0);
