@@ -44,6 +44,26 @@ static int workload(char **argv)
 		}
 		return waitpid(pid, NULL, 0) == pid ? 0 : 1;
 	}
+	if (!strcmp(argv[0], "--fds")) {
+		/* Fails when a descriptor of pmu stat's own files reached the command. */
+		char link[64], target[4096];
+		int bad = 0;
+
+		for (int fd = 3; fd < 1024; fd++) {
+			ssize_t n;
+
+			snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+			n = readlink(link, target, sizeof(target) - 1);
+			if (n <= 0)
+				continue;
+			target[n] = '\0';
+			if (!strncmp(target, "/tmp/pmu-stat-", 14)) {
+				fprintf(stderr, "fd %d: %s\n", fd, target);
+				bad = 1;
+			}
+		}
+		return bad;
+	}
 	return 99;
 }
 
@@ -54,6 +74,10 @@ static int stat_run(const char *const *args, char *out, size_t size, char *err, 
 {
 	char ofile[] = "/tmp/pmu-stat-XXXXXX", efile[] = "/tmp/pmu-stat-err-XXXXXX";
 	int ofd = mkstemp(ofile), efd = mkstemp(efile), status;
+
+	/* Only what pmu stat opens itself may reach the command. */
+	fcntl(ofd, F_SETFD, FD_CLOEXEC);
+	fcntl(efd, F_SETFD, FD_CLOEXEC);
 	char *argv[32];
 	int n = 0;
 	pid_t pid;
@@ -209,5 +233,8 @@ int main(int argc, char **argv)
 	CHECK_EQ(stat_run((const char *[]){ "--", "/nonexistent/command", NULL }, out, sizeof(out), err,
 			  sizeof(err)), 127);
 	CHECK_MSG(strstr(err, "/nonexistent/command: No such file"), "%s", err);
+	/* The -o file is not left open in the command. */
+	CHECK_MSG(stat_run((const char *[]){ "-e", "task-clock", "--", self, "--work", "--fds", NULL }, out,
+			   sizeof(out), err, sizeof(err)) == 0, "%s", err);
 	T_DONE();
 }

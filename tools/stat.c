@@ -385,7 +385,7 @@ int cmd_stat(int argc, char **argv)
 		return 1;
 	}
 	if (outpath) {
-		so.out = fopen(outpath, "w");
+		so.out = fopen(outpath, "we");	/* not left open in the command */
 		if (!so.out) {
 			fprintf(stderr, "pmu stat: %s: %s\n", outpath, strerror(errno));
 			free_events(ev, n);
