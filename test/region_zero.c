@@ -273,7 +273,7 @@ int main(int argc, char **argv)
 		CHECK_MSG(strstr(csv, "\n(whole run),total,,1,"), "%s", csv);
 		unlink(path);
 	} else {
-		printf("note: %s not built: the preload case was not run\n", lib);
+		printf("note: %s: the preload case was not run\n", lib[0] ? "libpmu.so.0 not built" : "sanitized build");
 	}
 	rmdir(dir);
 	T_DONE();
