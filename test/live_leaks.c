@@ -17,7 +17,7 @@ int main(void)
 	struct pmu_set *s;
 	uint64_t v[3];
 
-	if (getenv("RUNNING_ON_VALGRIND") || getenv("VALGRIND_LAUNCHER"))
+	if (t_under_valgrind())
 		n = 500;
 	for (long i = 0; i < n; i++) {
 		int r = pmu_open(&s, "task-clock,page-faults,context-switches");
