@@ -103,6 +103,7 @@ int pmu__pfm_list(void (*cb)(void *arg, const char *pmu, const char *ev, const c
 
 	if (!pmu__pfm_available())
 		return 0;
+	lock_pfm();	/* cb must not call back into libpfm4 */
 	pfm_for_all_pmus(p) {
 		pfm_pmu_info_t pi;
 
@@ -136,6 +137,7 @@ int pmu__pfm_list(void (*cb)(void *arg, const char *pmu, const char *ev, const c
 			}
 		}
 	}
+	unlock_pfm();
 	return n;
 }
 

@@ -44,6 +44,10 @@ int cmd_encode(int argc, char **argv)
 			setenv("PMU_SYSFS_DEVICES", argv[++i], 1);
 		else if (!strncmp(argv[i], "--sysfs=", 8))
 			setenv("PMU_SYSFS_DEVICES", argv[i] + 8, 1);
+		else if (!strcmp(argv[i], "--sysfs")) {
+			fprintf(stderr, "pmu encode: --sysfs needs a directory\n");
+			return 2;
+		}
 		else {
 			fprintf(stderr, "pmu encode: unknown option '%s'\n", argv[i]);
 			return usage(stderr);

@@ -206,6 +206,10 @@ int cmd_list(int argc, char **argv)
 			setenv("PMU_SYSFS_DEVICES", argv[++i], 1);
 		else if (!strncmp(argv[i], "--sysfs=", 8))
 			setenv("PMU_SYSFS_DEVICES", argv[i] + 8, 1);
+		else if (!strcmp(argv[i], "--sysfs")) {
+			fprintf(stderr, "pmu list: --sysfs needs a directory\n");
+			return 2;
+		}
 		else if (argv[i][0] == '-' || o.glob)
 			return usage(stderr);
 		else
