@@ -147,10 +147,14 @@ static void show_events(const char *events)
 {
 	const char *p = events, *tok;
 	size_t len;
-	int r;
+	int r, w = 24;
 
+	while (pmu__event_next(&p, &tok, &len) > 0)	/* the event column fits the longest */
+		if ((int)len > w && len < 80)
+			w = (int)len;
+	p = events;
 	printf("\nEvents (each opened alone for the calling thread):\n");
-	printf("  %-24s %-6s %-8s %s\n", "event", "opens", "ns/read", "read path");
+	printf("  %-*s %-6s %-8s %s\n", w, "event", "opens", "ns/read", "read path");
 	while ((r = pmu__event_next(&p, &tok, &len)) > 0) {
 		char *e = strndup(tok, len);
 		struct pmu_set *s;
@@ -159,12 +163,12 @@ static void show_events(const char *events)
 		if (!e)
 			break;
 		if (pmu_open(&s, e) < 0) {
-			printf("  %-24s %-6s %-8s %s\n", e, "no", "-", pmu_errmsg());
+			printf("  %-*s %-6s %-8s %s\n", w, e, "no", "-", pmu_errmsg());
 			free(e);
 			continue;
 		}
 		int user = pmu_user_read(s, 0, &why);
-		printf("  %-24s %-6s %-8.0f %s: %s\n", e, "yes", read_cost(s),
+		printf("  %-*s %-6s %-8.0f %s: %s\n", w, e, "yes", read_cost(s),
 		       user ? "user space" : "read(2)", why);
 		pmu_close(s);
 		free(e);
