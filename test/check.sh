@@ -42,7 +42,7 @@ tier() {
 build() { make -s --no-print-directory "$@" >/dev/null || { echo "build failed: make $*"; return 1; }; }
 
 host() { build tests && test/run.sh build/test; }
-asan() { build O=build-asan SAN=asan tests && ASAN_OPTIONS=detect_leaks=1 test/run.sh build-asan/test; }
+asan() { build O=build-asan SAN=asan tests build-asan/pmu && ASAN_OPTIONS=detect_leaks=1 test/run.sh build-asan/test; }
 tsan() {
 	t=$(marked tsan)
 	build O=build-tsan SAN=tsan $(for x in $t; do echo build-tsan/test/$x; done) &&
