@@ -88,6 +88,7 @@ static int take_snap(struct snap *s)
 	const struct pmu__thr *t;
 	unsigned k = 0;
 
+again:
 	memset(s, 0, sizeof(*s));
 	pthread_mutex_lock(&pmu__tlock);
 	if (!pmu__tconf) {
@@ -129,6 +130,15 @@ static int take_snap(struct snap *s)
 	}
 	pthread_mutex_unlock(&pmu__tlock);
 	s->nthr = k;
+	/*
+	 * A region named for the first time meanwhile is missing from the copy
+	 * while the calls around it are in: take the copy again (names are
+	 * few, and never forgotten, so this ends).
+	 */
+	if (__atomic_load_n(&pmu__nregions, __ATOMIC_ACQUIRE) != s->nreg) {
+		snap_free(s);
+		goto again;
+	}
 	for (k = 0; k < s->nthr; k++) {
 		for (unsigned id = 0; id < s->nreg; id++) {
 			const uint64_t *d = s->thr[k].d + id * STRIDE(s);
