@@ -12,13 +12,6 @@
 #include "internal.h"	/* pmu__event_next: the library's own list splitter */
 #include "cmds.h"
 
-static const char *sysfs_root(void)
-{
-	const char *r = getenv("PMU_SYSFS_DEVICES");
-
-	return r && *r ? r : "/sys/bus/event_source/devices";
-}
-
 /* The first line of a small file, without its newline; NULL when absent. */
 static const char *read_line(const char *path, char *buf, size_t size)
 {
@@ -42,13 +35,13 @@ static int cmp_str(const void *a, const void *b)
 
 static void show_pmus(void)
 {
-	DIR *d = opendir(sysfs_root());
+	DIR *d = opendir(pmu__sysfs_root());
 	char *names[256], path[4096], buf[64];
 	struct dirent *e;
 	size_t n = 0;
 	int core = 0;
 
-	printf("PMUs (%s):\n", sysfs_root());
+	printf("PMUs (%s):\n", pmu__sysfs_root());
 	if (!d) {
 		printf("  none: %s\n", strerror(errno));
 		return;
@@ -61,9 +54,9 @@ static void show_pmus(void)
 	for (size_t i = 0; i < n; i++) {
 		const char *type, *kind = "";
 
-		snprintf(path, sizeof(path), "%s/%s/type", sysfs_root(), names[i]);
+		snprintf(path, sizeof(path), "%s/%s/type", pmu__sysfs_root(), names[i]);
 		type = read_line(path, buf, sizeof(buf));
-		snprintf(path, sizeof(path), "%s/%s/cpus", sysfs_root(), names[i]);
+		snprintf(path, sizeof(path), "%s/%s/cpus", pmu__sysfs_root(), names[i]);
 		if (!strcmp(names[i], "cpu") || !strncmp(names[i], "cpu_", 4) ||
 		    !strncmp(names[i], "armv8", 5) || read_line(path, buf + 32, 32)) {
 			kind = "  (core PMU: cycles, instructions, ...)";
@@ -97,7 +90,7 @@ static void show_policy(void)
 	}
 	const char *x86[] = { "cpu", "cpu_core", "cpu_atom" };
 	for (size_t i = 0; i < 3; i++) {
-		snprintf(path, sizeof(path), "%s/%s/rdpmc", sysfs_root(), x86[i]);
+		snprintf(path, sizeof(path), "%s/%s/rdpmc", pmu__sysfs_root(), x86[i]);
 		if ((v = read_line(path, buf, sizeof(buf))))
 			printf("  x86 %s/rdpmc = %s: %s\n", x86[i], v,
 			       !strcmp(v, "0") ? "rdpmc disabled; write 1 to allow user-space reads" :

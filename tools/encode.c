@@ -31,7 +31,7 @@ static void print_attr(const char *ev, size_t len, const struct pmu__attr *pa)
 
 int cmd_encode(int argc, char **argv)
 {
-	int i = 1, failed = 0, n = 0;
+	int i = 1, r, failed = 0, n = 0;
 
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (!strcmp(argv[i], "--")) {
@@ -40,15 +40,10 @@ int cmd_encode(int argc, char **argv)
 		}
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
 			return usage(stdout);
-		if (!strcmp(argv[i], "--sysfs") && i + 1 < argc)
-			setenv("PMU_SYSFS_DEVICES", argv[++i], 1);
-		else if (!strncmp(argv[i], "--sysfs=", 8))
-			setenv("PMU_SYSFS_DEVICES", argv[i] + 8, 1);
-		else if (!strcmp(argv[i], "--sysfs")) {
-			fprintf(stderr, "pmu encode: --sysfs needs a directory\n");
+		r = tool_sysfs_option("encode", argc, argv, &i);
+		if (r < 0)
 			return 2;
-		}
-		else {
+		if (!r) {
 			fprintf(stderr, "pmu encode: unknown option '%s'\n", argv[i]);
 			return usage(stderr);
 		}

@@ -194,7 +194,7 @@ int cmd_list(int argc, char **argv)
 	struct pmu__desc core[PMU_MAX_PMUS];
 	char cores[PMU_MAX_PMUS * (PMU_PMU_NAME + 2)] = "", enc[128], name[80], **pmus;
 	size_t npmu = 0;
-	int ncore;
+	int ncore, r;
 	uint64_t cfg;
 
 	for (int i = 1; i < argc; i++) {
@@ -202,15 +202,10 @@ int cmd_list(int argc, char **argv)
 			o.json = true;
 		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
 			return usage(stdout);
-		else if (!strcmp(argv[i], "--sysfs") && i + 1 < argc)
-			setenv("PMU_SYSFS_DEVICES", argv[++i], 1);
-		else if (!strncmp(argv[i], "--sysfs=", 8))
-			setenv("PMU_SYSFS_DEVICES", argv[i] + 8, 1);
-		else if (!strcmp(argv[i], "--sysfs")) {
-			fprintf(stderr, "pmu list: --sysfs needs a directory\n");
-			return 2;
-		}
-		else if (argv[i][0] == '-' || o.glob)
+		else if ((r = tool_sysfs_option("list", argc, argv, &i)) != 0) {
+			if (r < 0)
+				return 2;
+		} else if (argv[i][0] == '-' || o.glob)
 			return usage(stderr);
 		else
 			o.glob = argv[i];

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* pmu: what this machine's counters allow, and counting with libpmu. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "pmu.h"
@@ -16,6 +17,24 @@ static const struct {
 	{ "encode", cmd_encode, "[--sysfs DIR] EVENT...: the perf_event_attr of each event" },
 	{ "stat", cmd_stat, "[-e EVENTS]... [-x SEP | --json] [-o FILE] [--] CMD [ARGS...]: count a command" },
 };
+
+int tool_sysfs_option(const char *cmd, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i];
+
+	if (!strncmp(a, "--sysfs=", 8)) {
+		setenv("PMU_SYSFS_DEVICES", a + 8, 1);
+		return 1;
+	}
+	if (strcmp(a, "--sysfs"))
+		return 0;
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "pmu %s: --sysfs needs a directory\n", cmd);
+		return -1;
+	}
+	setenv("PMU_SYSFS_DEVICES", argv[++*i], 1);
+	return 1;
+}
 
 static int usage(FILE *f)
 {
