@@ -61,6 +61,7 @@ if ! dpkg --print-foreign-architectures 2>/dev/null | grep -qx arm64 &&
 	as_root || skip "dpkg has no arm64 architecture (as root: dpkg --add-architecture arm64 && apt-get update)"
 	say "dpkg --add-architecture arm64"
 	dpkg --add-architecture arm64 || skip "dpkg --add-architecture arm64 failed"
+	updated=0	# the package lists must be fetched again for arm64
 	apt_update
 fi
 
