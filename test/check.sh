@@ -6,7 +6,8 @@
 #   asan      the tests built with ASan + UBSan (build-asan/)
 #   tsan      tests marked "tier: tsan" built with TSan (build-tsan/)
 #   valgrind  tests marked "tier: valgrind" under valgrind memcheck
-#   install   make install, then an outside program built with pkg-config
+#   install   make install, outside programs built with pkg-config and CMake,
+#             DESTDIR staging, the ldconfig decision, make uninstall
 #   fuzz      each fuzzer for a bounded time (test/fuzz/run.sh)
 #   arm64     the suite in an arm64 kernel under QEMU (test/arm64/run.sh)
 #   riscv64   the simulated read path and the parsers, riscv64 build under
