@@ -46,7 +46,7 @@ LDLIBS += -lpfm
 PC_LIBS_PRIVATE := -lpfm
 endif
 
-ALL_CFLAGS = $(BASE_CFLAGS) $(CFLAGS)
+ALL_CFLAGS = $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 
 LIB_SRCS := $(wildcard src/*.c)
 LIB_OBJS := $(LIB_SRCS:src/%.c=$(O)/src/%.o)
@@ -79,13 +79,13 @@ $(STATIC_LIB): $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
 $(SHARED_LIB): $(LIB_OBJS) src/libpmu.map
-	$(CC) -shared -Wl,-soname,libpmu.so.$(SOMAJOR) -Wl,--version-script=src/libpmu.map \
+	$(CC) -shared $(LDFLAGS) -Wl,-soname,libpmu.so.$(SOMAJOR) -Wl,--version-script=src/libpmu.map \
 		-Wl,--no-undefined -o $@ $(LIB_OBJS) $(LDLIBS)
 	ln -sf libpmu.so.$(VERSION) $(O)/libpmu.so.$(SOMAJOR)
 	ln -sf libpmu.so.$(SOMAJOR) $(O)/libpmu.so
 
 $(O)/pmu: $(TOOL_OBJS) $(STATIC_LIB)
-	$(CC) $(ALL_CFLAGS) $(PROG_LDFLAGS) -o $@ $(TOOL_OBJS) $(STATIC_LIB) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(PROG_LDFLAGS) $(LDFLAGS) -o $@ $(TOOL_OBJS) $(STATIC_LIB) $(LDLIBS)
 
 # Tests and benchmarks link the static library: they may use internal headers.
 $(O)/test/%: test/%.c $(STATIC_LIB) $(HDRS)
