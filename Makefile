@@ -111,6 +111,11 @@ check-host: all tests
 check-arm64:
 	@test/arm64/run.sh
 
+# Debian packages (libpmu0, libpmu-dev, libpmu-tools) into $(O)/deb, checked
+# with lintian; needs dpkg-dev, debhelper, lintian and the Build-Depends.
+deb:
+	@test/deb.sh $(O)/deb
+
 # Installed files: every public header under include/, never one from src/.
 PUB_HDRS := $(wildcard include/*.h)
 PUB_SUBHDRS := $(wildcard include/pmu/*.h)
@@ -159,5 +164,5 @@ uninstall:
 clean:
 	rm -rf build build-*
 
-.PHONY: all lib tests bench examples check check-host check-arm64 install uninstall clean
+.PHONY: all lib tests bench examples check check-host check-arm64 deb install uninstall clean
 .DELETE_ON_ERROR:
