@@ -31,7 +31,12 @@ a=$(dpkg-architecture -qDEB_HOST_ARCH)
 m=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 src=$d/libpmu-${v%-*}
 # The tree as git sees it (tracked and new files), without build output.
-mkdir "$src" && git ls-files -co --exclude-standard | tar -cf - -T - | tar -xf - -C "$src"
+mkdir "$src"
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	git ls-files -co --exclude-standard | tar -cf - -T - | tar -xf - -C "$src"
+else
+	tar -cf - --exclude='./build*' --exclude=./.git . | tar -xf - -C "$src"
+fi
 t build sh -c "cd $src && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b > $d/build.log 2>&1 ||
 	{ tail -n 20 $d/build.log; exit 1; }"
 
