@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "introspect.h"
 #include "cmds.h"
 
 #define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults"
