@@ -21,23 +21,6 @@ struct mods {
 	bool given, u, k, h;
 };
 
-static void copy_name(char dst[PMU_PMU_NAME], const char *src)
-{
-	size_t n = strnlen(src, PMU_PMU_NAME - 1);
-
-	memcpy(dst, src, n);
-	dst[n] = '\0';
-}
-
-void pmu__init_attr(struct pmu__attr *pa, uint32_t type, uint64_t config, const char *pmu)
-{
-	memset(pa, 0, sizeof(*pa));
-	pa->attr.size = sizeof(pa->attr);
-	pa->attr.type = type;
-	pa->attr.config = config;
-	copy_name(pa->pmu, pmu);
-}
-
 /* Software events that only ever happen in kernel context: user-only would always read 0. */
 static bool kernel_only(const struct perf_event_attr *a)
 {
@@ -103,22 +86,6 @@ static int bad_mods(struct pmu__ctx *c, const char *m, size_t len)
 			pmu__show(&b, m, len));
 }
 
-int pmu__prefix_err(struct pmu__ctx *c, int r)
-{
-	char msg[400];
-
-	snprintf(msg, sizeof(msg), "%s", pmu_errmsg());
-	return pmu__err(r, "%s: %s", c->ev, msg);
-}
-
-static const struct pmu__name_id *find_name(const struct pmu__name_id *t, size_t n, const char *s, size_t len)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strlen(t[i].name) == len && !memcmp(t[i].name, s, len))
-			return &t[i];
-	return NULL;
-}
-
 /* "rNNNN": 1 to 16 hex digits, optional 0x. 1 if s is one, 0 if not, -EINVAL/-ERANGE if malformed. */
 static int parse_raw(const char *s, size_t len, uint64_t *v)
 {
@@ -139,26 +106,6 @@ static int parse_raw(const char *s, size_t len, uint64_t *v)
 	for (; i < len; i++)
 		*v = *v << 4 | (uint64_t)pmu__hex_digit(s[i]);
 	return 1;
-}
-
-int pmu__generic_name(struct pmu__ctx *c, const char *s, size_t len, uint32_t *type, uint64_t *config)
-{
-	const struct pmu__name_id *id = find_name(pmu__hw_names, pmu__n_hw_names, s, len);
-	struct pmu__shown b;
-	int r;
-
-	if (id) {
-		*type = PERF_TYPE_HARDWARE;
-		*config = id->id;
-		return 1;
-	}
-	r = pmu__cache_parse(s, len, config);
-	if (r < 0)
-		return pmu__err(-EINVAL, "%s: '%s' names an operation this cache does not have "
-				"(see pmu list for the valid cache events)", c->ev, pmu__show(&b, s, len));
-	if (r > 0)
-		*type = PERF_TYPE_HW_CACHE;
-	return r;
 }
 
 static void free_descs(struct pmu__desc *d, int n)
@@ -288,7 +235,7 @@ static int pfm_event(const char *s, size_t len, struct pmu__event *ev, bool *cpu
 				if (pmu__desc_load(names[i], strlen(names[i]), &d) < 0)
 					continue;
 				if (d.type == type) {
-					copy_name(ev->a[0].pmu, d.name);
+					pmu__copy_name(ev->a[0].pmu, d.name);
 					*cpu = d.core;
 				}
 				pmu__desc_free(&d);
@@ -315,7 +262,7 @@ static int resolve_name(struct pmu__ctx *c, const char *s, size_t len, struct pm
 	int r;
 
 	*cpu = true;
-	if ((id = find_name(pmu__sw_names, pmu__n_sw_names, s, len))) {
+	if ((id = pmu__find_name(pmu__sw_names, pmu__n_sw_names, s, len))) {
 		pmu__init_attr(&ev->a[0], PERF_TYPE_SOFTWARE, id->id, "software");
 		ev->n = 1;
 		return 0;

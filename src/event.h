@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Shared by the resolver's files: event.c (names, modifiers, dispatch),
- * terms.c (pmu/terms/ of sysfs PMUs), suggest.c (did you mean) and
- * event_names.c (perf's tables).
+ * Shared by the resolver's files, each calling only those below it:
+ * event.c (modifiers, dispatch) -> terms.c (pmu/terms/ of sysfs PMUs),
+ * suggest.c (did you mean) -> event_names.c (perf's tables).
  */
 #ifndef PMU_EVENT_H
 #define PMU_EVENT_H
@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "sysfs.h"
 
@@ -21,12 +23,31 @@ struct pmu__ctx {
 	const char *ev;		/* s as shown */
 };
 
-/* event.c */
-void pmu__init_attr(struct pmu__attr *pa, uint32_t type, uint64_t config, const char *pmu);
-/* Generic hardware or cache name: 1 with type and config, 0 if not one, -EINVAL (message set). */
-int pmu__generic_name(struct pmu__ctx *c, const char *s, size_t len, uint32_t *type, uint64_t *config);
+static inline void pmu__copy_name(char dst[PMU_PMU_NAME], const char *src)
+{
+	size_t n = strnlen(src, PMU_PMU_NAME - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+static inline void pmu__init_attr(struct pmu__attr *pa, uint32_t type, uint64_t config, const char *pmu)
+{
+	memset(pa, 0, sizeof(*pa));
+	pa->attr.size = sizeof(pa->attr);
+	pa->attr.type = type;
+	pa->attr.config = config;
+	pmu__copy_name(pa->pmu, pmu);
+}
+
 /* Puts the event in front of a callee's message that names only a file. */
-int pmu__prefix_err(struct pmu__ctx *c, int r);
+static inline int pmu__prefix_err(struct pmu__ctx *c, int r)
+{
+	char msg[400];
+
+	snprintf(msg, sizeof(msg), "%s", pmu_errmsg());
+	return pmu__err(r, "%s: %s", c->ev, msg);
+}
 
 /* terms.c */
 /*
@@ -43,7 +64,12 @@ void pmu__auto_terms(struct pmu__desc *d, struct pmu__attr *pa, unsigned words_s
 int pmu__unknown_event(struct pmu__ctx *c, const char *s, size_t len);
 int pmu__unknown_pmu(struct pmu__ctx *c, const char *s, size_t len);
 
-/* event_names.c: hardware-cache names ("L1-dcache-load-misses"): 1 with the config, 0 if not one, -EINVAL if an invalid op. */
+/* event_names.c */
+/* Hardware-cache names ("L1-dcache-load-misses"): 1 with the config, 0 if not one, -EINVAL if an invalid op. */
 int pmu__cache_parse(const char *s, size_t len, uint64_t *config);
+/* The entry of table t named s[0..len), or NULL. */
+const struct pmu__name_id *pmu__find_name(const struct pmu__name_id *t, size_t n, const char *s, size_t len);
+/* Generic hardware or cache name: 1 with type and config, 0 if not one, -EINVAL (message set). */
+int pmu__generic_name(struct pmu__ctx *c, const char *s, size_t len, uint32_t *type, uint64_t *config);
 
 #endif

@@ -23,18 +23,6 @@
 #define MADV_WIPEONFORK 18
 #endif
 
-size_t pmu__page_size(void)
-{
-	static size_t ps;	/* atomics: sets may be opened by several threads at once */
-	size_t v = __atomic_load_n(&ps, __ATOMIC_RELAXED);
-
-	if (!v) {
-		v = (size_t)sysconf(_SC_PAGESIZE);
-		__atomic_store_n(&ps, v, __ATOMIC_RELAXED);
-	}
-	return v;
-}
-
 static int perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group, unsigned long flags)
 {
 	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
@@ -394,15 +382,6 @@ fail:
 PMU_API int pmu_open(struct pmu_set **set, const char *events)
 {
 	return pmu_open_opts(set, events, NULL);
-}
-
-/* The set may be used by this process: not a child's copy of its parent's. */
-int pmu__check_owner(const struct pmu_set *set, const char *what)
-{
-	if (likely(set->alive == PMU_ALIVE && (pmu__cold(set)->wiped || pmu__cold(set)->owner == getpid())))
-		return 0;
-	return pmu__err(-ECHILD, "%s: the set was opened by process %d; after fork the child must "
-			"open sets of its own", what, (int)pmu__cold(set)->owner);
 }
 
 static int ioctl_groups(struct pmu_set *set, unsigned long req, const char *what)

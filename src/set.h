@@ -14,8 +14,10 @@
 #ifndef PMU_SET_H
 #define PMU_SET_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <sys/types.h>
+#include <unistd.h>
 
 #include "introspect.h"
 
@@ -58,7 +60,17 @@ struct pmu__cold {			/* the page after the hot one */
 	struct pmu__attr *attr;		/* per counter, kept for messages */
 };
 
-size_t pmu__page_size(void);
+static inline size_t pmu__page_size(void)
+{
+	static size_t ps;	/* atomics: sets may be opened by several threads at once */
+	size_t v = __atomic_load_n(&ps, __ATOMIC_RELAXED);
+
+	if (!v) {
+		v = (size_t)sysconf(_SC_PAGESIZE);
+		__atomic_store_n(&ps, v, __ATOMIC_RELAXED);
+	}
+	return v;
+}
 
 static inline struct pmu__cold *pmu__cold(const struct pmu_set *set)
 {
@@ -66,7 +78,13 @@ static inline struct pmu__cold *pmu__cold(const struct pmu_set *set)
 }
 
 /* The set may be used by this process: not a child's copy of its parent's. 0 or -ECHILD. */
-int pmu__check_owner(const struct pmu_set *set, const char *what);
+static inline int pmu__check_owner(const struct pmu_set *set, const char *what)
+{
+	if (likely(set->alive == PMU_ALIVE && (pmu__cold(set)->wiped || pmu__cold(set)->owner == getpid())))
+		return 0;
+	return pmu__err(-ECHILD, "%s: the set was opened by process %d; after fork the child must "
+			"open sets of its own", what, (int)pmu__cold(set)->owner);
+}
 
 /*
  * read(2) of a group of n: nr, enabled, running, values[nr]; of a single
