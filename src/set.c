@@ -37,9 +37,9 @@ static void close_counters(struct pmu_set *set)
 	set->group_n = 0;
 	for (i = 0; c->ctr && i < c->nctr; i++) {
 		/* A forked child has no copy of the pages: unmapping could hit its own mappings. */
-		if (set->alive == PMU_ALIVE && set->page[i])
-			munmap(set->page[i], pmu__page_size());
-		set->page[i] = NULL;
+		if (set->alive == PMU_ALIVE && c->ctr[i].page)
+			munmap(c->ctr[i].page, pmu__page_size());
+		c->ctr[i].page = NULL;
 		if (c->ctr[i].fd >= 0)
 			close(c->ctr[i].fd);
 		c->ctr[i].fd = -1;
@@ -61,6 +61,7 @@ static void free_set(struct pmu_set *set)
 	free(c->rd);
 	free(c->buf);
 	free(c->attr);
+	free(c->evr);
 	munmap(set, c->map_size);
 }
 
@@ -170,10 +171,27 @@ static int plan_groups(struct pmu__cold *c, unsigned flags)
 	return 0;
 }
 
+/* Each event's own read(2) (pmu_counter_read): the group of its counter, and where it is there. */
+static void plan_event_reads(struct pmu__cold *c)
+{
+	memset(c->evr, 0, c->nev * sizeof(*c->evr));
+	for (unsigned g = 0; g < c->ngroups; g++)
+		for (unsigned k = c->grp[g].first; k < c->grp[g].first + c->grp[g].n; k++) {
+			struct pmu__evread *e = &c->evr[c->ctr[k].event];
+
+			e->nctr++;
+			e->ctr = k;
+			e->fd = c->grp[g].fd;
+			e->bytes = (uint32_t)pmu__group_bytes(c->grp[g].n);
+			e->pos = c->grp[g].n > 1 ? 3 + k - c->grp[g].first : 0;
+		}
+}
+
 /* The common case of read(2): one group whose values are the events in order. */
 static void plan_group_read(struct pmu_set *set)
 {
 	struct pmu__cold *c = pmu__cold(set);
+
 	uint32_t i, n = c->ngroups == 1 && c->nctr == c->nev && c->wiped ? c->nctr : 0;
 
 	for (i = 0; i < n; i++)
@@ -182,6 +200,7 @@ static void plan_group_read(struct pmu_set *set)
 	set->group_n = n;
 	set->group_fd = c->grp[0].fd;
 	set->group_buf = c->buf;
+	set->evr = c->wiped ? c->evr : NULL;	/* else every read checks the owner */
 	set->group_size = pmu__group_bytes(n);
 }
 
@@ -284,14 +303,15 @@ static int open_counters(struct pmu_set *set, const struct pmu_opts *o)
 						"the user-space read safe across fork";
 			if (c->ctr[i].why)
 				continue;
-			set->page[i] = mmap(NULL, pmu__page_size(), PROT_READ, MAP_SHARED, fd, 0);
-			if (set->page[i] == MAP_FAILED) {
-				set->page[i] = NULL;
+			c->ctr[i].page = mmap(NULL, pmu__page_size(), PROT_READ, MAP_SHARED, fd, 0);
+			if (c->ctr[i].page == MAP_FAILED) {
+				c->ctr[i].page = NULL;
 				c->ctr[i].why = "the event's page could not be mapped";
 			}
 		}
 	}
 	plan_group_read(set);
+	plan_event_reads(c);
 	return 0;
 }
 
@@ -300,7 +320,7 @@ PMU_API int pmu_open_opts(struct pmu_set **setp, const char *events, const struc
 	struct pmu_opts o = { .size = sizeof(o), .pid = 0, .cpu = -1 };
 	struct pmu_set *set;
 	struct pmu__cold *c;
-	size_t ps = pmu__page_size(), max_read;
+	size_t ps = pmu__page_size(), hot = pmu__hot_size(), max_read;
 	unsigned g;
 	int r;
 
@@ -329,13 +349,13 @@ PMU_API int pmu_open_opts(struct pmu_set **setp, const char *events, const struc
 			return pmu__err(-EINVAL, "pmu_open: pid -1 (every task) needs PMU_ON_CPU and a cpu");
 	}
 
-	set = mmap(NULL, 2 * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	set = mmap(NULL, hot + ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (set == MAP_FAILED)
 		return pmu__err(-errno, "pmu_open: cannot allocate the set: %s", strerror(errno));
 	c = pmu__cold(set);
-	c->map_size = 2 * ps;
+	c->map_size = hot + ps;
 	c->owner = getpid();
-	c->wiped = madvise(set, ps, MADV_WIPEONFORK) == 0;
+	c->wiped = madvise(set, hot, MADV_WIPEONFORK) == 0;
 	set->alive = PMU_ALIVE;
 	c->ctr = calloc(PMU_MAX_COUNTERS, sizeof(*c->ctr));
 	c->attr = calloc(PMU_MAX_COUNTERS, sizeof(*c->attr));
@@ -354,10 +374,13 @@ PMU_API int pmu_open_opts(struct pmu_set **setp, const char *events, const struc
 			max_read = pmu__group_bytes(c->grp[g].n);
 	c->buf = malloc(max_read);
 	c->rd = malloc((c->nctr + c->nev) * sizeof(*c->rd));	/* per counter, then per event */
-	if (!c->buf || !c->rd) {
+	c->evr = malloc(c->nev * sizeof(*c->evr));
+	if (!c->buf || !c->rd || !c->evr) {
 		r = pmu__err(-ENOMEM, "pmu_open: out of memory");
 		goto fail;
 	}
+	for (unsigned i = 0; i < c->nev; i++)
+		set->ev[i].set = set;
 	r = open_counters(set, &o);
 	if (r < 0)
 		goto fail;
@@ -418,34 +441,68 @@ static void settle_read_paths(struct pmu_set *set)
 	struct pmu__cold *c = pmu__cold(set);
 	uint32_t i, direct = c->nctr == c->nev ? c->nctr : 0;
 
+	for (i = 0; i < c->nev; i++)
+		set->ev[i].page = NULL;
 	for (i = 0; i < c->nctr; i++) {
-		if (set->page[i] && (c->ctr[i].why = pmu__user_read_blocker(&c->ctr[i], set->page[i], &c->attr[i]))) {
-			munmap(set->page[i], pmu__page_size());
-			set->page[i] = NULL;
+		struct pmu__counter *k = &c->ctr[i];
+
+		if (k->page && (k->why = pmu__user_read_blocker(k, k->page, &c->attr[i]))) {
+			munmap(k->page, pmu__page_size());
+			k->page = NULL;
 		}
-		if (!set->page[i] || c->ctr[i].event != i)
+		if (!k->page || k->event != i)
 			direct = 0;
 	}
+	/* An event alone on its counter may be read inline; one summed over several PMUs may not. */
+	for (i = 0; i < c->nev; i++)
+		if (c->evr[i].nctr == 1)
+			set->ev[i].page = c->ctr[c->evr[i].ctr].page;
 	set->direct = direct;
+	set->one_group = c->ngroups == 1;
 }
 
 PMU_API int pmu_enable(struct pmu_set *set)
 {
 	int r = ioctl_groups(set, PERF_EVENT_IOC_ENABLE, "pmu_enable");
 
-	if (!r)
+	if (!r) {
+		pmu__cold(set)->enabled = true;
 		settle_read_paths(set);
+	}
 	return r;
 }
 
 PMU_API int pmu_disable(struct pmu_set *set)
 {
-	return ioctl_groups(set, PERF_EVENT_IOC_DISABLE, "pmu_disable");
+	int r = ioctl_groups(set, PERF_EVENT_IOC_DISABLE, "pmu_disable");
+
+	if (!r)
+		pmu__cold(set)->enabled = false;
+	return r;
 }
 
+/*
+ * A reset of a running counter publishes a page whose offset the kernel
+ * computed from the raw count zero-extended (its last update), while the
+ * documented read sign-extends: with 32-bit counters (arm64 without long)
+ * every read is then 2^32 short until the counter is next started, which
+ * sign-extends again. So a running set is stopped around its reset: the
+ * start gives every read path a consistent page at once.
+ */
 PMU_API int pmu_reset(struct pmu_set *set)
 {
-	return ioctl_groups(set, PERF_EVENT_IOC_RESET, "pmu_reset");
+	bool running = set && pmu__cold(set)->enabled;
+	int r;
+
+	if (running && (r = ioctl_groups(set, PERF_EVENT_IOC_DISABLE, "pmu_reset")) < 0)
+		return r;
+	r = ioctl_groups(set, PERF_EVENT_IOC_RESET, "pmu_reset");
+	if (running) {
+		int e = ioctl_groups(set, PERF_EVENT_IOC_ENABLE, "pmu_reset");
+
+		r = r < 0 ? r : e;
+	}
+	return r;
 }
 
 PMU_API unsigned pmu_count(const struct pmu_set *set)
@@ -456,6 +513,20 @@ PMU_API unsigned pmu_count(const struct pmu_set *set)
 PMU_API const char *pmu_name(const struct pmu_set *set, unsigned i)
 {
 	return set && i < pmu__cold(set)->nev ? pmu__cold(set)->names[i] : NULL;
+}
+
+PMU_API const struct pmu_counter *pmu_counter(struct pmu_set *set, unsigned i)
+{
+	errno = EINVAL;
+	if (!set) {
+		pmu__err(-EINVAL, "pmu_counter: the set is NULL");
+		return NULL;
+	}
+	if (i >= pmu__cold(set)->nev) {
+		pmu__err(-EINVAL, "pmu_counter: event %u out of range (the set has %u)", i, pmu__cold(set)->nev);
+		return NULL;
+	}
+	return &set->ev[i];
 }
 
 unsigned pmu__counters(const struct pmu_set *set)
@@ -471,7 +542,7 @@ int pmu__counter(const struct pmu_set *set, unsigned i, int *fd,
 	if (fd)
 		*fd = pmu__cold(set)->ctr[i].fd;
 	if (page)
-		*page = set->page[i];
+		*page = pmu__cold(set)->ctr[i].page;
 	if (event)
 		*event = pmu__cold(set)->ctr[i].event;
 	return 0;

@@ -145,13 +145,13 @@ PMU_API int pmu_user_read(const struct pmu_set *set, unsigned i, const char **wh
 			continue;
 		if (c->ctr[k].why)
 			w = c->ctr[k].why;
-		else if (!set->page[k])
+		else if (!c->ctr[k].page)
 			w = "the event's page is not mapped";
-		else if (!PMU_LD(set->page[k], index))
+		else if (!PMU_LD(c->ctr[k].page, index))
 			w = "the event is not on a hardware counter now (disabled, or multiplexed out)";
 	}
 	for (k = 0; !w && !set->direct && k < c->nctr; k++)
-		if (c->ctr[k].why || !set->page[k])
+		if (c->ctr[k].why || !c->ctr[k].page)
 			w = "another event of the set needs read(2), which reads the whole group";
 	if (!w && !set->direct)
 		w = c->nctr != c->nev ? "the event counts on several PMUs, whose counters read(2) sums" :

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * arm64: a forked child never reads its parent's counters through mrs (it
- * would read its own registers): pmu_read() returns -ECHILD there, and the
+ * would read its own registers): pmu_read() and pmu_counter_read() return
+ * -ECHILD there, and the
  * child's own sets use the user-space path. The parent is unaffected.
  */
 #include <sys/wait.h>
@@ -32,6 +33,10 @@ static int child(struct a64_set *parent)
 	a64_spin(1 << 16);
 	r = pmu_read(parent->s, v);
 	FAIL_IF(r != -ECHILD, "second pmu_read of the parent's set returned %d", r);
+	/* The inline read: its handle reads as zeros here, so no mrs on the parent's counter. */
+	r = pmu_counter_read(pmu_counter(parent->s, 0), &v[0]);
+	FAIL_IF(r != -ECHILD, "pmu_counter_read of the parent's cycles returned %d (expected -ECHILD)", r);
+	FAIL_IF(pmu_counter(parent->s, 0) && pmu_counter(parent->s, 0)->page, "the parent's page is in the child's handle");
 
 	/* The child's own set: its counters, its user-space path. */
 	r = a64_open(&own, "cycles,r3c");
