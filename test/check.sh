@@ -6,7 +6,10 @@
 #   asan      the tests built with ASan + UBSan (build-asan/)
 #   tsan      tests marked "tier: tsan" built with TSan (build-tsan/)
 #   valgrind  tests marked "tier: valgrind" under valgrind memcheck
-#   install   make install, then an outside program built with pkg-config
+#   install   make install, outside programs built with pkg-config and CMake,
+#             DESTDIR staging, the ldconfig decision, make uninstall
+#   deb       the Debian packages built with dpkg-buildpackage, checked with
+#             lintian (test/deb.sh; `make deb` keeps them)
 #   fuzz      each fuzzer for a bounded time (test/fuzz/run.sh)
 #   arm64     the suite in an arm64 kernel under QEMU (test/arm64/run.sh)
 #   riscv64   the simulated read path and the parsers, riscv64 build under
@@ -80,6 +83,7 @@ tier asan asan
 tier tsan tsan
 tier valgrind vg
 tier install test/install.sh
+tier deb test/deb.sh
 tier fuzz fuzz
 tier arm64 arm64
 tier riscv64 riscv64
