@@ -93,6 +93,12 @@ static inline uint64_t sk_time_zero(const struct sk *s)
 	return s->is_short ? s->epoch_ns - ref_mul_shr(s->epoch_cyc, s->mult, s->shift) : s->cyc2ns_off;
 }
 
+/* What the clock register reads: only mask's bits when the clock is short. */
+static inline uint64_t sk_clock_reg(const struct sk *s)
+{
+	return s->is_short ? s->clk & s->mask : s->clk;
+}
+
 /* The page's time_offset: time_zero - now, as of the last update. */
 static inline uint64_t sk_time_offset(const struct sk *s)
 {
@@ -311,7 +317,7 @@ static inline void sk_init(struct sk *s, unsigned nev, struct perf_event_mmap_pa
 	if (short_bits) {
 		s->is_short = 1;
 		s->mask = mask_of(short_bits);
-		s->epoch_cyc = (s->clk & ~s->mask) | (s->mask - 5000);	/* wraps 5000 cycles from now */
+		s->epoch_cyc = s->mask - 5000;	/* the counter wraps 4900 cycles from now */
 		s->clk = s->epoch_cyc + 100;
 		s->epoch_ns = 987654321000ull;
 	}
