@@ -63,6 +63,7 @@ static long p_rdpmc, p_rdtsc, p_read2;	/* as of the last expect_counts() */
 
 static struct {
 	volatile int armed, probe, probed;
+	volatile long calls;		/* library calls begun */
 	void (*hook)(unsigned n);	/* runs in the n-th rdpmc of a call: the kernel interrupting it */
 	unsigned call_rdpmc;
 	int last_ev;
@@ -210,6 +211,7 @@ static void emu_on(void)
 	emu.call_rdpmc = 0;
 	emu.last_ev = -1;
 	memset(obs, 0, sizeof(obs));
+	emu.calls++;
 	emu.armed = 1;
 	prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0);
 }
@@ -719,6 +721,7 @@ static void case_set4(void)
 /* Against a writer thread: rescheduling, wraps, late overflows, index 0, lock flips. */
 static volatile int stop;
 static volatile long progress, reads_done;	/* writer steps, reader reads */
+static long updates_in_call;	/* page updates made while a library call was reading */
 
 static void *writer(void *arg)
 {
@@ -728,10 +731,14 @@ static void *writer(void *arg)
 	while (!stop) {
 		unsigned spin = (unsigned)(splitmix64(&seed) % 8192);
 
+		long calls = emu.calls, updates = K.updates;
+		int in_call = emu.armed;
+
 		sk_lock(&K);
 		sk_step(&K);
 		sk_unlock(&K);
 		progress++;
+		updates_in_call += K.updates != updates && in_call && emu.armed && emu.calls == calls;
 		/* About as long as an emulated instruction takes: a step or two lands inside a read. */
 		while (spin--)
 			__asm__ volatile("");
@@ -754,7 +761,7 @@ static void case_writer(unsigned nev, unsigned short_bits, const char *what)
 	sim_begin(nev, short_bits, 6 + nev);
 	set = sim_open();
 	stop = 0;
-	progress = reads_done = 0;
+	progress = reads_done = updates_in_call = 0;
 	CHECK(pthread_create(&t, NULL, writer, NULL) == 0);
 	for (i = 0; i < n; i++) {
 		/*
@@ -781,8 +788,8 @@ static void case_writer(unsigned nev, unsigned short_bits, const char *what)
 	stop = 1;
 	pthread_join(t, NULL);
 	printf("%s writer: %ld steps, %ld page updates, %ld reschedules (%ld off the PMU, %ld index 0), "
-	       "%ld user access withdrawals, %ld late overflows\n", what, K.ticks, K.updates, K.reschedules,
-	       K.offs, K.hidden, K.no_user, K.overflows);
+	       "%ld user access withdrawals, %ld late overflows; %ld updates inside a library call\n", what,
+	       K.ticks, K.updates, K.reschedules, K.offs, K.hidden, K.no_user, K.overflows, updates_in_call);
 	CHECK(st.used > 0);
 	CHECK(st.read2 > 0);
 	/* Quiet again, on the PMU: exact. */
