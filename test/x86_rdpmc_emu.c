@@ -874,7 +874,7 @@ static void show_sites(void)
 int main(void)
 {
 	if (t_under_valgrind())
-		T_SKIP("valgrind does not deliver rdpmc's #GP as the kernel does");
+		T_SKIP("valgrind does not know rdpmc (SIGILL, not the #GP the emulation takes over)");
 	ps = sysconf(_SC_PAGESIZE);
 	memfd = (int)syscall(SYS_memfd_create, "pmu_sim_pages", 0);
 	CHECK(memfd >= 0 && ftruncate(memfd, SK_MAX_EV * ps) == 0);
