@@ -101,10 +101,10 @@ static int perf_fd(int fd)
 	return !strcmp(link, "anon_inode:[perf_event]");
 }
 
-/* Interposes the library's mmap (default visibility: libpmu.so binds to it too). */
+/* The interposers are exported, so that libpmu.so's calls bind to them too. */
 #define INTERPOSE __attribute__((visibility("default")))
 
-/* A perf event's page becomes the simulation's, read-only. */
+/* Interposes mmap: a perf event's page becomes the simulation's, read-only. */
 INTERPOSE void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
 {
 	if (cap.active && fd >= 0 && (flags & MAP_SHARED) && cap.n < (int)K.nev && perf_fd(fd)) {
