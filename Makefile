@@ -53,6 +53,10 @@ LIB_OBJS := $(LIB_SRCS:src/%.c=$(O)/src/%.o)
 TOOL_SRCS := $(wildcard tools/*.c)
 TOOL_OBJS := $(TOOL_SRCS:tools/%.c=$(O)/tools/%.o)
 TESTS := $(patsubst test/%.c,$(O)/test/%,$(wildcard test/*.c))
+# The x86 rdpmc emulation once more against libpmu.so, whose calls its mmap and read interpose.
+ifneq ($(STATIC),1)
+TESTS += $(O)/test/x86_rdpmc_emu_so
+endif
 BENCHES := $(patsubst bench/%.c,$(O)/bench/%,$(wildcard bench/*.c))
 EXAMPLES := $(patsubst examples/%.c,$(O)/examples/%,$(wildcard examples/*.c))
 HDRS := $(wildcard include/*.h src/*.h src/arch/*.h test/*.h tools/*.h)
@@ -91,6 +95,10 @@ $(O)/pmu: $(TOOL_OBJS) $(STATIC_LIB)
 $(O)/test/%: test/%.c $(STATIC_LIB) $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(PROG_LDFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)
+
+$(O)/test/x86_rdpmc_emu_so: test/x86_rdpmc_emu.c $(SHARED_LIB) $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(SHARED_LIB) -Wl,-rpath,'$$ORIGIN/..' $(LDLIBS)
 
 $(O)/bench/%: bench/%.c $(STATIC_LIB) $(HDRS)
 	@mkdir -p $(@D)
