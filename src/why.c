@@ -153,6 +153,11 @@ PMU_API int pmu_user_read(const struct pmu_set *set, unsigned i, const char **wh
 	for (k = 0; !w && !set->direct && k < c->nctr; k++)
 		if (c->ctr[k].why || !c->ctr[k].page)
 			w = "another event of the set needs read(2), which reads the whole group";
+	/* pmu_read() reads every event from user space or none */
+	for (k = 0; !w && set->direct && k < c->nctr; k++)
+		if (!PMU_LD(c->ctr[k].page, index))
+			w = "another event of the set is not on a hardware counter now: read(2) reads the "
+			    "whole group";
 	if (!w && !set->direct)
 		w = c->nctr != c->nev ? "the event counts on several PMUs, whose counters read(2) sums" :
 		    "events of several hardware PMUs interleave in the list (name each PMU's events "

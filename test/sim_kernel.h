@@ -132,7 +132,8 @@ static inline void sk_page_times(const struct sk *s, uint64_t c, uint64_t *en, u
 static inline void sk_write_page(struct sk *s, struct sk_event *e)
 {
 	struct perf_event_mmap_page *pg = e->pg;
-	uint32_t idx = s->state == SK_ON && e->reg >= 0 ? s->reg_idx[e->reg] : 0;
+	/* Without user access the index is 0, as every kernel publishes it (same flag, same update). */
+	uint32_t idx = s->state == SK_ON && e->reg >= 0 && e->user ? s->reg_idx[e->reg] : 0;
 	uint64_t caps = 1ull << 1 | (uint64_t)!!e->user << 2 | 1ull << 3 | 1ull << 4 |
 			(uint64_t)!!s->is_short << 5;
 

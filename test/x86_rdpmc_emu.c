@@ -409,6 +409,19 @@ static void read_check(const char *what, struct pmu_set *set, uint64_t *vals)
 			check_count(what, "pmu_read", e, vals[e]);
 }
 
+/* pmu_counter_read() of event e: its value as pmu_read() would give it (its path is its own). */
+static void counter_check(const char *what, struct pmu_set *set, unsigned e, uint64_t *v)
+{
+	const struct pmu_counter *c = pmu_counter(set, e);
+	int said = user_read_now;
+
+	user_read_now = 0;
+	emu_call_begin(set);
+	if (!emu_call_end(what, "pmu_counter_read", pmu_counter_read(c, v)))
+		check_count(what, "pmu_counter_read", e, *v);
+	user_read_now = said;
+}
+
 static void read_full_check(const char *what, struct pmu_set *set, struct pmu_reading *rd)
 {
 	emu_call_begin(set);
@@ -490,6 +503,10 @@ static void case_basic(void)
 	read_check("basic", set, v);
 	CHECK_EQ(v[0], 1000 + 123456 + 77);
 	CHECK_EQ(emu.last_ecx, 1u << 30);
+	expect_counts("basic", 1, 0, 0);
+	/* The inline one-counter read: one rdpmc, the same value. */
+	counter_check("basic", set, 0, v);
+	CHECK_EQ(v[0], 1000 + 123456 + 77);
 	expect_counts("basic", 1, 0, 0);
 	sim_close(set);
 	report("basic");
@@ -746,15 +763,9 @@ static void case_set4(void)
 	expect_counts("set4", 4, 4, 0);
 
 	/*
-	 * pmu_user_read() judges a page by its index only: with cap_user_rdpmc
-	 * 0 on event 2 it still says 1 for every event, though the whole group
-	 * is read with read(2). -DPMU_TEST_USER_READ_CAP checks it once it
-	 * looks at cap_user_rdpmc and at the other events of a set.
+	 * User access withdrawn from event 2 (its index is 0): every event is
+	 * then read with the group's read(2), and pmu_user_read() says so.
 	 */
-#ifndef PMU_TEST_USER_READ_CAP
-	user_read_now = 0;
-	printf("set4: pmu_user_read not checked with cap_user_rdpmc 0 on one event (it looks at the index only)\n");
-#endif
 	sk_lock(&K);
 	K.ev[2].user = 0;
 	sk_update(&K);
@@ -763,6 +774,12 @@ static void case_set4(void)
 	read_check("set4", set, v);
 	expect_counts("set4", 4, 0, 1);		/* 0 and 1 twice (fast path, then scaled path), then read(2) */
 	CHECK_EQ(v[3], 4409);
+	/* One event alone: event 3 still from its page, event 2 through the group's read(2). */
+	counter_check("set4", set, 3, &v[3]);
+	expect_counts("set4", 1, 0, 0);
+	CHECK_EQ(v[3], 4409);
+	counter_check("set4", set, 2, &v[2]);
+	expect_counts("set4", 0, 0, 1);
 	read_full_check("set4", set, rd);
 	expect_counts("set4", 2, 2, 1);
 	sim_close(set);
@@ -861,6 +878,8 @@ static void case_writer(unsigned nev, unsigned short_bits, const char *what)
 			read_full_check(what, set, rd);
 			for (e = 0; e < nev; e++)
 				v[e] = rd[e].value;
+		} else if (i % 4 == 2) {
+			counter_check(what, set, (unsigned)(i / 4) % nev, v);
 		} else {
 			read_check(what, set, v);
 		}
