@@ -1,25 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Region reports (table, csv, json) and the zero-code mode that writes one
- * at exit.
+ * Region reports: table, csv, json.
  *
  * A report copies every thread's sums under pmu__tlock, each thread's
  * through its seqcount (retrying while the owner is mid-update), then
  * formats the copy without the lock.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "thread.h"
-
-#define WHOLE_RUN "(whole run)"
 
 struct snap_thr {
 	pid_t tid;
@@ -453,113 +446,4 @@ PMU_API int pmu_report(FILE *out, const char *format)
 	if (fflush(out) != 0 || ferror(out))
 		return pmu__err(-EIO, "pmu_report: writing the report failed");
 	return 0;
-}
-
-/* Zero-code mode. */
-static char *zero_path;
-static pid_t zero_pid;
-static int zero_fd = -1;	/* a copy of stderr for the report */
-
-/* The report's format from the file name: .csv, .json, else a table. */
-static const char *format_of(const char *path)
-{
-	size_t n = strlen(path);
-
-	if (n >= 4 && !strcasecmp(path + n - 4, ".csv"))
-		return "csv";
-	if (n >= 5 && !strcasecmp(path + n - 5, ".json"))
-		return "json";
-	return "table";
-}
-
-/* path with %p as the pid into buf; false when it does not fit. */
-static bool expand_path(char *buf, size_t size, const char *p)
-{
-	size_t k = 0;
-
-	for (; *p; p++) {
-		if (p[0] == '%' && p[1] == 'p') {
-			int n = snprintf(buf + k, size - k, "%d", (int)getpid());
-
-			if (n < 0 || (size_t)n >= size - k)
-				return false;
-			k += (size_t)n;
-			p++;
-		} else {
-			if (k + 1 >= size)
-				return false;
-			buf[k++] = *p;
-		}
-	}
-	buf[k] = '\0';
-	return true;
-}
-
-static void zero_write(void)
-{
-	char path[4096];
-	const char *p = zero_path;
-	FILE *f;
-	int r;
-
-	if (zero_fd >= 0) {
-		/* A copy taken at start-up: programs may close stderr in their own atexit handlers. */
-		f = fdopen(zero_fd, "w");
-		zero_fd = -1;
-		if (!f)
-			return;
-	} else if (!strcmp(p, "stderr") || !strcmp(p, "-")) {
-		f = stderr;
-	} else if (!strcmp(p, "stdout")) {
-		f = stdout;
-	} else {
-		if (!expand_path(path, sizeof(path), p)) {
-			fprintf(stderr, "libpmu: PMU_REPORT=%.64s...: path too long (%zu bytes at most, %%p "
-				"expanded); no report written\n", p, sizeof(path) - 1);
-			return;
-		}
-		f = fopen(path, "we");
-		if (!f) {
-			fprintf(stderr, "libpmu: PMU_REPORT=%s: %s\n", path, strerror(errno));
-			return;
-		}
-	}
-	r = pmu_report(f, format_of(zero_path));
-	if (r < 0)
-		fprintf(stderr, "libpmu: PMU_REPORT=%s: %s\n", zero_path, pmu_errmsg());
-	if (f != stderr && f != stdout && fclose(f) != 0)
-		fprintf(stderr, "libpmu: PMU_REPORT=%s: %s\n", zero_path, strerror(errno));
-}
-
-static void zero_exit(void)
-{
-	/* A forked child writes a report of its own only to a per-process file name (%p). */
-	if (getpid() == zero_pid || strstr(zero_path, "%p")) {
-		if ((pid_t)syscall(SYS_gettid) == getpid())
-			pmu__region_end_all();
-		zero_write();
-	}
-	pmu__thr_exit_self();	/* other threads may still run: only this one's set can go */
-}
-
-void pmu__zero_setup(void)
-{
-	const char *ev = getenv("PMU_EVENTS"), *rep = getenv("PMU_REPORT");
-
-	if (!ev || !*ev)
-		return;
-	if (pmu_thread_init(ev) < 0) {
-		fprintf(stderr, "libpmu: PMU_EVENTS=%s: %s\n", ev, pmu_errmsg());
-		return;
-	}
-	zero_path = strdup(rep && *rep ? rep : "stderr");
-	if (!zero_path)
-		return;
-	zero_pid = getpid();
-	if (!strcmp(zero_path, "stderr") || !strcmp(zero_path, "-"))
-		zero_fd = fcntl(2, F_DUPFD_CLOEXEC, 3);
-	if (pmu_region_begin(WHOLE_RUN) < 0)
-		fprintf(stderr, "libpmu: PMU_EVENTS=%s: %s\n", ev, pmu_errmsg());
-	if (atexit(zero_exit) != 0)
-		fprintf(stderr, "libpmu: PMU_REPORT: cannot register the report at exit\n");
 }

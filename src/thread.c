@@ -316,9 +316,9 @@ PMU_API int pmu_thread_read(uint64_t *values)
 	return pmu__thr_read(&t, values);
 }
 
-/* Zero-code mode: PMU_EVENTS in the environment sets the layer up before main(). */
-__attribute__((constructor)) static void thread_ctor(void)
-{
-	if (getenv("PMU_EVENTS"))
-		pmu__zero_setup();
-}
+/*
+ * Zero-code mode (zero.c) starts itself before main(); in a static link
+ * only this reference brings it in with the layer.
+ */
+extern const char pmu__zero_linked;
+__attribute__((used)) static const char *const zero_anchor = &pmu__zero_linked;

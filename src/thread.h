@@ -106,9 +106,6 @@ const struct pmu__rname *pmu__region_byid(unsigned id);
 /* Ends every open region of the calling thread down to depth 0 (zero-code exit). */
 int pmu__region_end_all(void);
 
-/* report.c */
-void pmu__zero_setup(void);
-
 /*
  * A report reads what owner threads write, under the thread's seqcount.
  * Release stores and acquire loads of the figures order them after the odd
