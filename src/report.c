@@ -2,17 +2,16 @@
 /*
  * Region reports: table, csv, json.
  *
- * A report copies every thread's sums under pmu__tlock, each thread's
- * through its seqcount (retrying while the owner is mid-update), then
- * formats the copy without the lock.
+ * A report copies every thread's sums while walking the thread records
+ * (region.c copies each thread's consistently), then formats the copy
+ * without the layer's lock.
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "thread.h"
+#include "region.h"
 
 struct snap_thr {
 	pid_t tid;
@@ -45,53 +44,23 @@ static void snap_free(struct snap *s)
 	free(s->users);
 }
 
-/* Copies t's sums consistently: the owner may be updating them right now. */
-static void copy_thread(const struct pmu__thr *t, unsigned nreg, unsigned n, uint64_t *d)
-{
-	size_t stride = 2 + n;
-	uint64_t s1, s2;
-
-	for (;;) {
-		s1 = __atomic_load_n(&t->seq, __ATOMIC_ACQUIRE);
-		if (s1 & 1) {
-			sched_yield();
-			continue;
-		}
-		for (unsigned id = 0; id < nreg; id++) {
-			const struct pmu__acc *a = __atomic_load_n(&t->acc[id], __ATOMIC_ACQUIRE);
-			uint64_t *o = d + id * stride;
-
-			if (!a) {
-				memset(o, 0, stride * sizeof(*o));
-				continue;
-			}
-			o[0] = PMU_FIG_LD(a->calls);
-			o[1] = PMU_FIG_LD(a->ns);
-			for (unsigned i = 0; i < n; i++)
-				o[2 + i] = PMU_FIG_LD(a->v[i]);
-		}
-		s2 = __atomic_load_n(&t->seq, __ATOMIC_RELAXED);
-		if (s1 == s2)
-			return;
-	}
-}
-
 static int take_snap(struct snap *s)
 {
+	const struct pmu__tconf *c;
 	const struct pmu__thr *t;
 	unsigned k = 0;
 
 again:
 	memset(s, 0, sizeof(*s));
-	pthread_mutex_lock(&pmu__tlock);
-	if (!pmu__tconf) {
-		pthread_mutex_unlock(&pmu__tlock);
+	c = pmu__thr_walk_begin();
+	if (!c) {
+		pmu__thr_walk_end();
 		return pmu__err(-EINVAL, "pmu_report: the per-thread layer is not set up: call "
 				"pmu_thread_init() first (or set PMU_EVENTS in the environment)");
 	}
-	s->n = pmu__tconf->n;
-	s->nreg = __atomic_load_n(&pmu__nregions, __ATOMIC_ACQUIRE);
-	for (t = pmu__tlist; t; t = t->next)
+	s->n = c->n;
+	s->nreg = pmu__region_count();
+	for (t = pmu__thr_walk_next(NULL); t; t = pmu__thr_walk_next(t))
 		s->nthr += __atomic_load_n(&t->used_regions, __ATOMIC_RELAXED);
 	s->ev = calloc(s->n, sizeof(*s->ev));
 	s->reg = calloc(s->nreg + 1, sizeof(*s->reg));
@@ -101,11 +70,11 @@ again:
 	if (!s->ev || !s->reg || !s->thr || !s->tot || !s->users)
 		goto nomem;
 	for (unsigned i = 0; i < s->n; i++)
-		if (!(s->ev[i] = strdup(pmu__tconf->names[i])))
+		if (!(s->ev[i] = strdup(c->names[i])))
 			goto nomem;
 	for (unsigned id = 0; id < s->nreg; id++)
-		s->reg[id] = pmu__region_byid(id)->name;	/* interned names live forever */
-	for (t = pmu__tlist, k = 0; t && k < s->nthr; t = t->next) {
+		s->reg[id] = pmu__region_name(id);
+	for (t = pmu__thr_walk_next(NULL), k = 0; t && k < s->nthr; t = pmu__thr_walk_next(t)) {
 		struct snap_thr *st = &s->thr[k];
 
 		/* A thread that begins its first region now is in the next report. */
@@ -119,16 +88,16 @@ again:
 		if (!st->d)
 			goto nomem;
 		k++;
-		copy_thread(t, s->nreg, s->n, st->d);
+		pmu__region_copy(t, s->nreg, st->d);
 	}
-	pthread_mutex_unlock(&pmu__tlock);
+	pmu__thr_walk_end();
 	s->nthr = k;
 	/*
 	 * A region named for the first time meanwhile is missing from the copy
 	 * while the calls around it are in: take the copy again (names are
 	 * few, and never forgotten, so this ends).
 	 */
-	if (__atomic_load_n(&pmu__nregions, __ATOMIC_ACQUIRE) != s->nreg) {
+	if (pmu__region_count() != s->nreg) {
 		snap_free(s);
 		goto again;
 	}
@@ -146,7 +115,7 @@ again:
 	}
 	return 0;
 nomem:
-	pthread_mutex_unlock(&pmu__tlock);
+	pmu__thr_walk_end();
 	s->nthr = k;
 	snap_free(s);
 	return pmu__err(-ENOMEM, "pmu_report: out of memory");

@@ -12,7 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "thread.h"
+#include "region.h"
 
 #define WHOLE_RUN "(whole run)"
 
