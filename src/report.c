@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metrics.h"
 #include "region.h"
 
 struct snap_thr {
@@ -121,54 +122,19 @@ nomem:
 	return pmu__err(-ENOMEM, "pmu_report: out of memory");
 }
 
-/* Derived metrics, when the events allow them. */
-static const struct {
-	const char *key, *label;	/* json/csv key, table heading */
-	const char *num[3], *den[3];	/* event names, modifiers ignored */
-	double scale;			/* for the table: 1 or 100 (%) */
-} metrics[] = {
-	{ "ipc", "IPC", { "instructions", "inst_retired" }, { "cycles", "cpu-cycles", "cpu_cycles" }, 1 },
-	{ "cache_miss_ratio", "cache-miss%", { "cache-misses" }, { "cache-references" }, 100 },
-	{ "branch_miss_ratio", "branch-miss%", { "branch-misses" }, { "branches", "branch-instructions" }, 100 },
-	{ "l1d_miss_ratio", "L1d-miss%", { "L1-dcache-load-misses" }, { "L1-dcache-loads" }, 100 },
-};
-#define NMETRICS (sizeof(metrics) / sizeof(metrics[0]))
-
-static int find_event(const struct snap *s, const char *const *names)
+/* The metrics of the report: those the events allow, and (m[i].num < 0) those they do not. */
+static void plan_metrics(const struct snap *s, struct pmu__metric_use *m)
 {
-	for (unsigned i = 0; i < s->n; i++) {
-		size_t len = strcspn(s->ev[i], ":");
-
-		for (unsigned k = 0; k < 3 && names[k]; k++)
-			if (strlen(names[k]) == len && !strncmp(s->ev[i], names[k], len))
-				return (int)i;
-	}
-	return -1;
-}
-
-struct mix {
-	int num, den;
-};
-
-static unsigned plan_metrics(const struct snap *s, struct mix *m)
-{
-	unsigned k = 0;
-
-	for (unsigned i = 0; i < NMETRICS; i++) {
-		m[i].num = find_event(s, metrics[i].num);
-		m[i].den = find_event(s, metrics[i].den);
-		k += m[i].num >= 0 && m[i].den >= 0;
-	}
-	return k;
+	for (unsigned i = 0; i < PMU_NMETRICS; i++)
+		if (!pmu__metrics[i].key ||
+		    !pmu__metric_plan(&pmu__metrics[i], (const char *const *)s->ev, s->n, &m[i]))
+			m[i].num = m[i].den = -1;
 }
 
 /* Metric i of the figures d (calls, ns, values); false when undefined (zero denominator). */
-static bool metric(const struct mix *m, unsigned i, const uint64_t *d, double *out)
+static bool metric(const struct pmu__metric_use *m, unsigned i, const uint64_t *d, double *out)
 {
-	if (m[i].num < 0 || m[i].den < 0 || !d[2 + m[i].den])
-		return false;
-	*out = (double)d[2 + m[i].num] / (double)d[2 + m[i].den];
-	return true;
+	return m[i].num >= 0 && pmu__metric_value((double)d[2 + m[i].num], (double)d[2 + m[i].den], out);
 }
 
 static void thread_label(char *buf, size_t size, const struct snap_thr *t)
@@ -201,7 +167,7 @@ struct widths {
  * The rows of the table or csv: per region used, its total, then each
  * thread's (in the table only when more than one thread used the region).
  */
-static void report_rows(FILE *f, const struct snap *s, const struct mix *m, const struct widths *w)
+static void report_rows(FILE *f, const struct snap *s, const struct pmu__metric_use *m, const struct widths *w)
 {
 	char lab[48];
 
@@ -236,13 +202,13 @@ static void report_rows(FILE *f, const struct snap *s, const struct mix *m, cons
 			}
 			for (unsigned i = 0; i < s->n; i++)
 				fprintf(f, w ? " %*" PRIu64 : ",%*" PRIu64, w ? (int)w->ev[i] : 0, d[2 + i]);
-			for (unsigned i = 0; i < NMETRICS; i++) {
+			for (unsigned i = 0; i < PMU_NMETRICS; i++) {
 				if (m[i].num < 0 || m[i].den < 0)
 					continue;
 				bool ok = metric(m, i, d, &x);
 
 				if (w && ok)
-					fprintf(f, " %12.*f", metrics[i].scale > 1 ? 2 : 3, x * metrics[i].scale);
+					fprintf(f, " %12.*f", pmu__metrics[i].scale > 1 ? 2 : 3, x * pmu__metrics[i].scale);
 				else if (w)
 					fprintf(f, " %12s", "-");
 				else if (ok)
@@ -255,7 +221,7 @@ static void report_rows(FILE *f, const struct snap *s, const struct mix *m, cons
 	}
 }
 
-static void report_table(FILE *f, const struct snap *s, const struct mix *m)
+static void report_table(FILE *f, const struct snap *s, const struct pmu__metric_use *m)
 {
 	size_t we[s->n ? s->n : 1];
 	struct widths w = { 6, 6, we };
@@ -286,23 +252,23 @@ static void report_table(FILE *f, const struct snap *s, const struct mix *m)
 		we[i] = strlen(s->ev[i]) > 14 ? strlen(s->ev[i]) : 14;
 		fprintf(f, " %*s", (int)we[i], s->ev[i]);
 	}
-	for (unsigned i = 0; i < NMETRICS; i++)
+	for (unsigned i = 0; i < PMU_NMETRICS; i++)
 		if (m[i].num >= 0 && m[i].den >= 0)
-			fprintf(f, " %12s", metrics[i].label);
+			fprintf(f, " %12s", pmu__metrics[i].label);
 	fputc('\n', f);
 	report_rows(f, s, m, &w);
 }
 
-static void report_csv(FILE *f, const struct snap *s, const struct mix *m)
+static void report_csv(FILE *f, const struct snap *s, const struct pmu__metric_use *m)
 {
 	fputs("region,thread,tid,calls,ns,ns_per_call", f);
 	for (unsigned i = 0; i < s->n; i++) {
 		fputc(',', f);
 		csv_field(f, s->ev[i]);
 	}
-	for (unsigned i = 0; i < NMETRICS; i++)
+	for (unsigned i = 0; i < PMU_NMETRICS; i++)
 		if (m[i].num >= 0 && m[i].den >= 0)
-			fprintf(f, ",%s", metrics[i].key);
+			fprintf(f, ",%s", pmu__metrics[i].key);
 	fputc('\n', f);
 	report_rows(f, s, m, NULL);
 }
@@ -323,7 +289,7 @@ void pmu__json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void json_figures(FILE *f, const struct snap *s, const struct mix *m, const uint64_t *d)
+static void json_figures(FILE *f, const struct snap *s, const struct pmu__metric_use *m, const uint64_t *d)
 {
 	double x;
 
@@ -335,10 +301,10 @@ static void json_figures(FILE *f, const struct snap *s, const struct mix *m, con
 		fprintf(f, ": %" PRIu64, d[2 + i]);
 	}
 	fputs("}, \"metrics\": {", f);
-	for (unsigned i = 0, k = 0; i < NMETRICS; i++) {
+	for (unsigned i = 0, k = 0; i < PMU_NMETRICS; i++) {
 		if (m[i].num < 0 || m[i].den < 0)
 			continue;
-		fprintf(f, "%s\"%s\": ", k++ ? ", " : "", metrics[i].key);
+		fprintf(f, "%s\"%s\": ", k++ ? ", " : "", pmu__metrics[i].key);
 		if (metric(m, i, d, &x))
 			fprintf(f, "%.6f", x);
 		else
@@ -347,7 +313,7 @@ static void json_figures(FILE *f, const struct snap *s, const struct mix *m, con
 	fputc('}', f);
 }
 
-static void report_json(FILE *f, const struct snap *s, const struct mix *m)
+static void report_json(FILE *f, const struct snap *s, const struct pmu__metric_use *m)
 {
 	unsigned nr = 0;
 
@@ -387,7 +353,7 @@ static void report_json(FILE *f, const struct snap *s, const struct mix *m)
 
 PMU_API int pmu_report(FILE *out, const char *format)
 {
-	struct mix m[NMETRICS];
+	struct pmu__metric_use m[PMU_NMETRICS];
 	struct snap s;
 	int r, kind;
 
