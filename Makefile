@@ -88,6 +88,9 @@ $(O)/test/%: test/%.c $(STATIC_LIB) $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(PROG_LDFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)
 
+# This test compiles the tool's stat.c in, to give its printing figures.
+$(O)/test/stat_metrics: tools/stat.c
+
 $(O)/bench/%: bench/%.c $(STATIC_LIB) $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(PROG_LDFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "internal.h"
+#include "metrics.h"
 #include "cmds.h"
 
 #define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults"
@@ -59,17 +60,9 @@ static int usage(FILE *f)
 	return f == stdout ? 0 : 2;
 }
 
-/* The event's name without modifiers, for recognising it. */
-static bool is(const char *name, const char *base)
-{
-	size_t n = strcspn(name, ":");
-
-	return strlen(base) == n && !strncmp(name, base, n);
-}
-
 static bool is_clock(const char *name)
 {
-	return is(name, "task-clock") || is(name, "cpu-clock");
+	return pmu__metric_is(name, pmu__metric_clocks);
 }
 
 /* The user gave a modifier (or a pmu/.../ form, whose modifiers we do not touch). */
@@ -163,25 +156,22 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static const struct ev *find(const struct ev *ev, unsigned n, const char *base)
+/* The events that can take part in a metric: those counted, NULL for the others. */
+static void counted_names(const struct ev *ev, unsigned n, const char **names)
 {
-	for (unsigned i = 0; i < n; i++)
-		if (is(ev[i].name, base) && ev[i].set && ev[i].counted)
-			return &ev[i];
-	return NULL;
+	for (unsigned k = 0; k < n; k++)
+		names[k] = ev[k].set && ev[k].counted ? ev[k].name : NULL;
 }
 
 /* perf stat's comment for event i: value and unit, false when there is none. */
 static bool metric(const struct ev *ev, unsigned n, unsigned i, double elapsed, double *v, const char **unit,
 		   char *ubuf, size_t usize)
 {
-	const struct ev *e = &ev[i], *clk = NULL, *o;
-	static const char *const swrate[] = { "context-switches", "cs", "cpu-migrations", "migrations",
-		"page-faults", "faults", "minor-faults", "major-faults", "alignment-faults", "emulation-faults" };
+	const struct ev *e = &ev[i];
+	const char *names[n];
+	double rate;
+	int clk;
 
-	for (unsigned k = 0; k < n && !clk; k++)
-		if (is_clock(ev[k].name) && ev[k].set && ev[k].counted)
-			clk = &ev[k];
 	if (!e->set || !e->counted)
 		return false;
 	if (is_clock(e->name)) {
@@ -191,45 +181,27 @@ static bool metric(const struct ev *ev, unsigned n, unsigned i, double elapsed, 
 		*unit = "CPUs utilized";
 		return true;
 	}
-	if (is(e->name, "instructions") && ((o = find(ev, n, "cycles")) || (o = find(ev, n, "cpu-cycles")))) {
-		if (!o->value)
-			return false;
-		*v = e->value / o->value;
-		*unit = "insn per cycle";
-		return true;
-	}
-	if (is(e->name, "branch-misses") && ((o = find(ev, n, "branches")) ||
-					     (o = find(ev, n, "branch-instructions")))) {
-		if (!o->value)
-			return false;
-		*v = 100.0 * e->value / o->value;
-		*unit = "of all branches";
-		return true;
-	}
-	if (is(e->name, "cache-misses") && (o = find(ev, n, "cache-references"))) {
-		if (!o->value)
-			return false;
-		*v = 100.0 * e->value / o->value;
-		*unit = "of all cache refs";
-		return true;
-	}
-	if ((is(e->name, "cycles") || is(e->name, "cpu-cycles")) && clk && clk->value) {
-		*v = e->value / clk->value;
-		*unit = "GHz";
-		return true;
-	}
-	for (unsigned k = 0; k < sizeof(swrate) / sizeof(swrate[0]); k++) {
-		double rate;
+	counted_names(ev, n, names);
+	for (unsigned k = 0; k < PMU_NMETRICS; k++) {
+		const struct pmu__metric *m = &pmu__metrics[k];
+		int den;
 
-		if (!is(e->name, swrate[k]) || !clk || !clk->value)
+		if (!pmu__metric_is(e->name, m->num) || (den = pmu__metric_find(names, n, m->den)) < 0)
 			continue;
-		rate = e->value / (clk->value / 1e9);
-		snprintf(ubuf, usize, "%s/sec", rate >= 1e9 ? "G" : rate >= 1e6 ? "M" : rate >= 1e3 ? "K" : "");
-		*v = rate >= 1e9 ? rate / 1e9 : rate >= 1e6 ? rate / 1e6 : rate >= 1e3 ? rate / 1e3 : rate;
-		*unit = ubuf;
+		if (!pmu__metric_value(e->value, ev[den].value, v))
+			return false;
+		*v *= m->scale;
+		*unit = m->unit;
 		return true;
 	}
-	return false;
+	clk = pmu__metric_find(names, n, pmu__metric_clocks);
+	if (!pmu__metric_is(e->name, pmu__metric_rates) || clk < 0 || !ev[clk].value)
+		return false;
+	rate = e->value / (ev[clk].value / 1e9);
+	snprintf(ubuf, usize, "%s/sec", rate >= 1e9 ? "G" : rate >= 1e6 ? "M" : rate >= 1e3 ? "K" : "");
+	*v = rate >= 1e9 ? rate / 1e9 : rate >= 1e6 ? rate / 1e6 : rate >= 1e3 ? rate / 1e3 : rate;
+	*unit = ubuf;
+	return true;
 }
 
 static void print(const struct stat_opts *so, const struct ev *ev, unsigned n, char **cmd, double elapsed,
