@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -21,7 +22,35 @@ const char pmu__zero_linked;
 
 static char *zero_path;
 static pid_t zero_pid;
-static int zero_fd = -1;	/* a copy of stderr for the report */
+/*
+ * A copy of stderr for the report, since programs may close stderr in atexit
+ * handlers of their own; with what it is (st_dev, st_ino), since a program may
+ * as well close the copy and open a file of its own under the same number.
+ */
+static int zero_fd = -1;
+static struct stat zero_st;
+
+/* fd is open on the file stderr was at start-up. */
+static bool is_start_stderr(int fd)
+{
+	struct stat st;
+
+	return fd >= 0 && fstat(fd, &st) == 0 && st.st_dev == zero_st.st_dev && st.st_ino == zero_st.st_ino;
+}
+
+/* Where the report to stderr goes: the copy, else stderr if still the same file, else nowhere (NULL). */
+static FILE *open_stderr(void)
+{
+	int fd;
+
+	if (zero_fd < 0)
+		return stderr;
+	if (!is_start_stderr(zero_fd))
+		return is_start_stderr(2) ? stderr : NULL;
+	/* Written through a copy of the copy: the number may be the program's again, for the same file. */
+	fd = fcntl(zero_fd, F_DUPFD_CLOEXEC, 3);
+	return fd < 0 ? NULL : fdopen(fd, "w");
+}
 
 /* The report's format from the file name: .csv, .json, else a table. */
 static const char *format_of(const char *path)
@@ -65,14 +94,10 @@ static void zero_write(void)
 	FILE *f;
 	int r;
 
-	if (zero_fd >= 0) {
-		/* A copy taken at start-up: programs may close stderr in their own atexit handlers. */
-		f = fdopen(zero_fd, "w");
-		zero_fd = -1;
+	if (!strcmp(p, "stderr") || !strcmp(p, "-")) {
+		f = open_stderr();
 		if (!f)
 			return;
-	} else if (!strcmp(p, "stderr") || !strcmp(p, "-")) {
-		f = stderr;
 	} else if (!strcmp(p, "stdout")) {
 		f = stdout;
 	} else {
@@ -121,6 +146,10 @@ static void zero_setup(void)
 	zero_pid = getpid();
 	if (!strcmp(zero_path, "stderr") || !strcmp(zero_path, "-"))
 		zero_fd = fcntl(2, F_DUPFD_CLOEXEC, 3);
+	if (zero_fd >= 0 && fstat(zero_fd, &zero_st) < 0) {
+		close(zero_fd);
+		zero_fd = -1;
+	}
 	if (pmu_region_begin(WHOLE_RUN) < 0)
 		fprintf(stderr, "libpmu: PMU_EVENTS=%s: %s\n", ev, pmu_errmsg());
 	if (atexit(zero_exit) != 0)
