@@ -137,14 +137,46 @@ static bool metric(const struct pmu__metric_use *m, unsigned i, const uint64_t *
 	return m[i].num >= 0 && pmu__metric_value((double)d[2 + m[i].num], (double)d[2 + m[i].den], out);
 }
 
-static void thread_label(char *buf, size_t size, const struct snap_thr *t)
+/* The longest name escaped: each byte may take four. */
+#define ESC_SIZE (4 * PMU_REGION_NAME)
+
+/*
+ * s for a table or csv: a name taken from the program must neither end the
+ * row nor drive a terminal, so control characters are written as \n, \t,
+ * \r or \xHH (and \ as \\, so that it reads back one way).
+ */
+static const char *esc(char *buf, const char *s)
 {
-	snprintf(buf, size, "%d %s", (int)t->tid, t->tname);
+	size_t k = 0;
+
+	for (; *s && k + 5 <= ESC_SIZE; s++) {
+		unsigned char c = (unsigned char)*s;
+		const char *e = c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\r' ? "\\r" : c == '\\' ? "\\\\" : NULL;
+
+		if (e)
+			k += (size_t)sprintf(buf + k, "%s", e);
+		else if (c < 0x20 || c == 0x7f)
+			k += (size_t)sprintf(buf + k, "\\x%02x", c);
+		else
+			buf[k++] = (char)c;
+	}
+	buf[k] = '\0';
+	return buf;
 }
 
-static void csv_field(FILE *f, const char *s)
+static void thread_label(char *buf, size_t size, const struct snap_thr *t)
 {
-	if (!s[strcspn(s, ",\"\r\n")]) {
+	char e[ESC_SIZE];
+
+	snprintf(buf, size, "%d %s", (int)t->tid, esc(e, t->tname));
+}
+
+static void csv_field(FILE *f, const char *raw)
+{
+	char buf[ESC_SIZE];
+	const char *s = esc(buf, raw);
+
+	if (!s[strcspn(s, ",\"")]) {
 		fputs(s, f);
 		return;
 	}
@@ -169,7 +201,7 @@ struct widths {
  */
 static void report_rows(FILE *f, const struct snap *s, const struct pmu__metric_use *m, const struct widths *w)
 {
-	char lab[48];
+	char lab[96], e[ESC_SIZE];
 
 	for (unsigned id = 0; id < s->nreg; id++) {
 		const uint64_t *tot = s->tot + id * STRIDE(s);
@@ -187,7 +219,7 @@ static void report_rows(FILE *f, const struct snap *s, const struct pmu__metric_
 					snprintf(lab, sizeof(lab), "total");
 				else
 					thread_label(lab, sizeof(lab), &s->thr[k]);
-				fprintf(f, "%-*s  %-*s %10" PRIu64 " %14.1f", w->region, k < 0 ? s->reg[id] : "",
+				fprintf(f, "%-*s  %-*s %10" PRIu64 " %14.1f", w->region, k < 0 ? esc(e, s->reg[id]) : "",
 					w->thread, lab, d[0], (double)d[1] / (double)d[0]);
 			} else {
 				csv_field(f, s->reg[id]);
@@ -226,14 +258,14 @@ static void report_table(FILE *f, const struct snap *s, const struct pmu__metric
 	size_t we[s->n ? s->n : 1];
 	struct widths w = { 6, 6, we };
 	unsigned nreg = 0;
-	char lab[48];
+	char lab[96], e[ESC_SIZE];
 
 	for (unsigned id = 0; id < s->nreg; id++) {
 		if (!s->tot[id * STRIDE(s)])
 			continue;
 		nreg++;
-		if ((int)strlen(s->reg[id]) > w.region)
-			w.region = (int)strlen(s->reg[id]);
+		if ((int)strlen(esc(e, s->reg[id])) > w.region)
+			w.region = (int)strlen(e);
 	}
 	for (unsigned k = 0; k < s->nthr; k++) {
 		thread_label(lab, sizeof(lab), &s->thr[k]);
@@ -243,14 +275,16 @@ static void report_table(FILE *f, const struct snap *s, const struct pmu__metric
 	fprintf(f, "libpmu report: %u region%s, %u thread%s; events:", nreg, nreg == 1 ? "" : "s",
 		s->nthr, s->nthr == 1 ? "" : "s");
 	for (unsigned i = 0; i < s->n; i++)
-		fprintf(f, "%s %s", i ? "," : "", s->ev[i]);
+		fprintf(f, "%s %s", i ? "," : "", esc(e, s->ev[i]));
 	fputc('\n', f);
 	if (!nreg)
 		return;
 	fprintf(f, "%-*s  %-*s %10s %14s", w.region, "region", w.thread, "thread", "calls", "ns/call");
 	for (unsigned i = 0; i < s->n; i++) {
-		we[i] = strlen(s->ev[i]) > 14 ? strlen(s->ev[i]) : 14;
-		fprintf(f, " %*s", (int)we[i], s->ev[i]);
+		size_t len = strlen(esc(e, s->ev[i]));
+
+		we[i] = len > 14 ? len : 14;
+		fprintf(f, " %*s", (int)we[i], e);
 	}
 	for (unsigned i = 0; i < PMU_NMETRICS; i++)
 		if (m[i].num >= 0 && m[i].den >= 0)
