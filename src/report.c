@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -405,12 +406,24 @@ PMU_API int pmu_report(FILE *out, const char *format)
 	if (r < 0)
 		return r;
 	plan_metrics(&s, m);
-	if (kind == 0)
-		report_table(out, &s, m);
-	else if (kind == 1)
-		report_csv(out, &s, m);
-	else
-		report_json(out, &s, m);
+	if (kind == 0) {
+		report_table(out, &s, m);	/* text for people: the program's locale, as perf's */
+	} else {
+		/* For programs: numbers as C writes them, whatever locale the host program set. */
+		locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0), old;
+
+		if (!c) {
+			snap_free(&s);
+			return pmu__err(-ENOMEM, "pmu_report: out of memory");
+		}
+		old = uselocale(c);
+		if (kind == 1)
+			report_csv(out, &s, m);
+		else
+			report_json(out, &s, m);
+		uselocale(old);
+		freelocale(c);
+	}
 	snap_free(&s);
 	if (fflush(out) != 0 || ferror(out))
 		return pmu__err(-EIO, "pmu_report: writing the report failed");
