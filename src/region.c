@@ -4,10 +4,11 @@
  * thread's counters at begin and end and adding the difference to the
  * thread's sums for that name.
  *
- * Names are interned once per process (a table searched without a lock,
- * appended under names_lock) and cached per thread by pointer, so that
- * begin/end with a string literal costs a pointer compare and a short
- * strcmp (which keeps a reused buffer holding another name correct).
+ * Names are interned once per process until pmu_thread_fini() (a table
+ * searched without a lock, appended under names_lock) and cached per
+ * thread by pointer, so that begin/end with a string literal costs a
+ * pointer compare and a short strcmp (which keeps a reused buffer holding
+ * another name correct).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -29,7 +30,7 @@
 #define PMU_FIG_ST(p, v) __atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
 #define PMU_FIG_LD(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
 
-/* An interned region name: never freed while the process lives. */
+/* An interned region name: freed only by pmu_thread_fini(), when no thread uses the layer. */
 struct pmu__rname {
 	unsigned id;
 	char name[];
@@ -69,7 +70,20 @@ static void names_child(bool raw)
 		pthread_mutex_unlock(&names_lock);
 }
 
-static const struct pmu__thr_hooks names_hooks = { names_prepare, names_parent, names_child };
+/* pmu_thread_fini(): the names go with the figures, so a new start has room for as many. */
+static void names_fini(void)
+{
+	pthread_mutex_lock(&names_lock);
+	for (unsigned id = 0; id < nregions; id++) {
+		free(byid[id]);
+		byid[id] = NULL;
+	}
+	memset(tab, 0, sizeof(tab));
+	__atomic_store_n(&nregions, 0, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&names_lock);
+}
+
+static const struct pmu__thr_hooks names_hooks = { names_prepare, names_parent, names_child, names_fini };
 
 static uint32_t hash(const char *s)
 {

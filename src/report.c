@@ -97,7 +97,7 @@ again:
 	/*
 	 * A region named for the first time meanwhile is missing from the copy
 	 * while the calls around it are in: take the copy again (names are
-	 * few, and never forgotten, so this ends).
+	 * few, and forgotten only by pmu_thread_fini(), so this ends).
 	 */
 	if (pmu__region_count() != s->nreg) {
 		snap_free(s);

@@ -221,6 +221,8 @@ out:
 
 PMU_API int pmu_thread_fini(void)
 {
+	const struct pmu__thr_hooks *h;
+
 	pthread_mutex_lock(&tlock);
 	drop_all();
 	conf_free(tconf);
@@ -231,7 +233,10 @@ PMU_API int pmu_thread_fini(void)
 		pthread_key_delete(key);
 		key_made = false;
 	}
+	h = __atomic_load_n(&hooks, __ATOMIC_ACQUIRE);
 	pthread_mutex_unlock(&tlock);
+	if (h)
+		h->fini();
 	return 0;
 }
 

@@ -109,12 +109,14 @@ void pmu__thr_walk_end(void);
  * A layer built on this one (regions) keeps state of its own across fork:
  * prepare runs before the fork (before this layer's lock is taken), parent
  * and child after it; child(true) in a child made by a raw fork system
- * call, whose locks may be held by threads that are not there. Set once.
+ * call, whose locks may be held by threads that are not there. fini runs
+ * at the end of pmu_thread_fini(), when every record is gone.
  */
 struct pmu__thr_hooks {
 	void (*prepare)(void);
 	void (*parent)(void);
 	void (*child)(bool raw);
+	void (*fini)(void);
 };
 void pmu__thr_set_hooks(const struct pmu__thr_hooks *h);
 
