@@ -6,23 +6,10 @@
  */
 #include <sys/prctl.h>
 
-#include "pmu.h"
-#include "test.h"
+#include "report_capture.h"
 
 static const char *const names[] = { "line\nbreak", "esc\x1b[31mred", "tab\there", "back\\slash", "comma,\"q\"" };
 #define N (sizeof(names) / sizeof(names[0]))
-
-static char *report(const char *format)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	CHECK(f && pmu_report(f, format) == 0);
-	if (f)
-		fclose(f);
-	return buf ? buf : strdup("");
-}
 
 /* Bytes below 0x20 but newlines, and DEL. */
 static int controls(const char *s)
@@ -57,21 +44,21 @@ int main(void)
 	}
 
 	/* A heading line, the column line, one row per region (a single thread). */
-	out = report("table");
+	out = t_report("table");
 	CHECK_MSG(controls(out) == 0 && lines(out) == 2 + (int)N, "%s", out);
 	CHECK_MSG(strstr(out, "\nline\\nbreak ") && strstr(out, "\nesc\\x1b[31mred ") &&
 		  strstr(out, "\ntab\\there ") && strstr(out, "\nback\\\\slash "), "%s", out);
 	free(out);
 
 	/* The heading line, a total and a thread row per region. */
-	out = report("csv");
+	out = t_report("csv");
 	CHECK_MSG(controls(out) == 0 && lines(out) == 1 + 2 * (int)N, "%s", out);
 	CHECK_MSG(strstr(out, "\nline\\nbreak,total,") && strstr(out, "\nesc\\x1b[31mred,total,") &&
 		  strstr(out, "\n\"comma,\"\"q\"\"\",total,") && strstr(out, ",t\\x1b]0;x\\x07,"), "%s", out);
 	free(out);
 
 	/* JSON has escapes of its own. */
-	out = report("json");
+	out = t_report("json");
 	CHECK_MSG(controls(out) == 0 && strstr(out, "\"line\\u000abreak\"") && strstr(out, "\"esc\\u001b[31mred\""),
 		  "%s", out);
 	free(out);

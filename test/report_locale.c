@@ -6,20 +6,7 @@
  */
 #include <locale.h>
 
-#include "pmu.h"
-#include "test.h"
-
-static char *report(const char *format)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	CHECK(f && pmu_report(f, format) == 0);
-	if (f)
-		fclose(f);
-	return buf ? buf : strdup("");
-}
+#include "report_capture.h"
 
 /* Commas in each line are as many as in the first (no field is quoted here). */
 static int same_columns(const char *s)
@@ -60,20 +47,20 @@ int main(void)
 		CHECK(pmu_region_end("work") == 0);
 	}
 
-	out = report("csv");
+	out = t_report("csv");
 	CHECK_MSG(same_columns(out), "%s", out);
 	p = strstr(out, "\nwork,total,,3,");
 	CHECK_MSG(p && sscanf(p, "\nwork,total,,3,%*u,%lf,", &x) == 1 && x > 0 && strchr(p, '.'), "%s", out);
 	free(out);
 
-	out = report("json");
+	out = t_report("json");
 	p = strstr(out, "\"ns_per_call\": ");
 	k = p ? strspn(p + 15, "0123456789.") : 0;
 	CHECK_MSG(k > 2 && memchr(p + 15, '.', k) && p[15 + k] == ',', "%s", out);
 	free(out);
 
 	/* The table follows the locale, as perf stat's does. */
-	out = report("table");
+	out = t_report("table");
 	CHECK_MSG(strstr(out, "\nwork "), "%s", out);
 	free(out);
 
