@@ -117,6 +117,9 @@ void pmu__thr_set_hooks(const struct pmu__thr_hooks *h)
 	__atomic_store_n(&hooks, h, __ATOMIC_RELEASE);
 }
 
+/* The hooks whose prepare ran, for parent and child: set meanwhile, the others must not run. */
+static const struct pmu__thr_hooks *fork_hooks;
+
 static void atfork_prepare(void)
 {
 	const struct pmu__thr_hooks *h = __atomic_load_n(&hooks, __ATOMIC_ACQUIRE);
@@ -124,11 +127,12 @@ static void atfork_prepare(void)
 	if (h)
 		h->prepare();
 	pthread_mutex_lock(&tlock);
+	fork_hooks = h;
 }
 
 static void atfork_parent(void)
 {
-	const struct pmu__thr_hooks *h = __atomic_load_n(&hooks, __ATOMIC_ACQUIRE);
+	const struct pmu__thr_hooks *h = fork_hooks;
 
 	pthread_mutex_unlock(&tlock);
 	if (h)
@@ -138,7 +142,7 @@ static void atfork_parent(void)
 /* In the child, tlock held: after the atfork prepare handler, or made anew after a raw fork. */
 static void reset_child(bool raw)
 {
-	const struct pmu__thr_hooks *h = __atomic_load_n(&hooks, __ATOMIC_ACQUIRE);
+	const struct pmu__thr_hooks *h = raw ? __atomic_load_n(&hooks, __ATOMIC_ACQUIRE) : fork_hooks;
 
 	/* Closing is safe in the child: it touches descriptors and memory, not the parent's pages. */
 	drop_all();
