@@ -41,6 +41,7 @@ static bool is_start_stderr(int fd)
 /* Where the report to stderr goes: the copy, else stderr if still the same file, else nowhere (NULL). */
 static FILE *open_stderr(void)
 {
+	FILE *f;
 	int fd;
 
 	if (zero_fd < 0)
@@ -49,7 +50,10 @@ static FILE *open_stderr(void)
 		return is_start_stderr(2) ? stderr : NULL;
 	/* Written through a copy of the copy: the number may be the program's again, for the same file. */
 	fd = fcntl(zero_fd, F_DUPFD_CLOEXEC, 3);
-	return fd < 0 ? NULL : fdopen(fd, "w");
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f && fd >= 0)
+		close(fd);
+	return f;
 }
 
 /* The report's format from the file name: .csv, .json, else a table. */
