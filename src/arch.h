@@ -5,6 +5,13 @@
  * pmu__arch_rdpmc(idx) for the page's 1-based index and pmu__arch_clock()
  * for the clock behind the page's time_* fields. -DPMU_ARCH_GENERIC forces
  * the generic file.
+ *
+ * And its policy, each optional (defaults below):
+ *  PMU_ARCH_RDPMC_FILE, _OFF, _MEANING(v)  a core PMU's sysfs file gating user reads, what 0 means
+ *  PMU_ARCH_USER_SYSCTL, PMU_ARCH_USER_SYSCTL_MEANING(v)  the sysctl gating user reads
+ *  PMU_ARCH_USER_SYSCTL_SINCE  what to say when that sysctl is absent (an older kernel)
+ *  PMU_ARCH_LONG_PROBE_CONFIG  an event needing an event counter, to ask whether those are 64-bit
+ *  PMU_ARCH_EVENT_BLOCKER(attr)  why an event is never read from user space here, or NULL
  */
 #ifndef PMU_ARCH_H
 #define PMU_ARCH_H
@@ -19,6 +26,10 @@
 #include "arch/riscv64.h"
 #else
 #include "arch/generic.h"
+#endif
+
+#ifndef PMU_ARCH_EVENT_BLOCKER
+#define PMU_ARCH_EVENT_BLOCKER(a) ((void)(a), (const char *)0)
 #endif
 
 #endif

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* PMUs under /sys/bus/event_source/devices: types, format fields, event aliases. */
+/*
+ * Every file the library reads under /sys and /proc: the PMUs of the sysfs
+ * root (types, format fields, event aliases, the core-PMU rule), tracefs
+ * tracepoint ids, and the perf sysctls.
+ */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -11,227 +15,28 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "event.h"
+#include "sysfs.h"
+
+/* ---- the root ---- */
+
+static char *root_set;	/* pmu__set_sysfs_root(): the tool's --sysfs, before any thread opens sets */
 
 const char *pmu__sysfs_root(void)
 {
-	const char *r = getenv("PMU_SYSFS_DEVICES");
+	const char *r = root_set ? root_set : getenv("PMU_SYSFS_DEVICES");
 
 	return r && *r ? r : "/sys/bus/event_source/devices";
 }
 
-const char *pmu__show(struct pmu__shown *b, const char *s, size_t len)
+void pmu__set_sysfs_root(const char *dir)
 {
-	size_t i, n = len > PMU_SHOW_MAX ? PMU_SHOW_MAX : len;
-
-	for (i = 0; i < n; i++)
-		b->s[i] = isprint((unsigned char)s[i]) ? s[i] : '?';
-	if (len > n) {
-		memcpy(b->s + n, "...", 3);
-		n += 3;
-	}
-	b->s[n] = '\0';
-	return b->s;
+	free(root_set);
+	root_set = dir ? strdup(dir) : NULL;
 }
 
-/* ---- format fields ---- */
-
-static bool is_space(char c)
+bool pmu__sysfs_is_own(void)
 {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-static void trim(const char **s, size_t *len)
-{
-	while (*len && is_space(**s))
-		(*s)++, (*len)--;
-	while (*len && is_space((*s)[*len - 1]))
-		(*len)--;
-}
-
-/* A decimal bit number 0..63 at *p (< end). */
-static int bitnum(const char **p, const char *end, unsigned *out)
-{
-	unsigned v = 0;
-	const char *s = *p;
-
-	if (s >= end || !isdigit((unsigned char)*s))
-		return -EINVAL;
-	while (s < end && isdigit((unsigned char)*s)) {
-		v = v * 10 + (unsigned)(*s - '0');
-		if (v > 63)
-			return -EINVAL;
-		s++;
-	}
-	*p = s;
-	*out = v;
-	return 0;
-}
-
-int pmu__format_parse(const char *spec, size_t len, struct pmu__field *f)
-{
-	const char *p, *end;
-
-	memset(f, 0, sizeof(*f));
-	trim(&spec, &len);
-	end = spec + len;
-	if (len < 7 || memcmp(spec, "config", 6))
-		return -EINVAL;
-	p = spec + 6;
-	if (*p >= '1' && *p <= '3')
-		f->word = (unsigned)(*p++ - '0');
-	if (p >= end || *p++ != ':')
-		return -EINVAL;
-	for (;;) {
-		unsigned lo, hi;
-		uint64_t m;
-
-		if (bitnum(&p, end, &lo))
-			return -EINVAL;
-		hi = lo;
-		if (p < end && *p == '-') {
-			p++;
-			if (bitnum(&p, end, &hi) || hi < lo)
-				return -EINVAL;
-		}
-		m = (hi - lo == 63 ? ~0ull : ((1ull << (hi - lo + 1)) - 1)) << lo;
-		if ((f->mask & m) || f->nr == PMU_FIELD_RANGES)
-			return -EINVAL;	/* overlapping ranges, or too many */
-		f->mask |= m;
-		f->width += hi - lo + 1;
-		f->r[f->nr].lo = (uint8_t)lo;
-		f->r[f->nr].hi = (uint8_t)hi;
-		f->nr++;
-		if (p == end)
-			return 0;
-		if (*p++ != ',')
-			return -EINVAL;
-	}
-}
-
-int pmu__field_put(const struct pmu__field *f, uint64_t val, uint64_t cfg[4])
-{
-	uint64_t w = cfg[f->word];
-
-	if (f->width < 64 && (val >> f->width))
-		return -ERANGE;
-	for (unsigned i = 0; i < f->nr; i++) {
-		unsigned n = f->r[i].hi - f->r[i].lo + 1;
-		uint64_t m = n == 64 ? ~0ull : (1ull << n) - 1;
-
-		w = (w & ~(m << f->r[i].lo)) | (val & m) << f->r[i].lo;
-		val = n == 64 ? 0 : val >> n;
-	}
-	cfg[f->word] = w;
-	return 0;
-}
-
-uint64_t pmu__field_get(const struct pmu__field *f, const uint64_t cfg[4])
-{
-	uint64_t v = 0;
-	unsigned shift = 0;
-
-	for (unsigned i = 0; i < f->nr; i++) {
-		unsigned n = f->r[i].hi - f->r[i].lo + 1;
-		uint64_t m = n == 64 ? ~0ull : (1ull << n) - 1;
-
-		if (shift < 64)
-			v |= (cfg[f->word] >> f->r[i].lo & m) << shift;
-		shift += n;
-	}
-	return v;
-}
-
-void pmu__field_str(const struct pmu__field *f, char *buf, size_t size)
-{
-	static const char *const words[] = { "config", "config1", "config2", "config3" };
-	int n = snprintf(buf, size, "%s:", words[f->word & 3]);
-
-	for (unsigned i = 0; i < f->nr && n >= 0 && (size_t)n < size; i++) {
-		if (f->r[i].lo == f->r[i].hi)
-			n += snprintf(buf + n, size - (size_t)n, "%s%u", i ? "," : "", f->r[i].lo);
-		else
-			n += snprintf(buf + n, size - (size_t)n, "%s%u-%u", i ? "," : "",
-				      f->r[i].lo, f->r[i].hi);
-	}
-}
-
-/* ---- term lists ---- */
-
-static bool term_char(char c)
-{
-	return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.';
-}
-
-int pmu__term_next(const char **p, const char *end, struct pmu__term *t)
-{
-	const char *s = *p, *e, *eq = NULL;
-	size_t len;
-
-	if (!s)
-		return 0;
-	for (e = s; e < end && *e != ','; e++)
-		if (*e == '=' && !eq)
-			eq = e;
-	*p = e < end ? e + 1 : NULL;
-	len = (size_t)((eq ? eq : e) - s);
-	trim(&s, &len);
-	if (!len)
-		return -EINVAL;
-	for (size_t i = 0; i < len; i++)
-		if (!term_char(s[i]))
-			return -EINVAL;
-	t->name = s;
-	t->nlen = len;
-	t->val = NULL;
-	t->vlen = 0;
-	if (eq) {
-		const char *v = eq + 1;
-		size_t vlen = (size_t)(e - v);
-
-		trim(&v, &vlen);
-		if (!vlen)
-			return -EINVAL;
-		t->val = v;
-		t->vlen = vlen;
-	}
-	return 1;
-}
-
-int pmu__term_value(const char *v, size_t len, uint64_t *out)
-{
-	uint64_t x = 0;
-	size_t i = 0;
-
-	if (len == 1 && v[0] == '?')
-		return 1;
-	if (len > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X')) {
-		for (i = 2; i < len; i++) {
-			int c = (unsigned char)v[i], d;
-
-			if (c >= '0' && c <= '9')
-				d = c - '0';
-			else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
-				d = (c | 0x20) - 'a' + 10;
-			else
-				return -EINVAL;
-			if (x >> 60)
-				return -ERANGE;
-			x = x << 4 | (uint64_t)d;
-		}
-	} else {
-		if (!len)
-			return -EINVAL;
-		for (; i < len; i++) {
-			if (!isdigit((unsigned char)v[i]))
-				return -EINVAL;
-			if (x > (UINT64_MAX - (uint64_t)(v[i] - '0')) / 10)
-				return -ERANGE;
-			x = x * 10 + (uint64_t)(v[i] - '0');
-		}
-	}
-	*out = x;
-	return 0;
+	return !strcmp(pmu__sysfs_root(), "/sys/bus/event_source/devices");
 }
 
 /* ---- files ---- */
@@ -276,12 +81,51 @@ int pmu__read_file(const char *path, char *buf, size_t size)
 		return (int)r;
 	if (n == size)
 		return -EFBIG;
-	while (n && is_space(buf[n - 1]))
+	while (n && pmu__is_space(buf[n - 1]))
 		n--;
 	buf[n] = '\0';
 	if (memchr(buf, '\0', n))
 		return -EINVAL;
 	return (int)n;
+}
+
+/* A file holding a number: true with *v set, false when absent or not a number. */
+static bool read_number(const char *path, long *v)
+{
+	char buf[32], *end;
+	int n = pmu__read_file(path, buf, sizeof(buf));
+
+	if (n <= 0)
+		return false;
+	*v = strtol(buf, &end, 0);
+	return !*end;
+}
+
+bool pmu__sysctl(const char *name, long *v)
+{
+	char path[128];
+	size_t i, n = strlen(name);
+
+	if (n + 11 > sizeof(path))
+		return false;
+	memcpy(path, "/proc/sys/", 10);
+	for (i = 0; i <= n; i++)
+		path[10 + i] = name[i] == '.' ? '/' : name[i];
+	return read_number(path, v);
+}
+
+long pmu__pmu_number(const char *pmu, const char *file, char *path, size_t size)
+{
+	long v;
+
+	return !pmu__path(path, size, pmu, file) && read_number(path, &v) && v >= 0 ? v : -1;
+}
+
+long pmu__pmu_type(const char *pmu)
+{
+	char path[PATH_MAX];
+
+	return pmu__pmu_number(pmu, "type", path, sizeof(path));
 }
 
 static int cmp_fmt(const void *a, const void *b)
@@ -544,6 +388,16 @@ int pmu__core_pmus(struct pmu__desc *d)
 	return k;
 }
 
+bool pmu__have_core_pmu(void)
+{
+	struct pmu__desc d[PMU_MAX_PMUS];
+	int n = pmu__core_pmus(d);
+
+	for (int i = 0; i < n; i++)
+		pmu__desc_free(&d[i]);
+	return n != 0;	/* a malformed one is there too */
+}
+
 /* ---- aliases ---- */
 
 static bool is_alias_file(const char *s)
@@ -637,10 +491,20 @@ int pmu__alias_extra(const char *pmu, const char *alias, const char *what, char 
 
 /* ---- tracepoints ---- */
 
-int pmu__tracepoint_id(const char *s, size_t len, uint64_t *id)
+/* Where tracefs may be: $PMU_TRACEFS alone when set, else the system's two places. */
+static const char *tracefs_root(unsigned i)
 {
 	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
-	const char *colon = memchr(s, ':', len), *env = getenv("PMU_TRACEFS");
+	const char *env = getenv("PMU_TRACEFS");
+
+	if (env && *env)
+		return i == 0 ? env : NULL;
+	return i < PMU_ARRAY_SIZE(roots) ? roots[i] : NULL;
+}
+
+int pmu__tracepoint_id(const char *s, size_t len, uint64_t *id)
+{
+	const char *colon = memchr(s, ':', len), *root;
 	char path[PATH_MAX], buf[32];
 	size_t sl, nl;
 
@@ -653,12 +517,9 @@ int pmu__tracepoint_id(const char *s, size_t len, uint64_t *id)
 	for (size_t i = 0; i < len; i++)
 		if (i != sl && !(isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '-'))
 			return 0;
-	for (size_t i = 0; i < PMU_ARRAY_SIZE(roots) + 1; i++) {
-		const char *root = i == 0 ? env : roots[i - 1];
+	for (unsigned i = 0; (root = tracefs_root(i)); i++) {
 		int r;
 
-		if (!root || !*root || (i > 0 && env && *env))
-			continue;	/* $PMU_TRACEFS replaces the system's */
 		snprintf(path, sizeof(path), "%s/events/%.*s/%.*s/id", root, (int)sl, s, (int)nl,
 			 colon + 1);
 		r = pmu__read_file(path, buf, sizeof(buf));
@@ -669,4 +530,25 @@ int pmu__tracepoint_id(const char *s, size_t len, uint64_t *id)
 		return 1;
 	}
 	return 0;
+}
+
+const char *pmu__tracefs_problem(void)
+{
+	static __thread char buf[PATH_MAX + 128];
+	char path[PATH_MAX];
+	const char *root;
+
+	if (getenv("PMU_TRACEFS") && *getenv("PMU_TRACEFS"))
+		return "";
+	for (unsigned i = 0; (root = tracefs_root(i)); i++) {
+		snprintf(path, sizeof(path), "%s/events", root);
+		if (access(path, F_OK))
+			continue;
+		if (!access(path, R_OK | X_OK))
+			return "";
+		snprintf(buf, sizeof(buf), "tracefs is mounted but %s is not readable by this user "
+			 "(reading tracepoints needs root or a tracing group)", path);
+		return buf;
+	}
+	return "tracepoints need tracefs (mount -t tracefs nodev /sys/kernel/tracing)";
 }

@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "internal.h"
+#include "introspect.h"
 #include "test.h"
 
 static const struct {

@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "event.h"
+#include "introspect.h"
 #include "pmu.h"
 #include "test.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "event.h"
+#include "introspect.h"
 #include "cmds.h"
 
 struct out {
@@ -261,7 +261,7 @@ int cmd_list(int argc, char **argv)
 		list_pmu(&o, &d, 0);
 		pmu__desc_free(&d);
 	}
-	if (!getenv("PMU_SYSFS_DEVICES"))
+	if (pmu__sysfs_is_own())
 		pmu__pfm_list(pfm_cb, &o);	/* libpfm4 knows this CPU, not a sysfs copy's */
 	if (o.json) {
 		/* the PMUs with their terms */

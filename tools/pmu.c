@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "pmu.h"
+#include "introspect.h"
 #include "cmds.h"
 
 static const struct {
@@ -23,7 +24,7 @@ int tool_sysfs_option(const char *cmd, int argc, char **argv, int *i)
 	const char *a = argv[*i];
 
 	if (!strncmp(a, "--sysfs=", 8)) {
-		setenv("PMU_SYSFS_DEVICES", a + 8, 1);
+		pmu__set_sysfs_root(a + 8);
 		return 1;
 	}
 	if (strcmp(a, "--sysfs"))
@@ -32,7 +33,7 @@ int tool_sysfs_option(const char *cmd, int argc, char **argv, int *i)
 		fprintf(stderr, "pmu %s: --sysfs needs a directory\n", cmd);
 		return -1;
 	}
-	setenv("PMU_SYSFS_DEVICES", argv[++*i], 1);
+	pmu__set_sysfs_root(argv[++*i]);
 	return 1;
 }
 

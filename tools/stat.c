@@ -21,7 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "introspect.h"
 #include "metrics.h"
 #include "cmds.h"
 

@@ -10,6 +10,19 @@
 #define PMU_ARCH_NAME "aarch64"
 #define PMU_ARCH_USER_READ 1
 
+/*
+ * Policy: the sysctl kernel.perf_user_access (Linux 5.17+) gates user reads;
+ * when 0 the page keeps cap_user_rdpmc but shows index 0. Where only the
+ * cycle counter is 64-bit (Cortex-A72), a 64-bit event on an event counter
+ * is refused: INST_RETIRED (0x08), which needs one, probes for it.
+ */
+#define PMU_ARCH_USER_SYSCTL "kernel.perf_user_access"
+#define PMU_ARCH_USER_SYSCTL_SINCE "user-space reads on arm64 need Linux 5.17 or later"
+#define PMU_ARCH_USER_SYSCTL_MEANING(v) ((v) == 0 ? \
+	"user-space reads off; sysctl kernel.perf_user_access=1 allows them" : \
+	"user-space reads allowed for tasks with a mapped event")
+#define PMU_ARCH_LONG_PROBE_CONFIG 0x08
+
 #define PMU_MRS(reg) ({ uint64_t v_; __asm__ volatile("mrs %0, " reg : "=r"(v_)); v_; })
 /*
  * The other registers through a table of two-instruction entries (mrs, b),

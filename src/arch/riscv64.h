@@ -5,6 +5,21 @@
 #define PMU_ARCH_NAME "riscv64"
 #define PMU_ARCH_USER_READ 1
 
+/*
+ * Policy: the sysctl kernel.perf_user_access gates user reads (0 off, 1 for
+ * tasks with a mapped event, 2 legacy: cycle, time and instret for every
+ * task); when off the page shows cap_user_rdpmc 0. SBI firmware events
+ * (raw config bit 63) are counted by firmware: their page's index names no
+ * counter the task may read.
+ */
+#define PMU_ARCH_USER_SYSCTL "kernel.perf_user_access"
+#define PMU_ARCH_USER_SYSCTL_MEANING(v) ((v) == 0 ? \
+	"user-space reads off; sysctl kernel.perf_user_access=1 allows them" : \
+	(v) == 2 ? "legacy mode: cycle, time and instret for every task; other events through read(2)" : \
+	"user-space reads allowed for tasks with a mapped event")
+#define PMU_ARCH_EVENT_BLOCKER(a) ((a)->type == PERF_TYPE_RAW && (a)->config >> 63 ? \
+	"an SBI firmware event (config bit 63), counted by firmware, not by a counter the task may read" : NULL)
+
 #define PMU_CSRR(csr) ({ uint64_t v_; __asm__ volatile("csrr %0, " #csr : "=r"(v_)); v_; })
 #define PMU_HPM(n) case n + 1: return PMU_CSRR(0xc00 + n)
 

@@ -25,7 +25,7 @@
 #include "pmu.h"
 #include "../test.h"
 #include "arch.h"
-#include "internal.h"
+#include "introspect.h"
 
 #define A64_MAX_FDS 64
 #define A64_CYCLE_IDX 32	/* PMCCNTR_EL0 in the page's 1-based index */
