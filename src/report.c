@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "introspect.h"
 #include "metrics.h"
 #include "region.h"
 
