@@ -100,6 +100,9 @@ $(O)/test/x86_rdpmc_emu_so: test/x86_rdpmc_emu.c $(SHARED_LIB) $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(SHARED_LIB) -Wl,-rpath,'$$ORIGIN/..' $(LDLIBS)
 
+# This test compiles the tool's stat.c in, to give its printing figures.
+$(O)/test/stat_metrics: tools/stat.c
+
 $(O)/bench/%: bench/%.c $(STATIC_LIB) $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(PROG_LDFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)
