@@ -22,7 +22,6 @@
 #include <unistd.h>
 
 #include "introspect.h"
-#include "metrics.h"
 #include "cmds.h"
 
 #define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults"
