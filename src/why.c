@@ -33,8 +33,10 @@ static bool is_core_type(uint32_t type)
 int pmu__open_error(int err, const char *name, const struct pmu__attr *a, unsigned group_size, pid_t pid)
 {
 	bool hw = !pmu__type_blocker(a);
+	struct pmu__shown b;
 	long paranoid;
 
+	name = pmu__show(&b, name, strlen(name));	/* as written, escaped */
 	switch (err) {
 	case ENOENT:
 	case ENODEV:
