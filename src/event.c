@@ -96,7 +96,7 @@ static int parse_raw(const char *s, size_t len, uint64_t *v)
 	if (len >= 3 && s[1] == '0' && (s[2] == 'x' || s[2] == 'X'))
 		i = 3;
 	if (i == len)
-		return len == 1 ? -EINVAL : 0;
+		return -EINVAL;	/* "r", "r0x": no digits */
 	for (size_t j = i; j < len; j++)
 		if (pmu__hex_digit(s[j]) < 0)
 			return 0;
