@@ -105,7 +105,7 @@ const char *pmu__file_error(int r)
 {
 	switch (r) {
 	case -EFBIG: return "too long";
-	case -EINVAL: return "binary (holds a NUL byte)";
+	case -EINVAL: return "binary: holds a NUL byte";
 	case -PMU_ENOTREG: return "not a regular file";
 	default: return strerror(-r);
 	}
@@ -192,7 +192,10 @@ static int load_format(const struct pmu__desc *d, const char *file, struct pmu__
 	if (!(f->name = strdup(file)))
 		return -ENOMEM;
 	if (r < 0 || pmu__format_parse(buf, (size_t)r, &f->f) < 0) {
-		f->bad = strdup(r >= 0 ? buf : pmu__file_error(r));
+		struct pmu__shown b;
+
+		/* escaped once here: listings and messages show it as is */
+		f->bad = strdup(r >= 0 ? pmu__show(&b, buf, (size_t)r) : pmu__file_error(r));
 		if (!f->bad) {
 			free(f->name);
 			return -ENOMEM;

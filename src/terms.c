@@ -63,11 +63,9 @@ static int list_terms(struct pmu__desc *d, char *buf, size_t size)
 
 static int check_format(struct pmu__ctx *c, struct pmu__desc *d, struct pmu__format *f)
 {
-	struct pmu__shown b;
-
 	if (f->bad)
 		return pmu__err(-EINVAL, "%s: %s/%s/format/%s is malformed: '%s' (expected e.g. config:0-7,32-35)",
-				c->ev, pmu__sysfs_root(), d->name, f->name, pmu__show(&b, f->bad, strlen(f->bad)));
+				c->ev, pmu__sysfs_root(), d->name, f->name, f->bad);
 	if (!PMU_HAVE_CONFIG3 && f->f.word == 3)
 		return pmu__err(-EOPNOTSUPP, "%s: term '%s' sets config3, which this build does not know "
 				"(rebuild with Linux 6.3+ headers)", c->ev, f->name);

@@ -128,6 +128,11 @@ static void list_pmu(struct out *o, struct pmu__desc *d, int json_pmus_only)
 
 	if (pmu__desc_all(d) < 0)
 		fprintf(stderr, "pmu list: %s: out of memory reading its formats\n", d->name);
+	if (!json_pmus_only)	/* malformed files: said on stderr, marked in the listing */
+		for (unsigned i = 0; i < d->nfmt; i++)
+			if (d->fmt[i].bad)
+				fprintf(stderr, "pmu list: %s/%s/format/%s is malformed: '%s'\n", pmu__sysfs_root(),
+					d->name, d->fmt[i].name, d->fmt[i].bad);
 
 	if (json_pmus_only) {
 		printf("%s\n    {\"name\": ", o->n ? "," : "");
@@ -172,6 +177,8 @@ static void list_pmu(struct out *o, struct pmu__desc *d, int json_pmus_only)
 		bool sc = pmu__alias_extra(d->name, names[i], "scale", scale, sizeof(scale)) > 0;
 		bool un = pmu__alias_extra(d->name, names[i], "unit", unit, sizeof(unit)) > 0;
 
+		if (r < 0)
+			fprintf(stderr, "pmu list: %s\n", pmu_errmsg());
 		entry(o, "sysfs", d->name, names[i], r > 0 ? buf : "(malformed)", NULL, sc ? scale : NULL,
 		      un ? unit : NULL);
 	}
@@ -194,7 +201,7 @@ int cmd_list(int argc, char **argv)
 	struct pmu__desc core[PMU_MAX_PMUS];
 	char cores[PMU_MAX_PMUS * (PMU_PMU_NAME + 2)] = "", enc[128], name[80], **pmus;
 	size_t npmu = 0;
-	int ncore, r;
+	int ncore, r, status = 0;
 	uint64_t cfg;
 
 	for (int i = 1; i < argc; i++) {
@@ -249,8 +256,11 @@ int cmd_list(int argc, char **argv)
 	section(&o, "raw events:");
 	entry(&o, "raw", NULL, "rNNNN", "type=4 config=0xNNNN", "raw event code for the core PMU", NULL, NULL);
 
-	if (pmu__pmu_names(&pmus, &npmu) < 0)
+	if ((r = pmu__pmu_names(&pmus, &npmu)) < 0) {
+		fprintf(stderr, "pmu list: %s: %s\n", pmu__sysfs_root(), strerror(-r));
 		npmu = 0;
+		status = 1;
+	}
 	for (size_t i = 0; i < npmu; i++) {
 		struct pmu__desc d;
 
@@ -296,5 +306,5 @@ int cmd_list(int argc, char **argv)
 		fprintf(stderr, "pmu list: no event matches '%s'\n", o.glob);
 		return 1;
 	}
-	return 0;
+	return status;
 }
