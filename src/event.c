@@ -326,9 +326,17 @@ static int pmu_event(struct pmu__ctx *c, struct pmu__event *ev)
 	if (r < 0)
 		return pmu__prefix_err(c, r);
 	if (d.core) {
+		/* how many decides the encoding: never a guess */
 		ncore = pmu__core_pmus(cores);
-		if (ncore > 0)
+		if (ncore == -E2BIG) {
+			ncore = PMU_MAX_PMUS + 1;	/* too many to count on all, not to name one */
+			pmu__err_clear();
+		} else if (ncore < 0) {
+			pmu__desc_free(&d);
+			return pmu__prefix_err(c, ncore);
+		} else {
 			free_descs(cores, ncore);
+		}
 	}
 	r = pmu__pmu_terms(c, &d, ncore, slash + 1, (size_t)(close - slash - 1), &ev->a[0]);
 	if (r == 0) {
