@@ -190,6 +190,11 @@ int pmu__policy(void (*cb)(void *arg, const char *name, const char *value, const
 	char name[PMU_PMU_NAME + 16], path[160];
 	int nc = pmu__core_pmus(d);
 
+	if (nc < 0) {
+		/* never a silent gap: out of memory, or the core PMUs are malformed */
+		cb(arg, PMU_ARCH_RDPMC_FILE, NULL, pmu_errmsg());
+		n++;
+	}
 	for (int i = 0; i < nc; i++) {
 		v = pmu__pmu_number(d[i].name, PMU_ARCH_RDPMC_FILE, path, sizeof(path));
 		if (v >= 0) {
