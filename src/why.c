@@ -48,6 +48,12 @@ int pmu__open_error(int err, const char *name, const struct pmu__attr *a, unsign
 				strerror(err));
 	case EACCES:
 	case EPERM:
+		/* the usual cause at Debian's and the kernel's defaults: the kernel is counted */
+		if (!a->attr.exclude_kernel && pmu__sysctl("kernel.perf_event_paranoid", &paranoid) &&
+		    paranoid >= 2)
+			return pmu__err(-err, "%s: permission denied: kernel.perf_event_paranoid is %ld, and "
+					"counting the kernel needs CAP_PERFMON or paranoid <= 1 (%s:u counts "
+					"user space only)", name, paranoid, name);
 		if (pid > 0)
 			return pmu__err(-err, "%s: permission denied counting task %d (it must be yours "
 					"and traceable, or you need CAP_PERFMON)", name, (int)pid);
