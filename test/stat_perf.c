@@ -142,6 +142,17 @@ static void compare(const char *events, const char *const *names, const double *
 	unlink(mf);
 }
 
+static char sfx[4];
+
+/* name, or name:u where perf stat fell back to user space */
+static const char *ev(const char *name, int k)
+{
+	static char buf[4][64];
+
+	snprintf(buf[k], sizeof(buf[k]), "%s%s", name, sfx);
+	return buf[k];
+}
+
 int main(int argc, char **argv)
 {
 	char buf[4096], np[32];
@@ -162,9 +173,32 @@ int main(int argc, char **argv)
 		T_SKIP("perf is not installed or cannot count here (perf stat -e task-clock true failed)");
 	snprintf(np, sizeof(np), "%ld", pages);
 
+	/*
+	 * Where the kernel may not be counted (an ordinary user at paranoid 2),
+	 * perf stat counts user space and names the events ":u"; pmu stat must too.
+	 */
+	{
+		char pf[] = "/tmp/pmu-perf-XXXXXX", mf[] = "/tmp/pmu-mine-XXXXXX", lt[64], lo[64];
+		int a = mkstemp(pf), b = mkstemp(mf);
+
+		close(a);
+		close(b);
+		run((char *[]){ "perf", "stat", "-x,", "-o", pf, "-e", "context-switches", "true", NULL });
+		run((char *[]){ tool, "stat", "-x,", "-o", mf, "-e", "context-switches", "true", NULL });
+		field(pf, "context-switches:u", lt, sizeof(lt));
+		field(mf, "context-switches:u", lo, sizeof(lo));
+		unlink(pf);
+		unlink(mf);
+		if (*lt && !*lo)
+			T_SKIP("perf stat falls back to context-switches:u here (kernel counting refused), pmu stat "
+			       "does not yet (issue 9 item 3: the user-space fallback of pmu stat)");
+		if (*lt)
+			strcpy(sfx, ":u");
+	}
 	/* page-faults of this fixed workload: 1%; the scheduler's counts and times: layout only */
 	compare("task-clock,context-switches,cpu-migrations,page-faults",
-		(const char *[]){ "page-faults", "context-switches", "cpu-migrations", "task-clock", NULL },
+		(const char *[]){ ev("page-faults", 0), ev("context-switches", 1), ev("cpu-migrations", 2),
+				  ev("task-clock", 3), NULL },
 		(const double[]){ 0.01, -1, -1, -1 }, np, last);
 	/* the workload sleeps 10 times: at least 10 switches, when the kernel may be counted */
 	if ((f = fopen("/proc/sys/kernel/perf_event_paranoid", "r"))) {
@@ -172,7 +206,7 @@ int main(int argc, char **argv)
 			paranoid = 2;
 		fclose(f);
 	}
-	if (geteuid() == 0 || paranoid < 2)
+	if (!*sfx && (geteuid() == 0 || paranoid < 2))
 		CHECK_MSG(last[1] >= 10, "pmu stat counted %.0f context-switches of a workload that sleeps 10 times",
 			  last[1]);
 	compare("page-faults:u,minor-faults:u,major-faults:u",
