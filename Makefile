@@ -103,6 +103,12 @@ $(O)/test/x86_rdpmc_emu_so: test/x86_rdpmc_emu.c $(SHARED_LIB) $(HDRS)
 # This test compiles the tool's stat.c in, to give its printing figures.
 $(O)/test/stat_metrics: tools/stat.c
 
+# The fault-injection test puts its own allocator under the library's calls
+# and the tool's subcommands (which it includes).
+$(O)/test/fault_alloc: $(TOOL_SRCS)
+$(O)/test/fault_alloc: LDLIBS += -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free \
+	-Wl,--wrap=strdup,--wrap=strndup
+
 $(O)/bench/%: bench/%.c $(STATIC_LIB) $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(PROG_LDFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)

@@ -96,7 +96,7 @@ static int parse_raw(const char *s, size_t len, uint64_t *v)
 	if (len >= 3 && s[1] == '0' && (s[2] == 'x' || s[2] == 'X'))
 		i = 3;
 	if (i == len)
-		return len == 1 ? -EINVAL : 0;
+		return -EINVAL;	/* "r", "r0x": no digits */
 	for (size_t j = i; j < len; j++)
 		if (pmu__hex_digit(s[j]) < 0)
 			return 0;
@@ -117,14 +117,14 @@ static void free_descs(struct pmu__desc *d, int n)
 /* ---- whole events ---- */
 
 /* A generic hardware, cache or raw event: on each core PMU, or the first for raw. */
-static int generic(uint32_t type, uint64_t config, struct pmu__event *ev)
+static int generic(struct pmu__ctx *c, uint32_t type, uint64_t config, struct pmu__event *ev)
 {
 	struct pmu__desc d[PMU_MAX_PMUS];
-	int n = pmu__core_pmus(d);
+	int n = pmu__core_pmus(d), r = 0;
 	unsigned k;
 
 	if (n < 0)
-		return n;	/* a core PMU's type file is malformed: named */
+		return pmu__prefix_err(c, n);	/* a core PMU's type file is malformed: named */
 	if (n == 0) {
 		/* no core PMU in sysfs: the open will say so */
 		pmu__init_attr(&ev->a[0], type, config, "cpu");
@@ -136,11 +136,12 @@ static int generic(uint32_t type, uint64_t config, struct pmu__event *ev)
 		uint64_t ext = k > 1 ? (uint64_t)d[i].type << PERF_PMU_TYPE_SHIFT : 0;
 
 		pmu__init_attr(&ev->a[i], type, config | ext, d[i].name);
-		pmu__auto_terms(&d[i], &ev->a[i], 0);
+		if (!r && (r = pmu__auto_terms(&d[i], &ev->a[i], 0)) < 0)
+			r = pmu__err(r, "%s: out of memory reading the formats of PMU %s", c->ev, d[i].name);
 	}
 	ev->n = k;
 	free_descs(d, n);
-	return 0;
+	return r;
 }
 
 /* A bare alias: the core PMUs that have it, else any other PMU that has it. 0, -ENOENT quietly, -errno. */
@@ -152,7 +153,7 @@ static int bare_alias(struct pmu__ctx *c, const char *s, size_t len, struct pmu_
 	size_t nn;
 
 	if (n < 0)
-		return n;
+		return pmu__prefix_err(c, n);
 	*cpu = true;
 	for (int i = 0; i < n && r >= 0; i++) {
 		r = pmu__alias_read(d[i].name, s, len, buf, sizeof(buf), canon, sizeof(canon));
@@ -165,8 +166,8 @@ static int bare_alias(struct pmu__ctx *c, const char *s, size_t len, struct pmu_
 	if (r < 0 || ev->n)
 		return r < 0 ? r : 0;
 	*cpu = false;
-	if (pmu__pmu_names(&names, &nn) < 0)
-		return -ENOENT;
+	if ((r = pmu__pmu_names(&names, &nn)) < 0)
+		return r == -ENOMEM ? pmu__err(r, "%s: out of memory listing the PMUs", c->ev) : -ENOENT;
 	for (size_t i = 0; i < nn && r >= 0; i++) {
 		struct pmu__desc one;
 
@@ -200,7 +201,7 @@ static int bare_alias(struct pmu__ctx *c, const char *s, size_t len, struct pmu_
 }
 
 /* A libpfm4 name: 0, -ENOENT quietly, -errno. */
-static int pfm_event(const char *s, size_t len, struct pmu__event *ev, bool *cpu)
+static int pfm_event(struct pmu__ctx *c, const char *s, size_t len, struct pmu__event *ev, bool *cpu)
 {
 	uint64_t cfg[3];
 	uint32_t type;
@@ -216,7 +217,7 @@ static int pfm_event(const char *s, size_t len, struct pmu__event *ev, bool *cpu
 	*cpu = true;
 	if (type == PERF_TYPE_RAW || type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE) {
 		/* the core PMU, with its user-access terms */
-		r = generic(PERF_TYPE_RAW, cfg[0], ev);
+		r = generic(c, PERF_TYPE_RAW, cfg[0], ev);
 		if (r < 0)
 			return r;
 		ev->n = 1;
@@ -268,13 +269,13 @@ static int resolve_name(struct pmu__ctx *c, const char *s, size_t len, struct pm
 		return 0;
 	}
 	if ((r = pmu__generic_name(c, s, len, &type, &v)) != 0)
-		return r < 0 ? r : generic(type, v, ev);
+		return r < 0 ? r : generic(c, type, v, ev);
 	if ((r = parse_raw(s, len, &v)) != 0) {
 		if (r == -EINVAL)
 			return pmu__err(-EINVAL, "%s: raw event 'r' needs hex digits (e.g. r003c)", c->ev);
 		if (r == -ERANGE)
 			return pmu__err(-EINVAL, "%s: raw event wider than 64 bits", c->ev);
-		return generic(PERF_TYPE_RAW, v, ev);
+		return generic(c, PERF_TYPE_RAW, v, ev);
 	}
 	if (memchr(s, ':', len) && (r = pmu__tracepoint_id(s, len, &v)) != 0) {
 		if (r < 0)
@@ -289,7 +290,7 @@ static int resolve_name(struct pmu__ctx *c, const char *s, size_t len, struct pm
 	r = bare_alias(c, s, len, ev, cpu);
 	if (r != -ENOENT || !pfm)
 		return r;
-	return pfm_event(s, len, ev, cpu);
+	return pfm_event(c, s, len, ev, cpu);
 }
 
 /* "pmu/terms/mods" */
@@ -325,9 +326,17 @@ static int pmu_event(struct pmu__ctx *c, struct pmu__event *ev)
 	if (r < 0)
 		return pmu__prefix_err(c, r);
 	if (d.core) {
+		/* how many decides the encoding: never a guess */
 		ncore = pmu__core_pmus(cores);
-		if (ncore > 0)
+		if (ncore == -E2BIG) {
+			ncore = PMU_MAX_PMUS + 1;	/* too many to count on all, not to name one */
+			pmu__err_clear();
+		} else if (ncore < 0) {
+			pmu__desc_free(&d);
+			return pmu__prefix_err(c, ncore);
+		} else {
 			free_descs(cores, ncore);
+		}
 	}
 	r = pmu__pmu_terms(c, &d, ncore, slash + 1, (size_t)(close - slash - 1), &ev->a[0]);
 	if (r == 0) {

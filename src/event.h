@@ -57,8 +57,8 @@ static inline int pmu__prefix_err(struct pmu__ctx *c, int r)
  */
 int pmu__pmu_terms(struct pmu__ctx *c, struct pmu__desc *d, int ncore, const char *t, size_t tlen,
 		   struct pmu__attr *pa);
-/* Sets a PMU's rdpmc and long format terms (arm64 user access) unless the event set them. */
-void pmu__auto_terms(struct pmu__desc *d, struct pmu__attr *pa, unsigned words_set);
+/* Sets a PMU's rdpmc and long format terms (arm64 user access) unless the event set them. 0 or -ENOMEM. */
+int pmu__auto_terms(struct pmu__desc *d, struct pmu__attr *pa, unsigned words_set);
 
 /* suggest.c: the messages for an unknown event or PMU, with "did you mean". -ENOENT. */
 int pmu__unknown_event(struct pmu__ctx *c, const char *s, size_t len);

@@ -15,15 +15,31 @@ const char *const pmu__config_words[4] = { "config", "config1", "config2", "conf
 
 const char *pmu__show(struct pmu__shown *b, const char *s, size_t len)
 {
-	size_t i, n = len > PMU_SHOW_MAX ? PMU_SHOW_MAX : len;
+	static const char hex[] = "0123456789abcdef";
+	size_t i, k = 0, n = len > PMU_SHOW_MAX ? PMU_SHOW_MAX : len;
 
-	for (i = 0; i < n; i++)
-		b->s[i] = isprint((unsigned char)s[i]) ? s[i] : '?';
-	if (len > n) {
-		memcpy(b->s + n, "...", 3);
-		n += 3;
+	/* never a raw newline or terminal escape from input in a message */
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == '\\' || !isprint(c) || c >= 0x80) {
+			b->s[k++] = '\\';
+			if (c == '\\' || c == '\n' || c == '\t') {
+				b->s[k++] = c == '\n' ? 'n' : c == '\t' ? 't' : '\\';
+				continue;
+			}
+			b->s[k++] = 'x';
+			b->s[k++] = hex[c >> 4];
+			b->s[k++] = hex[c & 15];
+		} else {
+			b->s[k++] = (char)c;
+		}
 	}
-	b->s[n] = '\0';
+	if (len > n) {
+		memcpy(b->s + k, "...", 3);
+		k += 3;
+	}
+	b->s[k] = '\0';
 	return b->s;
 }
 

@@ -25,10 +25,10 @@ static inline __u64 *pmu__attr_word(struct perf_event_attr *a, unsigned w)
 	return NULL;
 }
 
-/* Input as shown in messages: bounded and printable. */
+/* Input as shown in messages: bounded, printable ASCII, other bytes escaped (\n, \t, \\, \xHH). */
 #define PMU_SHOW_MAX 64
 struct pmu__shown {
-	char s[PMU_SHOW_MAX + 4];
+	char s[PMU_SHOW_MAX * 4 + 4];
 };
 const char *pmu__show(struct pmu__shown *b, const char *s, size_t len);
 

@@ -76,6 +76,7 @@ static int parse_events(struct pmu__cold *c, const char *events)
 {
 	const char *p = events, *tok;
 	struct pmu__event ev;
+	struct pmu__shown b;
 	size_t len, cap_ev = 0;
 	int r;
 
@@ -85,7 +86,7 @@ static int parse_events(struct pmu__cold *c, const char *events)
 			char **names = realloc(c->names, n * sizeof(*names));
 
 			if (!names)
-				return pmu__err(-ENOMEM, "%s: out of memory", events);
+				return pmu__err(-ENOMEM, "%s: out of memory", pmu__show(&b, events, strlen(events)));
 			c->names = names;
 			cap_ev = n;
 		}
@@ -93,11 +94,11 @@ static int parse_events(struct pmu__cold *c, const char *events)
 		if (r < 0)
 			return r;
 		if (c->nctr + ev.n > PMU_MAX_COUNTERS)
-			return pmu__err(-E2BIG, "%.*s: more than %d counters in one set", (int)len, tok,
+			return pmu__err(-E2BIG, "%s: more than %d counters in one set", pmu__show(&b, tok, len),
 					PMU_MAX_COUNTERS);
 		c->names[c->nev] = strndup(tok, len);
 		if (!c->names[c->nev])
-			return pmu__err(-ENOMEM, "%s: out of memory", events);
+			return pmu__err(-ENOMEM, "%s: out of memory", pmu__show(&b, tok, len));
 		for (unsigned k = 0; k < ev.n; k++) {
 			c->attr[c->nctr] = ev.a[k];
 			c->ctr[c->nctr].event = c->nev;
@@ -110,7 +111,7 @@ static int parse_events(struct pmu__cold *c, const char *events)
 	if (r < 0)
 		return r;
 	if (!c->nev)
-		return pmu__err(-EINVAL, "\"%s\": no event named", events);
+		return pmu__err(-EINVAL, "\"%s\": no event named", pmu__show(&b, events, strlen(events)));
 	return 0;
 }
 
@@ -425,9 +426,13 @@ static int ioctl_groups(struct pmu_set *set, unsigned long req, const char *what
 	 * for good on some kernels. A reset must reach every member.
 	 */
 	for (g = 0; g < c->ngroups; g++)
-		if (ioctl(c->grp[g].fd, req, req == PERF_EVENT_IOC_RESET ? PERF_IOC_FLAG_GROUP : 0) < 0)
-			return pmu__err(-errno, "%s: %s: %s", what, c->names[c->ctr[c->grp[g].first].event],
-					strerror(errno));
+		if (ioctl(c->grp[g].fd, req, req == PERF_EVENT_IOC_RESET ? PERF_IOC_FLAG_GROUP : 0) < 0) {
+			const char *name = c->names[c->ctr[c->grp[g].first].event];
+			struct pmu__shown b;
+			int err = errno;
+
+			return pmu__err(-err, "%s: %s: %s", what, pmu__show(&b, name, strlen(name)), strerror(err));
+		}
 	return 0;
 }
 

@@ -85,7 +85,8 @@ static void suggest_add(struct suggest *sg, const char *name)
 		sg->n++;
 }
 
-static void suggest_known(struct suggest *sg)
+/* 0, or -ENOMEM when some names could not be read */
+static int suggest_known(struct suggest *sg)
 {
 	struct pmu__desc d[PMU_MAX_PMUS];
 	char buf[80], **names;
@@ -100,15 +101,22 @@ static void suggest_known(struct suggest *sg)
 	for (unsigned i = 0; pmu__cache_name(i, buf, sizeof(buf), &cfg); i++)
 		suggest_add(sg, buf);
 	nc = pmu__core_pmus(d);
+	if (nc == -ENOMEM)
+		return nc;
 	for (int i = 0; i < nc; i++) {
-		if (pmu__alias_names(d[i].name, &names, &n) < 0)
-			continue;
+		if (pmu__alias_names(d[i].name, &names, &n) < 0) {
+			nc = -ENOMEM;
+			for (int k = 0; k <= i; k++)
+				pmu__desc_free(&d[k]);
+			return nc;
+		}
 		for (size_t k = 0; k < n; k++)
 			suggest_add(sg, names[k]);
 		pmu__names_free(names, n);
 	}
 	for (int i = 0; i < nc; i++)
 		pmu__desc_free(&d[i]);
+	return 0;
 }
 
 /* "sched:sched_switch": lower case, one colon */
@@ -129,7 +137,9 @@ int pmu__unknown_event(struct pmu__ctx *c, const char *s, size_t len)
 	struct suggest one = { .in = s, .len = len }, *sg = &one;
 	int r;
 
-	suggest_known(sg);
+	/* out of memory: the message would lack its hints, the caller may retry */
+	if (suggest_known(sg) < 0)
+		return pmu__err(-ENOMEM, "%s: unknown event (out of memory looking for similar names)", c->ev);
 	r = pmu__err(-ENOENT, "%s: unknown event", c->ev);
 
 	for (unsigned i = 0; i < sg->n; i++)
@@ -151,11 +161,14 @@ int pmu__unknown_pmu(struct pmu__ctx *c, const char *s, size_t len)
 	size_t n;
 	int r;
 
-	if (pmu__pmu_names(&names, &n) == 0) {
+	if ((r = pmu__pmu_names(&names, &n)) == 0) {
 		for (size_t i = 0; i < n; i++)
 			suggest_add(&sg, names[i]);
 		pmu__names_free(names, n);
 	}
+	if (r == -ENOMEM)
+		return pmu__err(r, "%s: unknown PMU '%s' (out of memory looking for similar names)", c->ev,
+				pmu__show(&b, s, len));
 	r = pmu__err(-ENOENT, "%s: unknown PMU '%s' (not in %s)", c->ev, pmu__show(&b, s, len),
 		     pmu__sysfs_root());
 	for (unsigned i = 0; i < sg.n; i++)

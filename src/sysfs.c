@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "sysfs.h"
@@ -59,14 +60,25 @@ int pmu__path(char *buf, size_t size, const char *a, const char *b)
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
+/*
+ * Files under the root are untrusted: a FIFO or a device there must not
+ * block or feed the reader forever, so it opens without blocking, refuses
+ * anything but a regular file and reads at most size bytes.
+ */
 int pmu__read_file(const char *path, char *buf, size_t size)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	struct stat st;
 	size_t n = 0;
 	ssize_t r = 0;
 
 	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		r = S_ISDIR(st.st_mode) ? -EISDIR : -PMU_ENOTREG;
+		close(fd);
+		return (int)r;
+	}
 	while (n < size) {
 		r = read(fd, buf + n, size - n);
 		if (r < 0 && errno == EINTR)
@@ -87,6 +99,16 @@ int pmu__read_file(const char *path, char *buf, size_t size)
 	if (memchr(buf, '\0', n))
 		return -EINVAL;
 	return (int)n;
+}
+
+const char *pmu__file_error(int r)
+{
+	switch (r) {
+	case -EFBIG: return "too long";
+	case -EINVAL: return "binary: holds a NUL byte";
+	case -PMU_ENOTREG: return "not a regular file";
+	default: return strerror(-r);
+	}
 }
 
 /* A file holding a number: true with *v set, false when absent or not a number. */
@@ -170,7 +192,10 @@ static int load_format(const struct pmu__desc *d, const char *file, struct pmu__
 	if (!(f->name = strdup(file)))
 		return -ENOMEM;
 	if (r < 0 || pmu__format_parse(buf, (size_t)r, &f->f) < 0) {
-		f->bad = strdup(r >= 0 ? buf : r == -EFBIG ? "(too long)" : strerror(-r));
+		struct pmu__shown b;
+
+		/* escaped once here: listings and messages show it as is */
+		f->bad = strdup(r >= 0 ? pmu__show(&b, buf, (size_t)r) : pmu__file_error(r));
 		if (!f->bad) {
 			free(f->name);
 			return -ENOMEM;
@@ -239,8 +264,8 @@ int pmu__desc_load(const char *name, size_t len, struct pmu__desc *d)
 	if (r == -ENOENT || r == -ENOTDIR)
 		return -ENOENT;
 	if (r < 0)
-		return pmu__err(r == -EFBIG ? -EINVAL : r, "%s: cannot read: %s", path,
-				r == -EFBIG ? "too long for a type" : strerror(-r));
+		return pmu__err(r == -EFBIG || r == -PMU_ENOTREG ? -EINVAL : r, "%s: cannot read the PMU type: %s",
+				path, pmu__file_error(r));
 	errno = 0;
 	t = strtoul(buf, &end, 0);
 	if (!r || *end || errno || t > UINT32_MAX || buf[0] == '-')
@@ -254,25 +279,38 @@ int pmu__desc_load(const char *name, size_t len, struct pmu__desc *d)
 struct pmu__format *pmu__desc_format(struct pmu__desc *d, const char *name, size_t len)
 {
 	char file[NAME_MAX + 1];
+	int r;
 
 	for (unsigned i = 0; i < d->nfmt; i++)
 		if (!strncmp(d->fmt[i].name, name, len) && !d->fmt[i].name[len])
 			return &d->fmt[i];
+	errno = ENOENT;
 	if (d->all || !pmu__name_ok(name, len) || len > NAME_MAX)
 		return NULL;
 	if (!d->fmt) {
 		/* fixed room: pointers handed out stay valid */
 		d->fmt = calloc(PMU_LAZY_FORMATS, sizeof(*d->fmt));
-		if (!d->fmt)
+		if (!d->fmt) {
+			errno = ENOMEM;
 			return NULL;
+		}
 		d->cap = PMU_LAZY_FORMATS;
 	}
-	if (d->nfmt == d->cap)
-		return NULL;
 	memcpy(file, name, len);
 	file[len] = '\0';
-	if (load_format(d, file, &d->fmt[d->nfmt]) < 0)
+	if (d->nfmt == d->cap) {
+		/* full: but a term that is not there is still unknown, not a limit */
+		char path[PATH_MAX];
+
+		if (snprintf(path, sizeof(path), "%s/%s/format/%s", pmu__sysfs_root(), d->name, file) <
+			    (int)sizeof(path) && access(path, F_OK) == 0)
+			errno = ENOSPC;
 		return NULL;
+	}
+	if ((r = load_format(d, file, &d->fmt[d->nfmt])) < 0) {
+		errno = -r;
+		return NULL;
+	}
 	return &d->fmt[d->nfmt++];
 }
 
@@ -367,23 +405,40 @@ int pmu__core_pmus(struct pmu__desc *d)
 	size_t n;
 	int k = 0, r;
 
-	if (dir_names(pmu__sysfs_root(), keep_all, &names, &n) < 0)
+	r = dir_names(pmu__sysfs_root(), keep_all, &names, &n);
+	if (r == -ENOMEM)
+		return pmu__err(r, "out of memory listing the PMUs of %s", pmu__sysfs_root());
+	if (r < 0)
 		return 0;	/* no sysfs: no core PMU known */
-	for (size_t i = 0; i < n && k < PMU_MAX_PMUS; i++) {
+	for (size_t i = 0; i < n; i++) {
 		if (!is_core(names[i]))
 			continue;
-		r = pmu__desc_load(names[i], strlen(names[i]), &d[k]);
-		if (r == -ENOENT)
-			continue;	/* no type file: not a PMU */
-		if (r < 0) {
-			while (k > 0)
-				pmu__desc_free(&d[--k]);
-			pmu__names_free(names, n);
-			return r;
+		if (k == PMU_MAX_PMUS) {
+			/* never count on some of them silently */
+			char path[PATH_MAX];
+
+			if (pmu__path(path, sizeof(path), names[i], "type") || access(path, F_OK))
+				continue;
+			r = pmu__err(-E2BIG, "%s: more than %d core PMUs (%s is one more); libpmu counts on at "
+				     "most %d: name one PMU (pmu/event/)", pmu__sysfs_root(), PMU_MAX_PMUS,
+				     names[i], PMU_MAX_PMUS);
+			break;
 		}
+		r = pmu__desc_load(names[i], strlen(names[i]), &d[k]);
+		if (r == -ENOENT) {
+			r = 0;
+			continue;	/* no type file: not a PMU */
+		}
+		if (r < 0)
+			break;
 		k++;
 	}
 	pmu__names_free(names, n);
+	if (r < 0) {
+		while (k > 0)
+			pmu__desc_free(&d[--k]);
+		return r;
+	}
 	qsort(d, (size_t)k, sizeof(*d), cmp_type);
 	return k;
 }
@@ -436,8 +491,8 @@ static int read_alias(const char *pmu, const char *file, char *buf, size_t size)
 	    (int)sizeof(path))
 		return -ENAMETOOLONG;
 	r = pmu__read_file(path, buf, size);
-	if (r == -EFBIG || r == -EINVAL)
-		return pmu__err(-EINVAL, "%s: malformed event alias (too long or binary)", path);
+	if (r == -EFBIG || r == -EINVAL || r == -PMU_ENOTREG)
+		return pmu__err(-EINVAL, "%s: malformed event alias (%s)", path, pmu__file_error(r));
 	if (r < 0 && r != -ENOENT)
 		return pmu__err(r, "%s: cannot read: %s", path, strerror(-r));
 	return r;
@@ -464,8 +519,8 @@ int pmu__alias_read(const char *pmu, const char *name, size_t len, char *buf, si
 		return r;
 	if (pmu__path(path, sizeof(path), pmu, "events"))
 		return 0;
-	if (dir_names(path, is_alias_file, &names, &n) < 0)
-		return 0;
+	if ((r = dir_names(path, is_alias_file, &names, &n)) < 0)
+		return r == -ENOMEM ? pmu__err(r, "out of memory listing %s", path) : 0;
 	r = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (strlen(names[i]) != len || strncasecmp(names[i], name, len))
@@ -523,6 +578,8 @@ int pmu__tracepoint_id(const char *s, size_t len, uint64_t *id)
 		snprintf(path, sizeof(path), "%s/events/%.*s/%.*s/id", root, (int)sl, s, (int)nl,
 			 colon + 1);
 		r = pmu__read_file(path, buf, sizeof(buf));
+		if (r == -EFBIG || r == -EINVAL || r == -PMU_ENOTREG)
+			return pmu__err(-EINVAL, "%s: malformed tracepoint id (%s)", path, pmu__file_error(r));
 		if (r < 0)
 			continue;
 		if (pmu__term_value(buf, (size_t)r, id))

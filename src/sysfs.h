@@ -7,6 +7,7 @@
 #ifndef PMU_SYSFS_H
 #define PMU_SYSFS_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -15,13 +16,22 @@
 
 /* "root/a/b" (or "root/a" when b is NULL) into buf; -ENAMETOOLONG when it does not fit. */
 int pmu__path(char *buf, size_t size, const char *a, const char *b);
-/* Reads a small file, trailing whitespace trimmed. Length, or -errno (-EFBIG when too large). */
+/*
+ * Reads a small regular file, trailing whitespace trimmed. Length, or -errno:
+ * -EFBIG when it does not fit, -EINVAL when it holds a NUL byte,
+ * -PMU_ENOTREG when it is not a regular file (a FIFO, a device).
+ */
+#define PMU_ENOTREG ESPIPE
 int pmu__read_file(const char *path, char *buf, size_t size);
+/* What a pmu__read_file() failure means, for messages naming the file. */
+const char *pmu__file_error(int r);
 /* Is name safe as a sysfs directory entry (no '/', no "..")? */
 bool pmu__name_ok(const char *s, size_t len);
 
 /*
- * The format term name[0..len) (malformed ones too, with bad set), or NULL.
+ * The format term name[0..len) (malformed ones too, with bad set), or NULL
+ * with errno ENOENT (no such term), ENOMEM, or ENOSPC (more than
+ * PMU_LAZY_FORMATS distinct terms looked up in one PMU).
  * Pointers stay valid until pmu__desc_all() or pmu__desc_free().
  */
 #define PMU_LAZY_FORMATS 64

@@ -26,32 +26,46 @@ static bool is_name_term(const struct pmu__term *t)
 	return t->nlen == 4 && !memcmp(t->name, "name", 4);
 }
 
-/* The PMU's terms, for "unknown term" messages. */
-static void list_terms(struct pmu__desc *d, char *buf, size_t size)
+/* pmu__desc_format() found no term t: why, when it is not that there is none (errno ENOENT). */
+static int format_missing(struct pmu__ctx *c, struct pmu__desc *d, const char *t, size_t tlen)
+{
+	struct pmu__shown b;
+
+	if (errno == ENOMEM)
+		return pmu__err(-ENOMEM, "%s: out of memory reading the formats of PMU %s", c->ev, d->name);
+	if (errno == ENOSPC)
+		return pmu__err(-E2BIG, "%s: term '%s' of PMU %s is one more than the %d distinct terms "
+				"libpmu reads for one event", c->ev, pmu__show(&b, t, tlen), d->name,
+				PMU_LAZY_FORMATS);
+	return 0;
+}
+
+/* The PMU's terms, for "unknown term" messages. 0 or -ENOMEM. */
+static int list_terms(struct pmu__desc *d, char *buf, size_t size)
 {
 	size_t n = 0;
 
 	buf[0] = '\0';
-	pmu__desc_all(d);
+	if (pmu__desc_all(d) < 0)
+		return -ENOMEM;
 	for (unsigned i = 0; i < d->nfmt && n + 1 < size; i++) {
 		int k = snprintf(buf + n, size - n, "%s, ", d->fmt[i].name);
 
 		if (k < 0 || (size_t)k >= size - n) {
 			snprintf(buf + n, size - n, "...");
-			return;
+			return 0;
 		}
 		n += (size_t)k;
 	}
 	snprintf(buf + n, size - n, "config, config1, config2, config3");
+	return 0;
 }
 
 static int check_format(struct pmu__ctx *c, struct pmu__desc *d, struct pmu__format *f)
 {
-	struct pmu__shown b;
-
 	if (f->bad)
 		return pmu__err(-EINVAL, "%s: %s/%s/format/%s is malformed: '%s' (expected e.g. config:0-7,32-35)",
-				c->ev, pmu__sysfs_root(), d->name, f->name, pmu__show(&b, f->bad, strlen(f->bad)));
+				c->ev, pmu__sysfs_root(), d->name, f->name, f->bad);
 	if (!PMU_HAVE_CONFIG3 && f->f.word == 3)
 		return pmu__err(-EOPNOTSUPP, "%s: term '%s' sets config3, which this build does not know "
 				"(rebuild with Linux 6.3+ headers)", c->ev, f->name);
@@ -108,6 +122,8 @@ static int apply_alias(struct pmu__ctx *c, struct pmu__desc *d, const char *alia
 			continue;
 		}
 		f = pmu__desc_format(d, t.name, t.nlen);
+		if (!f && (r = format_missing(c, d, t.name, t.nlen)) < 0)
+			return r;
 		if (!f)
 			return pmu__err(-EINVAL, "%s: %s/%s/events/%s uses '%s', which is not a term of PMU %s",
 					c->ev, pmu__sysfs_root(), d->name, alias, pmu__show(&b, t.name, t.nlen),
@@ -128,7 +144,7 @@ static int apply_alias(struct pmu__ctx *c, struct pmu__desc *d, const char *alia
 	return 0;
 }
 
-void pmu__auto_terms(struct pmu__desc *d, struct pmu__attr *pa, unsigned words_set)
+int pmu__auto_terms(struct pmu__desc *d, struct pmu__attr *pa, unsigned words_set)
 {
 	static const char *const names[] = { "rdpmc", "long" };
 
@@ -137,6 +153,8 @@ void pmu__auto_terms(struct pmu__desc *d, struct pmu__attr *pa, unsigned words_s
 		uint64_t cfg[4] = { 0 };
 		__u64 *w;
 
+		if (!f && errno == ENOMEM)
+			return -ENOMEM;
 		if (!f || f->bad || f->flags || (words_set & (1u << f->f.word)))
 			continue;
 		w = pmu__attr_word(&pa->attr, f->f.word);
@@ -149,6 +167,7 @@ void pmu__auto_terms(struct pmu__desc *d, struct pmu__attr *pa, unsigned words_s
 			pa->auto_long |= cfg[1] & ~*w;
 		*w = cfg[f->f.word];
 	}
+	return 0;
 }
 
 /* What the check pass found: the event named among the terms, if any. */
@@ -187,7 +206,8 @@ static int check_name(struct pmu__ctx *c, struct pmu__desc *d, const struct pmu_
 			return 0;
 		}
 	}
-	list_terms(d, tl, sizeof(tl));
+	if (list_terms(d, tl, sizeof(tl)) < 0)
+		return pmu__err(-ENOMEM, "%s: out of memory reading the formats of PMU %s", c->ev, d->name);
 	return pmu__err(-EINVAL, "%s: unknown term '%s' for PMU %s (its terms: %s; its events: pmu list %s/)",
 			c->ev, pmu__show(&b, t->name, t->nlen), d->name, tl, d->name);
 }
@@ -210,7 +230,8 @@ static int check_terms(struct pmu__ctx *c, struct pmu__desc *d, const char *t, s
 		if (is_name_term(&term) && term.val)
 			continue;	/* perf's display name: the event is shown as written */
 		if (w < 0 && !pmu__desc_format(d, term.name, term.nlen)) {
-			if ((r = check_name(c, d, &term, nm)) < 0)
+			if ((r = format_missing(c, d, term.name, term.nlen)) < 0 ||
+			    (r = check_name(c, d, &term, nm)) < 0)
 				return r;
 			continue;
 		}
@@ -292,7 +313,8 @@ static int apply_terms(struct pmu__ctx *c, struct pmu__desc *d, int ncore, const
 		if (dst)
 			*dst = cfg[w];
 	}
-	pmu__auto_terms(d, pa, words_set);
+	if (pmu__auto_terms(d, pa, words_set) < 0)
+		return pmu__err(-ENOMEM, "%s: out of memory reading the formats of PMU %s", c->ev, d->name);
 	return 0;
 }
 

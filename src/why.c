@@ -33,8 +33,10 @@ static bool is_core_type(uint32_t type)
 int pmu__open_error(int err, const char *name, const struct pmu__attr *a, unsigned group_size, pid_t pid)
 {
 	bool hw = !pmu__type_blocker(a);
+	struct pmu__shown b;
 	long paranoid;
 
+	name = pmu__show(&b, name, strlen(name));	/* as written, escaped */
 	switch (err) {
 	case ENOENT:
 	case ENODEV:
@@ -46,6 +48,12 @@ int pmu__open_error(int err, const char *name, const struct pmu__attr *a, unsign
 				strerror(err));
 	case EACCES:
 	case EPERM:
+		/* the usual cause at Debian's and the kernel's defaults: the kernel is counted */
+		if (!a->attr.exclude_kernel && pmu__sysctl("kernel.perf_event_paranoid", &paranoid) &&
+		    paranoid >= 2)
+			return pmu__err(-err, "%s: permission denied: kernel.perf_event_paranoid is %ld, and "
+					"counting the kernel needs CAP_PERFMON or paranoid <= 1 (%s:u counts "
+					"user space only)", name, paranoid, name);
 		if (pid > 0)
 			return pmu__err(-err, "%s: permission denied counting task %d (it must be yours "
 					"and traceable, or you need CAP_PERFMON)", name, (int)pid);
@@ -193,6 +201,11 @@ int pmu__policy(void (*cb)(void *arg, const char *name, const char *value, const
 	char name[PMU_PMU_NAME + 16], path[160];
 	int nc = pmu__core_pmus(d);
 
+	if (nc < 0) {
+		/* never a silent gap: out of memory, or the core PMUs are malformed */
+		cb(arg, PMU_ARCH_RDPMC_FILE, NULL, pmu_errmsg());
+		n++;
+	}
 	for (int i = 0; i < nc; i++) {
 		v = pmu__pmu_number(d[i].name, PMU_ARCH_RDPMC_FILE, path, sizeof(path));
 		if (v >= 0) {

@@ -59,6 +59,8 @@ static const struct {
 	{ "cycle", -ENOENT },
 	{ "Cycles2", -ENOENT },
 	{ "r", -EINVAL },
+	{ "r0x", -EINVAL },
+	{ "r0X", -EINVAL },
 	{ "r:u", -EINVAL },
 	{ "r12345678123456789", -EINVAL },
 	{ "cycles:", -EINVAL },

@@ -11,6 +11,8 @@
 #include "introspect.h"
 #include "cmds.h"
 
+static int status;	/* 1 when something could not be shown (said) */
+
 static void show_pmus(void)
 {
 	char **names;
@@ -20,6 +22,8 @@ static void show_pmus(void)
 	printf("PMUs (%s):\n", pmu__sysfs_root());
 	if ((r = pmu__pmu_names(&names, &n)) < 0) {
 		printf("  none: %s\n", strerror(-r));
+		if (r == -ENOMEM)
+			status = 1;
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -42,6 +46,8 @@ static void show_pmus(void)
 static void policy_line(void *arg, const char *name, const char *value, const char *meaning)
 {
 	(void)arg;
+	if (strstr(meaning, "out of memory"))
+		status = 1;
 	if (value)
 		printf("  %s = %s: %s\n", name, value, meaning);
 	else
@@ -103,10 +109,15 @@ static void show_events(const char *events)
 		struct pmu_set *s;
 		const char *why;
 
-		if (!e)
+		if (!e) {
+			printf("  out of memory\n");
+			status = 1;
 			break;
+		}
 		if (pmu_open(&s, e) < 0) {
 			printf("  %-*s %-6s %-8s %s\n", w, e, "no", "-", pmu_errmsg());
+			if (strstr(pmu_errmsg(), "out of memory"))
+				status = 1;
 			free(e);
 			continue;
 		}
@@ -133,10 +144,11 @@ int cmd_check(int argc, char **argv)
 			return 2;
 		}
 	}
+	status = 0;
 	uname(&u);
 	printf("libpmu %s on %s %s (%s)\n\n", pmu_version(), u.sysname, u.release, u.machine);
 	show_pmus();
 	show_policy();
 	show_events(events);
-	return 0;
+	return status;
 }
