@@ -107,6 +107,9 @@ check-host: all tests
 check-arm64:
 	@test/arm64/run.sh
 
+check-riscv64:
+	@test/riscv64/run.sh
+
 install: lib $(O)/pmu
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGDIR) \
 		$(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
@@ -126,5 +129,5 @@ install: lib $(O)/pmu
 clean:
 	rm -rf build build-*
 
-.PHONY: all lib tests bench examples check check-host check-arm64 install clean
+.PHONY: all lib tests bench examples check check-host check-arm64 check-riscv64 install clean
 .DELETE_ON_ERROR:
