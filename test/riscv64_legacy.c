@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * riscv64 with kernel.perf_user_access 2 (legacy): the kernel lets every task
+ * read the cycle and instret CSRs, and puts cycles and instructions events on
+ * them (page index 1 and 3, cap_user_rdpmc 1, 64 bits). The library reads
+ * those from user space, with csrr cycle / csrr instret, and they agree with
+ * read(2); every other event has cap_user_rdpmc 0 and goes through read(2),
+ * and so does a set that mixes both. Only one event can sit on each fixed
+ * CSR: a second concurrent cycles event never runs, and reads 0 through
+ * read(2).
+ */
+#include "riscv64/rv64.h"
+
+static void check_fixed(const char *ev, uint32_t want_idx)
+{
+	struct rv64_set as, second;
+	struct pmu_reading rd;
+	uint64_t v0, v1;
+	const char *why;
+	int r = rv64_open(&as, ev);
+
+	CHECK_MSG(r == 0, "%s: %s", ev, pmu_errmsg());
+	if (r)
+		return;
+	CHECK_MSG(pmu_user_read(as.s, 0, &why) == 1, "%s: not read from user space: %s", ev, why);
+	CHECK_MSG(rv64_index(&as, 0) == want_idx, "%s: index %u, expected %u", ev, rv64_index(&as, 0), want_idx);
+	CHECK_MSG(as.c[0].pg && as.c[0].pg->cap_user_rdpmc, "%s: cap_user_rdpmc is 0", ev);
+	CHECK_EQ(rv64_width(&as, 0), 64);
+	for (int k = 0; k < 3; k++) {
+		CHECK(rv64_sandwich(&as, ev) == 0);
+		rv64_spin(1 << 16);
+	}
+	CHECK(pmu_read(as.s, &v0) == 0);
+	rv64_spin(1 << 18);
+	CHECK(pmu_read(as.s, &v1) == 0);
+	CHECK_MSG(v1 > v0, "%s: %" PRIu64 " then %" PRIu64, ev, v0, v1);
+
+	/* The CSR is taken: a second event waits, never runs, reads 0 through read(2). */
+	r = rv64_open(&second, ev);
+	CHECK_MSG(r == 0, "second %s: %s", ev, pmu_errmsg());
+	if (r == 0) {
+		rv64_spin(1 << 16);
+		CHECK_MSG(pmu_user_read(second.s, 0, &why) == 0, "second %s read from user space", ev);
+		CHECK_MSG(rv64_index(&second, 0) == 0, "second %s: index %u", ev, rv64_index(&second, 0));
+		CHECK(pmu_read_full(second.s, &rd) == 0);
+		CHECK_MSG(rd.value == 0 && rd.running == 0 && rd.enabled > 0, "second %s: value %" PRIu64
+			  ", running %" PRIu64 ", enabled %" PRIu64, ev, rd.value, rd.running, rd.enabled);
+		CHECK(pmu_read(second.s, &v0) == 0);
+		CHECK_EQ(v0, 0);
+		rv64_close(&second);
+	}
+	/* The first keeps its CSR. */
+	CHECK_EQ(rv64_index(&as, 0), want_idx);
+	CHECK(rv64_sandwich(&as, ev) == 0);
+	rv64_close(&as);
+}
+
+/* Events not on cycle or instret: cap_user_rdpmc 0, read(2), and the whole set with them. */
+static void check_read2(const char *events)
+{
+	struct rv64_set as;
+	const char *why;
+	int r = rv64_open(&as, events);
+
+	CHECK_MSG(r == 0, "%s: %s", events, pmu_errmsg());
+	if (r)
+		return;
+	for (unsigned i = 0; i < as.n; i++)
+		CHECK_MSG(pmu_user_read(as.s, i, &why) == 0, "%s: %s read from user space", events,
+			  pmu_name(as.s, i));
+	for (int k = 0; k < 3; k++) {
+		CHECK(rv64_sandwich(&as, events) == 0);
+		rv64_spin(1 << 16);
+	}
+	rv64_close(&as);
+}
+
+int main(void)
+{
+	struct rv64_set as;
+	long ua;
+
+	rv64_require();
+	ua = rv64_user_access();
+	if (ua != 2)
+		T_SKIP("kernel.perf_user_access is %ld here (the 6.12-legacy configuration sets 2)", ua);
+	check_fixed("cycles", RV64_IDX_CYCLE);
+	check_fixed("instructions", RV64_IDX_INSTRET);
+
+	/* Both at once, in one group: both CSRs, read together from user space. */
+	CHECK_MSG(rv64_open(&as, "cycles,instructions") == 0, "cycles,instructions: %s", pmu_errmsg());
+	if (as.s) {
+		CHECK_EQ(rv64_index(&as, 0), RV64_IDX_CYCLE);
+		CHECK_EQ(rv64_index(&as, 1), RV64_IDX_INSTRET);
+		CHECK_EQ(pmu_user_read(as.s, 0, NULL), 1);
+		CHECK_EQ(pmu_user_read(as.s, 1, NULL), 1);
+		CHECK(rv64_sandwich(&as, "cycles,instructions") == 0);
+		rv64_close(&as);
+	}
+	check_read2("dTLB-load-misses");
+	check_read2("cycles,instructions,dTLB-load-misses,iTLB-load-misses");
+	T_DONE();
+}
