@@ -91,13 +91,17 @@ int main(void)
 	CHECK(rd[0].value >= 100 && rd[0].enabled > 0);
 	pmu_close(s);
 
-	/* Context switches happen in the kernel: without a modifier they are counted there. */
+	/*
+	 * Context switches happen in the kernel: without a modifier they are
+	 * counted there. Under emulation a sleep's timer may expire before the
+	 * task blocks (seen on 5.10 under QEMU): not every sleep switches.
+	 */
 	CHECK(pmu_open(&s, "context-switches") == 0);
 	CHECK(pmu_read(s, v) == 0);
 	for (int i = 0; i < 5; i++)
-		usleep(1000);
+		usleep(10000);
 	CHECK(pmu_read(s, w) == 0);
-	CHECK_MSG(w[0] - v[0] >= 5, "5 sleeps, %" PRIu64 " context switches", w[0] - v[0]);
+	CHECK_MSG(w[0] - v[0] >= 1, "5 sleeps, %" PRIu64 " context switches", w[0] - v[0]);
 	pmu_close(s);
 
 	/* A disabled set counts nothing until enabled. */
