@@ -99,5 +99,23 @@ int main(void)
 	}
 	check_read2("dTLB-load-misses");
 	check_read2("cycles,instructions,dTLB-load-misses,iTLB-load-misses");
+
+	/* pmu check, as a user would run it: legacy mode, cycles from user space, dTLB through read(2). */
+	{
+		static char out[8192];
+		const char *l;
+
+		CHECK_MSG(rv64_tool("check -e cycles,dTLB-load-misses", out, sizeof(out)) == 0,
+			  "pmu check failed:\n%s", out);
+		l = rv64_line(out, "kernel.perf_user_access");
+		CHECK_MSG(l && strstr(l, "= 2") && strstr(l, "legacy") && strstr(l, "legacy") < strchr(l, '\n'),
+			  "pmu check: no policy line for legacy mode:\n%s", out);
+		l = rv64_line(out, "cycles");
+		CHECK_MSG(l && strstr(l, "user space") && strstr(l, "user space") < strchr(l, '\n'),
+			  "pmu check: cycles not read from user space:\n%s", out);
+		l = rv64_line(out, "dTLB-load-misses");
+		CHECK_MSG(l && strstr(l, "read(2)") && strstr(l, "read(2)") < strchr(l, '\n'),
+			  "pmu check: dTLB-load-misses not read through read(2):\n%s", out);
+	}
 	T_DONE();
 }

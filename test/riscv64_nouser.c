@@ -48,5 +48,20 @@ int main(void)
 	check_set("cycles");
 	check_set("instructions");
 	check_set("cycles,instructions,dTLB-load-misses,iTLB-load-misses");
+
+	/* pmu check, as a user would run it, says the same. */
+	{
+		static char out[8192];
+		const char *l;
+
+		CHECK_MSG(rv64_tool("check -e cycles", out, sizeof(out)) == 0, "pmu check failed:\n%s", out);
+		l = rv64_line(out, "kernel.perf_user_access");
+		CHECK_MSG(l && !strncmp(strstr(l, "kernel.perf_user_access"), "kernel.perf_user_access = 0", 27),
+			  "pmu check: no policy line kernel.perf_user_access = 0:\n%s", out);
+		l = rv64_line(out, "cycles");
+		CHECK_MSG(l && strstr(l, "read(2): kernel.perf_user_access is 0") < strchr(l, '\n') &&
+			  strstr(l, "read(2): kernel.perf_user_access is 0"),
+			  "pmu check: cycles not on the read(2) path for perf_user_access 0:\n%s", out);
+	}
 	T_DONE();
 }

@@ -139,6 +139,45 @@ static inline int rv64_hw_counters(void)
 	return n;
 }
 
+/*
+ * The output of "pmu ARGS" (the tool next to the tests' directory, as in the
+ * guest's /pmu), in buf; -1 when the tool is not there or fails.
+ */
+static inline int rv64_tool(const char *args, char *buf, size_t len)
+{
+	char exe[4096], cmd[4400], *p;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	size_t got = 0;
+	FILE *f;
+
+	buf[0] = '\0';
+	if (n <= 0)
+		return -1;
+	exe[n] = '\0';
+	if (!(p = strrchr(exe, '/')))
+		return -1;
+	*p = '\0';
+	snprintf(cmd, sizeof(cmd), "%s/../pmu", exe);
+	if (access(cmd, X_OK))
+		return -1;
+	snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd), " %s 2>&1", args);
+	if (!(f = popen(cmd, "r")))
+		return -1;
+	while (got + 1 < len && (n = (ssize_t)fread(buf + got, 1, len - 1 - got, f)) > 0)
+		got += (size_t)n;
+	buf[got] = '\0';
+	return pclose(f) == 0 ? 0 : -1;
+}
+
+/* The line of text that starts (after blanks) with key, or NULL. */
+static inline const char *rv64_line(const char *text, const char *key)
+{
+	for (const char *l = text; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+		if (!strncmp(l + strspn(l, " "), key, strlen(key)))
+			return l;
+	return NULL;
+}
+
 /* One counter of a set as the kernel sees it. */
 struct rv64_ctr {
 	int fd;
