@@ -6,8 +6,9 @@
  * those from user space, with csrr cycle / csrr instret, and they agree with
  * read(2); every other event has cap_user_rdpmc 0 and goes through read(2),
  * and so does a set that mixes both. Only one event can sit on each fixed
- * CSR: a second concurrent cycles event never runs, and reads 0 through
- * read(2).
+ * CSR: a second concurrent cycles event takes turns with the first (the
+ * kernel multiplexes them every few ms), and reads of both agree with read(2)
+ * whichever holds the CSR at the time.
  */
 #include "riscv64/rv64.h"
 
@@ -35,22 +36,26 @@ static void check_fixed(const char *ev, uint32_t want_idx)
 	CHECK(pmu_read(as.s, &v1) == 0);
 	CHECK_MSG(v1 > v0, "%s: %" PRIu64 " then %" PRIu64, ev, v0, v1);
 
-	/* The CSR is taken: a second event waits, never runs, reads 0 through read(2). */
+	/* The CSR is taken: the two take turns on it; either is on it or on none. */
 	r = rv64_open(&second, ev);
 	CHECK_MSG(r == 0, "second %s: %s", ev, pmu_errmsg());
 	if (r == 0) {
-		rv64_spin(1 << 16);
-		CHECK_MSG(pmu_user_read(second.s, 0, &why) == 0, "second %s read from user space", ev);
-		CHECK_MSG(rv64_index(&second, 0) == 0, "second %s: index %u", ev, rv64_index(&second, 0));
+		for (int k = 0; k < 20; k++) {
+			uint32_t i1 = rv64_index(&as, 0), i2 = rv64_index(&second, 0);
+
+			CHECK_MSG((i1 == 0 || i1 == want_idx) && (i2 == 0 || i2 == want_idx),
+				  "two %s events: indexes %u and %u", ev, i1, i2);
+			CHECK(rv64_sandwich(&as, "first of two") == 0);
+			CHECK(rv64_sandwich(&second, "second of two") == 0);
+			rv64_spin(1 << 16);
+		}
 		CHECK(pmu_read_full(second.s, &rd) == 0);
-		CHECK_MSG(rd.value == 0 && rd.running == 0 && rd.enabled > 0, "second %s: value %" PRIu64
-			  ", running %" PRIu64 ", enabled %" PRIu64, ev, rd.value, rd.running, rd.enabled);
-		CHECK(pmu_read(second.s, &v0) == 0);
-		CHECK_EQ(v0, 0);
+		CHECK_MSG(rd.running <= rd.enabled && rd.enabled > 0, "second %s: running %" PRIu64
+			  ", enabled %" PRIu64, ev, rd.running, rd.enabled);
 		rv64_close(&second);
 	}
-	/* The first keeps its CSR. */
-	CHECK_EQ(rv64_index(&as, 0), want_idx);
+	/* Alone again (back on the CSR at the kernel's next rotation or switch). */
+	rv64_spin(1 << 16);
 	CHECK(rv64_sandwich(&as, ev) == 0);
 	rv64_close(&as);
 }
