@@ -128,6 +128,9 @@ check-host: all tests
 check-arm64:
 	@test/arm64/run.sh
 
+check-riscv64:
+	@test/riscv64/run.sh
+
 # Debian packages (libpmu0, libpmu-dev, libpmu-tools) into $(O)/deb, checked
 # with lintian; needs dpkg-dev, debhelper, lintian and the Build-Depends.
 deb:
@@ -181,5 +184,5 @@ uninstall:
 clean:
 	rm -rf build build-*
 
-.PHONY: all lib tests bench examples check check-host check-arm64 deb install uninstall clean
+.PHONY: all lib tests bench examples check check-host check-arm64 check-riscv64 deb install uninstall clean
 .DELETE_ON_ERROR:
