@@ -426,6 +426,7 @@ static void setup_hw(void)
 		"cycles,instructions,branches,branch-misses",
 		"cycles,instructions,cpu_cycles,cpu_cycles",
 		"cycles,cpu_cycles,cpu_cycles,cpu_cycles",
+		"cycles,instructions,dTLB-load-misses,iTLB-load-misses",	/* riscv64 under QEMU */
 		"cycles,cycles,cycles,cycles",
 	};
 	const char *why = "";

@@ -123,6 +123,22 @@ static inline const uint64_t *pmu__group_values(const uint64_t *buf, unsigned n)
 	return n > 1 ? buf + 3 : buf;
 }
 
+/* plan.c */
+/* Parses events into c->attr, c->ctr and c->names. 0 or -errno. */
+int pmu__parse_events(struct pmu__cold *c, const char *events);
+/*
+ * Puts counters into groups: one per hardware PMU, software-like events join
+ * the first group (the kernel moves them into the hardware context); with
+ * PMU_NO_GROUP each alone. Reorders c->ctr/c->attr so that each group's
+ * counters are contiguous. 0 or -ENOMEM.
+ */
+int pmu__plan_groups(struct pmu__cold *c, unsigned flags);
+/* Once the descriptors are open: the set's one group read, and each event's own. */
+void pmu__plan_group_read(struct pmu_set *set);
+void pmu__plan_event_reads(struct pmu__cold *c);
+/* Once the counters run: which pages may be read from user space (unmapping the others). */
+void pmu__settle_read_paths(struct pmu_set *set);
+
 /* why.c */
 /* Why a counter of this PMU type can never be read from user space ("software event"), or NULL. */
 const char *pmu__type_blocker(const struct pmu__attr *a);

@@ -95,6 +95,11 @@ const char *pmu__user_read_blocker(struct pmu__counter *k, const struct perf_eve
 		if (known && v == 0)
 			return PMU_ARCH_USER_SYSCTL " is 0 (sysctl " PMU_ARCH_USER_SYSCTL "=1 allows "
 			       "user-space reads)";
+		if (known && v != 1 && !cap) {
+			snprintf(k->why_buf, sizeof(k->why_buf), PMU_ARCH_USER_SYSCTL " is %ld: %s", v,
+				 PMU_ARCH_USER_SYSCTL_MEANING(v));
+			return k->why_buf;
+		}
 #ifdef PMU_ARCH_USER_SYSCTL_SINCE
 		if (!known && !cap)
 			return "this kernel has no " PMU_ARCH_USER_SYSCTL ": " PMU_ARCH_USER_SYSCTL_SINCE;
