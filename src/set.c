@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -28,6 +29,18 @@ static int perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int
 	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
 }
 
+/*
+ * Whether fd is still the perf descriptor the set opened: a program that
+ * closed it (closing every descriptor it inherited, say) may have a file of
+ * its own under that number now, which the library must not close.
+ */
+static bool is_ours(const struct pmu__cold *c, int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && st.st_dev == c->fd_dev && st.st_ino == c->fd_ino;
+}
+
 static void close_counters(struct pmu_set *set)
 {
 	struct pmu__cold *c = pmu__cold(set);
@@ -40,7 +53,7 @@ static void close_counters(struct pmu_set *set)
 		if (set->alive == PMU_ALIVE && c->ctr[i].page)
 			munmap(c->ctr[i].page, pmu__page_size());
 		c->ctr[i].page = NULL;
-		if (c->ctr[i].fd >= 0)
+		if (c->ctr[i].fd >= 0 && is_ours(c, c->ctr[i].fd))
 			close(c->ctr[i].fd);
 		c->ctr[i].fd = -1;
 	}
@@ -160,6 +173,14 @@ static int open_counters(struct pmu_set *set, const struct pmu_opts *o)
 			if (fd < 0)
 				return pmu__open_error(errno, c->names[c->ctr[i].event], &c->attr[i], gr->n, o->pid);
 			c->ctr[i].fd = fd;
+			if (!i) {	/* every perf descriptor is the one anonymous inode */
+				struct stat st;
+
+				if (fstat(fd, &st) == 0) {
+					c->fd_dev = st.st_dev;
+					c->fd_ino = st.st_ino;
+				}
+			}
 			if (leader)
 				gr->fd = fd;
 			c->ctr[i].why = pmu__type_blocker(&c->attr[i]);

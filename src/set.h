@@ -63,6 +63,8 @@ struct pmu__group {
 struct pmu__cold {			/* the page after the hot ones */
 	size_t map_size;
 	pid_t owner;			/* checked with getpid() only without WIPEONFORK */
+	dev_t fd_dev;			/* the perf descriptors' file, to close none that is not */
+	ino_t fd_ino;
 	bool wiped;			/* MADV_WIPEONFORK in force */
 	bool enabled;			/* counting (pmu_enable, or opened enabled) */
 	unsigned nev, nctr, ngroups;
