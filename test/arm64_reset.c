@@ -37,9 +37,12 @@ static void check_event(const char *event)
 	CHECK_MSG(r == 0, "%s: %s", event, pmu_errmsg());
 	if (r)
 		return;
-	CHECK_MSG(pmu_user_read(as.s, 0, NULL) == 1, "%s: not read from user space", event);
-	CHECK_MSG(a64_width(&as, 0) == 32, "%s: pmc_width %u (expected a 32-bit counter)", event,
-		  a64_width(&as, 0));
+	/* Before 5.17 (no user access) the same, through read(2), where the kernel extends the counter. */
+	if (!a64_before_user_access()) {
+		CHECK_MSG(pmu_user_read(as.s, 0, NULL) == 1, "%s: not read from user space", event);
+		CHECK_MSG(a64_width(&as, 0) == 32, "%s: pmc_width %u (expected a 32-bit counter)", event,
+			  a64_width(&as, 0));
+	}
 	for (int round = 0; round < 3; round++) {
 		/* The raw counter starts at 2^31 - 1: past 2^31 at once, where the two extensions differ. */
 		a64_spin(1 << 18);
