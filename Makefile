@@ -53,6 +53,10 @@ LIB_OBJS := $(LIB_SRCS:src/%.c=$(O)/src/%.o)
 TOOL_SRCS := $(wildcard tools/*.c)
 TOOL_OBJS := $(TOOL_SRCS:tools/%.c=$(O)/tools/%.o)
 TESTS := $(patsubst test/%.c,$(O)/test/%,$(wildcard test/*.c))
+# The x86 rdpmc emulation once more against libpmu.so, whose calls its mmap and read interpose.
+ifneq ($(STATIC),1)
+TESTS += $(O)/test/x86_rdpmc_emu_so
+endif
 BENCHES := $(patsubst bench/%.c,$(O)/bench/%,$(wildcard bench/*.c))
 EXAMPLES := $(patsubst examples/%.c,$(O)/examples/%,$(wildcard examples/*.c))
 HDRS := $(wildcard include/*.h src/*.h src/arch/*.h test/*.h tools/*.h)
@@ -92,6 +96,19 @@ $(O)/test/%: test/%.c $(STATIC_LIB) $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(PROG_LDFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)
 
+$(O)/test/x86_rdpmc_emu_so: test/x86_rdpmc_emu.c $(SHARED_LIB) $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(SHARED_LIB) -Wl,-rpath,'$$ORIGIN/..' $(LDLIBS)
+
+# This test compiles the tool's stat.c in, to give its printing figures.
+$(O)/test/stat_metrics: tools/stat.c
+
+# The fault-injection test puts its own allocator under the library's calls
+# and the tool's subcommands (which it includes).
+$(O)/test/fault_alloc: $(TOOL_SRCS)
+$(O)/test/fault_alloc: LDLIBS += -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free \
+	-Wl,--wrap=strdup,--wrap=strndup
+
 $(O)/bench/%: bench/%.c $(STATIC_LIB) $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(PROG_LDFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)
@@ -110,6 +127,9 @@ check-host: all tests
 
 check-arm64:
 	@test/arm64/run.sh
+
+check-riscv64:
+	@test/riscv64/run.sh
 
 # Debian packages (libpmu0, libpmu-dev, libpmu-tools) into $(O)/deb, checked
 # with lintian; needs dpkg-dev, debhelper, lintian and the Build-Depends.
@@ -164,5 +184,5 @@ uninstall:
 clean:
 	rm -rf build build-*
 
-.PHONY: all lib tests bench examples check check-host check-arm64 deb install uninstall clean
+.PHONY: all lib tests bench examples check check-host check-arm64 check-riscv64 deb install uninstall clean
 .DELETE_ON_ERROR:

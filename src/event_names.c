@@ -154,3 +154,31 @@ int pmu__cache_name(unsigned i, char *buf, size_t size, uint64_t *config)
 		}
 	return 0;
 }
+
+const struct pmu__name_id *pmu__find_name(const struct pmu__name_id *t, size_t n, const char *s, size_t len)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strlen(t[i].name) == len && !memcmp(t[i].name, s, len))
+			return &t[i];
+	return NULL;
+}
+
+int pmu__generic_name(struct pmu__ctx *c, const char *s, size_t len, uint32_t *type, uint64_t *config)
+{
+	const struct pmu__name_id *id = pmu__find_name(pmu__hw_names, pmu__n_hw_names, s, len);
+	struct pmu__shown b;
+	int r;
+
+	if (id) {
+		*type = PERF_TYPE_HARDWARE;
+		*config = id->id;
+		return 1;
+	}
+	r = pmu__cache_parse(s, len, config);
+	if (r < 0)
+		return pmu__err(-EINVAL, "%s: '%s' names an operation this cache does not have "
+				"(see pmu list for the valid cache events)", c->ev, pmu__show(&b, s, len));
+	if (r > 0)
+		*type = PERF_TYPE_HW_CACHE;
+	return r;
+}

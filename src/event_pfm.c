@@ -75,7 +75,8 @@ int pmu__pfm_encode(const char *name, size_t len, uint32_t *type, uint64_t cfg[3
 		return 0;
 	}
 	if (r != PFM_SUCCESS) {
-		r = pmu__err(-EINVAL, "%.64s: libpfm4: %s", s, pfm_strerror(r));
+		/* s passed pmu__name_ok(): printable */
+		r = pmu__err(r == PFM_ERR_NOMEM ? -ENOMEM : -EINVAL, "%.64s: libpfm4: %s", s, pfm_strerror(r));
 		free(s);
 		return r;
 	}

@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* PMUs under /sys/bus/event_source/devices: types, format fields, event aliases. */
+/*
+ * Every file the library opens under /sys and /proc goes through here: the
+ * sysfs root and its untrusted files and directories, the PMU list, tracefs
+ * tracepoint ids, and the perf sysctls. What the PMUs' files mean (types,
+ * the core-PMU rule, format terms, aliases) is pmus.c's.
+ */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -9,229 +14,31 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
-#include "event.h"
+#include "sysfs.h"
+
+/* ---- the root ---- */
+
+static char *root_set;	/* pmu__set_sysfs_root(): the tool's --sysfs, before any thread opens sets */
 
 const char *pmu__sysfs_root(void)
 {
-	const char *r = getenv("PMU_SYSFS_DEVICES");
+	const char *r = root_set ? root_set : getenv("PMU_SYSFS_DEVICES");
 
 	return r && *r ? r : "/sys/bus/event_source/devices";
 }
 
-const char *pmu__show(struct pmu__shown *b, const char *s, size_t len)
+void pmu__set_sysfs_root(const char *dir)
 {
-	size_t i, n = len > PMU_SHOW_MAX ? PMU_SHOW_MAX : len;
-
-	for (i = 0; i < n; i++)
-		b->s[i] = isprint((unsigned char)s[i]) ? s[i] : '?';
-	if (len > n) {
-		memcpy(b->s + n, "...", 3);
-		n += 3;
-	}
-	b->s[n] = '\0';
-	return b->s;
+	free(root_set);
+	root_set = dir ? strdup(dir) : NULL;
 }
 
-/* ---- format fields ---- */
-
-static bool is_space(char c)
+bool pmu__sysfs_is_own(void)
 {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-static void trim(const char **s, size_t *len)
-{
-	while (*len && is_space(**s))
-		(*s)++, (*len)--;
-	while (*len && is_space((*s)[*len - 1]))
-		(*len)--;
-}
-
-/* A decimal bit number 0..63 at *p (< end). */
-static int bitnum(const char **p, const char *end, unsigned *out)
-{
-	unsigned v = 0;
-	const char *s = *p;
-
-	if (s >= end || !isdigit((unsigned char)*s))
-		return -EINVAL;
-	while (s < end && isdigit((unsigned char)*s)) {
-		v = v * 10 + (unsigned)(*s - '0');
-		if (v > 63)
-			return -EINVAL;
-		s++;
-	}
-	*p = s;
-	*out = v;
-	return 0;
-}
-
-int pmu__format_parse(const char *spec, size_t len, struct pmu__field *f)
-{
-	const char *p, *end;
-
-	memset(f, 0, sizeof(*f));
-	trim(&spec, &len);
-	end = spec + len;
-	if (len < 7 || memcmp(spec, "config", 6))
-		return -EINVAL;
-	p = spec + 6;
-	if (*p >= '1' && *p <= '3')
-		f->word = (unsigned)(*p++ - '0');
-	if (p >= end || *p++ != ':')
-		return -EINVAL;
-	for (;;) {
-		unsigned lo, hi;
-		uint64_t m;
-
-		if (bitnum(&p, end, &lo))
-			return -EINVAL;
-		hi = lo;
-		if (p < end && *p == '-') {
-			p++;
-			if (bitnum(&p, end, &hi) || hi < lo)
-				return -EINVAL;
-		}
-		m = (hi - lo == 63 ? ~0ull : ((1ull << (hi - lo + 1)) - 1)) << lo;
-		if ((f->mask & m) || f->nr == PMU_FIELD_RANGES)
-			return -EINVAL;	/* overlapping ranges, or too many */
-		f->mask |= m;
-		f->width += hi - lo + 1;
-		f->r[f->nr].lo = (uint8_t)lo;
-		f->r[f->nr].hi = (uint8_t)hi;
-		f->nr++;
-		if (p == end)
-			return 0;
-		if (*p++ != ',')
-			return -EINVAL;
-	}
-}
-
-int pmu__field_put(const struct pmu__field *f, uint64_t val, uint64_t cfg[4])
-{
-	uint64_t w = cfg[f->word];
-
-	if (f->width < 64 && (val >> f->width))
-		return -ERANGE;
-	for (unsigned i = 0; i < f->nr; i++) {
-		unsigned n = f->r[i].hi - f->r[i].lo + 1;
-		uint64_t m = n == 64 ? ~0ull : (1ull << n) - 1;
-
-		w = (w & ~(m << f->r[i].lo)) | (val & m) << f->r[i].lo;
-		val = n == 64 ? 0 : val >> n;
-	}
-	cfg[f->word] = w;
-	return 0;
-}
-
-uint64_t pmu__field_get(const struct pmu__field *f, const uint64_t cfg[4])
-{
-	uint64_t v = 0;
-	unsigned shift = 0;
-
-	for (unsigned i = 0; i < f->nr; i++) {
-		unsigned n = f->r[i].hi - f->r[i].lo + 1;
-		uint64_t m = n == 64 ? ~0ull : (1ull << n) - 1;
-
-		if (shift < 64)
-			v |= (cfg[f->word] >> f->r[i].lo & m) << shift;
-		shift += n;
-	}
-	return v;
-}
-
-void pmu__field_str(const struct pmu__field *f, char *buf, size_t size)
-{
-	static const char *const words[] = { "config", "config1", "config2", "config3" };
-	int n = snprintf(buf, size, "%s:", words[f->word & 3]);
-
-	for (unsigned i = 0; i < f->nr && n >= 0 && (size_t)n < size; i++) {
-		if (f->r[i].lo == f->r[i].hi)
-			n += snprintf(buf + n, size - (size_t)n, "%s%u", i ? "," : "", f->r[i].lo);
-		else
-			n += snprintf(buf + n, size - (size_t)n, "%s%u-%u", i ? "," : "",
-				      f->r[i].lo, f->r[i].hi);
-	}
-}
-
-/* ---- term lists ---- */
-
-static bool term_char(char c)
-{
-	return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.';
-}
-
-int pmu__term_next(const char **p, const char *end, struct pmu__term *t)
-{
-	const char *s = *p, *e, *eq = NULL;
-	size_t len;
-
-	if (!s)
-		return 0;
-	for (e = s; e < end && *e != ','; e++)
-		if (*e == '=' && !eq)
-			eq = e;
-	*p = e < end ? e + 1 : NULL;
-	len = (size_t)((eq ? eq : e) - s);
-	trim(&s, &len);
-	if (!len)
-		return -EINVAL;
-	for (size_t i = 0; i < len; i++)
-		if (!term_char(s[i]))
-			return -EINVAL;
-	t->name = s;
-	t->nlen = len;
-	t->val = NULL;
-	t->vlen = 0;
-	if (eq) {
-		const char *v = eq + 1;
-		size_t vlen = (size_t)(e - v);
-
-		trim(&v, &vlen);
-		if (!vlen)
-			return -EINVAL;
-		t->val = v;
-		t->vlen = vlen;
-	}
-	return 1;
-}
-
-int pmu__term_value(const char *v, size_t len, uint64_t *out)
-{
-	uint64_t x = 0;
-	size_t i = 0;
-
-	if (len == 1 && v[0] == '?')
-		return 1;
-	if (len > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X')) {
-		for (i = 2; i < len; i++) {
-			int c = (unsigned char)v[i], d;
-
-			if (c >= '0' && c <= '9')
-				d = c - '0';
-			else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'f')
-				d = (c | 0x20) - 'a' + 10;
-			else
-				return -EINVAL;
-			if (x >> 60)
-				return -ERANGE;
-			x = x << 4 | (uint64_t)d;
-		}
-	} else {
-		if (!len)
-			return -EINVAL;
-		for (; i < len; i++) {
-			if (!isdigit((unsigned char)v[i]))
-				return -EINVAL;
-			if (x > (UINT64_MAX - (uint64_t)(v[i] - '0')) / 10)
-				return -ERANGE;
-			x = x * 10 + (uint64_t)(v[i] - '0');
-		}
-	}
-	*out = x;
-	return 0;
+	return !strcmp(pmu__sysfs_root(), "/sys/bus/event_source/devices");
 }
 
 /* ---- files ---- */
@@ -254,14 +61,25 @@ int pmu__path(char *buf, size_t size, const char *a, const char *b)
 	return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
+/*
+ * Files under the root are untrusted: a FIFO or a device there must not
+ * block or feed the reader forever, so it opens without blocking, refuses
+ * anything but a regular file and reads at most size bytes.
+ */
 int pmu__read_file(const char *path, char *buf, size_t size)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	struct stat st;
 	size_t n = 0;
 	ssize_t r = 0;
 
 	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		r = S_ISDIR(st.st_mode) ? -EISDIR : -PMU_ENOTREG;
+		close(fd);
+		return (int)r;
+	}
 	while (n < size) {
 		r = read(fd, buf + n, size - n);
 		if (r < 0 && errno == EINTR)
@@ -276,7 +94,7 @@ int pmu__read_file(const char *path, char *buf, size_t size)
 		return (int)r;
 	if (n == size)
 		return -EFBIG;
-	while (n && is_space(buf[n - 1]))
+	while (n && pmu__is_space(buf[n - 1]))
 		n--;
 	buf[n] = '\0';
 	if (memchr(buf, '\0', n))
@@ -284,152 +102,53 @@ int pmu__read_file(const char *path, char *buf, size_t size)
 	return (int)n;
 }
 
-static int cmp_fmt(const void *a, const void *b)
+const char *pmu__file_error(int r)
 {
-	return strcmp(((const struct pmu__format *)a)->name, ((const struct pmu__format *)b)->name);
-}
-
-void pmu__desc_free(struct pmu__desc *d)
-{
-	for (unsigned i = 0; i < d->nfmt; i++) {
-		free(d->fmt[i].name);
-		free(d->fmt[i].bad);
+	switch (r) {
+	case -EFBIG: return "too long";
+	case -EINVAL: return "binary: holds a NUL byte";
+	case -PMU_ENOTREG: return "not a regular file";
+	default: return strerror(-r);
 	}
-	free(d->fmt);
-	d->fmt = NULL;
-	d->nfmt = d->cap = 0;
-	d->all = false;
 }
 
-/* perf's rule: cpu, cpum_cf, armv8_* and PMUs with a cpus file count the CPU's own work. */
-static bool is_core(const char *name)
+/* A file holding a number: true with *v set, false when absent or not a number. */
+static bool read_number(const char *path, long *v)
+{
+	char buf[32], *end;
+	int n = pmu__read_file(path, buf, sizeof(buf));
+
+	if (n <= 0)
+		return false;
+	*v = strtol(buf, &end, 0);
+	return !*end;
+}
+
+bool pmu__sysctl(const char *name, long *v)
+{
+	char path[128];
+	size_t i, n = strlen(name);
+
+	if (n + 11 > sizeof(path))
+		return false;
+	memcpy(path, "/proc/sys/", 10);
+	for (i = 0; i <= n; i++)
+		path[10 + i] = name[i] == '.' ? '/' : name[i];
+	return read_number(path, v);
+}
+
+long pmu__pmu_number(const char *pmu, const char *file, char *path, size_t size)
+{
+	long v;
+
+	return !pmu__path(path, size, pmu, file) && read_number(path, &v) && v >= 0 ? v : -1;
+}
+
+long pmu__pmu_type(const char *pmu)
 {
 	char path[PATH_MAX];
 
-	if (!strcmp(name, "cpu") || !strcmp(name, "cpum_cf") || !strcmp(name, "cpu_core") ||
-	    !strcmp(name, "cpu_atom") || !strncmp(name, "armv8_", 6) || !strncmp(name, "armv7_", 6))
-		return true;
-	return !pmu__path(path, sizeof(path), name, "cpus") && access(path, F_OK) == 0;
-}
-
-/* Reads format/<file> into f (bad set when malformed). 0, -ENOENT, -ENOMEM. */
-static int load_format(const struct pmu__desc *d, const char *file, struct pmu__format *f)
-{
-	char path[PATH_MAX], buf[256];
-	int r = -ENAMETOOLONG;
-
-	memset(f, 0, sizeof(*f));
-	if (snprintf(path, sizeof(path), "%s/%s/format/%s", pmu__sysfs_root(), d->name, file) < (int)sizeof(path))
-		r = pmu__read_file(path, buf, sizeof(buf));
-	if (r == -ENOENT || r == -ENOTDIR || r == -EISDIR)
-		return -ENOENT;
-	if (!(f->name = strdup(file)))
-		return -ENOMEM;
-	if (r < 0 || pmu__format_parse(buf, (size_t)r, &f->f) < 0) {
-		f->bad = strdup(r >= 0 ? buf : r == -EFBIG ? "(too long)" : strerror(-r));
-		if (!f->bad) {
-			free(f->name);
-			return -ENOMEM;
-		}
-	}
-	return 0;
-}
-
-int pmu__desc_all(struct pmu__desc *d)
-{
-	char path[PATH_MAX];
-	struct dirent *e;
-	DIR *dir;
-	int r = 0;
-
-	if (d->all)
-		return 0;
-	pmu__desc_free(d);
-	d->all = true;
-	if (pmu__path(path, sizeof(path), d->name, "format") || !(dir = opendir(path)))
-		return 0;	/* a PMU without terms (software, tracepoint) */
-	while ((e = readdir(dir))) {
-		if (e->d_name[0] == '.')
-			continue;
-		if (d->nfmt == d->cap) {
-			unsigned n = d->cap ? d->cap * 2 : 16;
-			void *p = n > 4096 ? NULL : realloc(d->fmt, n * sizeof(*d->fmt));
-
-			if (!p) {
-				r = -ENOMEM;
-				break;
-			}
-			d->fmt = p;
-			d->cap = n;
-		}
-		r = load_format(d, e->d_name, &d->fmt[d->nfmt]);
-		if (r == -ENOENT) {
-			r = 0;
-			continue;
-		}
-		if (r < 0)
-			break;
-		d->nfmt++;
-	}
-	closedir(dir);
-	if (d->nfmt)
-		qsort(d->fmt, d->nfmt, sizeof(*d->fmt), cmp_fmt);
-	return r;
-}
-
-int pmu__desc_load(const char *name, size_t len, struct pmu__desc *d)
-{
-	char path[PATH_MAX], buf[64], *end;
-	struct pmu__shown b;
-	unsigned long t;
-	int r;
-
-	memset(d, 0, sizeof(*d));
-	if (!pmu__name_ok(name, len) || len >= sizeof(d->name))
-		return -ENOENT;
-	memcpy(d->name, name, len);
-	d->name[len] = '\0';
-	if (pmu__path(path, sizeof(path), d->name, "type"))
-		return -ENOENT;
-	r = pmu__read_file(path, buf, sizeof(buf));
-	if (r == -ENOENT || r == -ENOTDIR)
-		return -ENOENT;
-	if (r < 0)
-		return pmu__err(r == -EFBIG ? -EINVAL : r, "%s: cannot read: %s", path,
-				r == -EFBIG ? "too long for a type" : strerror(-r));
-	errno = 0;
-	t = strtoul(buf, &end, 0);
-	if (!r || *end || errno || t > UINT32_MAX || buf[0] == '-')
-		return pmu__err(-EINVAL, "%s: malformed PMU type '%s' (expected a number)", path,
-				pmu__show(&b, buf, (size_t)r));
-	d->type = (uint32_t)t;
-	d->core = is_core(d->name);
-	return 0;
-}
-
-struct pmu__format *pmu__desc_format(struct pmu__desc *d, const char *name, size_t len)
-{
-	char file[NAME_MAX + 1];
-
-	for (unsigned i = 0; i < d->nfmt; i++)
-		if (!strncmp(d->fmt[i].name, name, len) && !d->fmt[i].name[len])
-			return &d->fmt[i];
-	if (d->all || !pmu__name_ok(name, len) || len > NAME_MAX)
-		return NULL;
-	if (!d->fmt) {
-		/* fixed room: pointers handed out stay valid */
-		d->fmt = calloc(PMU_LAZY_FORMATS, sizeof(*d->fmt));
-		if (!d->fmt)
-			return NULL;
-		d->cap = PMU_LAZY_FORMATS;
-	}
-	if (d->nfmt == d->cap)
-		return NULL;
-	memcpy(file, name, len);
-	file[len] = '\0';
-	if (load_format(d, file, &d->fmt[d->nfmt]) < 0)
-		return NULL;
-	return &d->fmt[d->nfmt++];
+	return pmu__pmu_number(pmu, "type", path, sizeof(path));
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -444,8 +163,7 @@ void pmu__names_free(char **names, size_t n)
 	free(names);
 }
 
-/* Entries of a directory that pass keep(), sorted. */
-static int dir_names(const char *path, bool (*keep)(const char *), char ***out, size_t *n)
+int pmu__dir_names(const char *path, bool (*keep)(const char *), char ***out, size_t *n)
 {
 	char **v = NULL;
 	size_t cap = 0;
@@ -484,17 +202,22 @@ static int dir_names(const char *path, bool (*keep)(const char *), char ***out, 
 	return 0;
 }
 
-static bool keep_all(const char *s)
+bool pmu__keep_all(const char *s)
 {
 	(void)s;
 	return true;
+}
+
+bool pmu__exists(const char *path)
+{
+	return access(path, F_OK) == 0;
 }
 
 int pmu__pmu_names(char ***names, size_t *n)
 {
 	char path[PATH_MAX];
 	size_t k = 0;
-	int r = dir_names(pmu__sysfs_root(), keep_all, names, n);
+	int r = pmu__dir_names(pmu__sysfs_root(), pmu__keep_all, names, n);
 
 	if (r < 0)
 		return r;
@@ -510,137 +233,22 @@ int pmu__pmu_names(char ***names, size_t *n)
 	return 0;
 }
 
-static int cmp_type(const void *a, const void *b)
-{
-	const struct pmu__desc *x = a, *y = b;
-
-	return x->type < y->type ? -1 : x->type > y->type;
-}
-
-int pmu__core_pmus(struct pmu__desc *d)
-{
-	char **names;
-	size_t n;
-	int k = 0, r;
-
-	if (dir_names(pmu__sysfs_root(), keep_all, &names, &n) < 0)
-		return 0;	/* no sysfs: no core PMU known */
-	for (size_t i = 0; i < n && k < PMU_MAX_PMUS; i++) {
-		if (!is_core(names[i]))
-			continue;
-		r = pmu__desc_load(names[i], strlen(names[i]), &d[k]);
-		if (r == -ENOENT)
-			continue;	/* no type file: not a PMU */
-		if (r < 0) {
-			while (k > 0)
-				pmu__desc_free(&d[--k]);
-			pmu__names_free(names, n);
-			return r;
-		}
-		k++;
-	}
-	pmu__names_free(names, n);
-	qsort(d, (size_t)k, sizeof(*d), cmp_type);
-	return k;
-}
-
-/* ---- aliases ---- */
-
-static bool is_alias_file(const char *s)
-{
-	static const char *const extra[] = { ".scale", ".unit", ".per-pkg", ".snapshot" };
-	size_t n = strlen(s);
-
-	for (size_t i = 0; i < PMU_ARRAY_SIZE(extra); i++) {
-		size_t k = strlen(extra[i]);
-
-		if (n > k && !strcmp(s + n - k, extra[i]))
-			return false;
-	}
-	return true;
-}
-
-int pmu__alias_names(const char *pmu, char ***names, size_t *n)
-{
-	char path[PATH_MAX];
-	int r;
-
-	*names = NULL;
-	*n = 0;
-	if (pmu__path(path, sizeof(path), pmu, "events"))
-		return 0;
-	r = dir_names(path, is_alias_file, names, n);
-	return r == -ENOMEM ? r : 0;
-}
-
-static int read_alias(const char *pmu, const char *file, char *buf, size_t size)
-{
-	char path[PATH_MAX];
-	int r;
-
-	if (snprintf(path, sizeof(path), "%s/%s/events/%s", pmu__sysfs_root(), pmu, file) >=
-	    (int)sizeof(path))
-		return -ENAMETOOLONG;
-	r = pmu__read_file(path, buf, size);
-	if (r == -EFBIG || r == -EINVAL)
-		return pmu__err(-EINVAL, "%s: malformed event alias (too long or binary)", path);
-	if (r < 0 && r != -ENOENT)
-		return pmu__err(r, "%s: cannot read: %s", path, strerror(-r));
-	return r;
-}
-
-int pmu__alias_read(const char *pmu, const char *name, size_t len, char *buf, size_t size,
-		    char *canon, size_t csize)
-{
-	char path[PATH_MAX], **names;
-	size_t n;
-	int r;
-
-	if (!pmu__name_ok(name, len) || len >= csize)
-		return 0;
-	memcpy(canon, name, len);
-	canon[len] = '\0';
-	if (!is_alias_file(canon))
-		return 0;
-	/* exact name first: no directory scan */
-	r = read_alias(pmu, canon, buf, size);
-	if (r >= 0)
-		return 1;
-	if (r != -ENOENT)
-		return r;
-	if (pmu__path(path, sizeof(path), pmu, "events"))
-		return 0;
-	if (dir_names(path, is_alias_file, &names, &n) < 0)
-		return 0;
-	r = 0;
-	for (size_t i = 0; i < n; i++) {
-		if (strlen(names[i]) != len || strncasecmp(names[i], name, len))
-			continue;
-		snprintf(canon, csize, "%s", names[i]);
-		r = read_alias(pmu, canon, buf, size);
-		r = r == -ENOENT ? 0 : r < 0 ? r : 1;
-		break;
-	}
-	pmu__names_free(names, n);
-	return r;
-}
-
-int pmu__alias_extra(const char *pmu, const char *alias, const char *what, char *buf, size_t size)
-{
-	char path[PATH_MAX];
-
-	if (snprintf(path, sizeof(path), "%s/%s/events/%s.%s", pmu__sysfs_root(), pmu, alias, what) >=
-	    (int)sizeof(path))
-		return -ENAMETOOLONG;
-	return pmu__read_file(path, buf, size);
-}
-
 /* ---- tracepoints ---- */
+
+/* Where tracefs may be: $PMU_TRACEFS alone when set, else the system's two places. */
+static const char *tracefs_root(unsigned i)
+{
+	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	const char *env = getenv("PMU_TRACEFS");
+
+	if (env && *env)
+		return i == 0 ? env : NULL;
+	return i < PMU_ARRAY_SIZE(roots) ? roots[i] : NULL;
+}
 
 int pmu__tracepoint_id(const char *s, size_t len, uint64_t *id)
 {
-	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
-	const char *colon = memchr(s, ':', len), *env = getenv("PMU_TRACEFS");
+	const char *colon = memchr(s, ':', len), *root;
 	char path[PATH_MAX], buf[32];
 	size_t sl, nl;
 
@@ -653,15 +261,14 @@ int pmu__tracepoint_id(const char *s, size_t len, uint64_t *id)
 	for (size_t i = 0; i < len; i++)
 		if (i != sl && !(isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '-'))
 			return 0;
-	for (size_t i = 0; i < PMU_ARRAY_SIZE(roots) + 1; i++) {
-		const char *root = i == 0 ? env : roots[i - 1];
+	for (unsigned i = 0; (root = tracefs_root(i)); i++) {
 		int r;
 
-		if (!root || !*root || (i > 0 && env && *env))
-			continue;	/* $PMU_TRACEFS replaces the system's */
 		snprintf(path, sizeof(path), "%s/events/%.*s/%.*s/id", root, (int)sl, s, (int)nl,
 			 colon + 1);
 		r = pmu__read_file(path, buf, sizeof(buf));
+		if (r == -EFBIG || r == -EINVAL || r == -PMU_ENOTREG)
+			return pmu__err(-EINVAL, "%s: malformed tracepoint id (%s)", path, pmu__file_error(r));
 		if (r < 0)
 			continue;
 		if (pmu__term_value(buf, (size_t)r, id))
@@ -669,4 +276,25 @@ int pmu__tracepoint_id(const char *s, size_t len, uint64_t *id)
 		return 1;
 	}
 	return 0;
+}
+
+const char *pmu__tracefs_problem(void)
+{
+	static __thread char buf[PATH_MAX + 128];
+	char path[PATH_MAX];
+	const char *root;
+
+	if (getenv("PMU_TRACEFS") && *getenv("PMU_TRACEFS"))
+		return "";
+	for (unsigned i = 0; (root = tracefs_root(i)); i++) {
+		snprintf(path, sizeof(path), "%s/events", root);
+		if (access(path, F_OK))
+			continue;
+		if (!access(path, R_OK | X_OK))
+			return "";
+		snprintf(buf, sizeof(buf), "tracefs is mounted but %s is not readable by this user "
+			 "(reading tracepoints needs root or a tracing group)", path);
+		return buf;
+	}
+	return "tracepoints need tracefs (mount -t tracefs nodev /sys/kernel/tracing)";
 }

@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "event.h"
+#include "event.h"	/* pmu__cache_parse, and the grammar of format.h */
 #include "test.h"
 
 static uint64_t rnd_state = 0x9e3779b97f4a7c15ull;

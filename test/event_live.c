@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "event.h"
+#include "sysfs.h"
 #include "test.h"
 
 struct pfm_names {

@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "internal.h"
+#include "introspect.h"
 #include "test.h"
 
 static const struct {
@@ -59,6 +59,8 @@ static const struct {
 	{ "cycle", -ENOENT },
 	{ "Cycles2", -ENOENT },
 	{ "r", -EINVAL },
+	{ "r0x", -EINVAL },
+	{ "r0X", -EINVAL },
 	{ "r:u", -EINVAL },
 	{ "r12345678123456789", -EINVAL },
 	{ "cycles:", -EINVAL },

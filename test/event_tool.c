@@ -134,6 +134,12 @@ int main(void)
 	CHECK(strstr(out, "\"long\": \"config1:0\""));
 	snprintf(args, sizeof(args), "list --sysfs %s/broken", fix);
 	CHECK(run(args) == 0 && strstr(out, "rev=(malformed: config:7-0)") && strstr(err, "badtype/type"));
+	/* pmu-list(1): each malformed file also on stderr, by path */
+	CHECK_MSG(strstr(err, "/broken/cpu/format/rev is malformed: 'config:7-0'") &&
+		  strstr(err, "/broken/cpu/events/binary: malformed event alias") &&
+		  strstr(err, "/broken/cpu/events/huge: malformed event alias (too long)"), "%s", err);
+	/* a sysfs directory that is not there: said, exit 1 */
+	CHECK(run("list --sysfs /nonexistent/sysfs") == 1 && strstr(err, "/nonexistent/sysfs: No such file"));
 	snprintf(args, sizeof(args), "list --sysfs %s/intel 'no-such-*'", fix);
 	CHECK(run(args) == 1 && strstr(err, "no event matches"));
 	T_DONE();

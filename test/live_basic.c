@@ -92,13 +92,22 @@ int main(void)
 	pmu_close(s);
 
 	/* Context switches happen in the kernel: without a modifier they are counted there. */
-	CHECK(pmu_open(&s, "context-switches") == 0);
-	CHECK(pmu_read(s, v) == 0);
-	for (int i = 0; i < 5; i++)
-		usleep(1000);
-	CHECK(pmu_read(s, w) == 0);
-	CHECK_MSG(w[0] - v[0] >= 5, "5 sleeps, %" PRIu64 " context switches", w[0] - v[0]);
-	pmu_close(s);
+	r = pmu_open(&s, "context-switches");
+	if ((r == -EACCES || r == -EPERM) && geteuid() != 0) {
+		/* an ordinary user at paranoid 2: refused with the reason and the way out */
+		CHECK_MSG(strstr(pmu_errmsg(), "perf_event_paranoid is") && strstr(pmu_errmsg(), "context-switches:u"),
+			  "%s", pmu_errmsg());
+		printf("context-switches not counted: %s\n", pmu_errmsg());
+	} else {
+		CHECK_MSG(r == 0, "%s", pmu_errmsg());
+		CHECK(pmu_read(s, v) == 0);
+		/* Under emulation a sleep's timer may expire before the task blocks (5.10 under QEMU). */
+		for (int i = 0; i < 5; i++)
+			usleep(10000);
+		CHECK(pmu_read(s, w) == 0);
+		CHECK_MSG(w[0] - v[0] >= 1, "5 sleeps, %" PRIu64 " context switches", w[0] - v[0]);
+		pmu_close(s);
+	}
 
 	/* A disabled set counts nothing until enabled. */
 	struct pmu_opts o = { .size = sizeof(o), .cpu = -1, .flags = PMU_DISABLED };

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* pmu check: what this machine allows, for a person deciding whether to trust the numbers. */
-#include <dirent.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -9,99 +8,56 @@
 #include <sys/utsname.h>
 #include <time.h>
 
-#include "internal.h"	/* pmu__event_next: the library's own list splitter */
+#include "introspect.h"
 #include "cmds.h"
 
-/* The first line of a small file, without its newline; NULL when absent. */
-static const char *read_line(const char *path, char *buf, size_t size)
-{
-	FILE *f = fopen(path, "r");
-	char *ok;
-
-	if (!f)
-		return NULL;
-	ok = fgets(buf, (int)size, f);
-	fclose(f);
-	if (!ok)
-		return NULL;
-	buf[strcspn(buf, "\n")] = '\0';
-	return buf;
-}
-
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
+static int status;	/* 1 when something could not be shown (said) */
 
 static void show_pmus(void)
 {
-	DIR *d = opendir(pmu__sysfs_root());
-	char *names[256], path[4096], buf[64];
-	struct dirent *e;
-	size_t n = 0;
-	int core = 0;
+	char **names;
+	size_t n;
+	int core = 0, r;
 
 	printf("PMUs (%s):\n", pmu__sysfs_root());
-	if (!d) {
-		printf("  none: %s\n", strerror(errno));
+	if ((r = pmu__pmu_names(&names, &n)) < 0) {
+		printf("  none: %s\n", strerror(-r));
+		if (r == -ENOMEM)
+			status = 1;
 		return;
 	}
-	while ((e = readdir(d)) && n < 256)
-		if (e->d_name[0] != '.')
-			names[n++] = strdup(e->d_name);
-	closedir(d);
-	qsort(names, n, sizeof(*names), cmp_str);
 	for (size_t i = 0; i < n; i++) {
-		const char *type, *kind = "";
+		struct pmu__desc d;
 
-		snprintf(path, sizeof(path), "%s/%s/type", pmu__sysfs_root(), names[i]);
-		type = read_line(path, buf, sizeof(buf));
-		snprintf(path, sizeof(path), "%s/%s/cpus", pmu__sysfs_root(), names[i]);
-		if (!strcmp(names[i], "cpu") || !strncmp(names[i], "cpu_", 4) ||
-		    !strncmp(names[i], "armv8", 5) || read_line(path, buf + 32, 32)) {
-			kind = "  (core PMU: cycles, instructions, ...)";
-			core++;
+		if (pmu__desc_load(names[i], strlen(names[i]), &d) < 0) {
+			printf("  %-20s type ?  (%s)\n", names[i], pmu_errmsg());
+			continue;
 		}
-		printf("  %-20s type %s%s\n", names[i], type ? type : "?", kind);
-		free(names[i]);
+		printf("  %-20s type %u%s\n", d.name, d.type, d.core ? "  (core PMU: cycles, instructions, ...)" : "");
+		core += d.core;
+		pmu__desc_free(&d);
 	}
+	pmu__names_free(names, n);
 	if (!core)
 		printf("  no core PMU: hardware events (cycles, instructions, cache misses) cannot be counted\n"
 		       "  here; a virtual machine needs a virtual PMU (e.g. KVM's -cpu host,pmu=on)\n");
 }
 
+static void policy_line(void *arg, const char *name, const char *value, const char *meaning)
+{
+	(void)arg;
+	if (strstr(meaning, "out of memory"))
+		status = 1;
+	if (value)
+		printf("  %s = %s: %s\n", name, value, meaning);
+	else
+		printf("  %s: %s\n", name, meaning);
+}
+
 static void show_policy(void)
 {
-	char buf[64], path[4096];
-	const char *v = read_line("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf));
-
 	printf("\nPolicy:\n");
-	if (v) {
-		long p = strtol(v, NULL, 10);
-
-		printf("  kernel.perf_event_paranoid = %ld: %s\n", p,
-		       p <= -1 ? "no restrictions" :
-		       p == 0 ? "kernel and CPU-wide counting allowed, no raw tracepoints" :
-		       p == 1 ? "kernel counting allowed for own tasks" :
-		       p == 2 ? "user-space counting of own tasks only (:k needs CAP_PERFMON)" :
-			      "perf_event_open restricted to CAP_PERFMON (Debian's level 3+)");
-	} else {
-		printf("  kernel.perf_event_paranoid: not found (no perf events in this kernel?)\n");
-	}
-	const char *x86[] = { "cpu", "cpu_core", "cpu_atom" };
-	for (size_t i = 0; i < 3; i++) {
-		snprintf(path, sizeof(path), "%s/%s/rdpmc", pmu__sysfs_root(), x86[i]);
-		if ((v = read_line(path, buf, sizeof(buf))))
-			printf("  x86 %s/rdpmc = %s: %s\n", x86[i], v,
-			       !strcmp(v, "0") ? "rdpmc disabled; write 1 to allow user-space reads" :
-			       !strcmp(v, "2") ? "rdpmc allowed everywhere" :
-			       "rdpmc allowed for tasks with a mapped event (what libpmu does)");
-	}
-	if ((v = read_line("/proc/sys/kernel/perf_user_access", buf, sizeof(buf))))
-		printf("  kernel.perf_user_access = %s: %s\n", v,
-		       !strcmp(v, "0") ? "user-space reads off; sysctl kernel.perf_user_access=1 allows them" :
-		       !strcmp(v, "2") ? "riscv legacy mode: cycle, time and instret only" :
-				       "user-space reads allowed for tasks with a mapped event");
+	pmu__policy(policy_line, NULL);
 }
 
 static uint64_t now_ns(void)
@@ -153,10 +109,15 @@ static void show_events(const char *events)
 		struct pmu_set *s;
 		const char *why;
 
-		if (!e)
+		if (!e) {
+			printf("  out of memory\n");
+			status = 1;
 			break;
+		}
 		if (pmu_open(&s, e) < 0) {
 			printf("  %-*s %-6s %-8s %s\n", w, e, "no", "-", pmu_errmsg());
+			if (strstr(pmu_errmsg(), "out of memory"))
+				status = 1;
 			free(e);
 			continue;
 		}
@@ -183,10 +144,11 @@ int cmd_check(int argc, char **argv)
 			return 2;
 		}
 	}
+	status = 0;
 	uname(&u);
 	printf("libpmu %s on %s %s (%s)\n\n", pmu_version(), u.sysname, u.release, u.machine);
 	show_pmus();
 	show_policy();
 	show_events(events);
-	return 0;
+	return status;
 }

@@ -9,7 +9,7 @@ int cmd_stat(int argc, char **argv);
 
 /*
  * "--sysfs DIR" or "--sysfs=DIR" at argv[*i]: points the library at DIR
- * (PMU_SYSFS_DEVICES) and moves *i past it. 1 when taken, 0 when argv[*i]
+ * (pmu__set_sysfs_root) and moves *i past it. 1 when taken, 0 when argv[*i]
  * is another argument, -1 (message printed) when DIR is missing.
  */
 int tool_sysfs_option(const char *cmd, int argc, char **argv, int *i);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "event.h"
+#include "introspect.h"
 #include "cmds.h"
 
 static int usage(FILE *f)

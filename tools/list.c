@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "event.h"
+#include "introspect.h"
 #include "cmds.h"
 
 struct out {
@@ -17,6 +17,7 @@ struct out {
 	const char *section;	/* text: header printed before the first entry of a section */
 	bool header_done;
 	char pfm_pmu[64], pfm_title[96];
+	int status;		/* 1 when the listing is incomplete (said on stderr) */
 };
 
 static bool match(const struct out *o, const char *pmu, const char *name)
@@ -126,8 +127,15 @@ static void list_pmu(struct out *o, struct pmu__desc *d, int json_pmus_only)
 	char **names, buf[4096], scale[64], unit[64], spec[96], title[160];
 	size_t n;
 
-	if (pmu__desc_all(d) < 0)
+	if (pmu__desc_all(d) < 0) {
 		fprintf(stderr, "pmu list: %s: out of memory reading its formats\n", d->name);
+		o->status = 1;
+	}
+	if (!json_pmus_only)	/* malformed files: said on stderr, marked in the listing */
+		for (unsigned i = 0; i < d->nfmt; i++)
+			if (d->fmt[i].bad)
+				fprintf(stderr, "pmu list: %s/%s/format/%s is malformed: '%s'\n", pmu__sysfs_root(),
+					d->name, d->fmt[i].name, d->fmt[i].bad);
 
 	if (json_pmus_only) {
 		printf("%s\n    {\"name\": ", o->n ? "," : "");
@@ -164,14 +172,21 @@ static void list_pmu(struct out *o, struct pmu__desc *d, int json_pmus_only)
 		putchar('\n');
 		o->n++;
 	}
-	if (pmu__alias_names(d->name, &names, &n) < 0)
+	if (pmu__alias_names(d->name, &names, &n) < 0) {
+		fprintf(stderr, "pmu list: %s: out of memory listing its events\n", d->name);
+		o->status = 1;
 		return;
+	}
 	for (size_t i = 0; i < n; i++) {
 		char canon[256];
 		int r = pmu__alias_read(d->name, names[i], strlen(names[i]), buf, sizeof(buf), canon, sizeof(canon));
 		bool sc = pmu__alias_extra(d->name, names[i], "scale", scale, sizeof(scale)) > 0;
 		bool un = pmu__alias_extra(d->name, names[i], "unit", unit, sizeof(unit)) > 0;
 
+		if (r < 0)
+			fprintf(stderr, "pmu list: %s\n", pmu_errmsg());
+		if (r == -ENOMEM)
+			o->status = 1;
 		entry(o, "sysfs", d->name, names[i], r > 0 ? buf : "(malformed)", NULL, sc ? scale : NULL,
 		      un ? unit : NULL);
 	}
@@ -213,6 +228,8 @@ int cmd_list(int argc, char **argv)
 	ncore = pmu__core_pmus(core);
 	if (ncore < 0) {
 		fprintf(stderr, "pmu list: %s\n", pmu_errmsg());
+		if (ncore == -ENOMEM)
+			o.status = 1;
 		ncore = 0;
 	}
 	for (int i = 0, q = 0; i < ncore; i++) {
@@ -249,8 +266,11 @@ int cmd_list(int argc, char **argv)
 	section(&o, "raw events:");
 	entry(&o, "raw", NULL, "rNNNN", "type=4 config=0xNNNN", "raw event code for the core PMU", NULL, NULL);
 
-	if (pmu__pmu_names(&pmus, &npmu) < 0)
+	if ((r = pmu__pmu_names(&pmus, &npmu)) < 0) {
+		fprintf(stderr, "pmu list: %s: %s\n", pmu__sysfs_root(), strerror(-r));
 		npmu = 0;
+		o.status = 1;
+	}
 	for (size_t i = 0; i < npmu; i++) {
 		struct pmu__desc d;
 
@@ -261,7 +281,7 @@ int cmd_list(int argc, char **argv)
 		list_pmu(&o, &d, 0);
 		pmu__desc_free(&d);
 	}
-	if (!getenv("PMU_SYSFS_DEVICES"))
+	if (pmu__sysfs_is_own())
 		pmu__pfm_list(pfm_cb, &o);	/* libpfm4 knows this CPU, not a sysfs copy's */
 	if (o.json) {
 		/* the PMUs with their terms */
@@ -296,5 +316,5 @@ int cmd_list(int argc, char **argv)
 		fprintf(stderr, "pmu list: no event matches '%s'\n", o.glob);
 		return 1;
 	}
-	return 0;
+	return o.status;
 }

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "event.h"
+#include "introspect.h"
 
 static char root[PATH_MAX], alias[PATH_MAX + 32], format[PATH_MAX + 32];
 

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/* The pure grammar of event strings and sysfs files (format.c): no I/O. */
+#ifndef PMU_FORMAT_H
+#define PMU_FORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "introspect.h"
+
+/* "config", "config1", "config2", "config3": the words of perf_event_attr a format field fills. */
+extern const char *const pmu__config_words[4];
+
+static inline __u64 *pmu__attr_word(struct perf_event_attr *a, unsigned w)
+{
+	switch (w) {
+	case 0: return &a->config;
+	case 1: return &a->config1;
+	case 2: return &a->config2;
+#if PMU_HAVE_CONFIG3
+	case 3: return &a->config3;
+#endif
+	}
+	return NULL;
+}
+
+/* Input as shown in messages: bounded, printable ASCII, other bytes escaped (\n, \t, \\, \xHH). */
+#define PMU_SHOW_MAX 64
+struct pmu__shown {
+	char s[PMU_SHOW_MAX * 4 + 4];
+};
+const char *pmu__show(struct pmu__shown *b, const char *s, size_t len);
+
+/* Whitespace as sysfs files and event lists have it; trims both ends of [*s, *s+*len). */
+bool pmu__is_space(char c);
+void pmu__trim(const char **s, size_t *len);
+/* The value of hex digit c, or -1. */
+int pmu__hex_digit(int c);
+
+/* Parses "config1:0-7,32-35" (whitespace-trimmed). 0 or -EINVAL (no message). */
+int pmu__format_parse(const char *spec, size_t len, struct pmu__field *f);
+/* Spreads val over the field's ranges: -ERANGE when val is wider than the field. */
+int pmu__field_put(const struct pmu__field *f, uint64_t val, uint64_t cfg[4]);
+uint64_t pmu__field_get(const struct pmu__field *f, const uint64_t cfg[4]);
+
+/* One term of a list "a=1,b,c=?" (an event's terms or an alias file). */
+struct pmu__term {
+	const char *name;
+	size_t nlen;
+	const char *val;	/* NULL for a bare term */
+	size_t vlen;
+};
+
+/*
+ * The next term of [*p, end): 1 with t set, 0 at the end (*p NULL), -EINVAL
+ * for an empty or malformed term (no message). Whitespace around terms is
+ * skipped. Start with *p NULL for an empty list.
+ */
+int pmu__term_next(const char **p, const char *end, struct pmu__term *t);
+
+/* A term's number: decimal or 0x hex. 0, 1 for "?", -EINVAL or -ERANGE. */
+int pmu__term_value(const char *v, size_t len, uint64_t *out);
+
+#endif

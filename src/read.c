@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The read paths of a set: from user space through each counter's page
+ * when every counter allows it, else one read(2) per group, scaled when the
+ * group was multiplexed. pmu_read() is the hot path.
+ */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "set.h"
+#include "readpage.h"
+#include "arch.h"
+
+/* Every counter through read(2), one call per group, into c->rd. */
+static int read_counters(struct pmu_set *set)
+{
+	struct pmu__cold *c = pmu__cold(set);
+	uint64_t *b = c->buf;
+	unsigned g, k;
+	int r = pmu__check_owner(set, "pmu_read");
+
+	if (r < 0)
+		return r;
+	for (g = 0; g < c->ngroups; g++) {
+		const struct pmu__group *gr = &c->grp[g];
+		size_t want = pmu__group_bytes(gr->n);
+		ssize_t got = read(gr->fd, b, want);
+
+		if (unlikely(got != (ssize_t)want)) {
+			const char *name = c->names[c->ctr[gr->first].event];
+
+			if (got < 0)
+				return pmu__err(-errno, "%s: read: %s", name, strerror(errno));
+			return pmu__err(-EIO, "%s: read returned %zd bytes, expected %zu", name, got, want);
+		}
+		for (k = 0; k < gr->n; k++)
+			c->rd[gr->first + k] = (struct pmu_reading){ pmu__group_values(b, gr->n)[k], b[1], b[2] };
+	}
+	return 0;
+}
+
+/*
+ * Per event: the sum of its counters (several only on hybrid machines, where
+ * the thread runs on one core type at a time: running times add up, enabled
+ * times overlap), then scaled once.
+ */
+static int read_slow(struct pmu_set *set, uint64_t *values, struct pmu_reading *out)
+{
+	struct pmu__cold *c = pmu__cold(set);
+	struct pmu_reading *ev = out ? out : c->rd + c->nctr;
+	unsigned i;
+	int r = read_counters(set);
+
+	if (r < 0)
+		return r;
+	memset(ev, 0, c->nev * sizeof(*ev));
+	for (i = 0; i < c->nctr; i++) {
+		const struct pmu_reading *rd = &c->rd[i];
+		struct pmu_reading *e = &ev[c->ctr[i].event];
+
+		e->value += rd->value;
+		if (rd->enabled > e->enabled)
+			e->enabled = rd->enabled;
+		e->running += rd->running;
+	}
+	for (i = 0; values && i < c->nev; i++)
+		values[i] = pmu__scale(ev[i].value, ev[i].enabled, ev[i].running);
+	return 0;
+}
+
+/* Multiplexed events, or no set at all: times from the pages where possible, else read(2). */
+static __attribute__((noinline)) int read_scaled(struct pmu_set *set, uint64_t *values,
+						  struct pmu_reading *out)
+{
+	struct pmu__page_value v;
+	uint32_t i;
+
+	if (!set || !(values || out))
+		return pmu__err(-EINVAL, "pmu_read: %s is NULL", set ? "values" : "the set");
+	for (i = 0; i < set->direct; i++) {
+		if (pmu__read_page(set->ev[i].page, out ? PMU_READ_TIMES : PMU_READ_COUNT,
+				   pmu__arch_rdpmc, pmu__arch_clock, &v))
+			return read_slow(set, values, out);
+		if (values)
+			values[i] = pmu__scale(v.count, v.enabled, v.running);
+		else
+			out[i] = (struct pmu_reading){ v.count, v.enabled, v.running };
+	}
+	return set->direct ? 0 : read_slow(set, values, out);
+}
+
+/* Values of a multiplexed group, scaled: out of the way of read_group(). */
+static __attribute__((noinline)) void scale_group(uint64_t *values, const uint64_t *v, uint32_t n,
+						  uint64_t enabled, uint64_t running)
+{
+	for (uint32_t i = 0; i < n; i++)
+		values[i] = pmu__scale(v[i], enabled, running);
+}
+
+/*
+ * One read(2) of the set's only group, straight into the events: as lean as
+ * a raw read. Fields are loaded after the call so that few registers live
+ * across it. 0, or -1 when the read came short (read_slow() then says why).
+ */
+static inline int group_read(struct pmu_set *set)
+{
+	return read(set->group_fd, set->group_buf, set->group_size) == (ssize_t)set->group_size ? 0 : -1;
+}
+
+static __attribute__((noinline)) int read_group(struct pmu_set *set, uint64_t *values)
+{
+	const uint64_t *b, *v;
+	uint32_t i, n;
+
+	if (unlikely(group_read(set)))
+		return read_slow(set, values, NULL);
+	b = set->group_buf;
+	v = pmu__group_values(b, set->group_n);
+	n = set->group_n;
+	if (likely(b[1] == b[2])) {
+		for (i = 0; i < n; i++)
+			values[i] = v[i];
+	} else {
+		scale_group(values, v, n, b[1], b[2]);
+	}
+	return 0;
+}
+
+static __attribute__((noinline)) int read_group_full(struct pmu_set *set, struct pmu_reading *out)
+{
+	const uint64_t *b, *v;
+	uint32_t i;
+
+	if (unlikely(group_read(set)))
+		return read_slow(set, NULL, out);
+	b = set->group_buf;
+	v = pmu__group_values(b, set->group_n);
+	for (i = 0; i < set->group_n; i++)
+		out[i] = (struct pmu_reading){ v[i], b[1], b[2] };
+	return 0;
+}
+
+/*
+ * The hot path: no call, no stack frame, the inline read of each counter's
+ * page; else one read(2) of the group. group_n and direct are 0 in a forked
+ * child (the page is wiped): read_scaled() says so.
+ */
+PMU_API int pmu_read(struct pmu_set *set, uint64_t *values)
+{
+	const struct pmu_counter *ev;
+	uint32_t n;
+
+	if (unlikely(!set || !values))
+		goto other;
+	ev = set->ev;
+	/*
+	 * Checked at open: each page allows user reads (cap_user_rdpmc). The
+	 * events of one group are scheduled together: the first page alone
+	 * tells whether they are multiplexed. 1 and 4 events without a loop.
+	 */
+#define READ(k, checks) if (unlikely(pmu_inl_page_read(ev[k].page, pmu__arch_rdpmc, checks, &values[k]))) goto other
+	n = set->direct;
+	if (likely(n == 1)) {
+		READ(0, PMU_INL_TIMES);
+		return 0;
+	}
+	if (n == 4 && likely(set->one_group)) {
+		READ(0, PMU_INL_TIMES);
+		READ(1, 0);
+		READ(2, 0);
+		READ(3, 0);
+		return 0;
+	}
+	if (unlikely(!n)) {
+		if (likely(set->group_n))
+			return read_group(set, values);
+		goto other;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		READ(i, i == 0 || !set->one_group ? PMU_INL_TIMES : 0);
+#undef READ
+	return 0;
+other:
+	return read_scaled(set, values, NULL);
+}
+
+PMU_API int pmu_read_full(struct pmu_set *set, struct pmu_reading *out)
+{
+	if (!set || !out)
+		return pmu__err(-EINVAL, "pmu_read_full: %s is NULL", set ? "out" : "the set");
+	if (set->group_n && !set->direct)
+		return read_group_full(set, out);
+	return read_scaled(set, NULL, out);
+}
+
+/* A value of a multiplexed event, scaled: out of the way of read_event(). */
+static __attribute__((noinline)) uint64_t scale_one(uint64_t v, uint64_t enabled, uint64_t running)
+{
+	return pmu__scale(v, enabled, running);
+}
+
+/* Event i as pmu_read() gives it, the whole way: a child's copy, several counters, a short read. */
+static __attribute__((noinline)) int read_event_slow(struct pmu_set *set, unsigned i, uint64_t *value)
+{
+	struct pmu__cold *c = pmu__cold(set);
+	int r = read_slow(set, NULL, NULL);
+
+	if (r == 0)
+		*value = pmu__scale(c->rd[c->nctr + i].value, c->rd[c->nctr + i].enabled, c->rd[c->nctr + i].running);
+	return r;
+}
+
+/* Event i through read(2): the one read of its group when it has a single counter. */
+static int read_event(struct pmu_set *set, unsigned i, uint64_t *value)
+{
+	const struct pmu__evread *e = set->evr;	/* NULL in a forked child: the hot pages are wiped */
+	const uint64_t *b = set->group_buf;
+
+	if (likely(e && (e += i)->nctr == 1 && read(e->fd, set->group_buf, e->bytes) == (ssize_t)e->bytes)) {
+		*value = likely(b[1] == b[2]) ? b[e->pos] : scale_one(b[e->pos], b[1], b[2]);
+		return 0;
+	}
+	return read_event_slow(set, i, value);
+}
+
+/* Readable from user space, but multiplexed (to scale), or off its counter now. */
+static __attribute__((noinline)) int read_counter_page(const struct pmu_counter *c, uint64_t *value)
+{
+	struct pmu__page_value v;
+
+	if (pmu__read_page(c->page, PMU_READ_COUNT, pmu__arch_rdpmc, pmu__arch_clock, &v))
+		return read_event(c->set, (unsigned)(c - c->set->ev), value);
+	*value = pmu__scale(v.count, v.enabled, v.running);
+	return 0;
+}
+
+PMU_API int pmu_counter_read_slow(const struct pmu_counter *c, uint64_t *value)
+{
+	if (unlikely(!c || !value))
+		return pmu__err(-EINVAL, "pmu_counter_read: %s is NULL", c ? "value" : "the counter");
+	if (unlikely(!c->set))	/* the set's hot pages read as zeros in a forked child */
+		return pmu__err(-ECHILD, "pmu_counter_read: the counter belongs to the parent process; "
+				"after fork the child must open sets of its own");
+	if (c->page)
+		return read_counter_page(c, value);
+	return read_event(c->set, (unsigned)(c - c->set->ev), value);
+}

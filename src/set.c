@@ -1,0 +1,411 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Counter sets: parse the events, put them into groups, open them (with
+ * arm64's 64-bit counters where the PMU has them), enable, disable, reset,
+ * close. The layout is in set.h; reads are in read.c, reasons in why.c.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "set.h"
+#include "sysfs.h"
+#include "readpage.h"
+#include "arch.h"
+
+#ifndef MADV_WIPEONFORK
+#define MADV_WIPEONFORK 18
+#endif
+
+static int perf_event_open(struct perf_event_attr *attr, pid_t pid, int cpu, int group, unsigned long flags)
+{
+	return (int)syscall(SYS_perf_event_open, attr, pid, cpu, group, flags);
+}
+
+/*
+ * Whether fd is still the perf descriptor the set opened: a program that
+ * closed it (closing every descriptor it inherited, say) may have a file of
+ * its own under that number now, which the library must not close.
+ */
+static bool is_ours(const struct pmu__cold *c, int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && st.st_dev == c->fd_dev && st.st_ino == c->fd_ino;
+}
+
+static void close_counters(struct pmu_set *set)
+{
+	struct pmu__cold *c = pmu__cold(set);
+	unsigned i;
+
+	set->direct = 0;
+	set->group_n = 0;
+	for (i = 0; c->ctr && i < c->nctr; i++) {
+		/* A forked child has no copy of the pages: unmapping could hit its own mappings. */
+		if (set->alive == PMU_ALIVE && c->ctr[i].page)
+			munmap(c->ctr[i].page, pmu__page_size());
+		c->ctr[i].page = NULL;
+		if (c->ctr[i].fd >= 0 && is_ours(c, c->ctr[i].fd))
+			close(c->ctr[i].fd);
+		c->ctr[i].fd = -1;
+	}
+}
+
+static void free_set(struct pmu_set *set)
+{
+	struct pmu__cold *c = pmu__cold(set);
+	unsigned i;
+
+	close_counters(set);
+	if (c->names)
+		for (i = 0; i < c->nev; i++)
+			free(c->names[i]);
+	free(c->names);
+	free(c->ctr);
+	free(c->grp);
+	free(c->rd);
+	free(c->buf);
+	free(c->attr);
+	free(c->evr);
+	munmap(set, c->map_size);
+}
+
+PMU_API void pmu_close(struct pmu_set *set)
+{
+	if (set)
+		free_set(set);
+}
+
+#ifdef PMU_ARCH_LONG_PROBE_CONFIG
+/*
+ * Whether the PMU's event counters are 64-bit. The arm64 kernel takes a
+ * 64-bit user-readable cycles event even where only the cycle counter is
+ * 64-bit (Cortex-A72), and then cannot schedule a second one, or starves
+ * later groups: ask once, with an event that needs an event counter, which
+ * such a PMU refuses with EOPNOTSUPP.
+ */
+static bool long_event_counters(const struct pmu__attr *a)
+{
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static struct { char pmu[PMU_PMU_NAME]; bool ok; } known[PMU_MAX_PMUS];
+	static unsigned nknown;
+	struct perf_event_attr p = { .size = sizeof(p), .config = PMU_ARCH_LONG_PROBE_CONFIG,
+				     .config1 = a->attr.config1, .disabled = 1, .exclude_kernel = 1,
+				     .exclude_hv = 1 };
+	bool ok = true;
+	unsigned i;
+	int fd;
+
+	pthread_mutex_lock(&lock);
+	for (i = 0; i < nknown && strcmp(known[i].pmu, a->pmu); i++)
+		;
+	if (i < nknown) {
+		ok = known[i].ok;
+	} else {
+		p.type = (uint32_t)pmu__pmu_type(a->pmu);
+		fd = perf_event_open(&p, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+		ok = fd >= 0 || errno != EOPNOTSUPP;
+		if (fd >= 0)
+			close(fd);
+		if (nknown < PMU_MAX_PMUS) {
+			snprintf(known[nknown].pmu, sizeof(known[nknown].pmu), "%s", a->pmu);
+			known[nknown++].ok = ok;
+		}
+	}
+	pthread_mutex_unlock(&lock);
+	return ok;
+}
+#else
+static bool long_event_counters(const struct pmu__attr *a)
+{
+	(void)a;
+	return true;	/* no architecture here narrows its counters */
+}
+#endif
+
+static int open_counters(struct pmu_set *set, const struct pmu_opts *o)
+{
+	struct pmu__cold *c = pmu__cold(set);
+	const char *blocker = pmu__set_blocker(o);
+	unsigned g, i;
+
+	for (g = 0; g < c->ngroups; g++) {
+		struct pmu__group *gr = &c->grp[g];
+
+		for (i = gr->first; i < gr->first + gr->n; i++) {
+			struct perf_event_attr *at = &c->attr[i].attr;
+			bool leader = i == gr->first;
+			int fd;
+
+			/*
+			 * An enabled leader makes the kernel check that the whole
+			 * group fits the PMU (arm64 skips disabled leaders, and
+			 * the group would then never count): the set is reset
+			 * and started again once complete.
+			 */
+			at->disabled = leader && (o->flags & PMU_ENABLE_ON_EXEC);
+			at->inherit = !!(o->flags & PMU_INHERIT);
+			at->enable_on_exec = leader && (o->flags & PMU_ENABLE_ON_EXEC);
+			at->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+			if (gr->n > 1)
+				at->read_format |= PERF_FORMAT_GROUP;
+			if (c->ctr[i].auto_long && !long_event_counters(&c->attr[i])) {
+				at->config1 &= ~c->ctr[i].auto_long;
+				c->ctr[i].auto_long = 0;
+			}
+			for (;;) {
+				fd = perf_event_open(at, o->pid, o->cpu, leader ? -1 : gr->fd,
+						     PERF_FLAG_FD_CLOEXEC);
+				if (fd >= 0 || errno != EOPNOTSUPP || !c->ctr[i].auto_long)
+					break;
+				/* The 64-bit counter the library asked for is not there: use 32 bits. */
+				at->config1 &= ~c->ctr[i].auto_long;
+				c->ctr[i].auto_long = 0;
+			}
+			if (fd < 0)
+				return pmu__open_error(errno, c->names[c->ctr[i].event], &c->attr[i], gr->n, o->pid);
+			c->ctr[i].fd = fd;
+			if (!i) {	/* every perf descriptor is the one anonymous inode */
+				struct stat st;
+
+				if (fstat(fd, &st) == 0) {
+					c->fd_dev = st.st_dev;
+					c->fd_ino = st.st_ino;
+				}
+			}
+			if (leader)
+				gr->fd = fd;
+			c->ctr[i].why = pmu__type_blocker(&c->attr[i]);
+			if (!c->ctr[i].why)
+				c->ctr[i].why = blocker;
+			if (!c->ctr[i].why && !c->wiped)
+				c->ctr[i].why = "the kernel lacks MADV_WIPEONFORK (Linux 4.14), which keeps "
+						"the user-space read safe across fork";
+			if (c->ctr[i].why)
+				continue;
+			c->ctr[i].page = mmap(NULL, pmu__page_size(), PROT_READ, MAP_SHARED, fd, 0);
+			if (c->ctr[i].page == MAP_FAILED) {
+				c->ctr[i].page = NULL;
+				c->ctr[i].why = "the event's page could not be mapped";
+			}
+		}
+	}
+	pmu__plan_group_read(set);
+	pmu__plan_event_reads(c);
+	return 0;
+}
+
+PMU_API int pmu_open_opts(struct pmu_set **setp, const char *events, const struct pmu_opts *opts)
+{
+	struct pmu_opts o = { .size = sizeof(o), .pid = 0, .cpu = -1 };
+	struct pmu_set *set;
+	struct pmu__cold *c;
+	size_t ps = pmu__page_size(), hot = pmu__hot_size(), max_read;
+	unsigned g;
+	int r;
+
+	if (!setp)
+		return pmu__err(-EINVAL, "pmu_open: the set pointer is NULL");
+	*setp = NULL;
+	if (!events)
+		return pmu__err(-EINVAL, "pmu_open: the event list is NULL");
+	if (opts) {
+		if (opts->size < sizeof(o) && opts->size != 0) {
+			memcpy(&o, opts, opts->size);
+		} else if (opts->size > sizeof(o)) {
+			return pmu__err(-EINVAL, "pmu_open: struct pmu_opts of size %zu is newer than "
+					"this library (%zu)", opts->size, sizeof(o));
+		} else {
+			o = *opts;
+		}
+		if (o.flags & ~(unsigned)(PMU_INHERIT | PMU_ENABLE_ON_EXEC | PMU_NO_GROUP |
+					  PMU_DISABLED | PMU_NO_USER_READ | PMU_ON_CPU))
+			return pmu__err(-EINVAL, "pmu_open: unknown flags 0x%x", o.flags);
+		if (!(o.flags & PMU_ON_CPU))
+			o.cpu = -1;
+		else if (o.cpu < 0)
+			return pmu__err(-EINVAL, "pmu_open: PMU_ON_CPU with cpu %d", o.cpu);
+		if (o.pid == -1 && o.cpu < 0)
+			return pmu__err(-EINVAL, "pmu_open: pid -1 (every task) needs PMU_ON_CPU and a cpu");
+	}
+
+	set = mmap(NULL, hot + ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (set == MAP_FAILED)
+		return pmu__err(-errno, "pmu_open: cannot allocate the set: %s", strerror(errno));
+	c = pmu__cold(set);
+	c->map_size = hot + ps;
+	c->owner = getpid();
+	c->wiped = madvise(set, hot, MADV_WIPEONFORK) == 0;
+	set->alive = PMU_ALIVE;
+	c->ctr = calloc(PMU_MAX_COUNTERS, sizeof(*c->ctr));
+	c->attr = calloc(PMU_MAX_COUNTERS, sizeof(*c->attr));
+	if (!c->ctr || !c->attr) {
+		r = pmu__err(-ENOMEM, "pmu_open: out of memory");
+		goto fail;
+	}
+	r = pmu__parse_events(c, events);
+	if (r < 0)
+		goto fail;
+	r = pmu__plan_groups(c, o.flags);
+	if (r < 0)
+		goto fail;
+	for (g = 0, max_read = 0; g < c->ngroups; g++)
+		if (pmu__group_bytes(c->grp[g].n) > max_read)
+			max_read = pmu__group_bytes(c->grp[g].n);
+	c->buf = malloc(max_read);
+	c->rd = malloc((c->nctr + c->nev) * sizeof(*c->rd));	/* per counter, then per event */
+	c->evr = malloc(c->nev * sizeof(*c->evr));
+	if (!c->buf || !c->rd || !c->evr) {
+		r = pmu__err(-ENOMEM, "pmu_open: out of memory");
+		goto fail;
+	}
+	for (unsigned i = 0; i < c->nev; i++)
+		set->ev[i].set = set;
+	r = open_counters(set, &o);
+	if (r < 0)
+		goto fail;
+	if (!(o.flags & PMU_ENABLE_ON_EXEC)) {
+		/* Off and on again: siblings added to a running group count only once it is rescheduled. */
+		r = pmu_disable(set);
+		if (!r)
+			r = pmu_reset(set);
+		if (!r && !(o.flags & PMU_DISABLED))
+			r = pmu_enable(set);
+		if (r < 0)
+			goto fail;
+	}
+	pmu__err_clear();
+	*setp = set;
+	return 0;
+fail:
+	free_set(set);
+	return r;
+}
+
+PMU_API int pmu_open(struct pmu_set **set, const char *events)
+{
+	return pmu_open_opts(set, events, NULL);
+}
+
+static int ioctl_groups(struct pmu_set *set, unsigned long req, const char *what)
+{
+	struct pmu__cold *c;
+	unsigned g;
+	int r;
+
+	if (!set)
+		return pmu__err(-EINVAL, "%s: the set is NULL", what);
+	r = pmu__check_owner(set, what);
+	if (r < 0)
+		return r;
+	c = pmu__cold(set);
+	/*
+	 * Enabling and disabling the leader starts and stops its whole group;
+	 * doing it to every member (PERF_IOC_FLAG_GROUP) leaves siblings off
+	 * for good on some kernels. A reset must reach every member.
+	 */
+	for (g = 0; g < c->ngroups; g++)
+		if (ioctl(c->grp[g].fd, req, req == PERF_EVENT_IOC_RESET ? PERF_IOC_FLAG_GROUP : 0) < 0) {
+			const char *name = c->names[c->ctr[c->grp[g].first].event];
+			struct pmu__shown b;
+			int err = errno;
+
+			return pmu__err(-err, "%s: %s: %s", what, pmu__show(&b, name, strlen(name)), strerror(err));
+		}
+	return 0;
+}
+
+PMU_API int pmu_enable(struct pmu_set *set)
+{
+	int r = ioctl_groups(set, PERF_EVENT_IOC_ENABLE, "pmu_enable");
+
+	if (!r) {
+		pmu__cold(set)->enabled = true;
+		pmu__settle_read_paths(set);
+	}
+	return r;
+}
+
+PMU_API int pmu_disable(struct pmu_set *set)
+{
+	int r = ioctl_groups(set, PERF_EVENT_IOC_DISABLE, "pmu_disable");
+
+	if (!r)
+		pmu__cold(set)->enabled = false;
+	return r;
+}
+
+/*
+ * A reset of a running counter publishes a page whose offset the kernel
+ * computed from the raw count zero-extended (its last update), while the
+ * documented read sign-extends: with 32-bit counters (arm64 without long)
+ * every read is then 2^32 short until the counter is next started, which
+ * sign-extends again. So a running set is stopped around its reset: the
+ * start gives every read path a consistent page at once.
+ */
+PMU_API int pmu_reset(struct pmu_set *set)
+{
+	bool running = set && pmu__cold(set)->enabled;
+	int r;
+
+	if (running && (r = ioctl_groups(set, PERF_EVENT_IOC_DISABLE, "pmu_reset")) < 0)
+		return r;
+	r = ioctl_groups(set, PERF_EVENT_IOC_RESET, "pmu_reset");
+	if (running) {
+		int e = ioctl_groups(set, PERF_EVENT_IOC_ENABLE, "pmu_reset");
+
+		r = r < 0 ? r : e;
+	}
+	return r;
+}
+
+PMU_API unsigned pmu_count(const struct pmu_set *set)
+{
+	return set ? pmu__cold(set)->nev : 0;
+}
+
+PMU_API const char *pmu_name(const struct pmu_set *set, unsigned i)
+{
+	return set && i < pmu__cold(set)->nev ? pmu__cold(set)->names[i] : NULL;
+}
+
+PMU_API const struct pmu_counter *pmu_counter(struct pmu_set *set, unsigned i)
+{
+	errno = EINVAL;
+	if (!set) {
+		pmu__err(-EINVAL, "pmu_counter: the set is NULL");
+		return NULL;
+	}
+	if (i >= pmu__cold(set)->nev) {
+		pmu__err(-EINVAL, "pmu_counter: event %u out of range (the set has %u)", i, pmu__cold(set)->nev);
+		return NULL;
+	}
+	return &set->ev[i];
+}
+
+unsigned pmu__counters(const struct pmu_set *set)
+{
+	return set ? pmu__cold(set)->nctr : 0;
+}
+
+int pmu__counter(const struct pmu_set *set, unsigned i, int *fd,
+		 const struct perf_event_mmap_page **page, unsigned *event)
+{
+	if (!set || i >= pmu__cold(set)->nctr)
+		return -EINVAL;
+	if (fd)
+		*fd = pmu__cold(set)->ctr[i].fd;
+	if (page)
+		*page = pmu__cold(set)->ctr[i].page;
+	if (event)
+		*event = pmu__cold(set)->ctr[i].event;
+	return 0;
+}

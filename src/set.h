@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A counter set's layout, shared by set.c (open, group, enable, close),
+ * read.c (the read paths) and why.c (which path, and why).
+ *
+ * A set is one mmap of two kinds of page. The first ("hot") pages, which
+ * struct pmu_set points at, hold what a user-space read needs, the handles
+ * of pmu_counter() among it, and are MADV_WIPEONFORK: in a forked child they
+ * read as zeros, so the child can never take the user-space path on its
+ * parent's counters (the kernel does not copy perf mappings into children)
+ * and no system call is spent on detecting it. The page after them ("cold")
+ * holds everything else and survives fork, so that a child can still close
+ * its copies of the descriptors.
+ */
+#ifndef PMU_SET_H
+#define PMU_SET_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include "introspect.h"
+
+#define PMU_MAX_COUNTERS 256
+#define PMU_ALIVE 0x706d7531u	/* in the hot page: wiped to 0 in a forked child */
+
+/* How read(2) gives an event alone on one counter: its group's read and where its value is. */
+struct pmu__evread {
+	uint32_t nctr;			/* the event's counters: more than 1 sums several PMUs */
+	uint32_t ctr;			/* its (last) counter */
+	int fd;				/* a descriptor of that counter's group */
+	uint32_t bytes;			/* the group's read */
+	uint32_t pos;			/* the value in it; enabled and running are words 1 and 2 */
+};
+
+struct pmu_set {			/* the hot pages */
+	uint32_t direct;		/* counters (== events) when each may be read from user space, else 0 */
+	uint32_t alive;			/* PMU_ALIVE; 0 in a forked child */
+	uint32_t one_group;		/* the events share one schedule: the first page tells whether all are multiplexed */
+	uint32_t group_n;		/* events, when one read(2) of group_fd gives them in order; else 0 */
+	int group_fd;
+	uint64_t *group_buf;		/* group_size bytes; the largest group's read */
+	size_t group_size;
+	const struct pmu__evread *evr;	/* per event, its own read(2); NULL without MADV_WIPEONFORK */
+	struct pmu_counter ev[PMU_MAX_COUNTERS];	/* per event: .page when it alone may be read inline */
+};
+
+struct pmu__counter {
+	struct perf_event_mmap_page *page;	/* mapped while it may be read from user space */
+	int fd;
+	unsigned event;			/* the user's event this counter adds to */
+	const char *why;		/* why it is read through read(2), or NULL */
+	uint64_t auto_long;
+	char why_buf[192];		/* for a why that names a file */
+};
+
+struct pmu__group {
+	int fd;				/* leader */
+	unsigned first, n;		/* counters first..first+n-1 */
+};
+
+struct pmu__cold {			/* the page after the hot ones */
+	size_t map_size;
+	pid_t owner;			/* checked with getpid() only without WIPEONFORK */
+	dev_t fd_dev;			/* the perf descriptors' file, to close none that is not */
+	ino_t fd_ino;
+	bool wiped;			/* MADV_WIPEONFORK in force */
+	bool enabled;			/* counting (pmu_enable, or opened enabled) */
+	unsigned nev, nctr, ngroups;
+	struct pmu__counter *ctr;
+	struct pmu__group *grp;
+	char **names;
+	struct pmu_reading *rd;		/* read(2): per counter, then per event */
+	uint64_t *buf;			/* one group's read(2) */
+	struct pmu__attr *attr;		/* per counter, kept for messages */
+	struct pmu__evread *evr;	/* per event */
+};
+
+static inline size_t pmu__page_size(void)
+{
+	static size_t ps;	/* atomics: sets may be opened by several threads at once */
+	size_t v = __atomic_load_n(&ps, __ATOMIC_RELAXED);
+
+	if (!v) {
+		v = (size_t)sysconf(_SC_PAGESIZE);
+		__atomic_store_n(&ps, v, __ATOMIC_RELAXED);
+	}
+	return v;
+}
+
+/* The hot pages' size: known without reading them, which a forked child cannot. */
+static inline size_t pmu__hot_size(void)
+{
+	size_t ps = pmu__page_size();	/* a power of 2 */
+
+	return (sizeof(struct pmu_set) + ps - 1) & ~(ps - 1);
+}
+
+static inline struct pmu__cold *pmu__cold(const struct pmu_set *set)
+{
+	return (struct pmu__cold *)((char *)set + pmu__hot_size());
+}
+
+/* The set may be used by this process: not a child's copy of its parent's. 0 or -ECHILD. */
+static inline int pmu__check_owner(const struct pmu_set *set, const char *what)
+{
+	if (likely(set->alive == PMU_ALIVE && (pmu__cold(set)->wiped || pmu__cold(set)->owner == getpid())))
+		return 0;
+	return pmu__err(-ECHILD, "%s: the set was opened by process %d; after fork the child must "
+			"open sets of its own", what, (int)pmu__cold(set)->owner);
+}
+
+/*
+ * read(2) of a group of n: nr, enabled, running, values[nr]; of a single
+ * counter (no PERF_FORMAT_GROUP, cheaper in the kernel): value, enabled, running.
+ */
+static inline size_t pmu__group_bytes(unsigned n)
+{
+	return (n > 1 ? 3 + n : 3) * sizeof(uint64_t);
+}
+
+static inline const uint64_t *pmu__group_values(const uint64_t *buf, unsigned n)
+{
+	return n > 1 ? buf + 3 : buf;
+}
+
+/* plan.c */
+/* Parses events into c->attr, c->ctr and c->names. 0 or -errno. */
+int pmu__parse_events(struct pmu__cold *c, const char *events);
+/*
+ * Puts counters into groups: one per hardware PMU, software-like events join
+ * the first group (the kernel moves them into the hardware context); with
+ * PMU_NO_GROUP each alone. Reorders c->ctr/c->attr so that each group's
+ * counters are contiguous. 0 or -ENOMEM.
+ */
+int pmu__plan_groups(struct pmu__cold *c, unsigned flags);
+/* Once the descriptors are open: the set's one group read, and each event's own. */
+void pmu__plan_group_read(struct pmu_set *set);
+void pmu__plan_event_reads(struct pmu__cold *c);
+/* Once the counters run: which pages may be read from user space (unmapping the others). */
+void pmu__settle_read_paths(struct pmu_set *set);
+
+/* why.c */
+/* Why a counter of this PMU type can never be read from user space ("software event"), or NULL. */
+const char *pmu__type_blocker(const struct pmu__attr *a);
+/* Why no counter of a set opened with these options can be read from user space, or NULL. */
+const char *pmu__set_blocker(const struct pmu_opts *o);
+/* Why counter k of an enabled set cannot be read from user space, given its page, or NULL. */
+const char *pmu__user_read_blocker(struct pmu__counter *k, const struct perf_event_mmap_page *pc,
+				   const struct pmu__attr *a);
+/* Explains a failed perf_event_open() of event name on PMU a for task pid; returns -err. */
+int pmu__open_error(int err, const char *name, const struct pmu__attr *a, unsigned group_size, pid_t pid);
+
+#endif
