@@ -16,6 +16,8 @@ t() { name=$1; shift; if out=$("$@" 2>&1); then ok "$name"; else ko "$name" "$(e
 snap() { (cd "$1" && find . | sort | while read -r f; do
 	if [ -L "$f" ]; then echo "$f -> $(readlink "$f")"; else echo "$f"; fi; done); }
 
+# The version is defined once, in include/pmu.h.
+ver=$(for x in MAJOR MINOR PATCH; do sed -n "s/^#define PMU_VERSION_$x //p" include/pmu.h; done | paste -sd.)
 p=$d/prefix
 t make-install sh -c "make -s install PREFIX=$p > $d/install.out 2>&1"
 export PKG_CONFIG_PATH="$p/lib/pkgconfig"
@@ -64,7 +66,7 @@ if command -v cmake >/dev/null; then
 	mkdir "$d/v1"
 	printf 'cmake_minimum_required(VERSION 3.13)\nproject(v C)\nfind_package(libpmu 1.0 CONFIG REQUIRED)\n' > "$d/v1/CMakeLists.txt"
 	t cmake-version sh -c "! cmake -S $d/v1 -B $d/v1/b -DCMAKE_PREFIX_PATH=$p > $d/v1.out 2>&1 &&
-		grep -q 'version: 0.1.0' $d/v1.out"
+		grep -q 'version: $ver' $d/v1.out"
 else
 	sk cmake "cmake is not installed"
 fi
@@ -74,10 +76,10 @@ fi
 # ldconfig is left to the packaging.
 s=$d/stage
 t destdir sh -c "make -s install DESTDIR=$s PREFIX=/usr LIBDIR=/usr/lib/x86_64-linux-gnu LDCONFIG=$d/ldconfig > $d/stage.out 2>&1 &&
-	[ ! -s $d/stage.out ] && [ -f $s/usr/lib/x86_64-linux-gnu/libpmu.so.0.1.0 ] &&
+	[ ! -s $d/stage.out ] && [ -f $s/usr/lib/x86_64-linux-gnu/libpmu.so.$ver ] &&
 	[ -f $s/usr/lib/x86_64-linux-gnu/cmake/libpmu/libpmuConfig.cmake ] && [ -f $s/usr/include/pmu.h ] &&
 	! grep -rq $s $s/usr/lib/x86_64-linux-gnu/pkgconfig $s/usr/lib/x86_64-linux-gnu/cmake &&
-	grep -q '/usr/lib/x86_64-linux-gnu/libpmu.so.0.1.0' $s/usr/lib/x86_64-linux-gnu/cmake/libpmu/libpmuConfig.cmake"
+	grep -q '/usr/lib/x86_64-linux-gnu/libpmu.so.$ver' $s/usr/lib/x86_64-linux-gnu/cmake/libpmu/libpmuConfig.cmake"
 t destdir-uninstall sh -c "make -s uninstall DESTDIR=$s PREFIX=/usr LIBDIR=/usr/lib/x86_64-linux-gnu &&
 	[ -z \"\$(find $s ! -type d)\" ]"
 
