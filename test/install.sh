@@ -6,6 +6,7 @@
 # make uninstall. Prints "install: N passed, N failed, N skipped".
 cd "$(dirname "$0")/.." || exit 1
 d=$(mktemp -d)
+ver=$(make -s --no-print-directory print-version)	# MAJOR.MINOR.PATCH, from include/pmu.h
 trap 'rm -rf "$d"' EXIT
 pass=0 fail=0 skip=0
 ok() { pass=$((pass + 1)); echo "PASS install/$1"; }
@@ -64,7 +65,7 @@ if command -v cmake >/dev/null; then
 	mkdir "$d/v1"
 	printf 'cmake_minimum_required(VERSION 3.13)\nproject(v C)\nfind_package(libpmu 1.0 CONFIG REQUIRED)\n' > "$d/v1/CMakeLists.txt"
 	t cmake-version sh -c "! cmake -S $d/v1 -B $d/v1/b -DCMAKE_PREFIX_PATH=$p > $d/v1.out 2>&1 &&
-		grep -q 'version: 0.1.0' $d/v1.out"
+		grep -q 'version: $ver' $d/v1.out"
 else
 	sk cmake "cmake is not installed"
 fi
@@ -74,10 +75,10 @@ fi
 # ldconfig is left to the packaging.
 s=$d/stage
 t destdir sh -c "make -s install DESTDIR=$s PREFIX=/usr LIBDIR=/usr/lib/x86_64-linux-gnu LDCONFIG=$d/ldconfig > $d/stage.out 2>&1 &&
-	[ ! -s $d/stage.out ] && [ -f $s/usr/lib/x86_64-linux-gnu/libpmu.so.0.1.0 ] &&
+	[ ! -s $d/stage.out ] && [ -f $s/usr/lib/x86_64-linux-gnu/libpmu.so.$ver ] &&
 	[ -f $s/usr/lib/x86_64-linux-gnu/cmake/libpmu/libpmuConfig.cmake ] && [ -f $s/usr/include/pmu.h ] &&
 	! grep -rq $s $s/usr/lib/x86_64-linux-gnu/pkgconfig $s/usr/lib/x86_64-linux-gnu/cmake &&
-	grep -q '/usr/lib/x86_64-linux-gnu/libpmu.so.0.1.0' $s/usr/lib/x86_64-linux-gnu/cmake/libpmu/libpmuConfig.cmake"
+	grep -q '/usr/lib/x86_64-linux-gnu/libpmu.so.$ver' $s/usr/lib/x86_64-linux-gnu/cmake/libpmu/libpmuConfig.cmake"
 t destdir-uninstall sh -c "make -s uninstall DESTDIR=$s PREFIX=/usr LIBDIR=/usr/lib/x86_64-linux-gnu &&
 	[ -z \"\$(find $s ! -type d)\" ]"
 
