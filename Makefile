@@ -181,11 +181,8 @@ uninstall:
 		$(MANDIR)/man1 $(MANDIR)/man3 $(MANDIR)/man7); do \
 		[ ! -d "$$d" ] || rmdir --ignore-fail-on-non-empty "$$d"; done
 
-print-version:
-	@echo $(VERSION)
-
 clean:
 	rm -rf build build-*
 
-.PHONY: print-version all lib tests bench examples check check-host check-arm64 check-riscv64 deb install uninstall clean
+.PHONY: all lib tests bench examples check check-host check-arm64 check-riscv64 deb install uninstall clean
 .DELETE_ON_ERROR:

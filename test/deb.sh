@@ -29,7 +29,8 @@ t() { name=$1; shift; if o=$("$@" 2>&1); then ok "$name"; else ko "$name" "$(ech
 v=$(dpkg-parsechangelog -S Version)
 a=$(dpkg-architecture -qDEB_HOST_ARCH)
 m=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
-src=$d/libpmu-${v%-*}
+up=$(for x in MAJOR MINOR PATCH; do sed -n "s/^#define PMU_VERSION_$x //p" include/pmu.h; done | paste -sd.)
+src=$d/libpmu-$up
 # The tree as git sees it (tracked and new files), without build output.
 mkdir "$src"
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
@@ -37,6 +38,8 @@ if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 else
 	tar -cf - --exclude='./build*' --exclude=./.git . | tar -xf - -C "$src"
 fi
+# debian/changelog follows the version in include/pmu.h.
+t changelog [ "${v%-*}" = "$up" ]
 t build sh -c "cd $src && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b > $d/build.log 2>&1 ||
 	{ tail -n 20 $d/build.log; exit 1; }"
 
@@ -44,14 +47,18 @@ t build sh -c "cd $src && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b
 has() { deb=$d/$1_${v}_$a.deb; shift; [ -f "$deb" ] || { echo "no $deb"; return 1; }
 	dpkg -c "$deb" > "$deb.list" || return 1
 	for f; do grep -q " \./$f\( ->.*\)\?\$" "$deb.list" || { echo "$f not in $(basename "$deb")"; return 1; }; done; }
-t libpmu0 has libpmu0 usr/lib/$m/libpmu.so.0 usr/lib/$m/libpmu.so.${v%-*}
+t libpmu0 has libpmu0 usr/lib/$m/libpmu.so.0 usr/lib/$m/libpmu.so.$up
 t libpmu-dev has libpmu-dev usr/include/pmu.h usr/lib/$m/libpmu.so usr/lib/$m/libpmu.a \
 	usr/lib/$m/pkgconfig/libpmu.pc usr/lib/$m/cmake/libpmu/libpmuConfig.cmake \
 	usr/lib/$m/cmake/libpmu/libpmuConfigVersion.cmake usr/share/man/man3/pmu_open.3.gz
 t libpmu-tools has libpmu-tools usr/bin/pmu usr/share/man/man1/pmu.1.gz
 # The shared library is in libpmu0 alone (a -dev file there would break co-installation).
 t split sh -c "! grep -q '\./usr/lib/[^ ]*/libpmu\.so\.0' $d/libpmu-dev_${v}_$a.deb.list && ! grep -q '/include/' $d/libpmu0_${v}_$a.deb.list"
-t shlibs sh -c "dpkg-deb -I $d/libpmu0_${v}_$a.deb symbols | grep -q '^ pmu_read@LIBPMU_0 '"
+# Every symbol of src/libpmu.map is in debian/libpmu0.symbols (dpkg-gensymbols
+# would only warn), and the package carries that file.
+t symbols sh -c "dpkg-deb -I $d/libpmu0_${v}_$a.deb symbols | grep -q '^ pmu_read@LIBPMU_0 ' &&
+	for s in \$(sed -n 's/^[[:space:]]*\(pmu_[a-z0-9_]*\);/\1/p' src/libpmu.map); do
+		grep -q \"^ \$s@LIBPMU_\" debian/libpmu0.symbols || { echo \"\$s is not in debian/libpmu0.symbols\"; exit 1; }; done"
 t lintian sh -c "lintian -I $d/libpmu_${v}_$a.changes > $d/lintian.txt 2>&1; cat $d/lintian.txt; ! grep -q '^E:' $d/lintian.txt"
 echo "deb: lintian: $(grep -c '^E:' "$d/lintian.txt") errors, $(grep -c '^W:' "$d/lintian.txt") warnings, $(grep -c '^I:' "$d/lintian.txt") info"
 if [ -n "$out" ]; then

@@ -6,7 +6,6 @@
 # make uninstall. Prints "install: N passed, N failed, N skipped".
 cd "$(dirname "$0")/.." || exit 1
 d=$(mktemp -d)
-ver=$(make -s --no-print-directory print-version)	# MAJOR.MINOR.PATCH, from include/pmu.h
 trap 'rm -rf "$d"' EXIT
 pass=0 fail=0 skip=0
 ok() { pass=$((pass + 1)); echo "PASS install/$1"; }
@@ -17,6 +16,8 @@ t() { name=$1; shift; if out=$("$@" 2>&1); then ok "$name"; else ko "$name" "$(e
 snap() { (cd "$1" && find . | sort | while read -r f; do
 	if [ -L "$f" ]; then echo "$f -> $(readlink "$f")"; else echo "$f"; fi; done); }
 
+# The version is defined once, in include/pmu.h.
+ver=$(for x in MAJOR MINOR PATCH; do sed -n "s/^#define PMU_VERSION_$x //p" include/pmu.h; done | paste -sd.)
 p=$d/prefix
 t make-install sh -c "make -s install PREFIX=$p > $d/install.out 2>&1"
 export PKG_CONFIG_PATH="$p/lib/pkgconfig"
