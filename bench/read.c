@@ -370,11 +370,11 @@ static int acquire(enum method m)
 		if (acquire(M_HW1) < 0)
 			return -1;
 		B.ctr = pmu_counter(B.hw1, 0);
-		return B.ctr->page && B.ctr->page->index == 32 ? 0 : -1;
+		return B.ctr->page && B.ctr->page->index ? 0 : -1;
 	case M_HWCTREV:
 		if (acquire(M_HW4) < 0)
 			return -1;
-		/* an event of the 4 on an event counter: not the cycle counter (index 32 on arm64) */
+		/* an event of the 4 on an event counter: not arm64's cycle counter (index 32) */
 		for (unsigned i = 0; i < 4; i++) {
 			B.ctr = pmu_counter(B.hw4, i);
 			if (B.ctr->page && B.ctr->page->index && B.ctr->page->index != 32)
@@ -465,7 +465,7 @@ static void setup_hw(void)
 			snprintf(B.floor_info, sizeof(B.floor_info), "index %u, pmc_width %u",
 				 B.floor[0]->index, B.floor[0]->pmc_width);
 		if (!B.available[m] && (m == M_HWCTR || m == M_HWCTREV))
-			B.why[m] = m == M_HWCTR ? "cycles is not on the cycle counter (index 32)" :
+			B.why[m] = m == M_HWCTR ? "cycles is not read from user space now" :
 				   "no event of the 4 is on an event counter";
 		else if (!B.available[m] && m == M_FLOOR_FIXED)
 			B.why[m] = "the cycles event is not on the 64-bit cycle counter (index 32)";
