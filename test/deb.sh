@@ -55,8 +55,9 @@ t libpmu-tools has libpmu-tools usr/bin/pmu usr/share/man/man1/pmu.1.gz
 # The shared library is in libpmu0 alone (a -dev file there would break co-installation).
 t split sh -c "! grep -q '\./usr/lib/[^ ]*/libpmu\.so\.0' $d/libpmu-dev_${v}_$a.deb.list && ! grep -q '/include/' $d/libpmu0_${v}_$a.deb.list"
 # Every symbol of src/libpmu.map is in debian/libpmu0.symbols (dpkg-gensymbols
-# would only warn), and the package carries that file.
+# would only warn), each once, and the package carries that file.
 t symbols sh -c "dpkg-deb -I $d/libpmu0_${v}_$a.deb symbols | grep -q '^ pmu_read@LIBPMU_0 ' &&
+	{ ! sort debian/libpmu0.symbols | uniq -d | grep .; } &&
 	for s in \$(sed -n 's/^[[:space:]]*\(pmu_[a-z0-9_]*\);/\1/p' src/libpmu.map); do
 		grep -q \"^ \$s@LIBPMU_\" debian/libpmu0.symbols || { echo \"\$s is not in debian/libpmu0.symbols\"; exit 1; }; done"
 t lintian sh -c "lintian -I $d/libpmu_${v}_$a.changes > $d/lintian.txt 2>&1; cat $d/lintian.txt; ! grep -q '^E:' $d/lintian.txt"
