@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Counter sets: parse the events, put them into groups, open them (with
- * arm64's 64-bit counters where the PMU has them), enable, disable, reset,
- * close. The layout is in set.h; reads are in read.c, reasons in why.c.
+ * Counter sets' lifecycle: open the counters plan.c planned (with arm64's
+ * 64-bit counters where the PMU has them), enable, disable, reset, close.
+ * The layout is in set.h; reads are in read.c, reasons in why.c.
  */
 #include <errno.h>
 #include <pthread.h>

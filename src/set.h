@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A counter set's layout, shared by set.c (open, group, enable, close),
- * read.c (the read paths) and why.c (which path, and why).
+ * A counter set's layout, shared by plan.c (events into counters and
+ * groups), set.c (open, enable, close), read.c (the read paths) and why.c
+ * (which path, and why).
  *
  * A set is one mmap of two kinds of page. The first ("hot") pages, which
  * struct pmu_set points at, hold what a user-space read needs, the handles
