@@ -22,18 +22,18 @@ static bool user;	/* the kernel has user access (5.17+): else the read(2) path i
  */
 static uint32_t want_width(uint32_t idx)
 {
-	if (!strcmp(a64_cpu(), "max"))
+	if (!strcmp(guest_cpu(), "max"))
 		return 64;
-	if (!strcmp(a64_cpu(), "cortex-a72") && idx != A64_CYCLE_IDX)
+	if (!strcmp(guest_cpu(), "cortex-a72") && idx != A64_CYCLE_IDX)
 		return 32;
 	return 0;
 }
 
 /* Checks event i of as: read from user space, on a counter of the right width. Returns its index. */
-static uint32_t check_counter(const struct a64_set *as, unsigned i, const char *what)
+static uint32_t check_counter(const struct guest_set *as, unsigned i, const char *what)
 {
 	const char *why;
-	uint32_t idx = a64_index(as, i), w = a64_width(as, i);
+	uint32_t idx = guest_index(as, i), w = guest_width(as, i);
 	int u = pmu_user_read(as->s, i, &why);
 
 	if (!user) {
@@ -48,7 +48,7 @@ static uint32_t check_counter(const struct a64_set *as, unsigned i, const char *
 		  what, pmu_name(as->s, i), idx);
 	if (idx && want_width(idx))
 		CHECK_MSG(w == want_width(idx), "%s: %s: index %u has pmc_width %u, expected %u on -cpu %s",
-			  what, pmu_name(as->s, i), idx, w, want_width(idx), a64_cpu());
+			  what, pmu_name(as->s, i), idx, w, want_width(idx), guest_cpu());
 	else if (idx)
 		CHECK_MSG(w == 32 || w == 64, "%s: %s: index %u has pmc_width %u", what, pmu_name(as->s, i),
 			  idx, w);
@@ -85,33 +85,33 @@ static const char *filler(int k, bool cycles_ok)
 
 int main(void)
 {
-	struct a64_set one, sets[MAX_CTRS + 1];
+	struct guest_set one, sets[MAX_CTRS + 1];
 	uint32_t idx[MAX_CTRS];
 	char list[1024], what[64];
 	int n, r;
 
 	a64_require();
 	a64_require_user_access();
-	icount = a64_icount();
+	icount = guest_icount();
 	user = !a64_before_user_access();
 	n = a64_counters();
 	CHECK_MSG(n >= 2 && n <= MAX_CTRS, "the kernel log says %d PMU counters", n);
 	if (n < 2 || n > MAX_CTRS)
 		T_DONE();
-	printf("%s: %d counters, -cpu %s%s%s\n", a64_pmu_name(), n, a64_cpu(), icount ? ", icount" : "",
+	printf("%s: %d counters, -cpu %s%s%s\n", a64_pmu_name(), n, guest_cpu(), icount ? ", icount" : "",
 	       user ? "" : ", no user access (read(2) path)");
 
 	/* The cycle counter. */
-	r = a64_open(&one, "cycles");
+	r = guest_open(&one, "cycles");
 	CHECK_MSG(r == 0, "cycles: %s", pmu_errmsg());
 	if (r == 0) {
 		CHECK_EQ(one.n, 1);
 		CHECK_EQ(check_counter(&one, 0, "cycles alone"), user ? A64_CYCLE_IDX : 0);
 		for (int k = 0; k < 3; k++) {
-			CHECK(a64_sandwich(&one, "cycles alone") == 0);
-			a64_spin(10000);
+			CHECK(guest_sandwich(&one, "cycles alone") == 0);
+			guest_spin(10000);
 		}
-		a64_close(&one);
+		guest_close(&one);
 	}
 
 	/*
@@ -123,15 +123,15 @@ int main(void)
 		const char *ev = k == 0 ? "cycles" : k % 2 ? "cycles" : filler(k, false);
 
 		snprintf(what, sizeof(what), "set %d of %d (%s)", k + 1, n, ev);
-		r = a64_open(&sets[k], ev);
+		r = guest_open(&sets[k], ev);
 		CHECK_MSG(r == 0, "%s: %s", what, pmu_errmsg());
 		if (r) {
 			while (k-- > 0)
-				a64_close(&sets[k]);
+				guest_close(&sets[k]);
 			T_DONE();
 		}
 		idx[k] = check_counter(&sets[k], 0, what);
-		a64_spin(1 << 18);
+		guest_spin(1 << 18);
 	}
 	int before = t_failures;
 	if (user) {
@@ -142,40 +142,40 @@ int main(void)
 		/* Where every set is now: the kernel may have moved them since. */
 		fprintf(stderr, "indexes now (width):");
 		for (int k = 0; k < n; k++)
-			fprintf(stderr, " %s=%u(%u)", pmu_name(sets[k].s, 0), a64_index(&sets[k], 0),
-				a64_width(&sets[k], 0));
+			fprintf(stderr, " %s=%u(%u)", pmu_name(sets[k].s, 0), guest_index(&sets[k], 0),
+				guest_width(&sets[k], 0));
 		fputc('\n', stderr);
 	}
 	for (int round = 0; round < 3; round++) {
 		for (int k = 0; k < n; k++) {
 			snprintf(what, sizeof(what), "set %d of %d, round %d", k + 1, n, round);
-			CHECK(a64_sandwich(&sets[k], what) == 0);
+			CHECK(guest_sandwich(&sets[k], what) == 0);
 		}
-		a64_spin(1 << 16);
+		guest_spin(1 << 16);
 	}
 
 	/* One set more than counters: the sets take turns; every read stays consistent. */
-	r = a64_open(&sets[n], "cycles");
+	r = guest_open(&sets[n], "cycles");
 	CHECK_MSG(r == 0, "set %d of %d: %s", n + 1, n, pmu_errmsg());
 	if (r == 0) {
 		for (int round = 0; round < 20; round++) {
 			for (int k = 0; k <= n; k++) {
 				snprintf(what, sizeof(what), "set %d of %d sets on %d counters", k + 1, n + 1, n);
-				CHECK(a64_sandwich(&sets[k], what) == 0);
+				CHECK(guest_sandwich(&sets[k], what) == 0);
 			}
-			a64_spin(1 << 16);
+			guest_spin(1 << 16);
 		}
-		a64_close(&sets[n]);
+		guest_close(&sets[n]);
 	}
 	for (int k = 0; k < n; k++)
-		a64_close(&sets[k]);
+		guest_close(&sets[k]);
 
 	/* All counters in one set (one group): every index again, read together. */
 	snprintf(list, sizeof(list), "cycles");
 	for (int k = 1; k < n; k++)
 		snprintf(list + strlen(list), sizeof(list) - strlen(list), ",%s",
-			 filler(k, !strcmp(a64_cpu(), "max")));
-	r = a64_open(&one, list);
+			 filler(k, !strcmp(guest_cpu(), "max")));
+	r = guest_open(&one, list);
 	CHECK_MSG(r == 0, "%s: %s", list, pmu_errmsg());
 	if (r == 0) {
 		CHECK_EQ(one.n, (unsigned)n);
@@ -184,10 +184,10 @@ int main(void)
 		if (user)
 			check_cover(idx, n, "one set of all counters");
 		for (int round = 0; round < 3; round++) {
-			CHECK(a64_sandwich(&one, "one set of all counters") == 0);
-			a64_spin(1 << 16);
+			CHECK(guest_sandwich(&one, "one set of all counters") == 0);
+			guest_spin(1 << 16);
 		}
-		a64_close(&one);
+		guest_close(&one);
 	}
 
 	/*
@@ -196,10 +196,10 @@ int main(void)
 	 * the kernel validates the whole group).
 	 */
 	snprintf(list + strlen(list), sizeof(list) - strlen(list), ",r3c");
-	r = a64_open(&one, list);
+	r = guest_open(&one, list);
 	CHECK_MSG(r < 0 && strstr(pmu_errmsg(), "counters") != NULL, "%d events on %d counters: %d %s",
 		  n + 1, n, r, pmu_errmsg());
 	if (r == 0)
-		a64_close(&one);
+		guest_close(&one);
 	T_DONE();
 }

@@ -9,14 +9,14 @@
 
 #define MAXEV 8
 
-/* The instructions counted between two pmu_read() calls around a64_spin(n), per event. */
-static int measure(struct a64_set *as, uint64_t n, uint64_t *delta)
+/* The instructions counted between two pmu_read() calls around guest_spin(n), per event. */
+static int measure(struct guest_set *as, uint64_t n, uint64_t *delta)
 {
 	uint64_t a[MAXEV], b[MAXEV];
 	int r;
 
 	r = pmu_read(as->s, a);
-	a64_spin(n);
+	guest_spin(n);
 	r = r ? r : pmu_read(as->s, b);
 	for (unsigned i = 0; !r && i < as->n; i++)
 		delta[i] = b[i] - a[i];
@@ -27,9 +27,9 @@ static void check_set(const char *events)
 {
 	static const uint64_t ns[] = { 1, 1000, 100000, 2000000 };
 	uint64_t base[MAXEV], d[MAXEV];
-	struct a64_set as;
+	struct guest_set as;
 	const char *why;
-	int r = a64_open(&as, events);
+	int r = guest_open(&as, events);
 
 	CHECK_MSG(r == 0, "%s: %s", events, pmu_errmsg());
 	if (r)
@@ -64,14 +64,14 @@ static void check_set(const char *events)
 					  "%s: cycles: %" PRIu64 " for %" PRIu64 " instructions", events, d[i], want);
 		}
 	}
-	a64_close(&as);
+	guest_close(&as);
 }
 
 int main(void)
 {
 	a64_require();
 	a64_require_user_access();
-	if (!a64_icount())
+	if (!guest_icount())
 		T_SKIP("needs QEMU -icount shift=0 for exact counts (the *-icount configurations run it)");
 	check_set("instructions");
 	check_set("instructions:u");

@@ -11,20 +11,20 @@
 
 int main(void)
 {
-	struct a64_set sets[MAX_SETS];
+	struct guest_set sets[MAX_SETS];
 	struct pmu_reading a[MAX_SETS], b[MAX_SETS];
 	uint64_t n = 100000000, truth = 2 * n + 1, scaled;
 	int nctr, nsets, multiplexed = 0, r;
 
 	a64_require();
 	a64_require_user_access();
-	if (!a64_icount())
+	if (!guest_icount())
 		T_SKIP("needs QEMU -icount shift=0, where the truth is exact (the *-icount configurations run it)");
 	nctr = a64_counters();
 	CHECK_MSG(nctr >= 2, "the kernel log says %d PMU counters", nctr);
 	nsets = nctr + 3 < MAX_SETS ? nctr + 3 : MAX_SETS;
 	for (int k = 0; k < nsets; k++) {
-		r = a64_open(&sets[k], "instructions");
+		r = guest_open(&sets[k], "instructions");
 		CHECK_MSG(r == 0, "set %d: %s", k, pmu_errmsg());
 		if (r) {
 			nsets = k;
@@ -33,7 +33,7 @@ int main(void)
 	}
 	for (int k = 0; k < nsets; k++)
 		CHECK(pmu_read_full(sets[k].s, &a[k]) == 0);
-	a64_spin(n);
+	guest_spin(n);
 	for (int k = nsets - 1; k >= 0; k--)	/* reverse: the read overhead evens out */
 		CHECK(pmu_read_full(sets[k].s, &b[k]) == 0);
 	for (int k = 0; k < nsets; k++) {
@@ -48,7 +48,7 @@ int main(void)
 		       " (%+.3f%%)\n", k, dv, de ? 100.0 * dr / de : 0.0, scaled, 100 * err);
 		CHECK_MSG(err > -0.02 && err < 0.02, "set %d: scaled %" PRIu64 " for %" PRIu64
 			  " instructions (%+.2f%%)", k, scaled, truth, 100 * err);
-		CHECK(a64_sandwich(&sets[k], "multiplexed set") == 0);
+		CHECK(guest_sandwich(&sets[k], "multiplexed set") == 0);
 		/* The inline read scales as pmu_read does (one read after the other: within 2%). */
 		uint64_t p = 0, c = 0;
 
@@ -58,6 +58,6 @@ int main(void)
 	}
 	CHECK_MSG(multiplexed > 0, "%d sets on %d counters, none multiplexed", nsets, nctr);
 	for (int k = 0; k < nsets; k++)
-		a64_close(&sets[k]);
+		guest_close(&sets[k]);
 	T_DONE();
 }

@@ -12,10 +12,10 @@
 
 static void check_set(const char *events)
 {
-	struct a64_set as;
+	struct guest_set as;
 	uint64_t v0[4], v1[4];
 	const char *why;
-	int r = a64_open(&as, events);
+	int r = guest_open(&as, events);
 
 	CHECK_MSG(r == 0, "%s: %s", events, pmu_errmsg());
 	if (r)
@@ -31,17 +31,17 @@ static void check_set(const char *events)
 			CHECK_MSG(strstr(why, "Linux 5.17") != NULL, "%s: %s: reason \"%s\" does not say "
 				  "that user-space reads need Linux 5.17", events, pmu_name(as.s, i), why);
 		/* The kernel hands no counter to user space: the page's index is 0. */
-		CHECK_MSG(a64_index(&as, i) == 0, "%s: %s: index %u with perf_user_access 0", events,
-			  pmu_name(as.s, i), a64_index(&as, i));
+		CHECK_MSG(guest_index(&as, i) == 0, "%s: %s: index %u with perf_user_access 0", events,
+			  pmu_name(as.s, i), guest_index(&as, i));
 	}
-	CHECK(a64_sandwich(&as, events) == 0);
+	CHECK(guest_sandwich(&as, events) == 0);
 	CHECK(pmu_read(as.s, v0) == 0);
-	a64_spin(1 << 18);
+	guest_spin(1 << 18);
 	CHECK(pmu_read(as.s, v1) == 0);
 	CHECK_MSG(v1[0] > v0[0], "%s: cycles did not advance (%" PRIu64 " then %" PRIu64 ")", events,
 		  v0[0], v1[0]);
-	CHECK(a64_sandwich(&as, events) == 0);
-	a64_close(&as);
+	CHECK(guest_sandwich(&as, events) == 0);
+	guest_close(&as);
 }
 
 /* pmu check, as a user would run it: its policy line names the sysctl or the kernel needed. */
@@ -85,7 +85,7 @@ int main(void)
 	long ua;
 
 	a64_require();
-	ua = a64_user_access();
+	ua = guest_user_access();
 	if (ua != 0 && !a64_before_user_access())
 		T_SKIP("kernel.perf_user_access is %ld here (the *-nouser configurations set 0)", ua);
 	check_set("cycles");

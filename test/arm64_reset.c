@@ -13,7 +13,7 @@
 #include "arm64/a64.h"
 
 /* Each read path of event 0: pmu_read, pmu_read_full, pmu_counter_read, then read(2); all sane and in order. */
-static void check_reads(const struct a64_set *as, const char *what)
+static void check_reads(const struct guest_set *as, const char *what)
 {
 	struct pmu_reading rd;
 	uint64_t v, f, c;
@@ -23,16 +23,16 @@ static void check_reads(const struct a64_set *as, const char *what)
 	f = rd.value;
 	CHECK(pmu_counter_read(pmu_counter(as->s, 0), &c) == 0);
 	printf("%s: pmu_read %" PRIu64 ", pmu_read_full %" PRIu64 ", pmu_counter_read %" PRIu64
-	       " (index %u, width %u)\n", what, v, f, c, a64_index(as, 0), a64_width(as, 0));
+	       " (index %u, width %u)\n", what, v, f, c, guest_index(as, 0), guest_width(as, 0));
 	CHECK_MSG(v < (1ull << 31) && v <= f && f <= c, "%s: %" PRIu64 ", %" PRIu64 ", %" PRIu64 " after a reset",
 		  what, v, f, c);
-	CHECK(a64_sandwich(as, what) == 0);
+	CHECK(guest_sandwich(as, what) == 0);
 }
 
 static void check_event(const char *event)
 {
-	struct a64_set as;
-	int r = a64_open(&as, event);
+	struct guest_set as;
+	int r = guest_open(&as, event);
 
 	CHECK_MSG(r == 0, "%s: %s", event, pmu_errmsg());
 	if (r)
@@ -40,21 +40,21 @@ static void check_event(const char *event)
 	/* Before 5.17 (no user access) the same, through read(2), where the kernel extends the counter. */
 	if (!a64_before_user_access()) {
 		CHECK_MSG(pmu_user_read(as.s, 0, NULL) == 1, "%s: not read from user space", event);
-		CHECK_MSG(a64_width(&as, 0) == 32, "%s: pmc_width %u (expected a 32-bit counter)", event,
-			  a64_width(&as, 0));
+		CHECK_MSG(guest_width(&as, 0) == 32, "%s: pmc_width %u (expected a 32-bit counter)", event,
+			  guest_width(&as, 0));
 	}
 	for (int round = 0; round < 3; round++) {
 		/* The raw counter starts at 2^31 - 1: past 2^31 at once, where the two extensions differ. */
-		a64_spin(1 << 18);
+		guest_spin(1 << 18);
 		CHECK(pmu_reset(as.s) == 0);
 		check_reads(&as, "after the reset");
-		a64_spin(1 << 16);
+		guest_spin(1 << 16);
 		check_reads(&as, "after more work");
 		sched_yield();
 		usleep(2000);	/* scheduled out and in: the counter is started again */
 		check_reads(&as, "after a context switch");
 	}
-	a64_close(&as);
+	guest_close(&as);
 }
 
 int main(void)
@@ -67,12 +67,12 @@ int main(void)
 	snprintf(ev, sizeof(ev), "%s/cpu_cycles,long=0/", a64_pmu_name());
 	check_event(ev);
 	/* cortex-a72: every event counter is 32-bit; a second cycles event lands on one. */
-	if (!strcmp(a64_cpu(), "cortex-a72")) {
-		struct a64_set first;
+	if (!strcmp(guest_cpu(), "cortex-a72")) {
+		struct guest_set first;
 
-		CHECK(a64_open(&first, "cycles") == 0);
+		CHECK(guest_open(&first, "cycles") == 0);
 		check_event("cycles");
-		a64_close(&first);
+		guest_close(&first);
 	}
 	T_DONE();
 }

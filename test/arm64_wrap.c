@@ -13,7 +13,7 @@
 #define TWO31 (1ull << 31)
 
 /* A 32-bit counting event on an event counter, or NULL with the reasons in why. */
-static const char *open_32bit(struct a64_set *as, char *why, size_t len)
+static const char *open_32bit(struct guest_set *as, char *why, size_t len)
 {
 	static char ev[300];
 	const char *cands[3];
@@ -21,33 +21,33 @@ static const char *open_32bit(struct a64_set *as, char *why, size_t len)
 
 	snprintf(ev, sizeof(ev), "%s/cpu_cycles,long=0/", a64_pmu_name());
 	cands[nc++] = ev;
-	if (!strcmp(a64_cpu(), "cortex-a72")) {
+	if (!strcmp(guest_cpu(), "cortex-a72")) {
 		/* Only the cycle counter is 64-bit there: event counters are 32-bit. */
 		cands[nc++] = "cycles";
-		if (a64_icount())
+		if (guest_icount())
 			cands[nc++] = "instructions";
 	}
 	why[0] = '\0';
 	for (int i = 0; i < nc; i++) {
-		int r = a64_open(as, cands[i]);
+		int r = guest_open(as, cands[i]);
 
-		if (r == 0 && a64_width(as, 0) == 32 && a64_index(as, 0) &&
-		    a64_index(as, 0) != A64_CYCLE_IDX)
+		if (r == 0 && guest_width(as, 0) == 32 && guest_index(as, 0) &&
+		    guest_index(as, 0) != A64_CYCLE_IDX)
 			return cands[i];
 		snprintf(why + strlen(why), len - strlen(why), "%s%s: %s", why[0] ? "; " : "", cands[i],
 			 r ? pmu_errmsg() : "not a 32-bit event counter");
 		if (r == 0)
 			snprintf(why + strlen(why), len - strlen(why), " (index %u, pmc_width %u)",
-				 a64_index(as, 0), a64_width(as, 0));
+				 guest_index(as, 0), guest_width(as, 0));
 		if (r == 0)
-			a64_close(as);
+			guest_close(as);
 	}
 	return NULL;
 }
 
 int main(void)
 {
-	struct a64_set cyc, as, ref;
+	struct guest_set cyc, as, ref;
 	uint64_t ref0 = 0, ref1 = 0;
 	bool exact = false;
 	char why[1024];
@@ -64,23 +64,23 @@ int main(void)
 		       "extended by the kernel, through read(2)");
 
 	/* Take the cycle counter, so that cycles go to an event counter. */
-	CHECK_MSG(a64_open(&cyc, "cycles") == 0, "cycles: %s", pmu_errmsg());
-	CHECK_EQ(a64_index(&cyc, 0), A64_CYCLE_IDX);
+	CHECK_MSG(guest_open(&cyc, "cycles") == 0, "cycles: %s", pmu_errmsg());
+	CHECK_EQ(guest_index(&cyc, 0), A64_CYCLE_IDX);
 	/* 64 bits, but on cortex-a72 the library may count cycles in 32 (see arm64_counters). */
-	if (strcmp(a64_cpu(), "cortex-a72"))
-		CHECK_EQ(a64_width(&cyc, 0), 64);
+	if (strcmp(guest_cpu(), "cortex-a72"))
+		CHECK_EQ(guest_width(&cyc, 0), 64);
 
 	ev = open_32bit(&as, why, sizeof(why));
 	if (!ev) {
-		a64_close(&cyc);
+		guest_close(&cyc);
 		T_SKIP("no 32-bit counting event counter: %s", why);
 	}
-	idx = a64_index(&as, 0);
-	if (a64_icount()) {
-		CHECK_MSG(a64_open(&ref, "instructions") == 0, "instructions: %s", pmu_errmsg());
-		exact = ref.s && a64_width(&ref, 0) == 64 && strstr(ev, "cycles");
+	idx = guest_index(&as, 0);
+	if (guest_icount()) {
+		CHECK_MSG(guest_open(&ref, "instructions") == 0, "instructions: %s", pmu_errmsg());
+		exact = ref.s && guest_width(&ref, 0) == 64 && strstr(ev, "cycles");
 		if (ref.s && !exact)
-			a64_close(&ref);
+			guest_close(&ref);
 	}
 	if (exact)
 		CHECK(pmu_read(ref.s, &ref0) == 0);
@@ -93,18 +93,18 @@ int main(void)
 	for (it = 0; it < 40000 && prev < limit; it++) {
 		uint32_t raw;
 
-		a64_spin(1 << 19);
+		guest_spin(1 << 19);
 		CHECK(pmu_read(as.s, &v) == 0);
 		reads++;
 		CHECK_MSG(v >= prev, "%s: went back from %" PRIu64 " to %" PRIu64 " (register 0x%08x)",
 			  ev, prev, v, (uint32_t)pmu__arch_rdpmc(idx));
-		if (a64_index(&as, 0) == idx) {
+		if (guest_index(&as, 0) == idx) {
 			raw = (uint32_t)pmu__arch_rdpmc(idx);
 			wraps += raw < rawprev;
 			rawprev = raw;
 		}
 		if (it % 8 == 0 || prev - start > TWO31 - (TWO31 >> 4)) {
-			CHECK(a64_sandwich(&as, ev) == 0);
+			CHECK(guest_sandwich(&as, ev) == 0);
 			sandwiches++;
 		}
 		prev = v;
@@ -121,15 +121,15 @@ int main(void)
 		/* Both count every user instruction; the 64-bit one also the two reads in between. */
 		CHECK_MSG(d >= 0 && d <= 2000, "icount: %" PRIu64 " instructions but %" PRIu64
 			  " cycles across the wrap", ref1 - ref0, prev - start);
-		a64_close(&ref);
+		guest_close(&ref);
 	}
 	printf("%s: %" PRIu64 " events in %d reads (%d checked against read(2)), register wrapped %d times\n",
 	       ev, prev - start, reads, sandwiches, wraps);
 	CHECK_MSG(prev >= limit, "%s: only %" PRIu64 " events counted", ev, prev - start);
 	CHECK_MSG(wraps >= 1, "%s: the 32-bit register never wrapped (from 0x%08x)", ev, raw0);
-	CHECK(a64_sandwich(&as, ev) == 0);
-	CHECK(a64_sandwich(&cyc, "cycles (64-bit)") == 0);
-	a64_close(&as);
-	a64_close(&cyc);
+	CHECK(guest_sandwich(&as, ev) == 0);
+	CHECK(guest_sandwich(&cyc, "cycles (64-bit)") == 0);
+	guest_close(&as);
+	guest_close(&cyc);
 	T_DONE();
 }

@@ -19,10 +19,10 @@ static const char *const kinds[] = {
 #define NKINDS (sizeof(kinds) / sizeof(kinds[0]))
 
 /* Checks event i of as: read from user space, on an hpmcounter, 64 bits wide. Returns its index. */
-static uint32_t check_counter(const struct rv64_set *as, unsigned i, const char *what)
+static uint32_t check_counter(const struct guest_set *as, unsigned i, const char *what)
 {
 	const char *why;
-	uint32_t idx = rv64_index(as, i), w = rv64_width(as, i);
+	uint32_t idx = guest_index(as, i), w = guest_width(as, i);
 	int u = pmu_user_read(as->s, i, &why);
 
 	CHECK_MSG(u == 1, "%s: %s: not read from user space: %s", what, pmu_name(as->s, i), why);
@@ -33,21 +33,21 @@ static uint32_t check_counter(const struct rv64_set *as, unsigned i, const char 
 }
 
 /* Counts event 0 of as over a loop; 0 when the read fails. */
-static uint64_t advance(const struct rv64_set *as)
+static uint64_t advance(const struct guest_set *as)
 {
 	uint64_t a[8], b[8];
 
-	if (rv64_read_lib(as, a))
+	if (guest_read_lib(as, a))
 		return 0;
-	rv64_spin(1 << 16);
-	if (rv64_read_lib(as, b))
+	guest_spin(1 << 16);
+	if (guest_read_lib(as, b))
 		return 0;
 	return b[0] - a[0];
 }
 
 int main(void)
 {
-	struct rv64_set sets[MAX_SETS + 1], one;
+	struct guest_set sets[MAX_SETS + 1], one;
 	uint32_t idx[MAX_SETS];
 	bool seen[RV64_IDX_MAX + 1] = { false };
 	char what[96];
@@ -62,7 +62,7 @@ int main(void)
 		  "the kernel log says %d hardware counters", hw);
 	if (t_failures)
 		T_DONE();
-	printf("%d hardware counters, %d hpmcounters%s\n", hw, n, rv64_icount() ? ", icount" : "");
+	printf("%d hardware counters, %d hpmcounters%s\n", hw, n, guest_icount() ? ", icount" : "");
 
 	/*
 	 * One set per hpmcounter, opened one after another with work in
@@ -73,15 +73,15 @@ int main(void)
 		const char *ev = kinds[k % NKINDS];
 
 		snprintf(what, sizeof(what), "set %d of %d (%s)", k + 1, n, ev);
-		r = rv64_open(&sets[k], ev);
+		r = guest_open(&sets[k], ev);
 		CHECK_MSG(r == 0, "%s: %s", what, pmu_errmsg());
 		if (r) {
 			while (k-- > 0)
-				rv64_close(&sets[k]);
+				guest_close(&sets[k]);
 			T_DONE();
 		}
 		idx[k] = check_counter(&sets[k], 0, what);
-		rv64_spin(1 << 16);
+		guest_spin(1 << 16);
 	}
 	for (int k = 0; k < n; k++) {
 		if (idx[k] <= RV64_IDX_MAX) {
@@ -98,29 +98,29 @@ int main(void)
 		for (int k = 0; k < n; k++) {
 			snprintf(what, sizeof(what), "set %d of %d (%s, index %u), round %d", k + 1, n,
 				 kinds[k % NKINDS], idx[k], round);
-			CHECK(rv64_sandwich(&sets[k], what) == 0);
+			CHECK(guest_sandwich(&sets[k], what) == 0);
 		}
-		rv64_spin(1 << 16);
+		guest_spin(1 << 16);
 	}
 
 	/* One set more than counters: the sets take turns; every read stays consistent. */
-	r = rv64_open(&sets[n], "cycles");
+	r = guest_open(&sets[n], "cycles");
 	CHECK_MSG(r == 0, "set %d of %d: %s", n + 1, n, pmu_errmsg());
 	if (r == 0) {
 		for (int round = 0; round < 10; round++) {
 			for (int k = 0; k <= n; k++) {
 				snprintf(what, sizeof(what), "set %d of %d sets on %d counters", k + 1, n + 1, n);
-				CHECK(rv64_sandwich(&sets[k], what) == 0);
+				CHECK(guest_sandwich(&sets[k], what) == 0);
 			}
-			rv64_spin(1 << 16);
+			guest_spin(1 << 16);
 		}
-		rv64_close(&sets[n]);
+		guest_close(&sets[n]);
 	}
 	for (int k = 0; k < n; k++)
-		rv64_close(&sets[k]);
+		guest_close(&sets[k]);
 
 	/* A group of 4: each on its own hpmcounter, read together from user space. */
-	r = rv64_open(&one, "cycles,instructions,dTLB-load-misses,iTLB-load-misses");
+	r = guest_open(&one, "cycles,instructions,dTLB-load-misses,iTLB-load-misses");
 	CHECK_MSG(r == 0, "group of 4: %s", pmu_errmsg());
 	if (r == 0) {
 		uint64_t a[4], b[4];
@@ -133,16 +133,16 @@ int main(void)
 				CHECK_MSG(idx[i] != idx[j], "group of 4: events %u and %u both on index %u",
 					  j, i, idx[i]);
 		for (int round = 0; round < 3; round++) {
-			CHECK(rv64_sandwich(&one, "group of 4") == 0);
-			rv64_spin(1 << 16);
+			CHECK(guest_sandwich(&one, "group of 4") == 0);
+			guest_spin(1 << 16);
 		}
 		CHECK(pmu_read(one.s, a) == 0);
-		rv64_spin(1 << 18);
+		guest_spin(1 << 18);
 		CHECK(pmu_read(one.s, b) == 0);
 		CHECK_MSG(b[0] > a[0] && b[1] > a[1],
 			  "group of 4: cycles %" PRIu64 " -> %" PRIu64 ", instructions %" PRIu64 " -> %" PRIu64,
 			  a[0], b[0], a[1], b[1]);
-		rv64_close(&one);
+		guest_close(&one);
 	}
 	T_DONE();
 }

@@ -19,29 +19,29 @@ int main(void)
 	rv64_require_user_access();
 	for (size_t e = 0; e < sizeof(events) / sizeof(events[0]); e++) {
 		const char *ev = events[e], *why;
-		struct rv64_set as;
+		struct guest_set as;
 		uint64_t lib[1] = { 0 }, raw[1] = { 0 };
-		int r = rv64_open(&as, ev);
+		int r = guest_open(&as, ev);
 
 		CHECK_MSG(r == 0, "%s: %s", ev, pmu_errmsg());
 		if (r)
 			continue;
 		if (pmu_user_read(as.s, 0, &why) == 1) {
-			CHECK(rv64_read_lib(&as, lib) == 0);
-			CHECK(rv64_read_raw(&as, raw) == 0);
+			CHECK(guest_read_lib(&as, lib) == 0);
+			CHECK(guest_read_raw(&as, raw) == 0);
 			printf("%s: cap_user_rdpmc %u, index %u: the library reads %" PRIu64 ", read(2) %" PRIu64 "\n",
-			       ev, as.c[0].pg ? (unsigned)as.c[0].pg->cap_user_rdpmc : 0, rv64_index(&as, 0), lib[0],
+			       ev, as.c[0].pg ? (unsigned)as.c[0].pg->cap_user_rdpmc : 0, guest_index(&as, 0), lib[0],
 			       raw[0]);
-			rv64_close(&as);
+			guest_close(&as);
 			T_SKIP("needs the library to refuse user reads of SBI firmware events (%s)", ev);
 		}
 		CHECK_MSG(strstr(why, "firmware") != NULL, "%s: reason \"%s\" does not say it is a firmware event",
 			  ev, why);
 		for (int k = 0; k < 3; k++) {
-			CHECK(rv64_sandwich(&as, ev) == 0);
-			rv64_spin(1 << 16);
+			CHECK(guest_sandwich(&as, ev) == 0);
+			guest_spin(1 << 16);
 		}
-		rv64_close(&as);
+		guest_close(&as);
 	}
 	T_DONE();
 }

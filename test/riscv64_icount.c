@@ -17,14 +17,14 @@
 /* Instructions of a timer tick's handling, generously; ticks come every 4M instructions or more. */
 #define TICK_COST 60000
 
-/* The counts between two pmu_read() calls around rv64_spin(n), per event. */
-static int measure(struct rv64_set *as, uint64_t n, uint64_t *delta)
+/* The counts between two pmu_read() calls around guest_spin(n), per event. */
+static int measure(struct guest_set *as, uint64_t n, uint64_t *delta)
 {
 	uint64_t a[MAXEV], b[MAXEV];
 	int r;
 
 	r = pmu_read(as->s, a);
-	rv64_spin(n);
+	guest_spin(n);
 	r = r ? r : pmu_read(as->s, b);
 	for (unsigned i = 0; !r && i < as->n; i++)
 		delta[i] = b[i] - a[i];
@@ -35,9 +35,9 @@ static void check_set(const char *events)
 {
 	static const uint64_t ns[] = { 1, 1000, 100000, 2000000 };
 	uint64_t base[MAXEV], d[MAXEV], best[MAXEV];
-	struct rv64_set as;
+	struct guest_set as;
 	const char *why;
-	int r = rv64_open(&as, events);
+	int r = guest_open(&as, events);
 
 	CHECK_MSG(r == 0, "%s: %s", events, pmu_errmsg());
 	if (r)
@@ -71,14 +71,14 @@ static void check_set(const char *events)
 				  events, name, d[i], want, best[i]);
 		}
 	}
-	rv64_close(&as);
+	guest_close(&as);
 }
 
 int main(void)
 {
 	rv64_require();
 	rv64_require_user_access();
-	if (!rv64_icount())
+	if (!guest_icount())
 		T_SKIP("needs QEMU -icount shift=0 for exact counts (the 6.12-icount configuration runs it)");
 	check_set("instructions");
 	check_set("instructions:u");
