@@ -592,19 +592,21 @@ int pmu__tracepoint_id(const char *s, size_t len, uint64_t *id)
 const char *pmu__tracefs_problem(void)
 {
 	static __thread char buf[PATH_MAX + 128];
+	const char *root, *env = getenv("PMU_TRACEFS");
 	char path[PATH_MAX];
-	const char *root;
 
-	if (getenv("PMU_TRACEFS") && *getenv("PMU_TRACEFS"))
-		return "";
 	for (unsigned i = 0; (root = tracefs_root(i)); i++) {
 		snprintf(path, sizeof(path), "%s/events", root);
-		if (access(path, F_OK))
+		if (access(path, F_OK) && errno != EACCES)
 			continue;
 		if (!access(path, R_OK | X_OK))
 			return "";
 		snprintf(buf, sizeof(buf), "tracefs is mounted but %s is not readable by this user "
 			 "(reading tracepoints needs root or a tracing group)", path);
+		return buf;
+	}
+	if (env && *env) {
+		snprintf(buf, sizeof(buf), "PMU_TRACEFS=%.*s has no events directory", PATH_MAX, env);
 		return buf;
 	}
 	return "tracepoints need tracefs (mount -t tracefs nodev /sys/kernel/tracing)";
