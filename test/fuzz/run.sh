@@ -3,6 +3,7 @@
 # build-fuzz/ and runs each for a bounded time from its seed corpus.
 # Last line: "fuzz: N passed, N failed, N skipped" (a fuzzer that crashes fails).
 #   FUZZ_TIME   seconds per fuzzer (default: 64 s shared by all fuzzers)
+#   FUZZ_RUNS   executions per fuzzer instead of a time (make stress)
 #   FUZZ_ONLY   run only these fuzzers ("fuzz_event fuzz_format")
 #   CLANG       the compiler (default clang, else clang-14..19)
 cd "$(dirname "$0")/../.." || exit 1
@@ -32,7 +33,7 @@ mkdir -p $out/obj $out/artifacts
 flags="-std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -Iinclude -Isrc -D_GNU_SOURCE -Wall -Wextra -Wno-missing-field-initializers"
 # The event parser and what it uses; libpfm4 is left out (not our code to fuzz).
-srcs="src/event.c src/event_names.c src/event_pfm.c src/sysfs.c src/error.c"
+srcs="src/event.c src/terms.c src/suggest.c src/event_names.c src/event_pfm.c src/format.c src/sysfs.c src/error.c"
 if ! printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n){(void)d;(void)n;return 0;}\n' |
 	$cc -x c - -fsanitize=fuzzer -o $out/obj/probe >/dev/null 2>&1; then
 	skip=$n
@@ -56,6 +57,8 @@ done
 
 per=${FUZZ_TIME:-$((64 / n))}
 [ "$per" -lt 1 ] && per=1
+limit="-max_total_time=$per" what="in ${per}s"
+[ -n "$FUZZ_RUNS" ] && limit="-runs=$FUZZ_RUNS" what="(of $FUZZ_RUNS asked)"
 total_runs=0
 for f in $fuzzers; do
 	bin=$out/$f
@@ -71,7 +74,7 @@ for f in $fuzzers; do
 	dict=
 	[ -f test/fuzz/event.dict ] && dict=-dict=test/fuzz/event.dict
 	ASAN_OPTIONS=detect_leaks=1 FUZZ_FIXTURES=test/fixtures \
-		$bin -max_total_time=$per -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+		$bin $limit -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
 		-artifact_prefix=$out/artifacts/$f- $dict $out/corpus/$f test/fuzz/corpus/$f >$out/$f.log 2>&1
 	rc=$?
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' $out/$f.log | tail -n 1)
@@ -81,7 +84,7 @@ for f in $fuzzers; do
 	crashes=$(ls $out/artifacts/$f-* 2>/dev/null | wc -l)
 	if [ $rc -eq 0 ] && [ "$crashes" -eq 0 ]; then
 		pass=$((pass + 1))
-		echo "$f: $runs executions in ${per}s, 0 crashes"
+		echo "$f: $runs executions $what, 0 crashes"
 	else
 		fail=$((fail + 1))
 		echo "$f: $runs executions, $crashes crashes (exit $rc); inputs: $(ls $out/artifacts/$f-* 2>/dev/null | tr '\n' ' ')"
