@@ -4,6 +4,8 @@
 # Last line: "fuzz: N passed, N failed, N skipped" (a fuzzer that crashes fails).
 #   FUZZ_TIME   seconds per fuzzer (default: 64 s shared by all fuzzers)
 #   FUZZ_RUNS   executions per fuzzer instead of a time (make stress)
+#   FUZZ_TIMEOUT  seconds one input may take before it counts as a hang (60:
+#               the clock is wall time, and a loaded machine stalls a process for seconds)
 #   FUZZ_ONLY   run only these fuzzers ("fuzz_event fuzz_format")
 #   CLANG       the compiler (default clang, else clang-14..19)
 cd "$(dirname "$0")/../.." || exit 1
@@ -74,7 +76,7 @@ for f in $fuzzers; do
 	dict=
 	[ -f test/fuzz/event.dict ] && dict=-dict=test/fuzz/event.dict
 	ASAN_OPTIONS=detect_leaks=1 FUZZ_FIXTURES=test/fixtures \
-		$bin $limit -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+		$bin $limit -timeout=${FUZZ_TIMEOUT:-60} -rss_limit_mb=2048 -print_final_stats=1 \
 		-artifact_prefix=$out/artifacts/$f- $dict $out/corpus/$f test/fuzz/corpus/$f >$out/$f.log 2>&1
 	rc=$?
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' $out/$f.log | tail -n 1)
