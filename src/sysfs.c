@@ -74,10 +74,14 @@ int pmu__read_file(const char *path, char *buf, size_t size)
 
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		r = S_ISDIR(st.st_mode) ? -EISDIR : -PMU_ENOTREG;
+	if (fstat(fd, &st) < 0) {
+		r = -errno;
 		close(fd);
 		return (int)r;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return S_ISDIR(st.st_mode) ? -EISDIR : -PMU_ENOTREG;
 	}
 	while (n < size) {
 		r = read(fd, buf + n, size - n);
