@@ -7,6 +7,10 @@ INCDIR ?= $(PREFIX)/include
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 PKGDIR ?= $(LIBDIR)/pkgconfig
+CMAKEDIR ?= $(LIBDIR)/cmake/libpmu
+# Bash completion for pmu will be installed here (not written yet).
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+LDCONFIG ?= ldconfig
 
 # The version is defined once, in include/pmu.h.
 ver = $(shell sed -n 's/^\#define PMU_VERSION_$(1) //p' include/pmu.h)
@@ -42,13 +46,17 @@ LDLIBS += -lpfm
 PC_LIBS_PRIVATE := -lpfm
 endif
 
-ALL_CFLAGS = $(BASE_CFLAGS) $(CFLAGS)
+ALL_CFLAGS = $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 
 LIB_SRCS := $(wildcard src/*.c)
 LIB_OBJS := $(LIB_SRCS:src/%.c=$(O)/src/%.o)
 TOOL_SRCS := $(wildcard tools/*.c)
 TOOL_OBJS := $(TOOL_SRCS:tools/%.c=$(O)/tools/%.o)
 TESTS := $(patsubst test/%.c,$(O)/test/%,$(wildcard test/*.c))
+# The x86 rdpmc emulation once more against libpmu.so, whose calls its mmap and read interpose.
+ifneq ($(STATIC),1)
+TESTS += $(O)/test/x86_rdpmc_emu_so
+endif
 BENCHES := $(patsubst bench/%.c,$(O)/bench/%,$(wildcard bench/*.c))
 EXAMPLES := $(patsubst examples/%.c,$(O)/examples/%,$(wildcard examples/*.c))
 HDRS := $(wildcard include/*.h src/*.h src/arch/*.h test/*.h tools/*.h)
@@ -75,18 +83,25 @@ $(STATIC_LIB): $(LIB_OBJS)
 	$(AR) rcs $@ $^
 
 $(SHARED_LIB): $(LIB_OBJS) src/libpmu.map
-	$(CC) -shared -Wl,-soname,libpmu.so.$(SOMAJOR) -Wl,--version-script=src/libpmu.map \
+	$(CC) -shared $(LDFLAGS) -Wl,-soname,libpmu.so.$(SOMAJOR) -Wl,--version-script=src/libpmu.map \
 		-Wl,--no-undefined -o $@ $(LIB_OBJS) $(LDLIBS)
 	ln -sf libpmu.so.$(VERSION) $(O)/libpmu.so.$(SOMAJOR)
 	ln -sf libpmu.so.$(SOMAJOR) $(O)/libpmu.so
 
 $(O)/pmu: $(TOOL_OBJS) $(STATIC_LIB)
-	$(CC) $(ALL_CFLAGS) $(PROG_LDFLAGS) -o $@ $(TOOL_OBJS) $(STATIC_LIB) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(PROG_LDFLAGS) $(LDFLAGS) -o $@ $(TOOL_OBJS) $(STATIC_LIB) $(LDLIBS)
 
 # Tests and benchmarks link the static library: they may use internal headers.
 $(O)/test/%: test/%.c $(STATIC_LIB) $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(PROG_LDFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)
+
+$(O)/test/x86_rdpmc_emu_so: test/x86_rdpmc_emu.c $(SHARED_LIB) $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ $< $(SHARED_LIB) -Wl,-rpath,'$$ORIGIN/..' $(LDLIBS)
+
+# This test compiles the tool's stat.c in, to give its printing figures.
+$(O)/test/stat_metrics: tools/stat.c
 
 # The fault-injection test puts its own allocator under the library's calls
 # and the tool's subcommands (which it includes).
@@ -122,24 +137,61 @@ stress: all tests bench
 check-arm64:
 	@test/arm64/run.sh
 
+check-riscv64:
+	@test/riscv64/run.sh
+
+# Debian packages (libpmu0, libpmu-dev, libpmu-tools) into $(O)/deb, checked
+# with lintian; needs dpkg-dev, debhelper, lintian and the Build-Depends.
+deb:
+	@test/deb.sh $(O)/deb
+
+# Installed files: every public header under include/, never one from src/.
+PUB_HDRS := $(wildcard include/*.h)
+PUB_SUBHDRS := $(wildcard include/pmu/*.h)
+MAN1 := $(wildcard man/*.1)
+MAN3 := $(wildcard man/*.3)
+MAN7 := $(wildcard man/*.7)
+SIZEOF_VOID_P := $(shell $(CC) -dM -E -x c /dev/null | sed -n 's/^\#define __SIZEOF_POINTER__ //p')
+SUBST_IN = sed -e 's|@PREFIX@|$(PREFIX)|g; s|@LIBDIR@|$(LIBDIR)|g; s|@INCDIR@|$(INCDIR)|g' \
+	-e 's|@VERSION@|$(VERSION)|g; s|@SOMAJOR@|$(SOMAJOR)|g; s|@SIZEOF_VOID_P@|$(SIZEOF_VOID_P)|g' \
+	-e 's|@LIBS_PRIVATE@|$(PC_LIBS_PRIVATE)|g; s|@STATIC_LIBS@|$(if $(HAVE_LIBPFM),;pfm)|g'
+
 install: lib $(O)/pmu
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGDIR) \
-		$(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
-	install -m 644 include/pmu.h $(DESTDIR)$(INCDIR)/
+		$(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
+	install -m 644 $(PUB_HDRS) $(DESTDIR)$(INCDIR)/
+	$(if $(PUB_SUBHDRS),install -d $(DESTDIR)$(INCDIR)/pmu && install -m 644 $(PUB_SUBHDRS) $(DESTDIR)$(INCDIR)/pmu/)
 	install -m 644 $(STATIC_LIB) $(DESTDIR)$(LIBDIR)/
-	install -m 755 $(SHARED_LIB) $(DESTDIR)$(LIBDIR)/
+	install -m 644 $(SHARED_LIB) $(DESTDIR)$(LIBDIR)/
 	ln -sf libpmu.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libpmu.so.$(SOMAJOR)
 	ln -sf libpmu.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libpmu.so
-	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCDIR@|$(INCDIR)|' \
-	    -e 's|@VERSION@|$(VERSION)|; s|@LIBS_PRIVATE@|$(PC_LIBS_PRIVATE)|' libpmu.pc.in \
-	    > $(DESTDIR)$(PKGDIR)/libpmu.pc
+	$(SUBST_IN) libpmu.pc.in > $(DESTDIR)$(PKGDIR)/libpmu.pc
+	$(SUBST_IN) cmake/libpmuConfig.cmake.in > $(DESTDIR)$(CMAKEDIR)/libpmuConfig.cmake
+	$(SUBST_IN) cmake/libpmuConfigVersion.cmake.in > $(DESTDIR)$(CMAKEDIR)/libpmuConfigVersion.cmake
 	install -m 755 $(O)/pmu $(DESTDIR)$(BINDIR)/
-	for m in man/*.3; do [ -e "$$m" ] && install -m 644 "$$m" $(DESTDIR)$(MANDIR)/man3/ || true; done
-	for m in man/*.1; do [ -e "$$m" ] && install -m 644 "$$m" $(DESTDIR)$(MANDIR)/man1/ || true; done
-	for m in man/*.7; do [ -e "$$m" ] && install -m 644 "$$m" $(DESTDIR)$(MANDIR)/man7/ || true; done
+	$(if $(MAN1),install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/)
+	$(if $(MAN3),install -m 644 $(MAN3) $(DESTDIR)$(MANDIR)/man3/)
+	$(if $(MAN7),install -m 644 $(MAN7) $(DESTDIR)$(MANDIR)/man7/)
+	@$(if $(DESTDIR),:,sh mk/ldconfig.sh $(LIBDIR) $(LDCONFIG))
+
+# Removes every file install writes, then the directories that are left empty
+# below the prefix's standard ones (bin, lib, include, share/man stay).
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(INCDIR)/,$(notdir $(PUB_HDRS)))
+	rm -f $(addprefix $(DESTDIR)$(INCDIR)/pmu/,$(notdir $(PUB_SUBHDRS)))
+	rm -f $(addprefix $(DESTDIR)$(LIBDIR)/,libpmu.a libpmu.so.$(VERSION) libpmu.so.$(SOMAJOR) libpmu.so)
+	rm -f $(DESTDIR)$(PKGDIR)/libpmu.pc
+	rm -f $(DESTDIR)$(CMAKEDIR)/libpmuConfig.cmake $(DESTDIR)$(CMAKEDIR)/libpmuConfigVersion.cmake
+	rm -f $(DESTDIR)$(BINDIR)/pmu
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1)))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man3/,$(notdir $(MAN3)))
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(MAN7)))
+	for d in $(addprefix $(DESTDIR),$(INCDIR)/pmu $(CMAKEDIR) $(LIBDIR)/cmake $(PKGDIR) \
+		$(MANDIR)/man1 $(MANDIR)/man3 $(MANDIR)/man7); do \
+		[ ! -d "$$d" ] || rmdir --ignore-fail-on-non-empty "$$d"; done
 
 clean:
 	rm -rf build build-*
 
-.PHONY: all lib tests bench examples check check-host check-arm64 stress install clean
+.PHONY: all lib tests bench examples check check-host check-arm64 check-riscv64 stress deb install uninstall clean
 .DELETE_ON_ERROR:

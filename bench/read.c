@@ -40,8 +40,8 @@
 
 enum method {
 	M_EMPTY,	/* the loop alone: subtracted from instruction counts */
-	M_PMU1, M_PMU4, M_RAW1, M_RAW1T, M_RAWG4, M_GETPPID,
-	M_HW1, M_HW4, M_HWRAW1, M_HWRAW1T, M_FLOOR, M_FLOOR_FIXED, M_FLOOR4, M_FLOOR_CHECKED,
+	M_PMU1, M_PMU4, M_CTR1, M_RAW1, M_RAW1T, M_RAWG4, M_GETPPID,
+	M_HW1, M_HW4, M_HWCTR, M_HWCTREV, M_HWRAW1, M_HWRAW1T, M_FLOOR, M_FLOOR_FIXED, M_FLOOR4, M_FLOOR_CHECKED,
 	M_N
 };
 
@@ -51,12 +51,15 @@ static const struct {
 	[M_EMPTY] = { "empty", "empty loop" },
 	[M_PMU1] = { "pmu1", "pmu_read, 1 event" },
 	[M_PMU4] = { "pmu4", "pmu_read, 4 events" },
+	[M_CTR1] = { "ctr1", "pmu_counter_read, 1 event" },
 	[M_RAW1] = { "raw1", "raw read(2), 8 bytes" },
 	[M_RAW1T] = { "raw1t", "raw read(2) + TIME_ENABLED|RUNNING" },
 	[M_RAWG4] = { "rawg4", "raw PERF_FORMAT_GROUP read of 4 (+times)" },
 	[M_GETPPID] = { "getppid", "getppid() (a bare syscall)" },
 	[M_HW1] = { "hw1", "pmu_read, 1 hardware event" },
 	[M_HW4] = { "hw4", "pmu_read, 4 hardware events" },
+	[M_HWCTR] = { "hwctr", "pmu_counter_read, cycles" },
+	[M_HWCTREV] = { "hwctrev", "pmu_counter_read, an event counter" },
 	[M_HWRAW1] = { "hwraw1", "raw read(2) of the hw event, 8 bytes" },
 	[M_HWRAW1T] = { "hwraw1t", "raw read(2) of the hw event + times" },
 	[M_FLOOR] = { "floor", "floor: seqlock + counter read, switch on index" },
@@ -67,6 +70,7 @@ static const struct {
 
 static struct {
 	struct pmu_set *sw1, *sw4, *hw1, *hw4;
+	const struct pmu_counter *ctr;			/* what the pmu_counter_read methods read */
 	const char *hw1_events, *hw4_events;
 	int raw1, raw1t, rawg4, hwraw1, hwraw1t;	/* descriptors opened here */
 	const struct perf_event_mmap_page *floor[4];	/* the pages of hw1 or hw4's events */
@@ -193,6 +197,15 @@ __attribute__((noinline)) void bench_loop(enum method m, long n)
 		for (i = 0; i < n; i++)
 			pmu_read(B.hw4, v);
 		break;
+	case M_CTR1:
+	case M_HWCTR:
+	case M_HWCTREV: {
+		const struct pmu_counter *c = B.ctr;
+
+		for (i = 0; i < n; i++)
+			pmu_counter_read(c, v);
+		break;
+	}
 	case M_RAW1:
 		for (i = 0; i < n; i++)
 			acc += read(B.raw1, v, 8);
@@ -285,6 +298,10 @@ static void setup_sw(void)
 		B.available[M_PMU1] = 1;
 	else
 		B.why[M_PMU1] = strdup(pmu_errmsg());
+	if (B.sw1 && (B.ctr = pmu_counter(B.sw1, 0)))
+		B.available[M_CTR1] = 1;
+	else
+		B.why[M_CTR1] = B.why[M_PMU1];
 	if (pmu_open(&B.sw4, SW4) == 0)
 		B.available[M_PMU4] = 1;
 	else
@@ -346,6 +363,24 @@ static int acquire(enum method m)
 		       B.floor[0]->pmc_width != 64 ? -1 : 0;
 	case M_FLOOR4:
 		return acquire(M_HW4) < 0 || floor_pages(B.hw4, 4) < 0 ? -1 : 0;
+	case M_CTR1:
+		B.ctr = pmu_counter(B.sw1, 0);
+		return 0;
+	case M_HWCTR:
+		if (acquire(M_HW1) < 0)
+			return -1;
+		B.ctr = pmu_counter(B.hw1, 0);
+		return B.ctr->page && B.ctr->page->index == 32 ? 0 : -1;
+	case M_HWCTREV:
+		if (acquire(M_HW4) < 0)
+			return -1;
+		/* an event of the 4 on an event counter: not the cycle counter (index 32 on arm64) */
+		for (unsigned i = 0; i < 4; i++) {
+			B.ctr = pmu_counter(B.hw4, i);
+			if (B.ctr->page && B.ctr->page->index && B.ctr->page->index != 32)
+				return 0;
+		}
+		return -1;
 	default:
 		return 0;
 	}
@@ -355,6 +390,7 @@ static void release(enum method m)
 {
 	switch (m) {
 	case M_HW1:
+	case M_HWCTR:
 	case M_FLOOR:
 	case M_FLOOR_FIXED:
 	case M_FLOOR_CHECKED:
@@ -362,6 +398,7 @@ static void release(enum method m)
 		B.hw1 = NULL;
 		break;
 	case M_HW4:
+	case M_HWCTREV:
 	case M_FLOOR4:
 		pmu_close(B.hw4);
 		B.hw4 = NULL;
@@ -389,6 +426,7 @@ static void setup_hw(void)
 		"cycles,instructions,branches,branch-misses",
 		"cycles,instructions,cpu_cycles,cpu_cycles",
 		"cycles,cpu_cycles,cpu_cycles,cpu_cycles",
+		"cycles,instructions,dTLB-load-misses,iTLB-load-misses",	/* riscv64 under QEMU */
 		"cycles,cycles,cycles,cycles",
 	};
 	const char *why = "";
@@ -418,14 +456,18 @@ static void setup_hw(void)
 	B.available[M_HW4] = B.hw4_events != NULL;
 	if (!B.hw4_events)
 		B.why[M_HW4] = "no list of 4 hardware events opened with user-space reads";
-	for (m = M_HWRAW1; m <= M_FLOOR_CHECKED; m++) {
-		if ((m == M_FLOOR4 && !B.hw4_events) || (m >= M_FLOOR && !PMU_ARCH_USER_READ))
+	for (m = M_HWCTR; m <= M_FLOOR_CHECKED; m++) {
+		if (((m == M_FLOOR4 || m == M_HWCTREV) && !B.hw4_events) ||
+		    ((m >= M_FLOOR || m == M_HWCTR || m == M_HWCTREV) && !PMU_ARCH_USER_READ))
 			continue;
 		B.available[m] = acquire(m) == 0;
 		if (m == M_FLOOR && B.floor[0])
 			snprintf(B.floor_info, sizeof(B.floor_info), "index %u, pmc_width %u",
 				 B.floor[0]->index, B.floor[0]->pmc_width);
-		if (!B.available[m] && m == M_FLOOR_FIXED)
+		if (!B.available[m] && (m == M_HWCTR || m == M_HWCTREV))
+			B.why[m] = m == M_HWCTR ? "cycles is not on the cycle counter (index 32)" :
+				   "no event of the 4 is on an event counter";
+		else if (!B.available[m] && m == M_FLOOR_FIXED)
 			B.why[m] = "the cycles event is not on the 64-bit cycle counter (index 32)";
 		else if (!B.available[m] && m >= M_FLOOR)
 			B.why[m] = "the pages cannot be read from user space";
@@ -623,10 +665,11 @@ int main(int argc, char **argv)
 	       "x same raw", "x floor", "instr/read u", "instr u+k");
 	for (m = M_PMU1; m < M_N; m++) {
 		int base = m >= M_HW1 ? M_HWRAW1 : M_RAW1, same = -1;
-		int fl = m == M_HW1 ? M_FLOOR : m == M_HW4 ? M_FLOOR4 : -1;
+		int fl = m == M_HW1 ? M_FLOOR : m == M_HW4 ? M_FLOOR4 :
+			 m == M_HWCTR || m == M_HWCTREV ? M_FLOOR_CHECKED : -1;
 		char what[64];
 
-		if (m == M_PMU1)
+		if (m == M_PMU1 || m == M_CTR1)
 			same = M_RAW1T;
 		else if (m == M_PMU4)
 			same = M_RAWG4;

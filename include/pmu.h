@@ -26,7 +26,7 @@ extern "C" {
 #endif
 
 #define PMU_VERSION_MAJOR 0
-#define PMU_VERSION_MINOR 1
+#define PMU_VERSION_MINOR 2
 #define PMU_VERSION_PATCH 0
 
 struct perf_event_attr;
@@ -99,6 +99,34 @@ int pmu_read_full(struct pmu_set *set, struct pmu_reading *out);
  */
 int pmu_user_read(const struct pmu_set *set, unsigned i, const char **why);
 
+/*
+ * ---- One counter, read inline ----
+ *
+ * For hot loops: event i of a set read by an inline function that, where the
+ * kernel allows it, costs one sequence-locked read of the event's page and
+ * one counter instruction (rdpmc, mrs, csrr), with no call. Anything else
+ * (read(2), a multiplexed event to scale, a forked child) calls the library.
+ *
+ * struct pmu_counter lives inside the set: its layout is part of the ABI of
+ * libpmu.so.0. Fields may only be appended (a new major version otherwise);
+ * what the inline read uses is page, and it passes the handle on as is.
+ */
+struct pmu_counter {
+	const struct perf_event_mmap_page *page;	/* the event's page when it may be read inline, else NULL */
+	struct pmu_set *set;				/* the set, for the library's full path */
+};
+
+/* A handle on event i of the set, valid until pmu_close(set). NULL and errno EINVAL on bad arguments. */
+const struct pmu_counter *pmu_counter(struct pmu_set *set, unsigned i);
+
+/*
+ * static inline int pmu_counter_read(const struct pmu_counter *c, uint64_t *value);
+ * Event i's value, exactly what pmu_read() would put in values[i] (scaled
+ * when multiplexed). 0 or -errno (-ECHILD in a forked child, -EINVAL for
+ * NULL arguments). Defined in pmu/inline.h, included below;
+ * pmu_counter_read_slow() is its out-of-line half, with the same contract.
+ */
+
 /* One line explaining the last failure in the calling thread ("" if none). */
 const char *pmu_errmsg(void);
 
@@ -162,4 +190,7 @@ int pmu_report(FILE *out, const char *format);
 #ifdef __cplusplus
 }
 #endif
+
+#include "pmu/inline.h"
+
 #endif /* PMU_H */

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * One architecture file is picked here. Each provides PMU_ARCH_NAME,
- * PMU_ARCH_USER_READ (1 when it can read counters from user space),
- * pmu__arch_rdpmc(idx) for the page's 1-based index and pmu__arch_clock()
- * for the clock behind the page's time_* fields. -DPMU_ARCH_GENERIC forces
- * the generic file.
+ * One architecture file is picked here. Each provides PMU_ARCH_NAME and
+ * pmu__arch_clock(), the clock behind the page's time_* fields; the counter
+ * instruction, pmu__arch_rdpmc(idx) for the page's 1-based index, is the
+ * inline read's (include/pmu/arch-*.h, picked by the same chain there).
+ * -DPMU_ARCH_GENERIC forces the generic files.
  *
  * And its policy, each optional (defaults below):
  *  PMU_ARCH_RDPMC_FILE, _OFF, _MEANING(v)  a core PMU's sysfs file gating user reads, what 0 means
@@ -27,6 +27,10 @@
 #else
 #include "arch/generic.h"
 #endif
+
+#include "pmu.h"
+#define PMU_ARCH_USER_READ PMU_INL_USER_READ	/* 1 when counters can be read from user space */
+#define pmu__arch_rdpmc pmu_inl_rdpmc
 
 #ifndef PMU_ARCH_EVENT_BLOCKER
 #define PMU_ARCH_EVENT_BLOCKER(a) ((void)(a), (const char *)0)

@@ -166,6 +166,9 @@ int pmu__alias_extra(const char *pmu, const char *alias, const char *what, char 
  */
 int pmu__policy(void (*cb)(void *arg, const char *name, const char *value, const char *meaning), void *arg);
 
+/* ---- derived metrics (metrics.c): the table pmu stat shares with the region report ---- */
+#include "metrics.h"
+
 /* ---- output (report.c) ---- */
 
 /* s as a JSON string, quoted and escaped (the report and the tool). */

@@ -79,7 +79,7 @@ static __attribute__((noinline)) int read_scaled(struct pmu_set *set, uint64_t *
 	if (!set || !(values || out))
 		return pmu__err(-EINVAL, "pmu_read: %s is NULL", set ? "values" : "the set");
 	for (i = 0; i < set->direct; i++) {
-		if (pmu__read_page(set->page[i], out ? PMU_READ_TIMES : PMU_READ_COUNT,
+		if (pmu__read_page(set->ev[i].page, out ? PMU_READ_TIMES : PMU_READ_COUNT,
 				   pmu__arch_rdpmc, pmu__arch_clock, &v))
 			return read_slow(set, values, out);
 		if (values)
@@ -142,31 +142,44 @@ static __attribute__((noinline)) int read_group_full(struct pmu_set *set, struct
 }
 
 /*
- * The hot path: no call, no stack frame, one user-space read per counter;
- * else one read(2) of the group. group_n and direct are 0 in a forked child
- * (the page is wiped): read_scaled() says so.
+ * The hot path: no call, no stack frame, the inline read of each counter's
+ * page; else one read(2) of the group. group_n and direct are 0 in a forked
+ * child (the page is wiped): read_scaled() says so.
  */
 PMU_API int pmu_read(struct pmu_set *set, uint64_t *values)
 {
-	struct perf_event_mmap_page *const *page;
-	struct pmu__page_value v;
-	uint64_t *out = values;
+	const struct pmu_counter *ev;
 	uint32_t n;
 
 	if (unlikely(!set || !values))
 		goto other;
+	ev = set->ev;
+	/*
+	 * Checked at open: each page allows user reads (cap_user_rdpmc). The
+	 * events of one group are scheduled together: the first page alone
+	 * tells whether they are multiplexed. 1 and 4 events without a loop.
+	 */
+#define READ(k, checks) if (unlikely(pmu_inl_page_read(ev[k].page, pmu__arch_rdpmc, checks, &values[k]))) goto other
 	n = set->direct;
+	if (likely(n == 1)) {
+		READ(0, PMU_INL_TIMES);
+		return 0;
+	}
+	if (n == 4 && likely(set->one_group)) {
+		READ(0, PMU_INL_TIMES);
+		READ(1, 0);
+		READ(2, 0);
+		READ(3, 0);
+		return 0;
+	}
 	if (unlikely(!n)) {
 		if (likely(set->group_n))
 			return read_group(set, values);
 		goto other;
 	}
-	page = set->page;
-	do {
-		if (unlikely(pmu__read_page(*page++, PMU_READ_FAST, pmu__arch_rdpmc, pmu__arch_clock, &v)))
-			goto other;
-		*out++ = v.count;
-	} while (--n);
+	for (uint32_t i = 0; i < n; i++)
+		READ(i, i == 0 || !set->one_group ? PMU_INL_TIMES : 0);
+#undef READ
 	return 0;
 other:
 	return read_scaled(set, values, NULL);
@@ -179,4 +192,57 @@ PMU_API int pmu_read_full(struct pmu_set *set, struct pmu_reading *out)
 	if (set->group_n && !set->direct)
 		return read_group_full(set, out);
 	return read_scaled(set, NULL, out);
+}
+
+/* A value of a multiplexed event, scaled: out of the way of read_event(). */
+static __attribute__((noinline)) uint64_t scale_one(uint64_t v, uint64_t enabled, uint64_t running)
+{
+	return pmu__scale(v, enabled, running);
+}
+
+/* Event i as pmu_read() gives it, the whole way: a child's copy, several counters, a short read. */
+static __attribute__((noinline)) int read_event_slow(struct pmu_set *set, unsigned i, uint64_t *value)
+{
+	struct pmu__cold *c = pmu__cold(set);
+	int r = read_slow(set, NULL, NULL);
+
+	if (r == 0)
+		*value = pmu__scale(c->rd[c->nctr + i].value, c->rd[c->nctr + i].enabled, c->rd[c->nctr + i].running);
+	return r;
+}
+
+/* Event i through read(2): the one read of its group when it has a single counter. */
+static int read_event(struct pmu_set *set, unsigned i, uint64_t *value)
+{
+	const struct pmu__evread *e = set->evr;	/* NULL in a forked child: the hot pages are wiped */
+	const uint64_t *b = set->group_buf;
+
+	if (likely(e && (e += i)->nctr == 1 && read(e->fd, set->group_buf, e->bytes) == (ssize_t)e->bytes)) {
+		*value = likely(b[1] == b[2]) ? b[e->pos] : scale_one(b[e->pos], b[1], b[2]);
+		return 0;
+	}
+	return read_event_slow(set, i, value);
+}
+
+/* Readable from user space, but multiplexed (to scale), or off its counter now. */
+static __attribute__((noinline)) int read_counter_page(const struct pmu_counter *c, uint64_t *value)
+{
+	struct pmu__page_value v;
+
+	if (pmu__read_page(c->page, PMU_READ_COUNT, pmu__arch_rdpmc, pmu__arch_clock, &v))
+		return read_event(c->set, (unsigned)(c - c->set->ev), value);
+	*value = pmu__scale(v.count, v.enabled, v.running);
+	return 0;
+}
+
+PMU_API int pmu_counter_read_slow(const struct pmu_counter *c, uint64_t *value)
+{
+	if (unlikely(!c || !value))
+		return pmu__err(-EINVAL, "pmu_counter_read: %s is NULL", c ? "value" : "the counter");
+	if (unlikely(!c->set))	/* the set's hot pages read as zeros in a forked child */
+		return pmu__err(-ECHILD, "pmu_counter_read: the counter belongs to the parent process; "
+				"after fork the child must open sets of its own");
+	if (c->page)
+		return read_counter_page(c, value);
+	return read_event(c->set, (unsigned)(c - c->set->ev), value);
 }

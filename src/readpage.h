@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The user-space read of one event from its perf_event_mmap_page, as
- * documented in linux/perf_event.h. The counter and clock readers are
+ * documented in linux/perf_event.h, with the times that scaling needs (the
+ * plain count is pmu.h's pmu_inl_page_read()). The counter and clock readers are
  * parameters so that the same code runs on hardware (src/arch/) and over a
  * simulated page in the tests; always_inline makes them direct instructions.
  */
@@ -18,7 +19,6 @@ enum pmu__page_status {
 	PMU_PAGE_NO_INDEX,	/* index is 0: not on a counter now, or user access off */
 	PMU_PAGE_BAD_WIDTH,	/* pmc_width is 0 or above 64 */
 	PMU_PAGE_NO_TIME,	/* times are needed but cap_user_time is 0 */
-	PMU_PAGE_MULTIPLEXED,	/* PMU_READ_FAST: the event was multiplexed, times needed */
 };
 
 struct pmu__page_value {
@@ -92,7 +92,6 @@ static inline uint64_t pmu__scale(uint64_t count, uint64_t enabled, uint64_t run
 enum pmu__read_mode {
 	PMU_READ_COUNT,	/* times only when the event was multiplexed (to scale it) */
 	PMU_READ_TIMES,	/* always enabled and running */
-	PMU_READ_FAST,	/* never: a multiplexed event gives PMU_PAGE_MULTIPLEXED */
 };
 
 /*
@@ -132,8 +131,6 @@ pmu__read_page(const struct perf_event_mmap_page *pc, enum pmu__read_mode mode,
 			uint32_t mult;
 			uint16_t tshift;
 
-			if (mode == PMU_READ_FAST)
-				return PMU_PAGE_MULTIPLEXED;
 			if (!(caps & PMU_CAP_TIME))
 				return PMU_PAGE_NO_TIME;
 			cyc = rdclock();

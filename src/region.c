@@ -4,29 +4,86 @@
  * thread's counters at begin and end and adding the difference to the
  * thread's sums for that name.
  *
- * Names are interned once per process (a table searched without a lock,
- * appended under pmu__names_lock) and cached per thread by pointer, so that
- * begin/end with a string literal costs a pointer compare and a short
- * strcmp (which keeps a reused buffer holding another name correct).
+ * Names are interned once per process until pmu_thread_fini() (a table
+ * searched without a lock, appended under names_lock) and cached per
+ * thread by pointer, so that begin/end with a string literal costs a
+ * pointer compare and a short strcmp (which keeps a reused buffer holding
+ * another name correct).
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "thread.h"
+#include <sched.h>
+
+#include "region.h"
 
 #define TAB_SIZE (2 * PMU_REGION_MAX)	/* open addressing, at most half full */
 
-pthread_mutex_t pmu__names_lock = PTHREAD_MUTEX_INITIALIZER;
-unsigned pmu__nregions;
+/*
+ * A report reads what owner threads write, under the thread's seqcount.
+ * Release stores and acquire loads of the figures order them after the odd
+ * seqcount and before the re-check, without fences (which TSan does not
+ * model); on x86 they are plain moves.
+ */
+#define PMU_FIG_ST(p, v) __atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
+#define PMU_FIG_LD(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
+
+/* An interned region name: freed only by pmu_thread_fini(), when no thread uses the layer. */
+struct pmu__rname {
+	unsigned id;
+	char name[];
+};
+
+static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;	/* interning a new name */
+static unsigned nregions;	/* atomic */
 static struct pmu__rname *tab[TAB_SIZE];
 static struct pmu__rname *byid[PMU_REGION_MAX];
 
-const struct pmu__rname *pmu__region_byid(unsigned id)
+unsigned pmu__region_count(void)
 {
-	return id < PMU_REGION_MAX ? __atomic_load_n(&byid[id], __ATOMIC_ACQUIRE) : NULL;
+	return __atomic_load_n(&nregions, __ATOMIC_ACQUIRE);
 }
+
+const char *pmu__region_name(unsigned id)
+{
+	return __atomic_load_n(&byid[id], __ATOMIC_ACQUIRE)->name;
+}
+
+/* Fork: the child gets a name table no other thread is changing. */
+static void names_prepare(void)
+{
+	pthread_mutex_lock(&names_lock);
+}
+
+static void names_parent(void)
+{
+	pthread_mutex_unlock(&names_lock);
+}
+
+static void names_child(bool raw)
+{
+	if (raw)	/* its holder may be a thread the child does not have */
+		pthread_mutex_init(&names_lock, NULL);
+	else
+		pthread_mutex_unlock(&names_lock);
+}
+
+/* pmu_thread_fini(): the names go with the figures, so a new start has room for as many. */
+static void names_fini(void)
+{
+	pthread_mutex_lock(&names_lock);
+	for (unsigned id = 0; id < nregions; id++) {
+		free(byid[id]);
+		byid[id] = NULL;
+	}
+	memset(tab, 0, sizeof(tab));
+	__atomic_store_n(&nregions, 0, __ATOMIC_RELEASE);
+	pthread_mutex_unlock(&names_lock);
+}
+
+static const struct pmu__thr_hooks names_hooks = { names_prepare, names_parent, names_child, names_fini };
 
 static uint32_t hash(const char *s)
 {
@@ -69,27 +126,29 @@ static int intern(struct pmu__thr *t, const char *name, unsigned cslot, int crea
 	if (!r) {
 		if (!create)
 			return -ENOENT;
-		pthread_mutex_lock(&pmu__names_lock);
+		pthread_mutex_lock(&names_lock);
 		r = probe(name, h, &slot);	/* another thread may have added it */
 		if (!r) {
-			id = __atomic_load_n(&pmu__nregions, __ATOMIC_RELAXED);
+			id = __atomic_load_n(&nregions, __ATOMIC_RELAXED);
+			if (id == 0)	/* from the first name on, the table has a state to keep across fork */
+				pmu__thr_set_hooks(&names_hooks);
 			if (id == PMU_REGION_MAX) {
-				pthread_mutex_unlock(&pmu__names_lock);
+				pthread_mutex_unlock(&names_lock);
 				return pmu__err(-ENOSPC, "%s: more than %d distinct region names in this "
 						"process", name, PMU_REGION_MAX);
 			}
 			r = malloc(sizeof(*r) + len + 1);
 			if (!r) {
-				pthread_mutex_unlock(&pmu__names_lock);
+				pthread_mutex_unlock(&names_lock);
 				return pmu__err(-ENOMEM, "%s: out of memory", name);
 			}
 			r->id = id;
 			memcpy(r->name, name, len + 1);
 			__atomic_store_n(&byid[id], r, __ATOMIC_RELEASE);
 			__atomic_store_n(&tab[slot], r, __ATOMIC_RELEASE);
-			__atomic_store_n(&pmu__nregions, id + 1, __ATOMIC_RELEASE);
+			__atomic_store_n(&nregions, id + 1, __ATOMIC_RELEASE);
 		}
-		pthread_mutex_unlock(&pmu__names_lock);
+		pthread_mutex_unlock(&names_lock);
 	}
 	t->cache[cslot].p = name;
 	t->cache[cslot].r = r;
@@ -237,6 +296,37 @@ PMU_API int pmu_region_end(const char *name)
 		return pmu__err(-EINVAL, "%s: ended while \"%s\" is the innermost open region "
 				"(end the inner region first)", name, top->name);
 	return end_top(&t, name);
+}
+
+void pmu__region_copy(const struct pmu__thr *t, unsigned nreg, uint64_t *d)
+{
+	unsigned n = t->n;
+	size_t stride = 2 + n;
+	uint64_t s1, s2;
+
+	for (;;) {
+		s1 = __atomic_load_n(&t->seq, __ATOMIC_ACQUIRE);
+		if (s1 & 1) {
+			sched_yield();
+			continue;
+		}
+		for (unsigned id = 0; id < nreg; id++) {
+			const struct pmu__acc *a = __atomic_load_n(&t->acc[id], __ATOMIC_ACQUIRE);
+			uint64_t *o = d + id * stride;
+
+			if (!a) {
+				memset(o, 0, stride * sizeof(*o));
+				continue;
+			}
+			o[0] = PMU_FIG_LD(a->calls);
+			o[1] = PMU_FIG_LD(a->ns);
+			for (unsigned i = 0; i < n; i++)
+				o[2 + i] = PMU_FIG_LD(a->v[i]);
+		}
+		s2 = __atomic_load_n(&t->seq, __ATOMIC_RELAXED);
+		if (s1 == s2)
+			return;
+	}
 }
 
 int pmu__region_end_all(void)

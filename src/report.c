@@ -1,25 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Region reports (table, csv, json) and the zero-code mode that writes one
- * at exit.
+ * Region reports: table, csv, json.
  *
- * A report copies every thread's sums under pmu__tlock, each thread's
- * through its seqcount (retrying while the owner is mid-update), then
- * formats the copy without the lock.
+ * A report copies every thread's sums while walking the thread records
+ * (region.c copies each thread's consistently), then formats the copy
+ * without the layer's lock.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <sched.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
-#include "thread.h"
-
-#define WHOLE_RUN "(whole run)"
+#include "introspect.h"
+#include "metrics.h"
+#include "region.h"
 
 struct snap_thr {
 	pid_t tid;
@@ -52,53 +47,23 @@ static void snap_free(struct snap *s)
 	free(s->users);
 }
 
-/* Copies t's sums consistently: the owner may be updating them right now. */
-static void copy_thread(const struct pmu__thr *t, unsigned nreg, unsigned n, uint64_t *d)
-{
-	size_t stride = 2 + n;
-	uint64_t s1, s2;
-
-	for (;;) {
-		s1 = __atomic_load_n(&t->seq, __ATOMIC_ACQUIRE);
-		if (s1 & 1) {
-			sched_yield();
-			continue;
-		}
-		for (unsigned id = 0; id < nreg; id++) {
-			const struct pmu__acc *a = __atomic_load_n(&t->acc[id], __ATOMIC_ACQUIRE);
-			uint64_t *o = d + id * stride;
-
-			if (!a) {
-				memset(o, 0, stride * sizeof(*o));
-				continue;
-			}
-			o[0] = PMU_FIG_LD(a->calls);
-			o[1] = PMU_FIG_LD(a->ns);
-			for (unsigned i = 0; i < n; i++)
-				o[2 + i] = PMU_FIG_LD(a->v[i]);
-		}
-		s2 = __atomic_load_n(&t->seq, __ATOMIC_RELAXED);
-		if (s1 == s2)
-			return;
-	}
-}
-
 static int take_snap(struct snap *s)
 {
+	const struct pmu__tconf *c;
 	const struct pmu__thr *t;
 	unsigned k = 0;
 
 again:
 	memset(s, 0, sizeof(*s));
-	pthread_mutex_lock(&pmu__tlock);
-	if (!pmu__tconf) {
-		pthread_mutex_unlock(&pmu__tlock);
+	c = pmu__thr_walk_begin();
+	if (!c) {
+		pmu__thr_walk_end();
 		return pmu__err(-EINVAL, "pmu_report: the per-thread layer is not set up: call "
 				"pmu_thread_init() first (or set PMU_EVENTS in the environment)");
 	}
-	s->n = pmu__tconf->n;
-	s->nreg = __atomic_load_n(&pmu__nregions, __ATOMIC_ACQUIRE);
-	for (t = pmu__tlist; t; t = t->next)
+	s->n = c->n;
+	s->nreg = pmu__region_count();
+	for (t = pmu__thr_walk_next(NULL); t; t = pmu__thr_walk_next(t))
 		s->nthr += __atomic_load_n(&t->used_regions, __ATOMIC_RELAXED);
 	s->ev = calloc(s->n, sizeof(*s->ev));
 	s->reg = calloc(s->nreg + 1, sizeof(*s->reg));
@@ -108,11 +73,11 @@ again:
 	if (!s->ev || !s->reg || !s->thr || !s->tot || !s->users)
 		goto nomem;
 	for (unsigned i = 0; i < s->n; i++)
-		if (!(s->ev[i] = strdup(pmu__tconf->names[i])))
+		if (!(s->ev[i] = strdup(c->names[i])))
 			goto nomem;
 	for (unsigned id = 0; id < s->nreg; id++)
-		s->reg[id] = pmu__region_byid(id)->name;	/* interned names live forever */
-	for (t = pmu__tlist, k = 0; t && k < s->nthr; t = t->next) {
+		s->reg[id] = pmu__region_name(id);
+	for (t = pmu__thr_walk_next(NULL), k = 0; t && k < s->nthr; t = pmu__thr_walk_next(t)) {
 		struct snap_thr *st = &s->thr[k];
 
 		/* A thread that begins its first region now is in the next report. */
@@ -126,16 +91,16 @@ again:
 		if (!st->d)
 			goto nomem;
 		k++;
-		copy_thread(t, s->nreg, s->n, st->d);
+		pmu__region_copy(t, s->nreg, st->d);
 	}
-	pthread_mutex_unlock(&pmu__tlock);
+	pmu__thr_walk_end();
 	s->nthr = k;
 	/*
 	 * A region named for the first time meanwhile is missing from the copy
 	 * while the calls around it are in: take the copy again (names are
-	 * few, and never forgotten, so this ends).
+	 * few, and forgotten only by pmu_thread_fini(), so this ends).
 	 */
-	if (__atomic_load_n(&pmu__nregions, __ATOMIC_ACQUIRE) != s->nreg) {
+	if (pmu__region_count() != s->nreg) {
 		snap_free(s);
 		goto again;
 	}
@@ -153,70 +118,67 @@ again:
 	}
 	return 0;
 nomem:
-	pthread_mutex_unlock(&pmu__tlock);
+	pmu__thr_walk_end();
 	s->nthr = k;
 	snap_free(s);
 	return pmu__err(-ENOMEM, "pmu_report: out of memory");
 }
 
-/* Derived metrics, when the events allow them. */
-static const struct {
-	const char *key, *label;	/* json/csv key, table heading */
-	const char *num[3], *den[3];	/* event names, modifiers ignored */
-	double scale;			/* for the table: 1 or 100 (%) */
-} metrics[] = {
-	{ "ipc", "IPC", { "instructions", "inst_retired" }, { "cycles", "cpu-cycles", "cpu_cycles" }, 1 },
-	{ "cache_miss_ratio", "cache-miss%", { "cache-misses" }, { "cache-references" }, 100 },
-	{ "branch_miss_ratio", "branch-miss%", { "branch-misses" }, { "branches", "branch-instructions" }, 100 },
-	{ "l1d_miss_ratio", "L1d-miss%", { "L1-dcache-load-misses" }, { "L1-dcache-loads" }, 100 },
-};
-#define NMETRICS (sizeof(metrics) / sizeof(metrics[0]))
-
-static int find_event(const struct snap *s, const char *const *names)
+/* The metrics of the report: those the events allow, and (m[i].num < 0) those they do not. */
+static void plan_metrics(const struct snap *s, struct pmu__metric_use *m)
 {
-	for (unsigned i = 0; i < s->n; i++) {
-		size_t len = strcspn(s->ev[i], ":");
-
-		for (unsigned k = 0; k < 3 && names[k]; k++)
-			if (strlen(names[k]) == len && !strncmp(s->ev[i], names[k], len))
-				return (int)i;
-	}
-	return -1;
-}
-
-struct mix {
-	int num, den;
-};
-
-static unsigned plan_metrics(const struct snap *s, struct mix *m)
-{
-	unsigned k = 0;
-
-	for (unsigned i = 0; i < NMETRICS; i++) {
-		m[i].num = find_event(s, metrics[i].num);
-		m[i].den = find_event(s, metrics[i].den);
-		k += m[i].num >= 0 && m[i].den >= 0;
-	}
-	return k;
+	for (unsigned i = 0; i < PMU_NMETRICS; i++)
+		if (!pmu__metrics[i].key ||
+		    !pmu__metric_plan(&pmu__metrics[i], (const char *const *)s->ev, s->n, &m[i]))
+			m[i].num = m[i].den = -1;
 }
 
 /* Metric i of the figures d (calls, ns, values); false when undefined (zero denominator). */
-static bool metric(const struct mix *m, unsigned i, const uint64_t *d, double *out)
+static bool metric(const struct pmu__metric_use *m, unsigned i, const uint64_t *d, double *out)
 {
-	if (m[i].num < 0 || m[i].den < 0 || !d[2 + m[i].den])
-		return false;
-	*out = (double)d[2 + m[i].num] / (double)d[2 + m[i].den];
-	return true;
+	return m[i].num >= 0 && pmu__metric_value((double)d[2 + m[i].num], (double)d[2 + m[i].den], out);
+}
+
+/* The longest name escaped: each byte may take four. */
+#define ESC_SIZE (4 * PMU_REGION_NAME)
+
+/*
+ * s for a table or csv: a name taken from the program must neither end the
+ * row nor drive a terminal, so control characters are written as \n, \t,
+ * \r or \xHH (and \ as \\, so that it reads back one way).
+ */
+static const char *esc(char *buf, const char *s)
+{
+	size_t k = 0;
+
+	for (; *s && k + 5 <= ESC_SIZE; s++) {
+		unsigned char c = (unsigned char)*s;
+		const char *e = c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\r' ? "\\r" : c == '\\' ? "\\\\" : NULL;
+
+		if (e)
+			k += (size_t)sprintf(buf + k, "%s", e);
+		else if (c < 0x20 || c == 0x7f)
+			k += (size_t)sprintf(buf + k, "\\x%02x", c);
+		else
+			buf[k++] = (char)c;
+	}
+	buf[k] = '\0';
+	return buf;
 }
 
 static void thread_label(char *buf, size_t size, const struct snap_thr *t)
 {
-	snprintf(buf, size, "%d %s", (int)t->tid, t->tname);
+	char e[ESC_SIZE];
+
+	snprintf(buf, size, "%d %s", (int)t->tid, esc(e, t->tname));
 }
 
-static void csv_field(FILE *f, const char *s)
+static void csv_field(FILE *f, const char *raw)
 {
-	if (!s[strcspn(s, ",\"\r\n")]) {
+	char buf[ESC_SIZE];
+	const char *s = esc(buf, raw);
+
+	if (!s[strcspn(s, ",\"")]) {
 		fputs(s, f);
 		return;
 	}
@@ -239,9 +201,9 @@ struct widths {
  * The rows of the table or csv: per region used, its total, then each
  * thread's (in the table only when more than one thread used the region).
  */
-static void report_rows(FILE *f, const struct snap *s, const struct mix *m, const struct widths *w)
+static void report_rows(FILE *f, const struct snap *s, const struct pmu__metric_use *m, const struct widths *w)
 {
-	char lab[48];
+	char lab[96], e[ESC_SIZE];
 
 	for (unsigned id = 0; id < s->nreg; id++) {
 		const uint64_t *tot = s->tot + id * STRIDE(s);
@@ -259,7 +221,7 @@ static void report_rows(FILE *f, const struct snap *s, const struct mix *m, cons
 					snprintf(lab, sizeof(lab), "total");
 				else
 					thread_label(lab, sizeof(lab), &s->thr[k]);
-				fprintf(f, "%-*s  %-*s %10" PRIu64 " %14.1f", w->region, k < 0 ? s->reg[id] : "",
+				fprintf(f, "%-*s  %-*s %10" PRIu64 " %14.1f", w->region, k < 0 ? esc(e, s->reg[id]) : "",
 					w->thread, lab, d[0], (double)d[1] / (double)d[0]);
 			} else {
 				csv_field(f, s->reg[id]);
@@ -274,13 +236,13 @@ static void report_rows(FILE *f, const struct snap *s, const struct mix *m, cons
 			}
 			for (unsigned i = 0; i < s->n; i++)
 				fprintf(f, w ? " %*" PRIu64 : ",%*" PRIu64, w ? (int)w->ev[i] : 0, d[2 + i]);
-			for (unsigned i = 0; i < NMETRICS; i++) {
+			for (unsigned i = 0; i < PMU_NMETRICS; i++) {
 				if (m[i].num < 0 || m[i].den < 0)
 					continue;
 				bool ok = metric(m, i, d, &x);
 
 				if (w && ok)
-					fprintf(f, " %12.*f", metrics[i].scale > 1 ? 2 : 3, x * metrics[i].scale);
+					fprintf(f, " %12.*f", pmu__metrics[i].scale > 1 ? 2 : 3, x * pmu__metrics[i].scale);
 				else if (w)
 					fprintf(f, " %12s", "-");
 				else if (ok)
@@ -293,19 +255,19 @@ static void report_rows(FILE *f, const struct snap *s, const struct mix *m, cons
 	}
 }
 
-static void report_table(FILE *f, const struct snap *s, const struct mix *m)
+static void report_table(FILE *f, const struct snap *s, const struct pmu__metric_use *m)
 {
 	size_t we[s->n ? s->n : 1];
 	struct widths w = { 6, 6, we };
 	unsigned nreg = 0;
-	char lab[48];
+	char lab[96], e[ESC_SIZE];
 
 	for (unsigned id = 0; id < s->nreg; id++) {
 		if (!s->tot[id * STRIDE(s)])
 			continue;
 		nreg++;
-		if ((int)strlen(s->reg[id]) > w.region)
-			w.region = (int)strlen(s->reg[id]);
+		if ((int)strlen(esc(e, s->reg[id])) > w.region)
+			w.region = (int)strlen(e);
 	}
 	for (unsigned k = 0; k < s->nthr; k++) {
 		thread_label(lab, sizeof(lab), &s->thr[k]);
@@ -315,32 +277,34 @@ static void report_table(FILE *f, const struct snap *s, const struct mix *m)
 	fprintf(f, "libpmu report: %u region%s, %u thread%s; events:", nreg, nreg == 1 ? "" : "s",
 		s->nthr, s->nthr == 1 ? "" : "s");
 	for (unsigned i = 0; i < s->n; i++)
-		fprintf(f, "%s %s", i ? "," : "", s->ev[i]);
+		fprintf(f, "%s %s", i ? "," : "", esc(e, s->ev[i]));
 	fputc('\n', f);
 	if (!nreg)
 		return;
 	fprintf(f, "%-*s  %-*s %10s %14s", w.region, "region", w.thread, "thread", "calls", "ns/call");
 	for (unsigned i = 0; i < s->n; i++) {
-		we[i] = strlen(s->ev[i]) > 14 ? strlen(s->ev[i]) : 14;
-		fprintf(f, " %*s", (int)we[i], s->ev[i]);
+		size_t len = strlen(esc(e, s->ev[i]));
+
+		we[i] = len > 14 ? len : 14;
+		fprintf(f, " %*s", (int)we[i], e);
 	}
-	for (unsigned i = 0; i < NMETRICS; i++)
+	for (unsigned i = 0; i < PMU_NMETRICS; i++)
 		if (m[i].num >= 0 && m[i].den >= 0)
-			fprintf(f, " %12s", metrics[i].label);
+			fprintf(f, " %12s", pmu__metrics[i].label);
 	fputc('\n', f);
 	report_rows(f, s, m, &w);
 }
 
-static void report_csv(FILE *f, const struct snap *s, const struct mix *m)
+static void report_csv(FILE *f, const struct snap *s, const struct pmu__metric_use *m)
 {
 	fputs("region,thread,tid,calls,ns,ns_per_call", f);
 	for (unsigned i = 0; i < s->n; i++) {
 		fputc(',', f);
 		csv_field(f, s->ev[i]);
 	}
-	for (unsigned i = 0; i < NMETRICS; i++)
+	for (unsigned i = 0; i < PMU_NMETRICS; i++)
 		if (m[i].num >= 0 && m[i].den >= 0)
-			fprintf(f, ",%s", metrics[i].key);
+			fprintf(f, ",%s", pmu__metrics[i].key);
 	fputc('\n', f);
 	report_rows(f, s, m, NULL);
 }
@@ -361,7 +325,7 @@ void pmu__json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void json_figures(FILE *f, const struct snap *s, const struct mix *m, const uint64_t *d)
+static void json_figures(FILE *f, const struct snap *s, const struct pmu__metric_use *m, const uint64_t *d)
 {
 	double x;
 
@@ -373,10 +337,10 @@ static void json_figures(FILE *f, const struct snap *s, const struct mix *m, con
 		fprintf(f, ": %" PRIu64, d[2 + i]);
 	}
 	fputs("}, \"metrics\": {", f);
-	for (unsigned i = 0, k = 0; i < NMETRICS; i++) {
+	for (unsigned i = 0, k = 0; i < PMU_NMETRICS; i++) {
 		if (m[i].num < 0 || m[i].den < 0)
 			continue;
-		fprintf(f, "%s\"%s\": ", k++ ? ", " : "", metrics[i].key);
+		fprintf(f, "%s\"%s\": ", k++ ? ", " : "", pmu__metrics[i].key);
 		if (metric(m, i, d, &x))
 			fprintf(f, "%.6f", x);
 		else
@@ -385,7 +349,7 @@ static void json_figures(FILE *f, const struct snap *s, const struct mix *m, con
 	fputc('}', f);
 }
 
-static void report_json(FILE *f, const struct snap *s, const struct mix *m)
+static void report_json(FILE *f, const struct snap *s, const struct pmu__metric_use *m)
 {
 	unsigned nr = 0;
 
@@ -425,7 +389,7 @@ static void report_json(FILE *f, const struct snap *s, const struct mix *m)
 
 PMU_API int pmu_report(FILE *out, const char *format)
 {
-	struct mix m[NMETRICS];
+	struct pmu__metric_use m[PMU_NMETRICS];
 	struct snap s;
 	int r, kind;
 
@@ -443,123 +407,26 @@ PMU_API int pmu_report(FILE *out, const char *format)
 	if (r < 0)
 		return r;
 	plan_metrics(&s, m);
-	if (kind == 0)
-		report_table(out, &s, m);
-	else if (kind == 1)
-		report_csv(out, &s, m);
-	else
-		report_json(out, &s, m);
+	if (kind == 0) {
+		report_table(out, &s, m);	/* text for people: the program's locale, as perf's */
+	} else {
+		/* For programs: numbers as C writes them, whatever locale the host program set. */
+		locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0), old;
+
+		if (!c) {
+			snap_free(&s);
+			return pmu__err(-ENOMEM, "pmu_report: out of memory");
+		}
+		old = uselocale(c);
+		if (kind == 1)
+			report_csv(out, &s, m);
+		else
+			report_json(out, &s, m);
+		uselocale(old);
+		freelocale(c);
+	}
 	snap_free(&s);
 	if (fflush(out) != 0 || ferror(out))
 		return pmu__err(-EIO, "pmu_report: writing the report failed");
 	return 0;
-}
-
-/* Zero-code mode. */
-static char *zero_path;
-static pid_t zero_pid;
-static int zero_fd = -1;	/* a copy of stderr for the report */
-
-/* The report's format from the file name: .csv, .json, else a table. */
-static const char *format_of(const char *path)
-{
-	size_t n = strlen(path);
-
-	if (n >= 4 && !strcasecmp(path + n - 4, ".csv"))
-		return "csv";
-	if (n >= 5 && !strcasecmp(path + n - 5, ".json"))
-		return "json";
-	return "table";
-}
-
-/* path with %p as the pid into buf; false when it does not fit. */
-static bool expand_path(char *buf, size_t size, const char *p)
-{
-	size_t k = 0;
-
-	for (; *p; p++) {
-		if (p[0] == '%' && p[1] == 'p') {
-			int n = snprintf(buf + k, size - k, "%d", (int)getpid());
-
-			if (n < 0 || (size_t)n >= size - k)
-				return false;
-			k += (size_t)n;
-			p++;
-		} else {
-			if (k + 1 >= size)
-				return false;
-			buf[k++] = *p;
-		}
-	}
-	buf[k] = '\0';
-	return true;
-}
-
-static void zero_write(void)
-{
-	char path[4096];
-	const char *p = zero_path;
-	FILE *f;
-	int r;
-
-	if (zero_fd >= 0) {
-		/* A copy taken at start-up: programs may close stderr in their own atexit handlers. */
-		f = fdopen(zero_fd, "w");
-		zero_fd = -1;
-		if (!f)
-			return;
-	} else if (!strcmp(p, "stderr") || !strcmp(p, "-")) {
-		f = stderr;
-	} else if (!strcmp(p, "stdout")) {
-		f = stdout;
-	} else {
-		if (!expand_path(path, sizeof(path), p)) {
-			fprintf(stderr, "libpmu: PMU_REPORT=%.64s...: path too long (%zu bytes at most, %%p "
-				"expanded); no report written\n", p, sizeof(path) - 1);
-			return;
-		}
-		f = fopen(path, "we");
-		if (!f) {
-			fprintf(stderr, "libpmu: PMU_REPORT=%s: %s\n", path, strerror(errno));
-			return;
-		}
-	}
-	r = pmu_report(f, format_of(zero_path));
-	if (r < 0)
-		fprintf(stderr, "libpmu: PMU_REPORT=%s: %s\n", zero_path, pmu_errmsg());
-	if (f != stderr && f != stdout && fclose(f) != 0)
-		fprintf(stderr, "libpmu: PMU_REPORT=%s: %s\n", zero_path, strerror(errno));
-}
-
-static void zero_exit(void)
-{
-	/* A forked child writes a report of its own only to a per-process file name (%p). */
-	if (getpid() == zero_pid || strstr(zero_path, "%p")) {
-		if ((pid_t)syscall(SYS_gettid) == getpid())
-			pmu__region_end_all();
-		zero_write();
-	}
-	pmu__thr_exit_self();	/* other threads may still run: only this one's set can go */
-}
-
-void pmu__zero_setup(void)
-{
-	const char *ev = getenv("PMU_EVENTS"), *rep = getenv("PMU_REPORT");
-
-	if (!ev || !*ev)
-		return;
-	if (pmu_thread_init(ev) < 0) {
-		fprintf(stderr, "libpmu: PMU_EVENTS=%s: %s\n", ev, pmu_errmsg());
-		return;
-	}
-	zero_path = strdup(rep && *rep ? rep : "stderr");
-	if (!zero_path)
-		return;
-	zero_pid = getpid();
-	if (!strcmp(zero_path, "stderr") || !strcmp(zero_path, "-"))
-		zero_fd = fcntl(2, F_DUPFD_CLOEXEC, 3);
-	if (pmu_region_begin(WHOLE_RUN) < 0)
-		fprintf(stderr, "libpmu: PMU_EVENTS=%s: %s\n", ev, pmu_errmsg());
-	if (atexit(zero_exit) != 0)
-		fprintf(stderr, "libpmu: PMU_REPORT: cannot register the report at exit\n");
 }

@@ -37,9 +37,9 @@ static void close_counters(struct pmu_set *set)
 	set->group_n = 0;
 	for (i = 0; c->ctr && i < c->nctr; i++) {
 		/* A forked child has no copy of the pages: unmapping could hit its own mappings. */
-		if (set->alive == PMU_ALIVE && set->page[i])
-			munmap(set->page[i], pmu__page_size());
-		set->page[i] = NULL;
+		if (set->alive == PMU_ALIVE && c->ctr[i].page)
+			munmap(c->ctr[i].page, pmu__page_size());
+		c->ctr[i].page = NULL;
 		if (c->ctr[i].fd >= 0)
 			close(c->ctr[i].fd);
 		c->ctr[i].fd = -1;
@@ -61,6 +61,7 @@ static void free_set(struct pmu_set *set)
 	free(c->rd);
 	free(c->buf);
 	free(c->attr);
+	free(c->evr);
 	munmap(set, c->map_size);
 }
 
@@ -68,122 +69,6 @@ PMU_API void pmu_close(struct pmu_set *set)
 {
 	if (set)
 		free_set(set);
-}
-
-/* Parses events into c->attr / c->ctr / c->names. */
-static int parse_events(struct pmu__cold *c, const char *events)
-{
-	const char *p = events, *tok;
-	struct pmu__event ev;
-	struct pmu__shown b;
-	size_t len, cap_ev = 0;
-	int r;
-
-	while ((r = pmu__event_next(&p, &tok, &len)) > 0) {
-		if (c->nev == cap_ev) {
-			size_t n = cap_ev ? cap_ev * 2 : 8;
-			char **names = realloc(c->names, n * sizeof(*names));
-
-			if (!names)
-				return pmu__err(-ENOMEM, "%s: out of memory", pmu__show(&b, events, strlen(events)));
-			c->names = names;
-			cap_ev = n;
-		}
-		r = pmu__event_parse(tok, len, &ev);
-		if (r < 0)
-			return r;
-		if (c->nctr + ev.n > PMU_MAX_COUNTERS)
-			return pmu__err(-E2BIG, "%s: more than %d counters in one set", pmu__show(&b, tok, len),
-					PMU_MAX_COUNTERS);
-		c->names[c->nev] = strndup(tok, len);
-		if (!c->names[c->nev])
-			return pmu__err(-ENOMEM, "%s: out of memory", pmu__show(&b, tok, len));
-		for (unsigned k = 0; k < ev.n; k++) {
-			c->attr[c->nctr] = ev.a[k];
-			c->ctr[c->nctr].event = c->nev;
-			c->ctr[c->nctr].fd = -1;
-			c->ctr[c->nctr].auto_long = ev.a[k].auto_long;
-			c->nctr++;
-		}
-		c->nev++;
-	}
-	if (r < 0)
-		return r;
-	if (!c->nev)
-		return pmu__err(-EINVAL, "\"%s\": no event named", pmu__show(&b, events, strlen(events)));
-	return 0;
-}
-
-/*
- * Puts counters into groups: one per hardware PMU, software-like events join
- * the first group (the kernel moves them into the hardware context).
- * Reorders c->ctr/c->attr so that each group's counters are contiguous.
- */
-static int plan_groups(struct pmu__cold *c, unsigned flags)
-{
-	struct pmu__counter *ctr = malloc(c->nctr * sizeof(*ctr));
-	struct pmu__attr *attr = malloc(c->nctr * sizeof(*attr));
-	unsigned *gid = malloc(c->nctr * sizeof(*gid));
-	const char **hw = malloc(c->nctr * sizeof(*hw));
-	unsigned i, g, k = 0;
-
-	c->grp = calloc(c->nctr, sizeof(*c->grp));
-	if (!ctr || !attr || !gid || !hw || !c->grp) {
-		free(ctr);
-		free(attr);
-		free(gid);
-		free(hw);
-		return pmu__err(-ENOMEM, "out of memory");
-	}
-	/* A group takes software events, and hardware events of one PMU (hw[g], NULL if none yet). */
-	c->ngroups = 0;
-	for (i = 0; i < c->nctr; i++) {
-		const char *pmu = pmu__type_blocker(&c->attr[i]) ? NULL : c->attr[i].pmu;
-
-		for (g = 0; g < c->ngroups && !(flags & PMU_NO_GROUP); g++)
-			if (!pmu || !hw[g] || !strcmp(hw[g], pmu))
-				break;
-		if (g == c->ngroups || (flags & PMU_NO_GROUP)) {
-			g = c->ngroups++;
-			hw[g] = NULL;
-		}
-		if (pmu)
-			hw[g] = pmu;
-		gid[i] = g;
-	}
-	for (g = 0; g < c->ngroups; g++) {
-		c->grp[g].first = k;
-		for (i = 0; i < c->nctr; i++) {
-			if (gid[i] != g)
-				continue;
-			ctr[k] = c->ctr[i];
-			attr[k++] = c->attr[i];
-		}
-		c->grp[g].n = k - c->grp[g].first;
-		c->grp[g].fd = -1;
-	}
-	free(c->ctr);
-	free(c->attr);
-	free(gid);
-	free(hw);
-	c->ctr = ctr;
-	c->attr = attr;
-	return 0;
-}
-
-/* The common case of read(2): one group whose values are the events in order. */
-static void plan_group_read(struct pmu_set *set)
-{
-	struct pmu__cold *c = pmu__cold(set);
-	uint32_t i, n = c->ngroups == 1 && c->nctr == c->nev && c->wiped ? c->nctr : 0;
-
-	for (i = 0; i < n; i++)
-		if (c->ctr[i].event != i)
-			n = 0;
-	set->group_n = n;
-	set->group_fd = c->grp[0].fd;
-	set->group_buf = c->buf;
-	set->group_size = pmu__group_bytes(n);
 }
 
 #ifdef PMU_ARCH_LONG_PROBE_CONFIG
@@ -285,14 +170,15 @@ static int open_counters(struct pmu_set *set, const struct pmu_opts *o)
 						"the user-space read safe across fork";
 			if (c->ctr[i].why)
 				continue;
-			set->page[i] = mmap(NULL, pmu__page_size(), PROT_READ, MAP_SHARED, fd, 0);
-			if (set->page[i] == MAP_FAILED) {
-				set->page[i] = NULL;
+			c->ctr[i].page = mmap(NULL, pmu__page_size(), PROT_READ, MAP_SHARED, fd, 0);
+			if (c->ctr[i].page == MAP_FAILED) {
+				c->ctr[i].page = NULL;
 				c->ctr[i].why = "the event's page could not be mapped";
 			}
 		}
 	}
-	plan_group_read(set);
+	pmu__plan_group_read(set);
+	pmu__plan_event_reads(c);
 	return 0;
 }
 
@@ -301,7 +187,7 @@ PMU_API int pmu_open_opts(struct pmu_set **setp, const char *events, const struc
 	struct pmu_opts o = { .size = sizeof(o), .pid = 0, .cpu = -1 };
 	struct pmu_set *set;
 	struct pmu__cold *c;
-	size_t ps = pmu__page_size(), max_read;
+	size_t ps = pmu__page_size(), hot = pmu__hot_size(), max_read;
 	unsigned g;
 	int r;
 
@@ -330,13 +216,13 @@ PMU_API int pmu_open_opts(struct pmu_set **setp, const char *events, const struc
 			return pmu__err(-EINVAL, "pmu_open: pid -1 (every task) needs PMU_ON_CPU and a cpu");
 	}
 
-	set = mmap(NULL, 2 * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	set = mmap(NULL, hot + ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (set == MAP_FAILED)
 		return pmu__err(-errno, "pmu_open: cannot allocate the set: %s", strerror(errno));
 	c = pmu__cold(set);
-	c->map_size = 2 * ps;
+	c->map_size = hot + ps;
 	c->owner = getpid();
-	c->wiped = madvise(set, ps, MADV_WIPEONFORK) == 0;
+	c->wiped = madvise(set, hot, MADV_WIPEONFORK) == 0;
 	set->alive = PMU_ALIVE;
 	c->ctr = calloc(PMU_MAX_COUNTERS, sizeof(*c->ctr));
 	c->attr = calloc(PMU_MAX_COUNTERS, sizeof(*c->attr));
@@ -344,10 +230,10 @@ PMU_API int pmu_open_opts(struct pmu_set **setp, const char *events, const struc
 		r = pmu__err(-ENOMEM, "pmu_open: out of memory");
 		goto fail;
 	}
-	r = parse_events(c, events);
+	r = pmu__parse_events(c, events);
 	if (r < 0)
 		goto fail;
-	r = plan_groups(c, o.flags);
+	r = pmu__plan_groups(c, o.flags);
 	if (r < 0)
 		goto fail;
 	for (g = 0, max_read = 0; g < c->ngroups; g++)
@@ -355,10 +241,13 @@ PMU_API int pmu_open_opts(struct pmu_set **setp, const char *events, const struc
 			max_read = pmu__group_bytes(c->grp[g].n);
 	c->buf = malloc(max_read);
 	c->rd = malloc((c->nctr + c->nev) * sizeof(*c->rd));	/* per counter, then per event */
-	if (!c->buf || !c->rd) {
+	c->evr = malloc(c->nev * sizeof(*c->evr));
+	if (!c->buf || !c->rd || !c->evr) {
 		r = pmu__err(-ENOMEM, "pmu_open: out of memory");
 		goto fail;
 	}
+	for (unsigned i = 0; i < c->nev; i++)
+		set->ev[i].set = set;
 	r = open_counters(set, &o);
 	if (r < 0)
 		goto fail;
@@ -413,44 +302,48 @@ static int ioctl_groups(struct pmu_set *set, unsigned long req, const char *what
 	return 0;
 }
 
-/*
- * Once the counters run, their pages tell what the kernel allows: unmap the
- * ones it refuses. The set reads from user space without a call when every
- * counter remains and counter i is event i.
- */
-static void settle_read_paths(struct pmu_set *set)
-{
-	struct pmu__cold *c = pmu__cold(set);
-	uint32_t i, direct = c->nctr == c->nev ? c->nctr : 0;
-
-	for (i = 0; i < c->nctr; i++) {
-		if (set->page[i] && (c->ctr[i].why = pmu__user_read_blocker(&c->ctr[i], set->page[i], &c->attr[i]))) {
-			munmap(set->page[i], pmu__page_size());
-			set->page[i] = NULL;
-		}
-		if (!set->page[i] || c->ctr[i].event != i)
-			direct = 0;
-	}
-	set->direct = direct;
-}
-
 PMU_API int pmu_enable(struct pmu_set *set)
 {
 	int r = ioctl_groups(set, PERF_EVENT_IOC_ENABLE, "pmu_enable");
 
-	if (!r)
-		settle_read_paths(set);
+	if (!r) {
+		pmu__cold(set)->enabled = true;
+		pmu__settle_read_paths(set);
+	}
 	return r;
 }
 
 PMU_API int pmu_disable(struct pmu_set *set)
 {
-	return ioctl_groups(set, PERF_EVENT_IOC_DISABLE, "pmu_disable");
+	int r = ioctl_groups(set, PERF_EVENT_IOC_DISABLE, "pmu_disable");
+
+	if (!r)
+		pmu__cold(set)->enabled = false;
+	return r;
 }
 
+/*
+ * A reset of a running counter publishes a page whose offset the kernel
+ * computed from the raw count zero-extended (its last update), while the
+ * documented read sign-extends: with 32-bit counters (arm64 without long)
+ * every read is then 2^32 short until the counter is next started, which
+ * sign-extends again. So a running set is stopped around its reset: the
+ * start gives every read path a consistent page at once.
+ */
 PMU_API int pmu_reset(struct pmu_set *set)
 {
-	return ioctl_groups(set, PERF_EVENT_IOC_RESET, "pmu_reset");
+	bool running = set && pmu__cold(set)->enabled;
+	int r;
+
+	if (running && (r = ioctl_groups(set, PERF_EVENT_IOC_DISABLE, "pmu_reset")) < 0)
+		return r;
+	r = ioctl_groups(set, PERF_EVENT_IOC_RESET, "pmu_reset");
+	if (running) {
+		int e = ioctl_groups(set, PERF_EVENT_IOC_ENABLE, "pmu_reset");
+
+		r = r < 0 ? r : e;
+	}
+	return r;
 }
 
 PMU_API unsigned pmu_count(const struct pmu_set *set)
@@ -461,6 +354,20 @@ PMU_API unsigned pmu_count(const struct pmu_set *set)
 PMU_API const char *pmu_name(const struct pmu_set *set, unsigned i)
 {
 	return set && i < pmu__cold(set)->nev ? pmu__cold(set)->names[i] : NULL;
+}
+
+PMU_API const struct pmu_counter *pmu_counter(struct pmu_set *set, unsigned i)
+{
+	errno = EINVAL;
+	if (!set) {
+		pmu__err(-EINVAL, "pmu_counter: the set is NULL");
+		return NULL;
+	}
+	if (i >= pmu__cold(set)->nev) {
+		pmu__err(-EINVAL, "pmu_counter: event %u out of range (the set has %u)", i, pmu__cold(set)->nev);
+		return NULL;
+	}
+	return &set->ev[i];
 }
 
 unsigned pmu__counters(const struct pmu_set *set)
@@ -476,7 +383,7 @@ int pmu__counter(const struct pmu_set *set, unsigned i, int *fd,
 	if (fd)
 		*fd = pmu__cold(set)->ctr[i].fd;
 	if (page)
-		*page = set->page[i];
+		*page = pmu__cold(set)->ctr[i].page;
 	if (event)
 		*event = pmu__cold(set)->ctr[i].event;
 	return 0;

@@ -3,13 +3,14 @@
  * A counter set's layout, shared by set.c (open, group, enable, close),
  * read.c (the read paths) and why.c (which path, and why).
  *
- * A set is one mmap of two kinds of page. The first (the "hot" page, which
- * struct pmu_set points at) holds what a user-space read needs and is
- * MADV_WIPEONFORK: in a forked child it reads as zeros, so the child can never
- * take the user-space path on its parent's counters (the kernel does not copy
- * perf mappings into children) and no system call is spent on detecting it.
- * The pages after it ("cold") hold everything else and survive fork, so that a
- * child can still close its copies of the descriptors.
+ * A set is one mmap of two kinds of page. The first ("hot") pages, which
+ * struct pmu_set points at, hold what a user-space read needs, the handles
+ * of pmu_counter() among it, and are MADV_WIPEONFORK: in a forked child they
+ * read as zeros, so the child can never take the user-space path on its
+ * parent's counters (the kernel does not copy perf mappings into children)
+ * and no system call is spent on detecting it. The page after them ("cold")
+ * holds everything else and survives fork, so that a child can still close
+ * its copies of the descriptors.
  */
 #ifndef PMU_SET_H
 #define PMU_SET_H
@@ -24,17 +25,29 @@
 #define PMU_MAX_COUNTERS 256
 #define PMU_ALIVE 0x706d7531u	/* in the hot page: wiped to 0 in a forked child */
 
-struct pmu_set {			/* the hot page */
+/* How read(2) gives an event alone on one counter: its group's read and where its value is. */
+struct pmu__evread {
+	uint32_t nctr;			/* the event's counters: more than 1 sums several PMUs */
+	uint32_t ctr;			/* its (last) counter */
+	int fd;				/* a descriptor of that counter's group */
+	uint32_t bytes;			/* the group's read */
+	uint32_t pos;			/* the value in it; enabled and running are words 1 and 2 */
+};
+
+struct pmu_set {			/* the hot pages */
 	uint32_t direct;		/* counters (== events) when each may be read from user space, else 0 */
 	uint32_t alive;			/* PMU_ALIVE; 0 in a forked child */
+	uint32_t one_group;		/* the events share one schedule: the first page tells whether all are multiplexed */
 	uint32_t group_n;		/* events, when one read(2) of group_fd gives them in order; else 0 */
 	int group_fd;
-	uint64_t *group_buf;		/* group_size bytes */
+	uint64_t *group_buf;		/* group_size bytes; the largest group's read */
 	size_t group_size;
-	struct perf_event_mmap_page *page[PMU_MAX_COUNTERS];
+	const struct pmu__evread *evr;	/* per event, its own read(2); NULL without MADV_WIPEONFORK */
+	struct pmu_counter ev[PMU_MAX_COUNTERS];	/* per event: .page when it alone may be read inline */
 };
 
 struct pmu__counter {
+	struct perf_event_mmap_page *page;	/* mapped while it may be read from user space */
 	int fd;
 	unsigned event;			/* the user's event this counter adds to */
 	const char *why;		/* why it is read through read(2), or NULL */
@@ -47,10 +60,11 @@ struct pmu__group {
 	unsigned first, n;		/* counters first..first+n-1 */
 };
 
-struct pmu__cold {			/* the page after the hot one */
+struct pmu__cold {			/* the page after the hot ones */
 	size_t map_size;
 	pid_t owner;			/* checked with getpid() only without WIPEONFORK */
 	bool wiped;			/* MADV_WIPEONFORK in force */
+	bool enabled;			/* counting (pmu_enable, or opened enabled) */
 	unsigned nev, nctr, ngroups;
 	struct pmu__counter *ctr;
 	struct pmu__group *grp;
@@ -58,6 +72,7 @@ struct pmu__cold {			/* the page after the hot one */
 	struct pmu_reading *rd;		/* read(2): per counter, then per event */
 	uint64_t *buf;			/* one group's read(2) */
 	struct pmu__attr *attr;		/* per counter, kept for messages */
+	struct pmu__evread *evr;	/* per event */
 };
 
 static inline size_t pmu__page_size(void)
@@ -72,9 +87,17 @@ static inline size_t pmu__page_size(void)
 	return v;
 }
 
+/* The hot pages' size: known without reading them, which a forked child cannot. */
+static inline size_t pmu__hot_size(void)
+{
+	size_t ps = pmu__page_size();	/* a power of 2 */
+
+	return (sizeof(struct pmu_set) + ps - 1) & ~(ps - 1);
+}
+
 static inline struct pmu__cold *pmu__cold(const struct pmu_set *set)
 {
-	return (struct pmu__cold *)((char *)set + pmu__page_size());
+	return (struct pmu__cold *)((char *)set + pmu__hot_size());
 }
 
 /* The set may be used by this process: not a child's copy of its parent's. 0 or -ECHILD. */
@@ -99,6 +122,22 @@ static inline const uint64_t *pmu__group_values(const uint64_t *buf, unsigned n)
 {
 	return n > 1 ? buf + 3 : buf;
 }
+
+/* plan.c */
+/* Parses events into c->attr, c->ctr and c->names. 0 or -errno. */
+int pmu__parse_events(struct pmu__cold *c, const char *events);
+/*
+ * Puts counters into groups: one per hardware PMU, software-like events join
+ * the first group (the kernel moves them into the hardware context); with
+ * PMU_NO_GROUP each alone. Reorders c->ctr/c->attr so that each group's
+ * counters are contiguous. 0 or -ENOMEM.
+ */
+int pmu__plan_groups(struct pmu__cold *c, unsigned flags);
+/* Once the descriptors are open: the set's one group read, and each event's own. */
+void pmu__plan_group_read(struct pmu_set *set);
+void pmu__plan_event_reads(struct pmu__cold *c);
+/* Once the counters run: which pages may be read from user space (unmapping the others). */
+void pmu__settle_read_paths(struct pmu_set *set);
 
 /* why.c */
 /* Why a counter of this PMU type can never be read from user space ("software event"), or NULL. */

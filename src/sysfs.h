@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sysfs.c reads every file the library reads under /sys and /proc: the PMU
- * devices, tracefs, and the perf sysctls. What tools may use is in
- * introspect.h; this adds what the resolver and the set code need.
+ * sysfs.c opens every file the library reads under /sys and /proc: the PMU
+ * devices, tracefs, and the perf sysctls; pmus.c makes PMU descriptions of
+ * them. What tools may use is in introspect.h; this adds what the resolver
+ * and the set code need.
  */
 #ifndef PMU_SYSFS_H
 #define PMU_SYSFS_H
@@ -25,6 +26,11 @@ int pmu__path(char *buf, size_t size, const char *a, const char *b);
 int pmu__read_file(const char *path, char *buf, size_t size);
 /* What a pmu__read_file() failure means, for messages naming the file. */
 const char *pmu__file_error(int r);
+/* Entries of a directory that pass keep() (pmu__keep_all: every one but dot files), sorted. 0 or -errno. */
+int pmu__dir_names(const char *path, bool (*keep)(const char *), char ***out, size_t *n);
+bool pmu__keep_all(const char *s);
+/* Whether path exists. */
+bool pmu__exists(const char *path);
 /* Is name safe as a sysfs directory entry (no '/', no "..")? */
 bool pmu__name_ok(const char *s, size_t len);
 

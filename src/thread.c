@@ -3,14 +3,15 @@
  * The per-thread layer: one set per thread, opened on the thread's first
  * read and closed by a pthread key destructor when the thread exits.
  *
- * Records live on a list under pmu__tlock, taken only when a thread sets up,
+ * Records live on a list under tlock, taken only when a thread sets up,
  * exits, or a report/fini/fork walks the list; reads take no lock. A record
  * is valid while its generation equals pmu__tgen: pmu_thread_fini() and a
  * forked child bump it, which retires every record at once (a thread checks
  * its own copy of the generation before touching its record).
  *
  * Fork: a pthread_atfork child handler closes the inherited sets and forgets
- * the parent's records, so the child's threads open fresh counters on first
+ * the parent's records (and lets the layers above reset theirs, through
+ * pmu__thr_set_hooks()), so the child's threads open fresh counters on first
  * use. A child made without the handler (a raw fork system call) is caught
  * by pmu_read()'s -ECHILD and reset the same way.
  */
@@ -23,10 +24,10 @@
 
 #include "thread.h"
 
-pthread_mutex_t pmu__tlock = PTHREAD_MUTEX_INITIALIZER;
-struct pmu__thr *pmu__tlist;
-static struct pmu__thr *tlast;
-struct pmu__tconf *pmu__tconf;
+static pthread_mutex_t tlock = PTHREAD_MUTEX_INITIALIZER;	/* the list, the configuration */
+static struct pmu__thr *tlist, *tlast;	/* oldest first */
+static struct pmu__tconf *tconf;
+static const struct pmu__thr_hooks *hooks;
 uint64_t pmu__tgen = 1;
 __thread struct pmu__thr *pmu__self __attribute__((tls_model("initial-exec")));
 __thread uint64_t pmu__self_gen __attribute__((tls_model("initial-exec")));
@@ -51,7 +52,7 @@ static void unlink_thr(struct pmu__thr *t)
 	if (t->prev)
 		t->prev->next = t->next;
 	else
-		pmu__tlist = t->next;
+		tlist = t->next;
 	if (t->next)
 		t->next->prev = t->prev;
 	else
@@ -66,17 +67,17 @@ static void free_thr(struct pmu__thr *t)
 	free(t);
 }
 
-/* Closes every set and frees every record. Under pmu__tlock. */
+/* Closes every set and frees every record. Under tlock. */
 static void drop_all(void)
 {
 	struct pmu__thr *t, *next;
 
-	for (t = pmu__tlist; t; t = next) {
+	for (t = tlist; t; t = next) {
 		next = t->next;
 		pmu_close(t->set);
 		free_thr(t);
 	}
-	pmu__tlist = tlast = NULL;
+	tlist = tlast = NULL;
 	__atomic_add_fetch(&pmu__tgen, 1, __ATOMIC_RELAXED);
 }
 
@@ -85,7 +86,7 @@ static void thr_exit(void *p)
 {
 	struct pmu__thr *t = p;
 
-	pthread_mutex_lock(&pmu__tlock);
+	pthread_mutex_lock(&tlock);
 	if (t == pmu__self && pmu__self_gen == __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED)) {
 		pmu_close(t->set);
 		t->set = NULL;
@@ -97,7 +98,7 @@ static void thr_exit(void *p)
 		}
 	}
 	pmu__self = NULL;
-	pthread_mutex_unlock(&pmu__tlock);
+	pthread_mutex_unlock(&tlock);
 }
 
 void pmu__thr_exit_self(void)
@@ -105,33 +106,57 @@ void pmu__thr_exit_self(void)
 	if (!pmu__self)
 		return;
 	thr_exit(pmu__self);
-	pthread_mutex_lock(&pmu__tlock);
+	pthread_mutex_lock(&tlock);
 	if (key_made)
 		pthread_setspecific(key, NULL);
-	pthread_mutex_unlock(&pmu__tlock);
+	pthread_mutex_unlock(&tlock);
 }
+
+void pmu__thr_set_hooks(const struct pmu__thr_hooks *h)
+{
+	__atomic_store_n(&hooks, h, __ATOMIC_RELEASE);
+}
+
+/* The hooks whose prepare ran, for parent and child: set meanwhile, the others must not run. */
+static const struct pmu__thr_hooks *fork_hooks;
 
 static void atfork_prepare(void)
 {
-	pthread_mutex_lock(&pmu__names_lock);
-	pthread_mutex_lock(&pmu__tlock);
+	const struct pmu__thr_hooks *h = __atomic_load_n(&hooks, __ATOMIC_ACQUIRE);
+
+	if (h)
+		h->prepare();
+	pthread_mutex_lock(&tlock);
+	fork_hooks = h;
 }
 
 static void atfork_parent(void)
 {
-	pthread_mutex_unlock(&pmu__tlock);
-	pthread_mutex_unlock(&pmu__names_lock);
+	const struct pmu__thr_hooks *h = fork_hooks;
+
+	pthread_mutex_unlock(&tlock);
+	if (h)
+		h->parent();
 }
 
-static void atfork_child(void)
+/* In the child, tlock held: after the atfork prepare handler, or made anew after a raw fork. */
+static void reset_child(bool raw)
 {
+	const struct pmu__thr_hooks *h = raw ? __atomic_load_n(&hooks, __ATOMIC_ACQUIRE) : fork_hooks;
+
 	/* Closing is safe in the child: it touches descriptors and memory, not the parent's pages. */
 	drop_all();
 	pmu__self = NULL;
 	if (key_made)
 		pthread_setspecific(key, NULL);
-	pthread_mutex_unlock(&pmu__tlock);
-	pthread_mutex_unlock(&pmu__names_lock);
+	pthread_mutex_unlock(&tlock);
+	if (h)
+		h->child(raw);
+}
+
+static void atfork_child(void)
+{
+	reset_child(false);
 }
 
 PMU_API int pmu_thread_init(const char *events)
@@ -142,13 +167,13 @@ PMU_API int pmu_thread_init(const char *events)
 
 	if (!events)
 		return pmu__err(-EINVAL, "pmu_thread_init: the event list is NULL");
-	pthread_mutex_lock(&pmu__tlock);
-	if (pmu__tconf) {
-		r = strcmp(pmu__tconf->events, events) ? -EBUSY : 0;
+	pthread_mutex_lock(&tlock);
+	if (tconf) {
+		r = strcmp(tconf->events, events) ? -EBUSY : 0;
 		if (r)
 			pmu__err(r, "pmu_thread_init: \"%s\": already initialised with \"%s\" "
-				 "(call pmu_thread_fini() first)", events, pmu__tconf->events);
-		pthread_mutex_unlock(&pmu__tlock);
+				 "(call pmu_thread_fini() first)", events, tconf->events);
+		pthread_mutex_unlock(&tlock);
 		return r;
 	}
 	/* Open once here so that a bad event fails now, with its message, not in some thread later. */
@@ -190,27 +215,32 @@ PMU_API int pmu_thread_init(const char *events)
 		}
 		atfork_done = true;
 	}
-	pmu__tconf = c;
+	tconf = c;
 	__atomic_add_fetch(&pmu__tgen, 1, __ATOMIC_RELAXED);
 	r = 0;
 out:
-	pthread_mutex_unlock(&pmu__tlock);
+	pthread_mutex_unlock(&tlock);
 	return r;
 }
 
 PMU_API int pmu_thread_fini(void)
 {
-	pthread_mutex_lock(&pmu__tlock);
+	const struct pmu__thr_hooks *h;
+
+	pthread_mutex_lock(&tlock);
 	drop_all();
-	conf_free(pmu__tconf);
-	pmu__tconf = NULL;
+	conf_free(tconf);
+	tconf = NULL;
 	pmu__self = NULL;
 	if (key_made) {
 		/* Threads still alive keep a value for the old key: deleting it means no destructor runs. */
 		pthread_key_delete(key);
 		key_made = false;
 	}
-	pthread_mutex_unlock(&pmu__tlock);
+	h = __atomic_load_n(&hooks, __ATOMIC_ACQUIRE);
+	pthread_mutex_unlock(&tlock);
+	if (h)
+		h->fini();
 	return 0;
 }
 
@@ -218,9 +248,9 @@ PMU_API int pmu_thread_count(void)
 {
 	int n;
 
-	pthread_mutex_lock(&pmu__tlock);
-	n = pmu__tconf ? (int)pmu__tconf->n : 0;
-	pthread_mutex_unlock(&pmu__tlock);
+	pthread_mutex_lock(&tlock);
+	n = tconf ? (int)tconf->n : 0;
+	pthread_mutex_unlock(&tlock);
 	return n;
 }
 
@@ -228,10 +258,26 @@ PMU_API const char *pmu_thread_name(unsigned i)
 {
 	const char *s;
 
-	pthread_mutex_lock(&pmu__tlock);
-	s = pmu__tconf && i < pmu__tconf->n ? pmu__tconf->names[i] : NULL;
-	pthread_mutex_unlock(&pmu__tlock);
+	pthread_mutex_lock(&tlock);
+	s = tconf && i < tconf->n ? tconf->names[i] : NULL;
+	pthread_mutex_unlock(&tlock);
 	return s;
+}
+
+const struct pmu__tconf *pmu__thr_walk_begin(void)
+{
+	pthread_mutex_lock(&tlock);
+	return tconf;
+}
+
+struct pmu__thr *pmu__thr_walk_next(const struct pmu__thr *t)
+{
+	return t ? t->next : tlist;
+}
+
+void pmu__thr_walk_end(void)
+{
+	pthread_mutex_unlock(&tlock);
 }
 
 int pmu__thr_get(struct pmu__thr **tp)
@@ -240,23 +286,23 @@ int pmu__thr_get(struct pmu__thr **tp)
 	unsigned n;
 	int r;
 
-	pthread_mutex_lock(&pmu__tlock);
-	if (!pmu__tconf) {
-		pthread_mutex_unlock(&pmu__tlock);
+	pthread_mutex_lock(&tlock);
+	if (!tconf) {
+		pthread_mutex_unlock(&tlock);
 		return pmu__err(-EINVAL, "the per-thread layer is not set up: call pmu_thread_init() "
 				"first (or set PMU_EVENTS in the environment)");
 	}
-	n = pmu__tconf->n;
+	n = tconf->n;
 	t = calloc(1, sizeof(*t) + (size_t)PMU_REGION_DEPTH * n * sizeof(uint64_t));
 	if (!t || !(t->scratch = calloc(n, sizeof(uint64_t)))) {
 		free(t);
-		pthread_mutex_unlock(&pmu__tlock);
+		pthread_mutex_unlock(&tlock);
 		return pmu__err(-ENOMEM, "pmu_thread: out of memory");
 	}
-	r = pmu_open(&t->set, pmu__tconf->events);
+	r = pmu_open(&t->set, tconf->events);
 	if (r < 0) {
 		free_thr(t);
-		pthread_mutex_unlock(&pmu__tlock);
+		pthread_mutex_unlock(&tlock);
 		return r;
 	}
 	t->n = n;
@@ -266,18 +312,18 @@ int pmu__thr_get(struct pmu__thr **tp)
 	if (r) {
 		pmu_close(t->set);
 		free_thr(t);
-		pthread_mutex_unlock(&pmu__tlock);
+		pthread_mutex_unlock(&tlock);
 		return pmu__err(-r, "pmu_thread: pthread_setspecific: %s", strerror(r));
 	}
 	t->prev = tlast;
 	if (tlast)
 		tlast->next = t;
 	else
-		pmu__tlist = t;
+		tlist = t;
 	tlast = t;
 	pmu__self = t;
 	pmu__self_gen = __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED);
-	pthread_mutex_unlock(&pmu__tlock);
+	pthread_mutex_unlock(&tlock);
 	*tp = t;
 	return 0;
 }
@@ -293,10 +339,9 @@ int pmu__thr_read_slow(struct pmu__thr **tp, uint64_t *values, int err)
 
 	if (err != -ECHILD)
 		return err;
-	pthread_mutex_init(&pmu__names_lock, NULL);
-	pthread_mutex_init(&pmu__tlock, NULL);
-	atfork_prepare();
-	atfork_child();
+	pthread_mutex_init(&tlock, NULL);
+	pthread_mutex_lock(&tlock);
+	reset_child(true);
 	r = pmu__thr_get(tp);
 	if (r < 0)
 		return r;
@@ -316,9 +361,9 @@ PMU_API int pmu_thread_read(uint64_t *values)
 	return pmu__thr_read(&t, values);
 }
 
-/* Zero-code mode: PMU_EVENTS in the environment sets the layer up before main(). */
-__attribute__((constructor)) static void thread_ctor(void)
-{
-	if (getenv("PMU_EVENTS"))
-		pmu__zero_setup();
-}
+/*
+ * Zero-code mode (zero.c) starts itself before main(); in a static link
+ * only this reference brings it in with the layer.
+ */
+extern const char pmu__zero_linked;
+__attribute__((used)) static const char *const zero_anchor = &pmu__zero_linked;

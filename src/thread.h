@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The per-thread layer's state, shared by thread.c, region.c and report.c. */
+/*
+ * The per-thread layer: a record per thread (thread.c), with the region
+ * figures region.c keeps in it.
+ */
 #ifndef PMU_THREAD_H
 #define PMU_THREAD_H
 
@@ -30,14 +33,10 @@ struct pmu__acc {
 	uint64_t v[];		/* n event sums */
 };
 
-/* An interned region name: never freed while the process lives. */
-struct pmu__rname {
-	unsigned id;
-	char name[];
-};
+struct pmu__rname;	/* region.c's interned name */
 
 struct pmu__thr {
-	struct pmu__thr *prev, *next;	/* pmu__tlist, under pmu__tlock */
+	struct pmu__thr *prev, *next;	/* thread.c's list, under its lock */
 	struct pmu_set *set;		/* NULL once the thread exited */
 	unsigned n;
 	pid_t tid;
@@ -63,9 +62,6 @@ struct pmu__thr {
 };
 
 /* thread.c */
-extern pthread_mutex_t pmu__tlock;	/* the thread list, the configuration */
-extern struct pmu__thr *pmu__tlist;	/* oldest first */
-extern struct pmu__tconf *pmu__tconf;
 extern uint64_t pmu__tgen;		/* atomic: bumped when every record becomes invalid */
 extern __thread struct pmu__thr *pmu__self __attribute__((tls_model("initial-exec")));
 extern __thread uint64_t pmu__self_gen __attribute__((tls_model("initial-exec")));
@@ -99,23 +95,29 @@ static inline int pmu__thr_read(struct pmu__thr **t, uint64_t *values)
 	return likely(r == 0) ? 0 : pmu__thr_read_slow(t, values, r);
 }
 
-/* region.c */
-extern pthread_mutex_t pmu__names_lock;	/* interning a new region name */
-extern unsigned pmu__nregions;		/* atomic */
-const struct pmu__rname *pmu__region_byid(unsigned id);
-/* Ends every open region of the calling thread down to depth 0 (zero-code exit). */
-int pmu__region_end_all(void);
-
-/* report.c */
-void pmu__zero_setup(void);
+/*
+ * Walking the records, oldest first: pmu__thr_walk_begin() takes the
+ * layer's lock and returns the configuration (NULL when the layer is not
+ * set up, the lock taken all the same), pmu__thr_walk_next(NULL) the first
+ * record, pmu__thr_walk_end() lets go. What they return stays valid until then.
+ */
+const struct pmu__tconf *pmu__thr_walk_begin(void);
+struct pmu__thr *pmu__thr_walk_next(const struct pmu__thr *t);
+void pmu__thr_walk_end(void);
 
 /*
- * A report reads what owner threads write, under the thread's seqcount.
- * Release stores and acquire loads of the figures order them after the odd
- * seqcount and before the re-check, without fences (which TSan does not
- * model); on x86 they are plain moves.
+ * A layer built on this one (regions) keeps state of its own across fork:
+ * prepare runs before the fork (before this layer's lock is taken), parent
+ * and child after it; child(true) in a child made by a raw fork system
+ * call, whose locks may be held by threads that are not there. fini runs
+ * at the end of pmu_thread_fini(), when every record is gone.
  */
-#define PMU_FIG_ST(p, v) __atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
-#define PMU_FIG_LD(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
+struct pmu__thr_hooks {
+	void (*prepare)(void);
+	void (*parent)(void);
+	void (*child)(bool raw);
+	void (*fini)(void);
+};
+void pmu__thr_set_hooks(const struct pmu__thr_hooks *h);
 
 #endif

@@ -95,6 +95,11 @@ const char *pmu__user_read_blocker(struct pmu__counter *k, const struct perf_eve
 		if (known && v == 0)
 			return PMU_ARCH_USER_SYSCTL " is 0 (sysctl " PMU_ARCH_USER_SYSCTL "=1 allows "
 			       "user-space reads)";
+		if (known && v != 1 && !cap) {
+			snprintf(k->why_buf, sizeof(k->why_buf), PMU_ARCH_USER_SYSCTL " is %ld: %s", v,
+				 PMU_ARCH_USER_SYSCTL_MEANING(v));
+			return k->why_buf;
+		}
 #ifdef PMU_ARCH_USER_SYSCTL_SINCE
 		if (!known && !cap)
 			return "this kernel has no " PMU_ARCH_USER_SYSCTL ": " PMU_ARCH_USER_SYSCTL_SINCE;
@@ -153,14 +158,19 @@ PMU_API int pmu_user_read(const struct pmu_set *set, unsigned i, const char **wh
 			continue;
 		if (c->ctr[k].why)
 			w = c->ctr[k].why;
-		else if (!set->page[k])
+		else if (!c->ctr[k].page)
 			w = "the event's page is not mapped";
-		else if (!PMU_LD(set->page[k], index))
+		else if (!PMU_LD(c->ctr[k].page, index))
 			w = "the event is not on a hardware counter now (disabled, or multiplexed out)";
 	}
 	for (k = 0; !w && !set->direct && k < c->nctr; k++)
-		if (c->ctr[k].why || !set->page[k])
+		if (c->ctr[k].why || !c->ctr[k].page)
 			w = "another event of the set needs read(2), which reads the whole group";
+	/* pmu_read() reads every event from user space or none */
+	for (k = 0; !w && set->direct && k < c->nctr; k++)
+		if (!PMU_LD(c->ctr[k].page, index))
+			w = "another event of the set is not on a hardware counter now: read(2) reads the "
+			    "whole group";
 	if (!w && !set->direct)
 		w = c->nctr != c->nev ? "the event counts on several PMUs, whose counters read(2) sums" :
 		    "events of several hardware PMUs interleave in the list (name each PMU's events "

@@ -49,6 +49,12 @@ int main(void)
 		CHECK_MSG(err > -0.02 && err < 0.02, "set %d: scaled %" PRIu64 " for %" PRIu64
 			  " instructions (%+.2f%%)", k, scaled, truth, 100 * err);
 		CHECK(a64_sandwich(&sets[k], "multiplexed set") == 0);
+		/* The inline read scales as pmu_read does (one read after the other: within 2%). */
+		uint64_t p = 0, c = 0;
+
+		CHECK(pmu_read(sets[k].s, &p) == 0 && pmu_counter_read(pmu_counter(sets[k].s, 0), &c) == 0);
+		CHECK_MSG((double)(c > p ? c - p : p - c) < 0.02 * (double)p, "set %d: pmu_read %" PRIu64
+			  ", then pmu_counter_read %" PRIu64, k, p, c);
 	}
 	CHECK_MSG(multiplexed > 0, "%d sets on %d counters, none multiplexed", nsets, nctr);
 	for (int k = 0; k < nsets; k++)

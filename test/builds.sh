@@ -1,6 +1,7 @@
 #!/bin/sh
 # Everything builds warning-free (-Werror) with gcc, clang, the read(2)-only
-# generic arch, and the arm64 and riscv64 cross compilers where installed.
+# generic arch, and the arm64 and riscv64 cross compilers where installed;
+# and pmu.h, with its inline read, compiles as C11 and C++17 for each.
 # Prints "builds: N passed, N failed, N skipped".
 cd "$(dirname "$0")/.." || exit 1
 pass=0 fail=0 skip=0
@@ -26,5 +27,37 @@ b clang clang O=build-clang all tests bench
 b generic gcc O=build-generic CFLAGS="-O2 -DPMU_ARCH_GENERIC" all tests bench
 b aarch64 aarch64-linux-gnu-gcc O=build/arm64 STATIC=1 all tests bench
 b riscv64 riscv64-linux-gnu-gcc O=build-riscv64 STATIC=1 all tests bench
+# The installed header alone, as an outside C11 or C++17 program sees it, on every architecture.
+hdr() {
+	name=$1 cc=$2 src=$3
+	shift 3
+	if ! command -v "$cc" >/dev/null; then
+		skip=$((skip + 1))
+		echo "SKIP builds/$name: $cc is not installed"
+		return
+	fi
+	if out=$(printf '#include <pmu.h>\nint f(const struct pmu_counter *c, uint64_t *v) { return pmu_counter_read(c, v); }\n' |
+		 "$cc" -x "$src" "$@" -Wall -Wextra -Werror -pedantic -Iinclude -fsyntax-only - 2>&1); then
+		pass=$((pass + 1))
+		echo "PASS builds/$name"
+	else
+		fail=$((fail + 1))
+		echo "FAIL builds/$name"
+		printf '%s\n' "$out" | tail -n 20 | sed 's/^/    /'
+	fi
+}
+hdr header-c11-gcc gcc c -std=c11
+hdr header-c11-generic gcc c -std=c11 -DPMU_ARCH_GENERIC
+hdr header-c++17-g++ g++ c++ -std=c++17
+hdr header-c++17-clang++ clang++ c++ -std=c++17
+for t in aarch64 riscv64; do
+	hdr header-c11-$t $t-linux-gnu-gcc c -std=c11
+	if [ -d /usr/$t-linux-gnu/include ]; then
+		hdr header-c++17-$t clang++ c++ -std=c++17 --target=$t-linux-gnu --sysroot=/usr/$t-linux-gnu
+	else
+		skip=$((skip + 1))
+		echo "SKIP builds/header-c++17-$t: no $t C library headers (libc6-dev-*-cross)"
+	fi
+done
 echo "builds: $pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]

@@ -8,11 +8,15 @@
 #   asan      the tests built with ASan + UBSan (build-asan/)
 #   tsan      tests marked "tier: tsan" built with TSan (build-tsan/)
 #   valgrind  tests marked "tier: valgrind" under valgrind memcheck
-#   install   make install, then an outside program built with pkg-config
+#   install   make install, outside programs built with pkg-config and CMake,
+#             DESTDIR staging, the ldconfig decision, make uninstall
+#   deb       the Debian packages built with dpkg-buildpackage, checked with
+#             lintian (test/deb.sh; `make deb` keeps them)
 #   fuzz      each fuzzer for a bounded time (test/fuzz/run.sh)
 #   arm64     the suite in an arm64 kernel under QEMU (test/arm64/run.sh)
-#   riscv64   the simulated read path and the parsers, riscv64 build under
-#             qemu-user (which has no perf_event_open: the live tests stay out)
+#   riscv64   the suite in a riscv64 kernel under QEMU (test/riscv64/run.sh);
+#             where no kernel can be had, the simulated read path and the
+#             parsers under qemu-user (which has no perf_event_open)
 # SKIP_TIERS="arm64 fuzz" leaves tiers out (they then count as skipped).
 cd "$(dirname "$0")/.." || exit 1
 log=$(mktemp)
@@ -63,6 +67,11 @@ fuzz() {
 	else echo "fuzz: 0 passed, 0 failed, 1 skipped (no fuzzers)"; fi
 }
 riscv64() {
+	if [ -x test/riscv64/run.sh ]; then
+		test/riscv64/run.sh
+		[ $? -ne 77 ] && return
+		echo "# no riscv64 kernel tier here: the qemu-user subset instead"
+	fi
 	if ! command -v riscv64-linux-gnu-gcc >/dev/null || ! command -v qemu-riscv64-static >/dev/null; then
 		echo "riscv64: 0 passed, 0 failed, 1 skipped (needs gcc-riscv64-linux-gnu and qemu-user-static)"
 		return
@@ -83,6 +92,7 @@ tier asan asan
 tier tsan tsan
 tier valgrind vg
 tier install test/install.sh
+tier deb test/deb.sh
 tier fuzz fuzz
 tier arm64 arm64
 tier riscv64 riscv64

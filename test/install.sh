@@ -1,27 +1,99 @@
 #!/bin/sh
-# make install into a temporary prefix, then build and run an outside program
-# against it with pkg-config, as a user would. Prints "install: N passed, ...".
+# make install into a temporary prefix, then build and run outside programs
+# against it as a user would: with pkg-config and with CMake's
+# find_package(libpmu). Then DESTDIR staging, the ldconfig decision (with a
+# stand-in ldconfig: the system's loader cache is never changed) and
+# make uninstall. Prints "install: N passed, N failed, N skipped".
 cd "$(dirname "$0")/.." || exit 1
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
-pass=0 fail=0
+pass=0 fail=0 skip=0
 ok() { pass=$((pass + 1)); echo "PASS install/$1"; }
 ko() { fail=$((fail + 1)); echo "FAIL install/$1${2:+: $2}"; }
+sk() { skip=$((skip + 1)); echo "SKIP: install/$1: $2"; }
 t() { name=$1; shift; if out=$("$@" 2>&1); then ok "$name"; else ko "$name" "$(echo "$out" | tail -n 5)"; fi; }
+# Every file and directory below $1, with symlinks' targets: a prefix's state.
+snap() { (cd "$1" && find . | sort | while read -r f; do
+	if [ -L "$f" ]; then echo "$f -> $(readlink "$f")"; else echo "$f"; fi; done); }
 
-t make-install make -s install PREFIX="$d"
-export PKG_CONFIG_PATH="$d/lib/pkgconfig"
+p=$d/prefix
+t make-install sh -c "make -s install PREFIX=$p > $d/install.out 2>&1"
+export PKG_CONFIG_PATH="$p/lib/pkgconfig"
 t pkg-config pkg-config --exists libpmu
-t build-shared sh -c "cc examples/count.c \$(pkg-config --cflags --libs libpmu) -Wl,-rpath,$d/lib -o $d/count"
+t build-shared sh -c "cc examples/count.c \$(pkg-config --cflags --libs libpmu) -Wl,-rpath,$p/lib -o $d/count"
 t run-shared "$d/count" task-clock,page-faults
-t build-static sh -c "cc examples/count.c \$(pkg-config --cflags libpmu) $d/lib/libpmu.a \$(pkg-config --static --libs-only-other --libs-only-l libpmu | sed 's/-lpmu//') -o $d/count-static"
+t build-static sh -c "cc examples/count.c \$(pkg-config --cflags libpmu) $p/lib/libpmu.a \$(pkg-config --static --libs-only-other --libs-only-l libpmu | sed 's/-lpmu//') -o $d/count-static"
 t run-static "$d/count-static" task-clock
-t soname sh -c "readelf -d $d/lib/libpmu.so.0 | grep -q 'SONAME.*libpmu.so.0'"
+t soname sh -c "readelf -d $p/lib/libpmu.so.0 | grep -q 'SONAME.*libpmu.so.0'"
 # Only the public API is exported: pmu_*, never the internal pmu__*.
-t exports sh -c "nm -D --defined-only $d/lib/libpmu.so | awk '{print \$3}' | sed 's/@.*//' | grep -v '^LIBPMU' > $d/syms &&
+t exports sh -c "nm -D --defined-only $p/lib/libpmu.so | awk '{print \$3}' | sed 's/@.*//' | grep -v '^LIBPMU' > $d/syms &&
 	! grep -v '^pmu_[a-z]' $d/syms && ! grep '^pmu__' $d/syms && grep -q '^pmu_read\$' $d/syms"
-t header-only-public sh -c "ls $d/include | grep -qx pmu.h && [ \$(ls $d/include | wc -l) -eq 1 ]"
-t man-pages sh -c "ls $d/share/man/man3/pmu_open.3 $d/share/man/man1/pmu.1"
-t tool "$d/bin/pmu" version
-echo "install: $pass passed, $fail failed, 0 skipped"
+# Installed headers: pmu.h and include/pmu/*.h, each a copy of the tree's
+# include/ file of the same path; nothing from src/.
+t header-only-public sh -c "cmp -s $p/include/pmu.h include/pmu.h &&
+	cd $p/include && find . ! -type d | sed 's|^\./||' | while read -r f; do
+		case \$f in pmu.h|pmu/*.h) cmp -s \"\$f\" \"$PWD/include/\$f\" || { echo \"not from include/: \$f\"; exit 1; } ;;
+		*) echo \"not a public header: \$f\"; exit 1 ;; esac; done"
+t man-pages sh -c "ls $p/share/man/man3/pmu_open.3 $p/share/man/man1/pmu.1"
+t tool "$p/bin/pmu" version
+
+# The loader cache: a prefix outside the loader's search path gets a hint.
+t ldconfig-hint grep -q "^libpmu: $p/lib is not in the loader's search path: .*LD_LIBRARY_PATH=$p/lib" "$d/install.out"
+# A prefix in the search path gets ldconfig (as root) or the advice to run it.
+# The stand-in answers -vNX with that prefix and records any other call.
+cat > "$d/ldconfig" <<EOS
+#!/bin/sh
+if [ "\$1" = -vNX ]; then echo "$p/lib: (from test)"; else echo "ran \$*" >> "$d/ldconfig.log"; fi
+EOS
+chmod +x "$d/ldconfig"
+if [ "$(id -u)" -eq 0 ]; then
+	t ldconfig-run sh -c "make -s install PREFIX=$p LDCONFIG=$d/ldconfig | grep -q '^libpmu: running $d/ldconfig' &&
+		[ \"\$(cat $d/ldconfig.log)\" = 'ran ' ]"
+else
+	t ldconfig-advice sh -c "make -s install PREFIX=$p LDCONFIG=$d/ldconfig | grep -q '^libpmu: run ldconfig as root' &&
+		[ ! -e $d/ldconfig.log ]"
+fi
+
+# CMake: find_package(libpmu CONFIG REQUIRED), the shared and static targets.
+if command -v cmake >/dev/null; then
+	t cmake-configure cmake -S examples/cmake -B "$d/app" -DCMAKE_PREFIX_PATH="$p"
+	t cmake-build cmake --build "$d/app"
+	t cmake-run-shared sh -c "$d/app/count task-clock && readelf -d $d/app/count | grep -q 'NEEDED.*libpmu.so.0'"
+	t cmake-run-static sh -c "$d/app/count_static task-clock && ! readelf -d $d/app/count_static | grep -q libpmu"
+	# The version file refuses a newer major version than the one installed.
+	mkdir "$d/v1"
+	printf 'cmake_minimum_required(VERSION 3.13)\nproject(v C)\nfind_package(libpmu 1.0 CONFIG REQUIRED)\n' > "$d/v1/CMakeLists.txt"
+	t cmake-version sh -c "! cmake -S $d/v1 -B $d/v1/b -DCMAKE_PREFIX_PATH=$p > $d/v1.out 2>&1 &&
+		grep -q 'version: 0.1.0' $d/v1.out"
+else
+	sk cmake "cmake is not installed"
+fi
+
+# DESTDIR staging, Debian-style paths: everything lands below the stage, the
+# paths written into libpmu.pc and the CMake files do not name the stage, and
+# ldconfig is left to the packaging.
+s=$d/stage
+t destdir sh -c "make -s install DESTDIR=$s PREFIX=/usr LIBDIR=/usr/lib/x86_64-linux-gnu LDCONFIG=$d/ldconfig > $d/stage.out 2>&1 &&
+	[ ! -s $d/stage.out ] && [ -f $s/usr/lib/x86_64-linux-gnu/libpmu.so.0.1.0 ] &&
+	[ -f $s/usr/lib/x86_64-linux-gnu/cmake/libpmu/libpmuConfig.cmake ] && [ -f $s/usr/include/pmu.h ] &&
+	! grep -rq $s $s/usr/lib/x86_64-linux-gnu/pkgconfig $s/usr/lib/x86_64-linux-gnu/cmake &&
+	grep -q '/usr/lib/x86_64-linux-gnu/libpmu.so.0.1.0' $s/usr/lib/x86_64-linux-gnu/cmake/libpmu/libpmuConfig.cmake"
+t destdir-uninstall sh -c "make -s uninstall DESTDIR=$s PREFIX=/usr LIBDIR=/usr/lib/x86_64-linux-gnu &&
+	[ -z \"\$(find $s ! -type d)\" ]"
+
+# make uninstall leaves a prefix exactly as it was: a /usr/local-like prefix
+# with other packages' files in the directories libpmu shares, and a future
+# include/pmu/ header (PUB_SUBHDRS stands in for one).
+u=$d/usr-local
+mkdir -p "$u/bin" "$u/include" "$u/lib/pkgconfig" "$u/share/man/man3" "$d/hdr/pmu"
+echo other > "$u/lib/pkgconfig/other.pc"; echo other > "$u/include/other.h"; echo other > "$u/share/man/man3/other.3"
+echo '/* arch */' > "$d/hdr/pmu/arch.h"
+snap "$u" > "$d/before"
+t sub-header sh -c "make -s install PREFIX=$u PUB_SUBHDRS=$d/hdr/pmu/arch.h >/dev/null && cmp -s $u/include/pmu/arch.h $d/hdr/pmu/arch.h"
+make -s uninstall PREFIX="$u" PUB_SUBHDRS="$d/hdr/pmu/arch.h" > "$d/uninstall.out" 2>&1
+snap "$u" > "$d/after"
+t uninstall-exact diff "$d/before" "$d/after"
+t uninstall-files sh -c "make -s uninstall PREFIX=$p && [ -z \"\$(find $p ! -type d)\" ]"
+
+echo "install: $pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]

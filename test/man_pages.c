@@ -82,33 +82,34 @@ static void strip_comments(char *s)
 }
 
 /*
- * The names of the map's global section, in names[]; returns how many, or -1
- * when the map has no "global:" section.
+ * The names of every global section of the map (one per version node), in
+ * names[]; returns how many, or -1 when the map has no "global:" section.
  */
 static int map_names(char *map, char **names, int max)
 {
-	char *p = strstr(map, "global:");
-	int n = 0;
+	char *p = map;
+	int n = 0, sections = 0;
 
-	if (!p)
-		return -1;
-	p += strlen("global:");
-	for (;;) {
-		char *start;
+	while ((p = strstr(p, "global:"))) {
+		sections++;
+		p += strlen("global:");
+		for (;;) {
+			char *start;
 
-		while (*p && (isspace((unsigned char)*p) || *p == ';'))
-			p++;
-		if (!*p || *p == '}')
-			break;
-		start = p;
-		while (*p && !isspace((unsigned char)*p) && *p != ';' && *p != '}')
-			p++;
-		if (p - start == 6 && !strncmp(start, "local:", 6))
-			break;
-		if (n < max)
-			names[n++] = strndup(start, (size_t)(p - start));
+			while (*p && (isspace((unsigned char)*p) || *p == ';'))
+				p++;
+			if (!*p || *p == '}')
+				break;
+			start = p;
+			while (*p && !isspace((unsigned char)*p) && *p != ';' && *p != '}')
+				p++;
+			if (p - start == 6 && !strncmp(start, "local:", 6))
+				break;
+			if (n < max)
+				names[n++] = strndup(start, (size_t)(p - start));
+		}
 	}
-	return n;
+	return sections ? n : -1;
 }
 
 /* The text of the page's NAME section, in out. */

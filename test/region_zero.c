@@ -43,6 +43,16 @@ static int measured(const char *mode)
 
 	if (!strcmp(mode, "close-stderr"))
 		atexit(close_stderr);
+	if (!strcmp(mode, "close-fds")) {
+		/* As daemons do: close what was inherited, then open a data file, which gets the lowest number. */
+		const char *data = getenv("TEST_DATA");
+		int fd;
+
+		for (fd = 3; fd < 1024; fd++)
+			close(fd);
+		fd = open(data, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+		return !(fd >= 0 && write(fd, "data\n", 5) == 5);	/* left open: the program's till exit */
+	}
 
 	pmu_region_begin("setup");
 	t_touch_pages(50);
@@ -176,6 +186,19 @@ int main(int argc, char **argv)
 	char *closer[] = { self, "--measured", "close-stderr", NULL };
 	CHECK(run(closer, (const char *[]){ ev, "PMU_REPORT=stderr", NULL }, err, sizeof(err)) == 0);
 	CHECK_MSG(!strncmp(err, "libpmu report:", 14), "%s", err);
+
+	/*
+	 * A program that closes its inherited descriptors and opens a data file
+	 * under the same number: the report goes to stderr, never into the file.
+	 */
+	char data[300], env_data[320];
+	snprintf(data, sizeof(data), "%s/data", dir);
+	snprintf(env_data, sizeof(env_data), "TEST_DATA=%s", data);
+	char *closefds[] = { self, "--measured", "close-fds", NULL };
+	CHECK(run(closefds, (const char *[]){ ev, "PMU_REPORT=stderr", env_data, NULL }, err, sizeof(err)) == 0);
+	CHECK_MSG(!strcmp(slurp(data), "data\n"), "the data file holds: %s", slurp(data));
+	CHECK_MSG(strstr(err, "libpmu report:"), "%s", err);
+	unlink(data);
 
 	/* PMU_REPORT defaults to stderr. */
 	CHECK(run(plain, (const char *[]){ ev, NULL }, err, sizeof(err)) == 0);

@@ -59,17 +59,9 @@ static int usage(FILE *f)
 	return f == stdout ? 0 : 2;
 }
 
-/* The event's name without modifiers, for recognising it. */
-static bool is(const char *name, const char *base)
-{
-	size_t n = strcspn(name, ":");
-
-	return strlen(base) == n && !strncmp(name, base, n);
-}
-
 static bool is_clock(const char *name)
 {
-	return is(name, "task-clock") || is(name, "cpu-clock");
+	return pmu__metric_is(name, pmu__metric_clocks);
 }
 
 /* The user gave a modifier (or a pmu/.../ form, whose modifiers we do not touch). */
@@ -163,25 +155,22 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static const struct ev *find(const struct ev *ev, unsigned n, const char *base)
+/* The events that can take part in a metric: those counted, NULL for the others. */
+static void counted_names(const struct ev *ev, unsigned n, const char **names)
 {
-	for (unsigned i = 0; i < n; i++)
-		if (is(ev[i].name, base) && ev[i].set && ev[i].counted)
-			return &ev[i];
-	return NULL;
+	for (unsigned k = 0; k < n; k++)
+		names[k] = ev[k].set && ev[k].counted ? ev[k].name : NULL;
 }
 
 /* perf stat's comment for event i: value and unit, false when there is none. */
 static bool metric(const struct ev *ev, unsigned n, unsigned i, double elapsed, double *v, const char **unit,
 		   char *ubuf, size_t usize)
 {
-	const struct ev *e = &ev[i], *clk = NULL, *o;
-	static const char *const swrate[] = { "context-switches", "cs", "cpu-migrations", "migrations",
-		"page-faults", "faults", "minor-faults", "major-faults", "alignment-faults", "emulation-faults" };
+	const struct ev *e = &ev[i];
+	const char *names[n];
+	double rate;
+	int clk;
 
-	for (unsigned k = 0; k < n && !clk; k++)
-		if (is_clock(ev[k].name) && ev[k].set && ev[k].counted)
-			clk = &ev[k];
 	if (!e->set || !e->counted)
 		return false;
 	if (is_clock(e->name)) {
@@ -191,45 +180,73 @@ static bool metric(const struct ev *ev, unsigned n, unsigned i, double elapsed, 
 		*unit = "CPUs utilized";
 		return true;
 	}
-	if (is(e->name, "instructions") && ((o = find(ev, n, "cycles")) || (o = find(ev, n, "cpu-cycles")))) {
-		if (!o->value)
-			return false;
-		*v = e->value / o->value;
-		*unit = "insn per cycle";
-		return true;
-	}
-	if (is(e->name, "branch-misses") && ((o = find(ev, n, "branches")) ||
-					     (o = find(ev, n, "branch-instructions")))) {
-		if (!o->value)
-			return false;
-		*v = 100.0 * e->value / o->value;
-		*unit = "of all branches";
-		return true;
-	}
-	if (is(e->name, "cache-misses") && (o = find(ev, n, "cache-references"))) {
-		if (!o->value)
-			return false;
-		*v = 100.0 * e->value / o->value;
-		*unit = "of all cache refs";
-		return true;
-	}
-	if ((is(e->name, "cycles") || is(e->name, "cpu-cycles")) && clk && clk->value) {
-		*v = e->value / clk->value;
-		*unit = "GHz";
-		return true;
-	}
-	for (unsigned k = 0; k < sizeof(swrate) / sizeof(swrate[0]); k++) {
-		double rate;
+	counted_names(ev, n, names);
+	for (unsigned k = 0; k < PMU_NMETRICS; k++) {
+		const struct pmu__metric *m = &pmu__metrics[k];
+		int den;
 
-		if (!is(e->name, swrate[k]) || !clk || !clk->value)
+		if (!pmu__metric_is(e->name, m->num) || (den = pmu__metric_find(names, n, m->den)) < 0)
 			continue;
-		rate = e->value / (clk->value / 1e9);
-		snprintf(ubuf, usize, "%s/sec", rate >= 1e9 ? "G" : rate >= 1e6 ? "M" : rate >= 1e3 ? "K" : "");
-		*v = rate >= 1e9 ? rate / 1e9 : rate >= 1e6 ? rate / 1e6 : rate >= 1e3 ? rate / 1e3 : rate;
-		*unit = ubuf;
+		if (!pmu__metric_value(e->value, ev[den].value, v))
+			return false;
+		*v *= m->scale;
+		*unit = m->unit;
 		return true;
 	}
-	return false;
+	clk = pmu__metric_find(names, n, pmu__metric_clocks);
+	if (!pmu__metric_is(e->name, pmu__metric_rates) || clk < 0 || !ev[clk].value)
+		return false;
+	rate = e->value / (ev[clk].value / 1e9);
+	snprintf(ubuf, usize, "%s/sec", rate >= 1e9 ? "G" : rate >= 1e6 ? "M" : rate >= 1e3 ? "K" : "");
+	*v = rate >= 1e9 ? rate / 1e9 : rate >= 1e6 ? rate / 1e6 : rate >= 1e3 ? rate / 1e3 : rate;
+	*unit = ubuf;
+	return true;
+}
+
+/* Event i's line: perf stat's text, -x or --json fields. */
+static void print_event(const struct stat_opts *so, const struct ev *ev, unsigned n, unsigned i, double elapsed)
+{
+	FILE *f = so->out;
+	const struct ev *e = &ev[i];
+	const char *unit = is_clock(e->name) ? "msec" : "", *munit = "";
+	double pct = e->rd.enabled ? 100.0 * (double)e->rd.running / (double)e->rd.enabled : 100.0;
+	double mv = 0;
+	char val[64], ubuf[16];
+	bool has_m = metric(ev, n, i, elapsed, &mv, &munit, ubuf, sizeof(ubuf));
+
+	if (!e->set)
+		snprintf(val, sizeof(val), "<not supported>");
+	else if (!e->counted)
+		snprintf(val, sizeof(val), "<not counted>");
+	else if (is_clock(e->name))
+		snprintf(val, sizeof(val), so->json ? "%f" : "%.2f", e->value / 1e6);
+	else
+		snprintf(val, sizeof(val), so->json ? "%.6f" : "%.0f", e->value);
+	if (so->json) {
+		fprintf(f, "{\"counter-value\" : \"%s\", \"unit\" : \"%s\", \"event\" : ", val, unit);
+		pmu__json_str(f, e->name);
+		fprintf(f, ", \"event-runtime\" : %" PRIu64 ", \"pcnt-running\" : %.2f", e->rd.running, pct);
+		if (has_m)
+			fprintf(f, ", \"metric-value\" : %f, \"metric-unit\" : \"%s\"", mv, munit);
+		fprintf(f, "}\n");
+	} else if (so->sep) {
+		fprintf(f, "%s%s%s%s%s%s%" PRIu64 "%s%.2f%s", val, so->sep, unit, so->sep, e->name, so->sep,
+			e->rd.running, so->sep, pct, so->sep);
+		if (has_m)
+			fprintf(f, "%.3f%s%s", mv, so->sep, munit);
+		else
+			fprintf(f, "%s", so->sep);
+		fputc('\n', f);
+	} else {
+		fprintf(f, "%18s %-4s %-32s", val, unit, e->name);
+		if (has_m)
+			fprintf(f, " #%9.3f %-22s", mv, munit);
+		else
+			fprintf(f, "%*s", 34, "");
+		if (e->set && e->counted && e->rd.running < e->rd.enabled)
+			fprintf(f, " (%.2f%%)", pct);
+		fputc('\n', f);
+	}
 }
 
 static void print(const struct stat_opts *so, const struct ev *ev, unsigned n, char **cmd, double elapsed,
@@ -243,50 +260,8 @@ static void print(const struct stat_opts *so, const struct ev *ev, unsigned n, c
 			fprintf(f, "%s%s", a == cmd ? "" : " ", *a);
 		fprintf(f, "':\n\n");
 	}
-	for (unsigned i = 0; i < n; i++) {
-		const struct ev *e = &ev[i];
-		const char *unit = is_clock(e->name) ? "msec" : "", *munit = "";
-		double pct = e->rd.enabled ? 100.0 * (double)e->rd.running / (double)e->rd.enabled : 100.0;
-		double mv = 0;
-		char val[64], ubuf[16];
-		bool has_m = metric(ev, n, i, elapsed, &mv, &munit, ubuf, sizeof(ubuf));
-
-		if (!e->set)
-			snprintf(val, sizeof(val), "<not supported>");
-		else if (!e->counted)
-			snprintf(val, sizeof(val), "<not counted>");
-		else if (is_clock(e->name))
-			snprintf(val, sizeof(val), so->json ? "%f" : "%.2f", e->value / 1e6);
-		else
-			snprintf(val, sizeof(val), so->json ? "%.6f" : "%.0f", e->value);
-		if (so->json) {
-			fprintf(f, "{\"counter-value\" : \"%s\", \"unit\" : \"%s\", \"event\" : ", val, unit);
-			pmu__json_str(f, e->name);
-			fprintf(f, ", \"event-runtime\" : %" PRIu64 ", \"pcnt-running\" : %.2f", e->rd.running, pct);
-			if (has_m)
-				fprintf(f, ", \"metric-value\" : %f, \"metric-unit\" : \"%s\"", mv, munit);
-			fprintf(f, "}\n");
-		} else if (so->sep) {
-			fprintf(f, "%s%s%s%s%s%s%" PRIu64 "%s%.2f%s", val, so->sep, unit, so->sep, e->name, so->sep,
-				e->rd.running, so->sep, pct, so->sep);
-			if (has_m)
-				fprintf(f, "%.3f%s%s", mv, so->sep, munit);
-			else
-				fprintf(f, "%s", so->sep);
-			fputc('\n', f);
-		} else {
-			int len = fprintf(f, "%18s %-4s %-32s", val, unit, e->name);
-
-			if (has_m)
-				len += fprintf(f, " #%9.3f %-22s", mv, munit);
-			else
-				len += fprintf(f, "%*s", 34, "");
-			if (e->set && e->counted && e->rd.running < e->rd.enabled)
-				fprintf(f, " (%.2f%%)", pct);
-			(void)len;
-			fputc('\n', f);
-		}
-	}
+	for (unsigned i = 0; i < n; i++)
+		print_event(so, ev, n, i, elapsed);
 	if (!so->sep && !so->json) {
 		fprintf(f, "\n %17.9f seconds time elapsed\n\n", elapsed);
 		fprintf(f, " %17.9f seconds user\n", (double)ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6);
@@ -294,38 +269,53 @@ static void print(const struct stat_opts *so, const struct ev *ev, unsigned n, c
 	}
 }
 
-int cmd_stat(int argc, char **argv)
-{
-	struct stat_opts so = { .out = stderr };
-	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
-	char *events = NULL, **cmd = NULL;
-	const char *outpath = NULL;
-	struct ev *ev = NULL;
-	unsigned n = 0, opened = 0;
-	int go[2] = { -1, -1 }, ex[2] = { -1, -1 }, status, err = 0, rc;
-	bool user_only = false;
+/* One run of pmu stat: what the command line asked, then what was counted. */
+struct stat_run {
+	struct stat_opts so;
+	char *events;		/* -e lists joined, NULL: the defaults */
+	const char *outpath;	/* -o */
+	char **cmd;
+	struct ev *ev;
+	unsigned n;
+	bool user_only;		/* the kernel refused kernel counting */
+	double elapsed;
 	struct rusage ru;
-	double t0, elapsed;
-	pid_t pid;
-	ssize_t got;
+	int status;		/* the command's, from wait4() */
+};
 
+/* Appends a -e list to r->events. */
+static int add_list(struct stat_run *r, const char *v)
+{
+	size_t l = r->events ? strlen(r->events) : 0;
+	char *e = realloc(r->events, l + strlen(v) + 2);
+
+	if (!e)
+		return -ENOMEM;
+	if (l)
+		e[l++] = ',';
+	strcpy(e + l, v);
+	r->events = e;
+	return 0;
+}
+
+/* The command line into r: -1 to go on, else the exit status (usage printed). */
+static int parse_args(struct stat_run *r, int argc, char **argv)
+{
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = NULL;
 
 		if (!strcmp(a, "--")) {
-			cmd = argv + i + 1;
+			r->cmd = argv + i + 1;
 			break;
 		}
 		if (a[0] != '-') {
-			cmd = argv + i;
+			r->cmd = argv + i;
 			break;
 		}
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			free(events);
+		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
 			return usage(stdout);
-		}
 		if (!strcmp(a, "--json")) {
-			so.json = true;
+			r->so.json = true;
 			continue;
 		}
 		if (!strncmp(a, "-e", 2) || !strncmp(a, "-x", 2) || !strncmp(a, "-o", 2)) {
@@ -334,120 +324,104 @@ int cmd_stat(int argc, char **argv)
 			v = i + 1 < argc ? argv[++i] : NULL;
 		} else {
 			fprintf(stderr, "pmu stat: unknown option '%s'\n", a);
-			free(events);
 			return usage(stderr);
 		}
 		if (!v) {
 			fprintf(stderr, "pmu stat: %s needs a value\n", a);
-			free(events);
 			return usage(stderr);
 		}
 		if (a[1] == 'e' || !strcmp(a, "--event")) {
-			size_t l = events ? strlen(events) : 0;
-			char *e = realloc(events, l + strlen(v) + 2);
-
-			if (!e) {
-				free(events);
+			if (add_list(r, v) < 0)
 				return 1;
-			}
-			if (l)
-				e[l++] = ',';
-			strcpy(e + l, v);
-			events = e;
 		} else if (a[1] == 'x' || !strcmp(a, "--field-separator")) {
-			so.sep = v;
+			r->so.sep = v;
 		} else {
-			outpath = v;
+			r->outpath = v;
 		}
 	}
-	if (!cmd || !cmd[0]) {
+	if (!r->cmd || !r->cmd[0]) {
 		fprintf(stderr, "pmu stat: no command to count\n");
-		free(events);
 		return usage(stderr);
 	}
-	if (so.sep && so.json) {
+	if (r->so.sep && r->so.json) {
 		fprintf(stderr, "pmu stat: -x and --json do not go together\n");
-		free(events);
 		return usage(stderr);
 	}
-	if (events)
-		rc = add_events(&ev, &n, events, false);
-	else
-		rc = add_events(&ev, &n, DEFAULT_EVENTS, false);
-	if (rc == 0 && !events)
-		rc = add_events(&ev, &n, DEFAULT_HW, true);
-	if (rc == 0 && !n)
-		rc = pmu__err(-EINVAL, "\"%s\": no event named", events ? events : "");
+	return -1;
+}
+
+/* The events resolved (nothing runs when one is wrong) and the output opened: 0 or 1. */
+static int prepare(struct stat_run *r)
+{
+	int rc;
+
+	rc = add_events(&r->ev, &r->n, r->events ? r->events : DEFAULT_EVENTS, false);
+	if (rc == 0 && !r->events)
+		rc = add_events(&r->ev, &r->n, DEFAULT_HW, true);
+	if (rc == 0 && !r->n)
+		rc = pmu__err(-EINVAL, "\"%s\": no event named", r->events ? r->events : "");
 	if (rc < 0) {
 		fprintf(stderr, "pmu stat: %s\n", pmu_errmsg());
-		free_events(ev, n);
-		free(events);
 		return 1;
 	}
-	if (outpath) {
-		so.out = fopen(outpath, "we");	/* not left open in the command */
-		if (!so.out) {
-			fprintf(stderr, "pmu stat: %s: %s\n", outpath, strerror(errno));
-			free_events(ev, n);
-			free(events);
+	if (r->outpath) {
+		r->so.out = fopen(r->outpath, "we");	/* not left open in the command */
+		if (!r->so.out) {
+			r->so.out = stderr;
+			fprintf(stderr, "pmu stat: %s: %s\n", r->outpath, strerror(errno));
 			return 1;
 		}
 	}
+	return 0;
+}
 
-	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(ex, O_CLOEXEC) < 0) {
-		fprintf(stderr, "pmu stat: pipe: %s\n", strerror(errno));
-		rc = 1;
-		goto out;
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		fprintf(stderr, "pmu stat: fork: %s\n", strerror(errno));
-		rc = 1;
-		goto out;
-	}
-	if (pid == 0) {
-		char c;
+/* The forked child: waits for go, then execs the command (its errno to ex on failure). */
+static __attribute__((noreturn)) void child(char **cmd, int go[2], int ex[2])
+{
+	int err;
+	char c;
 
-		close(go[1]);
-		close(ex[0]);
-		if (read(go[0], &c, 1) != 1)	/* the parent gave up */
-			_exit(127);
-		execvp(cmd[0], cmd);
-		err = errno;
-		if (write(ex[1], &err, sizeof(err)) < 0)
-			_exit(127);
+	close(go[1]);
+	close(ex[0]);
+	if (read(go[0], &c, 1) != 1)	/* the parent gave up */
 		_exit(127);
-	}
-	close(go[0]);
-	close(ex[1]);
-	go[0] = ex[1] = -1;
+	execvp(cmd[0], cmd);
+	err = errno;
+	if (write(ex[1], &err, sizeof(err)) < 0)
+		_exit(127);
+	_exit(127);
+}
 
-	for (unsigned i = 0; i < n; i++) {
-		int r = open_event(&ev[i], pid, &user_only);
+/* Opens every event on pid; default hardware events the machine lacks are left out, as noise. */
+static unsigned open_events(struct stat_run *r, pid_t pid)
+{
+	unsigned opened = 0;
 
-		/* Default hardware events the machine lacks are left out, as noise. */
-		if (r < 0 && ev[i].optional) {
+	for (unsigned i = 0; i < r->n; i++) {
+		struct ev *ev = r->ev;
+		int rc = open_event(&ev[i], pid, &r->user_only);
+
+		if (rc < 0 && ev[i].optional) {
 			pmu_close(ev[i].set);
 			free(ev[i].name);
 			free(ev[i].why);
-			memmove(&ev[i], &ev[i + 1], (n - i - 1) * sizeof(*ev));
-			n--;
+			memmove(&ev[i], &ev[i + 1], (r->n - i - 1) * sizeof(*ev));
+			r->n--;
 			i--;
 			continue;
 		}
-		opened += r == 0;
+		opened += rc == 0;
 	}
-	if (!opened) {
-		fprintf(stderr, "pmu stat: no event could be counted:\n");
-		for (unsigned i = 0; i < n; i++)
-			fprintf(stderr, "  %s\n", ev[i].why ? ev[i].why : ev[i].name);
-		close(go[1]);	/* the child exits without running the command */
-		go[1] = -1;
-		waitpid(pid, NULL, 0);
-		rc = 1;
-		goto out;
-	}
+	return opened;
+}
+
+/* Lets the child exec and waits for it. -1 when it ran, else the exit status. */
+static int release_and_wait(struct stat_run *r, pid_t pid, int go[2], int ex[2])
+{
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
+	int err = 0;
+	double t0;
+	ssize_t got;
 
 	/* Like system(): the command gets ^C, we stay to print what it counted. */
 	sigaction(SIGINT, &ign, &old_int);
@@ -458,19 +432,64 @@ int cmd_stat(int argc, char **argv)
 	close(go[1]);
 	go[1] = -1;
 	got = read(ex[0], &err, sizeof(err));
-	while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
+	while (wait4(pid, &r->status, 0, &r->ru) < 0 && errno == EINTR)
 		;
-	elapsed = now_s() - t0;
+	r->elapsed = now_s() - t0;
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
 	if (got == (ssize_t)sizeof(err)) {
-		fprintf(stderr, "pmu stat: %s: %s\n", cmd[0], strerror(err));
-		rc = 127;
+		fprintf(stderr, "pmu stat: %s: %s\n", r->cmd[0], strerror(err));
+		return 127;
+	}
+	return -1;
+}
+
+/* Forks the command, counts it, waits for it: -1 when it ran, else the exit status. */
+static int run(struct stat_run *r)
+{
+	int go[2] = { -1, -1 }, ex[2] = { -1, -1 }, rc = 1;
+	pid_t pid;
+
+	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(ex, O_CLOEXEC) < 0) {
+		fprintf(stderr, "pmu stat: pipe: %s\n", strerror(errno));
 		goto out;
 	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "pmu stat: fork: %s\n", strerror(errno));
+		goto out;
+	}
+	if (pid == 0)
+		child(r->cmd, go, ex);
+	close(go[0]);
+	close(ex[1]);
+	go[0] = ex[1] = -1;
+	if (!open_events(r, pid)) {
+		fprintf(stderr, "pmu stat: no event could be counted:\n");
+		for (unsigned i = 0; i < r->n; i++)
+			fprintf(stderr, "  %s\n", r->ev[i].why ? r->ev[i].why : r->ev[i].name);
+		close(go[1]);	/* the child exits without running the command */
+		go[1] = -1;
+		waitpid(pid, NULL, 0);
+		goto out;
+	}
+	rc = release_and_wait(r, pid, go, ex);
+out:
+	for (int k = 0; k < 2; k++) {
+		if (go[k] >= 0)
+			close(go[k]);
+		if (ex[k] >= 0)
+			close(ex[k]);
+	}
+	return rc;
+}
 
-	for (unsigned i = 0; i < n; i++) {
-		struct ev *e = &ev[i];
+/* Each event's count, scaled when the kernel multiplexed it. */
+static void read_counts(struct stat_run *r)
+{
+	for (unsigned i = 0; i < r->n; i++) {
+		struct ev *e = &r->ev[i];
 
 		if (!e->set)
 			continue;
@@ -484,27 +503,43 @@ int cmd_stat(int argc, char **argv)
 		if (e->counted && e->rd.running < e->rd.enabled)
 			e->value = (double)e->rd.value * (double)e->rd.enabled / (double)e->rd.running;
 	}
-	print(&so, ev, n, cmd, elapsed, &ru);
-	for (unsigned i = 0; i < n; i++)
-		if (ev[i].why)
-			fprintf(stderr, "pmu stat: %s\n", ev[i].why);
-	if (user_only)
+}
+
+/* The figures, then why events were missing. */
+static void report(const struct stat_run *r)
+{
+	print(&r->so, r->ev, r->n, r->cmd, r->elapsed, &r->ru);
+	for (unsigned i = 0; i < r->n; i++)
+		if (r->ev[i].why)
+			fprintf(stderr, "pmu stat: %s\n", r->ev[i].why);
+	if (r->user_only)
 		fprintf(stderr, "pmu stat: counting user space only: the kernel refused kernel counting "
 			"(kernel.perf_event_paranoid); add :u to the events to say so, or lower it\n");
-	rc = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : 1;
-out:
-	for (int k = 0; k < 2; k++) {
-		if (go[k] >= 0)
-			close(go[k]);
-		if (ex[k] >= 0)
-			close(ex[k]);
+}
+
+int cmd_stat(int argc, char **argv)
+{
+	struct stat_run r = { .so = { .out = stderr } };
+	int rc = parse_args(&r, argc, argv);
+
+	if (rc >= 0)	/* -h, or a usage error */
+		goto out;
+	rc = prepare(&r);
+	if (rc == 0)
+		rc = run(&r);
+	if (rc < 0) {
+		read_counts(&r);
+		report(&r);
+		rc = WIFEXITED(r.status) ? WEXITSTATUS(r.status) :
+		     WIFSIGNALED(r.status) ? 128 + WTERMSIG(r.status) : 1;
 	}
-	if (so.out != stderr && fclose(so.out) != 0) {
-		fprintf(stderr, "pmu stat: %s: %s\n", outpath, strerror(errno));
+out:
+	if (r.so.out != stderr && fclose(r.so.out) != 0) {
+		fprintf(stderr, "pmu stat: %s: %s\n", r.outpath, strerror(errno));
 		if (!rc)
 			rc = 1;
 	}
-	free_events(ev, n);
-	free(events);
+	free_events(r.ev, r.n);
+	free(r.events);
 	return rc;
 }

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* riscv64: the page's index - 1 is the counter CSR number minus 0xc00 (cycle, time, instret, hpmcounter3..31). */
+/* riscv64: the clock behind the page's times is the time CSR; the counters are read by pmu/arch-riscv64.h. */
 #include <stdint.h>
 
 #define PMU_ARCH_NAME "riscv64"
-#define PMU_ARCH_USER_READ 1
 
 /*
  * Policy: the sysctl kernel.perf_user_access gates user reads (0 off, 1 for
@@ -20,23 +19,10 @@
 #define PMU_ARCH_EVENT_BLOCKER(a) ((a)->type == PERF_TYPE_RAW && (a)->config >> 63 ? \
 	"an SBI firmware event (config bit 63), counted by firmware, not by a counter the task may read" : NULL)
 
-#define PMU_CSRR(csr) ({ uint64_t v_; __asm__ volatile("csrr %0, " #csr : "=r"(v_)); v_; })
-#define PMU_HPM(n) case n + 1: return PMU_CSRR(0xc00 + n)
-
-static inline __attribute__((always_inline)) uint64_t pmu__arch_rdpmc(uint32_t idx)
-{
-	switch (idx) {
-	PMU_HPM(0); PMU_HPM(1); PMU_HPM(2); PMU_HPM(3); PMU_HPM(4); PMU_HPM(5);
-	PMU_HPM(6); PMU_HPM(7); PMU_HPM(8); PMU_HPM(9); PMU_HPM(10); PMU_HPM(11);
-	PMU_HPM(12); PMU_HPM(13); PMU_HPM(14); PMU_HPM(15); PMU_HPM(16); PMU_HPM(17);
-	PMU_HPM(18); PMU_HPM(19); PMU_HPM(20); PMU_HPM(21); PMU_HPM(22); PMU_HPM(23);
-	PMU_HPM(24); PMU_HPM(25); PMU_HPM(26); PMU_HPM(27); PMU_HPM(28); PMU_HPM(29);
-	PMU_HPM(30); PMU_HPM(31);
-	default: return 0;
-	}
-}
-
 static inline __attribute__((always_inline)) uint64_t pmu__arch_clock(void)
 {
-	return PMU_CSRR(time);
+	uint64_t v;
+
+	__asm__ __volatile__("csrr %0, time" : "=r"(v));
+	return v;
 }

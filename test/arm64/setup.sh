@@ -1,6 +1,9 @@
 #!/bin/sh
 # Prepares the arm64 tier: host tools (apt-get, when root) and, once, a cache
-# holding Debian's arm64 kernels 6.1 and 6.12 and a static arm64 busybox.
+# holding Debian's arm64 kernels 6.1 and 6.12 and a static arm64 busybox, and
+# Debian 11's 5.10 (older than arm64's user access), fetched from bullseye
+# with a private apt configuration (test/debfetch.sh). Without 5.10 the tier
+# still runs: its configurations then skip (the reason is in $cache/5.10.missing).
 #   usage: test/arm64/setup.sh [--refresh]   (--refresh fetches the newest again)
 #   cache: ${PMU_ARM64_CACHE:-$HOME/.cache/libpmu-arm64}
 # Exit status: 0 ready; 77 cannot be had here (the last line says why); 1 error.
@@ -48,8 +51,37 @@ fi
 
 # 2. Cache: kernel Images and busybox.
 have_cache() {
-	[ -s "$cache/Image-6.1" ] && [ -s "$cache/Image-6.12" ] && [ -x "$cache/busybox" ]
+	[ -s "$cache/Image-6.1" ] && [ -s "$cache/Image-6.12" ] && [ -x "$cache/busybox" ] && have510
 }
+# 5.10 is there, or failed to download less than a day ago.
+have510() {
+	[ -s "$cache/Image-5.10" ] || [ -n "$(find "$cache/5.10.missing" -mmin -1440 2>/dev/null)" ]
+}
+# kernel510: Debian 11's arm64 5.10 from bullseye (not the host's suites).
+kernel510() {
+	[ $refresh -eq 0 ] && [ -s "$cache/Image-5.10" ] && return 0
+	say "downloading bullseye's arm64 5.10 kernel"
+	rm -rf "$cache/.x510"
+	got=$(test/debfetch.sh "$cache/apt-bullseye" arm64 "bullseye" "$cache/.x510" \
+		'^linux-image-5\.10\.0-[0-9]+-arm64-unsigned$' 2>"$cache/.x510.err")
+	img=$(ls "$cache"/.x510/boot/vmlinuz-* 2>/dev/null | head -n 1)
+	if [ -z "$got" ] || [ ! -s "$img" ]; then
+		echo "no Debian 11 arm64 5.10 kernel could be downloaded from bullseye ($(tail -n 1 "$cache/.x510.err"))" \
+			>"$cache/5.10.missing"
+		say "$(cat "$cache/5.10.missing")"
+		rm -rf "$cache/.x510" "$cache/.x510.err"
+		return 0
+	fi
+	mv "$img" "$cache/Image-5.10" || exit 1
+	grep -v "^5.10 " "$cache/VERSIONS" 2>/dev/null >"$cache/.v510"
+	echo "5.10 ${img##*/vmlinuz-} ($got)" >>"$cache/.v510"
+	sort "$cache/.v510" >"$cache/VERSIONS"
+	rm -rf "$cache/.x510" "$cache/.x510.err" "$cache/.v510" "$cache/5.10.missing"
+}
+
+if [ $refresh -eq 0 ] && [ -s "$cache/Image-6.1" ] && [ -s "$cache/Image-6.12" ] && [ -x "$cache/busybox" ] && ! have510; then
+	kernel510
+fi
 if [ $refresh -eq 0 ] && have_cache; then
 	say "ready ($(tr '\n' ' ' <"$cache/VERSIONS" 2>/dev/null))"
 	exit 0
@@ -115,6 +147,7 @@ kernel() {
 
 kernel 6.1 "$(list61)"
 kernel 6.12 "$(list612)"
+kernel510
 
 if [ $refresh -eq 1 ] || [ ! -x "$cache/busybox" ]; then
 	say "downloading busybox-static:arm64"

@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * How a set's events become counters, groups and read paths: the event
+ * list parsed into counters, the counters put into groups, and each read
+ * planned at open (the group read, each event's own read, which pages may be
+ * read from user space once the counters run).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "set.h"
+#include "format.h"
+#include "readpage.h"
+
+/* Parses events into c->attr / c->ctr / c->names. */
+int pmu__parse_events(struct pmu__cold *c, const char *events)
+{
+	const char *p = events, *tok;
+	struct pmu__event ev;
+	struct pmu__shown b;
+	size_t len, cap_ev = 0;
+	int r;
+
+	while ((r = pmu__event_next(&p, &tok, &len)) > 0) {
+		if (c->nev == cap_ev) {
+			size_t n = cap_ev ? cap_ev * 2 : 8;
+			char **names = realloc(c->names, n * sizeof(*names));
+
+			if (!names)
+				return pmu__err(-ENOMEM, "%s: out of memory", pmu__show(&b, events, strlen(events)));
+			c->names = names;
+			cap_ev = n;
+		}
+		r = pmu__event_parse(tok, len, &ev);
+		if (r < 0)
+			return r;
+		if (c->nctr + ev.n > PMU_MAX_COUNTERS)
+			return pmu__err(-E2BIG, "%s: more than %d counters in one set", pmu__show(&b, tok, len),
+					PMU_MAX_COUNTERS);
+		c->names[c->nev] = strndup(tok, len);
+		if (!c->names[c->nev])
+			return pmu__err(-ENOMEM, "%s: out of memory", pmu__show(&b, tok, len));
+		for (unsigned k = 0; k < ev.n; k++) {
+			c->attr[c->nctr] = ev.a[k];
+			c->ctr[c->nctr].event = c->nev;
+			c->ctr[c->nctr].fd = -1;
+			c->ctr[c->nctr].auto_long = ev.a[k].auto_long;
+			c->nctr++;
+		}
+		c->nev++;
+	}
+	if (r < 0)
+		return r;
+	if (!c->nev)
+		return pmu__err(-EINVAL, "\"%s\": no event named", pmu__show(&b, events, strlen(events)));
+	return 0;
+}
+
+/*
+ * Puts counters into groups: one per hardware PMU, software-like events join
+ * the first group (the kernel moves them into the hardware context).
+ * Reorders c->ctr/c->attr so that each group's counters are contiguous.
+ */
+int pmu__plan_groups(struct pmu__cold *c, unsigned flags)
+{
+	struct pmu__counter *ctr = malloc(c->nctr * sizeof(*ctr));
+	struct pmu__attr *attr = malloc(c->nctr * sizeof(*attr));
+	unsigned *gid = malloc(c->nctr * sizeof(*gid));
+	const char **hw = malloc(c->nctr * sizeof(*hw));
+	unsigned i, g, k = 0;
+
+	c->grp = calloc(c->nctr, sizeof(*c->grp));
+	if (!ctr || !attr || !gid || !hw || !c->grp) {
+		free(ctr);
+		free(attr);
+		free(gid);
+		free(hw);
+		return pmu__err(-ENOMEM, "out of memory");
+	}
+	/* A group takes software events, and hardware events of one PMU (hw[g], NULL if none yet). */
+	c->ngroups = 0;
+	for (i = 0; i < c->nctr; i++) {
+		const char *pmu = pmu__type_blocker(&c->attr[i]) ? NULL : c->attr[i].pmu;
+
+		for (g = 0; g < c->ngroups && !(flags & PMU_NO_GROUP); g++)
+			if (!pmu || !hw[g] || !strcmp(hw[g], pmu))
+				break;
+		if (g == c->ngroups || (flags & PMU_NO_GROUP)) {
+			g = c->ngroups++;
+			hw[g] = NULL;
+		}
+		if (pmu)
+			hw[g] = pmu;
+		gid[i] = g;
+	}
+	for (g = 0; g < c->ngroups; g++) {
+		c->grp[g].first = k;
+		for (i = 0; i < c->nctr; i++) {
+			if (gid[i] != g)
+				continue;
+			ctr[k] = c->ctr[i];
+			attr[k++] = c->attr[i];
+		}
+		c->grp[g].n = k - c->grp[g].first;
+		c->grp[g].fd = -1;
+	}
+	free(c->ctr);
+	free(c->attr);
+	free(gid);
+	free(hw);
+	c->ctr = ctr;
+	c->attr = attr;
+	return 0;
+}
+
+/* Each event's own read(2) (pmu_counter_read): the group of its counter, and where it is there. */
+void pmu__plan_event_reads(struct pmu__cold *c)
+{
+	memset(c->evr, 0, c->nev * sizeof(*c->evr));
+	for (unsigned g = 0; g < c->ngroups; g++)
+		for (unsigned k = c->grp[g].first; k < c->grp[g].first + c->grp[g].n; k++) {
+			struct pmu__evread *e = &c->evr[c->ctr[k].event];
+
+			e->nctr++;
+			e->ctr = k;
+			e->fd = c->grp[g].fd;
+			e->bytes = (uint32_t)pmu__group_bytes(c->grp[g].n);
+			e->pos = c->grp[g].n > 1 ? 3 + k - c->grp[g].first : 0;
+		}
+}
+
+/* The common case of read(2): one group whose values are the events in order. */
+void pmu__plan_group_read(struct pmu_set *set)
+{
+	struct pmu__cold *c = pmu__cold(set);
+
+	uint32_t i, n = c->ngroups == 1 && c->nctr == c->nev && c->wiped ? c->nctr : 0;
+
+	for (i = 0; i < n; i++)
+		if (c->ctr[i].event != i)
+			n = 0;
+	set->group_n = n;
+	set->group_fd = c->grp[0].fd;
+	set->group_buf = c->buf;
+	set->evr = c->wiped ? c->evr : NULL;	/* else every read checks the owner */
+	set->group_size = pmu__group_bytes(n);
+}
+
+/*
+ * Once the counters run, their pages tell what the kernel allows: unmap the
+ * ones it refuses. The set reads from user space without a call when every
+ * counter remains and counter i is event i.
+ */
+void pmu__settle_read_paths(struct pmu_set *set)
+{
+	struct pmu__cold *c = pmu__cold(set);
+	uint32_t i, direct = c->nctr == c->nev ? c->nctr : 0;
+
+	for (i = 0; i < c->nev; i++)
+		set->ev[i].page = NULL;
+	for (i = 0; i < c->nctr; i++) {
+		struct pmu__counter *k = &c->ctr[i];
+
+		if (k->page && (k->why = pmu__user_read_blocker(k, k->page, &c->attr[i]))) {
+			munmap(k->page, pmu__page_size());
+			k->page = NULL;
+		}
+		if (!k->page || k->event != i)
+			direct = 0;
+	}
+	/* An event alone on its counter may be read inline; one summed over several PMUs may not. */
+	for (i = 0; i < c->nev; i++)
+		if (c->evr[i].nctr == 1)
+			set->ev[i].page = c->ctr[c->evr[i].ctr].page;
+	set->direct = direct;
+	set->one_group = c->ngroups == 1;
+}

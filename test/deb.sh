@@ -1,0 +1,61 @@
+#!/bin/sh
+# Builds the Debian packages from a copy of the tree (dpkg-buildpackage writes
+# to the parent directory) and checks them: the three packages, what each
+# holds, lintian without errors. The tests themselves are the host tier's, so
+# the package build skips them (nocheck).
+#   test/deb.sh [DIR]   also copies the .deb files and lintian's output to DIR
+# Prints "deb: N passed, N failed, N skipped".
+cd "$(dirname "$0")/.." || exit 1
+out=$1
+for c in dpkg-buildpackage dh lintian; do
+	if ! command -v $c >/dev/null; then
+		echo "SKIP: deb: $c is not installed (apt-get install dpkg-dev debhelper lintian)"
+		echo "deb: 0 passed, 0 failed, 1 skipped"
+		exit 0
+	fi
+done
+if ! dpkg-checkbuilddeps >/dev/null 2>&1; then
+	echo "SKIP: deb: build dependencies missing: $(dpkg-checkbuilddeps 2>&1 | sed 's/.*: //')"
+	echo "deb: 0 passed, 0 failed, 1 skipped"
+	exit 0
+fi
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "PASS deb/$1"; }
+ko() { fail=$((fail + 1)); echo "FAIL deb/$1${2:+: $2}"; }
+t() { name=$1; shift; if o=$("$@" 2>&1); then ok "$name"; else ko "$name" "$(echo "$o" | tail -n 5)"; fi; }
+
+v=$(dpkg-parsechangelog -S Version)
+a=$(dpkg-architecture -qDEB_HOST_ARCH)
+m=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+src=$d/libpmu-${v%-*}
+# The tree as git sees it (tracked and new files), without build output.
+mkdir "$src"
+if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+	git ls-files -co --exclude-standard | tar -cf - -T - | tar -xf - -C "$src"
+else
+	tar -cf - --exclude='./build*' --exclude=./.git . | tar -xf - -C "$src"
+fi
+t build sh -c "cd $src && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b > $d/build.log 2>&1 ||
+	{ tail -n 20 $d/build.log; exit 1; }"
+
+# has DEB PATH...: each path is in the package.
+has() { deb=$d/$1_${v}_$a.deb; shift; [ -f "$deb" ] || { echo "no $deb"; return 1; }
+	dpkg -c "$deb" > "$deb.list" || return 1
+	for f; do grep -q " \./$f\( ->.*\)\?\$" "$deb.list" || { echo "$f not in $(basename "$deb")"; return 1; }; done; }
+t libpmu0 has libpmu0 usr/lib/$m/libpmu.so.0 usr/lib/$m/libpmu.so.${v%-*}
+t libpmu-dev has libpmu-dev usr/include/pmu.h usr/lib/$m/libpmu.so usr/lib/$m/libpmu.a \
+	usr/lib/$m/pkgconfig/libpmu.pc usr/lib/$m/cmake/libpmu/libpmuConfig.cmake \
+	usr/lib/$m/cmake/libpmu/libpmuConfigVersion.cmake usr/share/man/man3/pmu_open.3.gz
+t libpmu-tools has libpmu-tools usr/bin/pmu usr/share/man/man1/pmu.1.gz
+# The shared library is in libpmu0 alone (a -dev file there would break co-installation).
+t split sh -c "! grep -q '\./usr/lib/[^ ]*/libpmu\.so\.0' $d/libpmu-dev_${v}_$a.deb.list && ! grep -q '/include/' $d/libpmu0_${v}_$a.deb.list"
+t shlibs sh -c "dpkg-deb -I $d/libpmu0_${v}_$a.deb symbols | grep -q '^ pmu_read@LIBPMU_0 '"
+t lintian sh -c "lintian -I $d/libpmu_${v}_$a.changes > $d/lintian.txt 2>&1; cat $d/lintian.txt; ! grep -q '^E:' $d/lintian.txt"
+echo "deb: lintian: $(grep -c '^E:' "$d/lintian.txt") errors, $(grep -c '^W:' "$d/lintian.txt") warnings, $(grep -c '^I:' "$d/lintian.txt") info"
+if [ -n "$out" ]; then
+	mkdir -p "$out" && cp "$d"/*.deb "$d"/*.changes "$d/lintian.txt" "$d/build.log" "$out"/ && echo "deb: packages in $out"
+fi
+echo "deb: $pass passed, $fail failed, 0 skipped"
+[ $fail -eq 0 ]
