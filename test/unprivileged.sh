@@ -45,12 +45,14 @@ if ! make -s --no-print-directory all tests >/dev/null; then
 	exit 1
 fi
 
-# A copy nobody can read: build/test, the tool, the library, the fixtures.
+# A copy nobody can read: build/test, the tool, the library, the fixtures,
+# and what man_pages checks (the header, the map, the manuals).
 tmp=$(mktemp -d /tmp/pmu-unprivileged.XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/build" "$tmp/test" "$tmp/tracefs/events"
 cp -R build/test "$tmp/build/" && cp build/pmu build/libpmu.so* "$tmp/build/" &&
-	cp -R test/fixtures test/run.sh "$tmp/test/" || { fail=1; closing "cannot copy the build output"; exit 1; }
+	cp -R test/fixtures test/run.sh "$tmp/test/" && cp -R include man "$tmp/" && mkdir -p "$tmp/src" &&
+	cp src/libpmu.map "$tmp/src/" || { fail=1; closing "cannot copy the build output"; exit 1; }
 chmod -R a+rX "$tmp"
 chmod 700 "$tmp/tracefs/events"	# tracefs mounted, not readable by the user
 run() { as_user env -i PATH="$PATH" HOME=/ LANG=C sh -c "cd '$tmp' && $1" 2>&1; }
