@@ -76,7 +76,7 @@ for f in $fuzzers; do
 	dict=
 	[ -f test/fuzz/event.dict ] && dict=-dict=test/fuzz/event.dict
 	ASAN_OPTIONS=detect_leaks=1 FUZZ_FIXTURES=test/fixtures \
-		$bin $limit -timeout=${FUZZ_TIMEOUT:-60} -rss_limit_mb=2048 -print_final_stats=1 \
+		$bin $limit -timeout=${FUZZ_TIMEOUT:-60} -report_slow_units=${FUZZ_TIMEOUT:-60} -rss_limit_mb=2048 -print_final_stats=1 \
 		-artifact_prefix=$out/artifacts/$f- $dict $out/corpus/$f test/fuzz/corpus/$f >$out/$f.log 2>&1
 	rc=$?
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' $out/$f.log | tail -n 1)
