@@ -43,7 +43,7 @@ int main(int argc, char **argv)
 {
 	struct pmu_set *a, *b;
 	uint64_t v[4];
-	int status;
+	int status = 0;
 	pid_t pid;
 
 	if (argc > 1 && !strcmp(argv[1], "--inherited"))
