@@ -125,6 +125,15 @@ check: all tests bench
 check-host: all tests
 	@test/run.sh $(O)/test
 
+# Long runs with figures, not part of make check (run it under nice): the
+# torn-read stress for 10^8 reads, each fuzzer for FUZZ_RUNS executions,
+# 10^5 open/close and 10^4 thread create/exit cycles with descriptors and RSS checked.
+FUZZ_RUNS ?= 10000000
+stress: all tests bench
+	PMU_STRESS_READS=100000000 $(O)/test/sim_stress
+	$(O)/bench/stress 100000 10000
+	FUZZ_RUNS=$(FUZZ_RUNS) test/fuzz/run.sh
+
 check-arm64:
 	@test/arm64/run.sh
 
@@ -184,5 +193,5 @@ uninstall:
 clean:
 	rm -rf build build-*
 
-.PHONY: all lib tests bench examples check check-host check-arm64 check-riscv64 deb install uninstall clean
+.PHONY: all lib tests bench examples check check-host check-arm64 check-riscv64 stress deb install uninstall clean
 .DELETE_ON_ERROR:

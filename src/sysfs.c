@@ -75,10 +75,14 @@ int pmu__read_file(const char *path, char *buf, size_t size)
 
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		r = S_ISDIR(st.st_mode) ? -EISDIR : -PMU_ENOTREG;
+	if (fstat(fd, &st) < 0) {
+		r = -errno;
 		close(fd);
 		return (int)r;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return S_ISDIR(st.st_mode) ? -EISDIR : -PMU_ENOTREG;
 	}
 	while (n < size) {
 		r = read(fd, buf + n, size - n);
@@ -281,19 +285,21 @@ int pmu__tracepoint_id(const char *s, size_t len, uint64_t *id)
 const char *pmu__tracefs_problem(void)
 {
 	static __thread char buf[PATH_MAX + 128];
+	const char *root, *env = getenv("PMU_TRACEFS");
 	char path[PATH_MAX];
-	const char *root;
 
-	if (getenv("PMU_TRACEFS") && *getenv("PMU_TRACEFS"))
-		return "";
 	for (unsigned i = 0; (root = tracefs_root(i)); i++) {
 		snprintf(path, sizeof(path), "%s/events", root);
-		if (access(path, F_OK))
+		if (access(path, F_OK) && errno != EACCES)
 			continue;
 		if (!access(path, R_OK | X_OK))
 			return "";
 		snprintf(buf, sizeof(buf), "tracefs is mounted but %s is not readable by this user "
 			 "(reading tracepoints needs root or a tracing group)", path);
+		return buf;
+	}
+	if (env && *env) {
+		snprintf(buf, sizeof(buf), "PMU_TRACEFS=%.*s has no events directory", PATH_MAX, env);
 		return buf;
 	}
 	return "tracepoints need tracefs (mount -t tracefs nodev /sys/kernel/tracing)";

@@ -50,10 +50,16 @@ int pmu__open_error(int err, const char *name, const struct pmu__attr *a, unsign
 	case EPERM:
 		/* the usual cause at Debian's and the kernel's defaults: the kernel is counted */
 		if (!a->attr.exclude_kernel && pmu__sysctl("kernel.perf_event_paranoid", &paranoid) &&
-		    paranoid >= 2)
+		    paranoid >= 2) {
+			if (is_core_type(a->attr.type) || a->attr.type == PERF_TYPE_SOFTWARE)
+				return pmu__err(-err, "%s: permission denied: kernel.perf_event_paranoid is %ld, "
+						"and counting the kernel needs CAP_PERFMON or paranoid <= 1 (%s:u "
+						"counts user space only)", name, paranoid, name);
+			/* uncore, msr, tracepoints: most cannot leave the kernel out */
 			return pmu__err(-err, "%s: permission denied: kernel.perf_event_paranoid is %ld, and "
-					"counting the kernel needs CAP_PERFMON or paranoid <= 1 (%s:u counts "
-					"user space only)", name, paranoid, name);
+					"events of the %s PMU count the kernel too, which needs CAP_PERFMON or "
+					"paranoid <= 1", name, paranoid, a->pmu);
+		}
 		if (pid > 0)
 			return pmu__err(-err, "%s: permission denied counting task %d (it must be yours "
 					"and traceable, or you need CAP_PERFMON)", name, (int)pid);

@@ -3,6 +3,8 @@
 # and the last line is the total. Exits non-zero when any test failed.
 #   builds    gcc, clang, generic-arch and cross builds, all -Werror
 #   host      the tests, normal build (build/)
+#   unprivileged  the host tests, pmu check, pmu stat and zero-code mode as
+#             nobody (test/unprivileged.sh; skipped unless run as root)
 #   asan      the tests built with ASan + UBSan (build-asan/)
 #   tsan      tests marked "tier: tsan" built with TSan (build-tsan/)
 #   valgrind  tests marked "tier: valgrind" under valgrind memcheck
@@ -85,6 +87,7 @@ arm64() {
 
 tier builds test/builds.sh
 tier host host
+tier unprivileged test/unprivileged.sh
 tier asan asan
 tier tsan tsan
 tier valgrind vg

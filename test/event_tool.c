@@ -138,6 +138,22 @@ int main(void)
 	CHECK_MSG(strstr(err, "/broken/cpu/format/rev is malformed: 'config:7-0'") &&
 		  strstr(err, "/broken/cpu/events/binary: malformed event alias") &&
 		  strstr(err, "/broken/cpu/events/huge: malformed event alias (too long)"), "%s", err);
+	/* the same bytes under a decimal-comma locale: numbers never follow it */
+	{
+		static char c_out[1 << 22];
+
+		snprintf(args, sizeof(args), "list --sysfs %s/intel --json", fix);
+		CHECK(run(args) == 0);
+		memcpy(c_out, out, sizeof(out));
+		snprintf(args, sizeof(args), "list --sysfs %s/intel --json", fix);
+		setenv("LC_ALL", "de_DE.UTF-8", 1);
+		CHECK(run(args) == 0 && !strcmp(out, c_out));
+		snprintf(args, sizeof(args), "encode --sysfs %s/intel cycles cpu/mem-loads,ldlat=3/", fix);
+		CHECK(run(args) == 0 && strstr(out, "config=0x1cd"));
+		memcpy(c_out, out, sizeof(out));
+		unsetenv("LC_ALL");
+		CHECK(run(args) == 0 && !strcmp(out, c_out));
+	}
 	/* a sysfs directory that is not there: said, exit 1 */
 	CHECK(run("list --sysfs /nonexistent/sysfs") == 1 && strstr(err, "/nonexistent/sysfs: No such file"));
 	snprintf(args, sizeof(args), "list --sysfs %s/intel 'no-such-*'", fix);

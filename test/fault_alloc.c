@@ -311,8 +311,16 @@ int main(void)
 	setenv("FAULT_ROOT", root, 1);
 	pmu__set_sysfs_root(root);
 	run(&(struct scenario){ "pmu_open", open_set, "task-clock,cpu/mem-loads,ldlat=3/,mem-stores", false });
-	for (size_t i = 0; i < PMU_ARRAY_SIZE(clis); i++)
-		run(&(struct scenario){ "pmu", cli, clis[i], true, !strcmp(clis[i], "check -e task-clock,cycles") });
+	for (size_t i = 0; i < PMU_ARRAY_SIZE(clis); i++) {
+		bool timed = !strcmp(clis[i], "check -e task-clock,cycles");
+
+		/* pmu check times 10^5 reads per event, each of ~70 runs: too long emulated */
+		if (timed && t_scale(20) == 1) {
+			printf("pmu check -e task-clock,cycles: left out (PMU_TEST_QUICK)\n");
+			continue;
+		}
+		run(&(struct scenario){ "pmu", cli, clis[i], true, timed });
+	}
 
 	/* this machine: software events opened and read, the per-thread layer */
 	unsetenv("FAULT_ROOT");

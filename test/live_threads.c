@@ -30,6 +30,7 @@ static void *worker(void *arg)
 	status[k] = pmu_read(s, &a);
 	volatile char *p = mmap(NULL, n * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p != MAP_FAILED) {
+		madvise((void *)p, n * ps, MADV_NOHUGEPAGE);	/* one fault per page, whatever the THP mode */
 		for (size_t i = 0; i < n; i++)
 			p[i * ps] = 1;
 		munmap((void *)p, n * ps);

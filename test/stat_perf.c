@@ -28,6 +28,9 @@ static int workload(long pages)
 
 	/* The parent and a child each touch pages: perf stat and pmu stat both follow children. */
 	m = mmap(NULL, (size_t)(pages * ps), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	/* one fault per page: whether a huge page is free depends on the machine's load */
+	if (m != MAP_FAILED)
+		madvise(m, (size_t)(pages * ps), MADV_NOHUGEPAGE);
 	for (long i = 0; m != MAP_FAILED && i < pages; i++)
 		m[i * ps] = 1;
 	if (pid == 0)

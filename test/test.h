@@ -106,6 +106,8 @@ static inline void t_touch_pages(long n)
 
 	if (m == MAP_FAILED)
 		return;
+	/* one fault per page: a transparent huge page would take 512 at once, when memory allows */
+	madvise((void *)m, (size_t)(n * ps), MADV_NOHUGEPAGE);
 	for (long i = 0; i < n; i++)
 		m[i * ps] = 1;
 	munmap((void *)m, (size_t)(n * ps));

@@ -3,6 +3,9 @@
 # build-fuzz/ and runs each for a bounded time from its seed corpus.
 # Last line: "fuzz: N passed, N failed, N skipped" (a fuzzer that crashes fails).
 #   FUZZ_TIME   seconds per fuzzer (default: 64 s shared by all fuzzers)
+#   FUZZ_RUNS   executions per fuzzer instead of a time (make stress)
+#   FUZZ_TIMEOUT  seconds one input may take before it counts as a hang (60:
+#               the clock is wall time, and a loaded machine stalls a process for seconds)
 #   FUZZ_ONLY   run only these fuzzers ("fuzz_event fuzz_format")
 #   CLANG       the compiler (default clang, else clang-14..19)
 cd "$(dirname "$0")/../.." || exit 1
@@ -56,6 +59,8 @@ done
 
 per=${FUZZ_TIME:-$((64 / n))}
 [ "$per" -lt 1 ] && per=1
+limit="-max_total_time=$per" what="in ${per}s"
+[ -n "$FUZZ_RUNS" ] && limit="-runs=$FUZZ_RUNS" what="(of $FUZZ_RUNS asked)"
 total_runs=0
 for f in $fuzzers; do
 	bin=$out/$f
@@ -71,7 +76,7 @@ for f in $fuzzers; do
 	dict=
 	[ -f test/fuzz/event.dict ] && dict=-dict=test/fuzz/event.dict
 	ASAN_OPTIONS=detect_leaks=1 FUZZ_FIXTURES=test/fixtures \
-		$bin -max_total_time=$per -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+		$bin $limit -timeout=${FUZZ_TIMEOUT:-60} -report_slow_units=${FUZZ_TIMEOUT:-60} -rss_limit_mb=2048 -print_final_stats=1 \
 		-artifact_prefix=$out/artifacts/$f- $dict $out/corpus/$f test/fuzz/corpus/$f >$out/$f.log 2>&1
 	rc=$?
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' $out/$f.log | tail -n 1)
@@ -81,7 +86,7 @@ for f in $fuzzers; do
 	crashes=$(ls $out/artifacts/$f-* 2>/dev/null | wc -l)
 	if [ $rc -eq 0 ] && [ "$crashes" -eq 0 ]; then
 		pass=$((pass + 1))
-		echo "$f: $runs executions in ${per}s, 0 crashes"
+		echo "$f: $runs executions $what, 0 crashes"
 	else
 		fail=$((fail + 1))
 		echo "$f: $runs executions, $crashes crashes (exit $rc); inputs: $(ls $out/artifacts/$f-* 2>/dev/null | tr '\n' ' ')"
