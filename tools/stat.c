@@ -91,9 +91,21 @@ static int open_event(struct ev *e, pid_t pid, bool *user_only)
 		r = pmu_open_opts(&e->set, buf, &o);
 		if (r == 0)
 			return 0;
-		/* Then as written: user space only, or the failure in the user's words. */
+		/* Refused: user space only, named :u as perf names it (context-switches:u counts 0 there). */
 		refused = r == -EACCES || r == -EPERM;
+		buf[strlen(buf) - 1] = '\0';
+		if (refused && pmu_open_opts(&e->set, buf, &o) == 0) {
+			char *n = strdup(buf);
+
+			if (n) {
+				free(e->name);
+				e->name = n;
+			}
+			*user_only = true;
+			return 0;
+		}
 	}
+	/* As written: the failure in the user's words. */
 	r = pmu_open_opts(&e->set, e->name, &o);
 	if (r == 0) {
 		*user_only |= refused;
