@@ -236,10 +236,37 @@ int main(int argc, char **argv)
 		}
 	}
 
-	/* Usage errors; a command that does not exist. */
-	CHECK_EQ(stat_run((const char *[]){ NULL }, out, sizeof(out), err, sizeof(err)), 2);
-	CHECK_EQ(stat_run((const char *[]){ "-x,", "--json", "true", NULL }, out, sizeof(out), err, sizeof(err)), 2);
-	CHECK_EQ(stat_run((const char *[]){ "-q", "true", NULL }, out, sizeof(out), err, sizeof(err)), 2);
+	/* Usage errors exit 129, as perf stat's; perf's options pmu stat lacks are named, never misread. */
+	CHECK_EQ(stat_run((const char *[]){ NULL }, out, sizeof(out), err, sizeof(err)), 129);
+	CHECK_EQ(stat_run((const char *[]){ "-x,", "--json", "true", NULL }, out, sizeof(out), err, sizeof(err)), 129);
+	CHECK_EQ(stat_run((const char *[]){ "-q", "true", NULL }, out, sizeof(out), err, sizeof(err)), 129);
+	CHECK_EQ(stat_run((const char *[]){ "-r", "3", "true", NULL }, out, sizeof(out), err, sizeof(err)), 129);
+	CHECK_MSG(strstr(err, "not supported: -r/--repeat"), "%s", err);
+	CHECK_EQ(stat_run((const char *[]){ "--per-thread", "true", NULL }, out, sizeof(out), err, sizeof(err)), 129);
+	CHECK_MSG(strstr(err, "not supported: --per-thread"), "%s", err);
+	CHECK_EQ(stat_run((const char *[]){ "-e", NULL }, out, sizeof(out), err, sizeof(err)), 129);
+	CHECK_MSG(strstr(err, "-e needs a value"), "%s", err);
+	/* perf's spellings: --event=, -j and --json-output, a command without "--", --append. */
+	CHECK_EQ(stat_run((const char *[]){ "--event=page-faults", "-j", self, "--work", "--exit", "0", NULL }, out,
+			  sizeof(out), err, sizeof(err)), 0);
+	CHECK_MSG(!strncmp(out, "{\"counter-value\" : \"", 20) && strstr(out, "\"event\" : \"page-faults"), "%s", out);
+	CHECK_EQ(stat_run((const char *[]){ "--json-output", "--field-separator", ",", "true", NULL }, out,
+			  sizeof(out), err, sizeof(err)), 129);
+	{
+		char af[] = "/tmp/pmu-stat-append-XXXXXX", buf[8192];
+		int fd = mkstemp(af);
+		ssize_t k;
+
+		for (int i = 0; i < 2; i++)
+			CHECK_EQ(stat_run((const char *[]){ "-x,", "-e", "page-faults", "-o", af, "--append", "true", NULL },
+					  out, sizeof(out), err, sizeof(err)), 0);
+		k = pread(fd, buf, sizeof(buf) - 1, 0);
+		buf[k > 0 ? k : 0] = '\0';
+		CHECK_MSG(strstr(buf, ",page-faults") && strstr(strstr(buf, ",page-faults") + 1, ",page-faults"),
+			  "--append: %s", buf);
+		close(fd);
+		unlink(af);
+	}
 	CHECK_EQ(stat_run((const char *[]){ "--", "/nonexistent/command", NULL }, out, sizeof(out), err,
 			  sizeof(err)), 127);
 	CHECK_MSG(strstr(err, "/nonexistent/command: No such file"), "%s", err);

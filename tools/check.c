@@ -137,11 +137,15 @@ int cmd_check(int argc, char **argv)
 	struct utsname u;
 
 	for (int i = 1; i < argc; i++) {
+		bool help = !strcmp(argv[i], "-h") || !strcmp(argv[i], "--help");
+
 		if (!strcmp(argv[i], "-e") && i + 1 < argc) {
 			events = argv[++i];
 		} else {
-			fprintf(stderr, "usage: pmu check [-e EVENT,...]\n");
-			return 2;
+			fprintf(help ? stdout : stderr, "usage: pmu check [-e EVENT,...]\n"
+				"  what this machine allows: its PMUs, the policy settings, and for each\n"
+				"  event whether it opens, its read path and why, and what a read costs\n");
+			return help ? 0 : 2;
 		}
 	}
 	status = 0;

@@ -16,7 +16,7 @@ static const struct {
 	{ "check", cmd_check, "[-e EVENTS]: what this machine allows: PMUs, sysctls, read paths, cost" },
 	{ "list", cmd_list, "[--json] [--sysfs DIR] [GLOB]: the events this machine knows, by PMU" },
 	{ "encode", cmd_encode, "[--sysfs DIR] EVENT...: the perf_event_attr of each event" },
-	{ "stat", cmd_stat, "[-e EVENTS]... [-x SEP | --json] [-o FILE] [--] CMD [ARGS...]: count a command" },
+	{ "stat", cmd_stat, "[-e EVENTS]... [-x SEP | -j] [-o FILE [--append]] [--] CMD [ARGS...]: count a command" },
 };
 
 /* Points the library at dir; -1 (said) when it could not copy it and would read this machine's. */
@@ -58,6 +58,16 @@ int main(int argc, char **argv)
 {
 	if (argc < 2)
 		return usage(stderr);
+	if (!strcmp(argv[1], "help") && argc > 2) {
+		/* pmu help CMD: the same as pmu CMD --help */
+		char *args[] = { argv[2], "--help", NULL };
+
+		for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+			if (!strcmp(argv[2], cmds[i].name))
+				return cmds[i].run(2, args);
+		fprintf(stderr, "pmu: unknown command '%s'\n", argv[2]);
+		return usage(stderr);
+	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help"))
 		return usage(stdout);
 	if (!strcmp(argv[1], "version") || !strcmp(argv[1], "--version")) {

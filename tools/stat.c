@@ -10,6 +10,7 @@
  * they count user space only, as perf stat does then.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
@@ -46,17 +47,19 @@ struct stat_opts {
 
 static int usage(FILE *f)
 {
-	fprintf(f, "usage: pmu stat [-e EVENTS]... [-x SEP | --json] [-o FILE] [--] CMD [ARGS...]\n"
+	fprintf(f, "usage: pmu stat [-e EVENTS]... [-x SEP | -j] [-o FILE [--append]] [--] CMD [ARGS...]\n"
 		"  counts CMD and its children; prints each event's count, unit and, when the\n"
 		"  kernel multiplexed it, the share of time it was counted (like perf stat)\n"
-		"  -e EVENTS  comma-separated events (default: " DEFAULT_EVENTS ",\n"
-		"             and " DEFAULT_HW " when the machine has them)\n"
-		"  -x SEP     one line per event: value SEP unit SEP event SEP running-ns SEP\n"
-		"             percent SEP metric-value SEP metric-unit\n"
-		"  --json     one JSON object per event (perf stat --json's fields)\n"
-		"  -o FILE    write the figures to FILE (default: standard error)\n"
-		"  exit status: the command's (128+N when killed by signal N)\n");
-	return f == stdout ? 0 : 2;
+		"  -e, --event EVENTS   comma-separated events (default: " DEFAULT_EVENTS ",\n"
+		"                       and " DEFAULT_HW " when the machine has them)\n"
+		"  -x, --field-separator SEP  one line per event: value SEP unit SEP event SEP\n"
+		"                       running-ns SEP percent SEP metric-value SEP metric-unit\n"
+		"  -j, --json-output, --json  one JSON object per event (perf stat's fields)\n"
+		"  -o, --output FILE    write the figures to FILE (default: standard error)\n"
+		"  --append             with -o: add to FILE\n"
+		"  exit status: the command's; 127 when it cannot be run, 128+N when killed by\n"
+		"  signal N, 129 for a usage error (as perf stat)\n");
+	return f == stdout ? 0 : 129;
 }
 
 static bool is_clock(const char *name)
@@ -286,6 +289,7 @@ struct stat_run {
 	struct stat_opts so;
 	char *events;		/* -e lists joined, NULL: the defaults */
 	const char *outpath;	/* -o */
+	bool append;		/* --append */
 	char **cmd;
 	struct ev *ev;
 	unsigned n;
@@ -311,52 +315,97 @@ static int add_list(struct stat_run *r, const char *v)
 }
 
 /* The command line into r: -1 to go on, else the exit status (usage printed). */
+/* perf stat's options that pmu stat does not have: refused by name, never taken for another meaning. */
+static const struct option perf_only[] = {
+	{ "repeat", required_argument, NULL, 'r' },
+	{ "interval-print", required_argument, NULL, 'I' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "tid", required_argument, NULL, 't' },
+	{ "all-cpus", no_argument, NULL, 'a' },
+	{ "cpu", required_argument, NULL, 'C' },
+	{ "no-aggr", no_argument, NULL, 'A' },
+	{ "per-thread", no_argument, NULL, 1001 },
+	{ "delay", required_argument, NULL, 'D' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "metric-only", no_argument, NULL, 1002 },
+	{ "topdown", no_argument, NULL, 1003 },
+	{ "metrics", required_argument, NULL, 'M' },
+};
+
+static int not_supported(int c, const char *arg)
+{
+	for (size_t i = 0; i < PMU_ARRAY_SIZE(perf_only); i++)
+		if (perf_only[i].val == c) {
+			if (c < 256)
+				fprintf(stderr, "pmu stat: not supported: -%c/--%s (a perf stat option that pmu stat "
+					"does not have yet)\n", c, perf_only[i].name);
+			else
+				fprintf(stderr, "pmu stat: not supported: --%s (a perf stat option that pmu stat "
+					"does not have yet)\n", perf_only[i].name);
+			return usage(stderr);
+		}
+	fprintf(stderr, "pmu stat: unknown option '%s'\n", arg);
+	return usage(stderr);
+}
+
+/* perf stat's spellings; CMD may follow the options with or without "--". -1, or an exit status. */
 static int parse_args(struct stat_run *r, int argc, char **argv)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = NULL;
+	enum { JSON = 2001, APPEND };
+	struct option longopts[PMU_ARRAY_SIZE(perf_only) + 8] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "field-separator", required_argument, NULL, 'x' },
+		{ "json-output", no_argument, NULL, 'j' },
+		{ "json", no_argument, NULL, JSON },
+		{ "output", required_argument, NULL, 'o' },
+		{ "append", no_argument, NULL, APPEND },
+		{ "help", no_argument, NULL, 'h' },
+	};
+	int c;
 
-		if (!strcmp(a, "--")) {
-			r->cmd = argv + i + 1;
-			break;
-		}
-		if (a[0] != '-') {
-			r->cmd = argv + i;
-			break;
-		}
-		if (!strcmp(a, "-h") || !strcmp(a, "--help"))
-			return usage(stdout);
-		if (!strcmp(a, "--json")) {
-			r->so.json = true;
-			continue;
-		}
-		if (!strncmp(a, "-e", 2) || !strncmp(a, "-x", 2) || !strncmp(a, "-o", 2)) {
-			v = a[2] ? a + 2 : (i + 1 < argc ? argv[++i] : NULL);
-		} else if (!strcmp(a, "--event") || !strcmp(a, "--field-separator") || !strcmp(a, "--output")) {
-			v = i + 1 < argc ? argv[++i] : NULL;
-		} else {
-			fprintf(stderr, "pmu stat: unknown option '%s'\n", a);
-			return usage(stderr);
-		}
-		if (!v) {
-			fprintf(stderr, "pmu stat: %s needs a value\n", a);
-			return usage(stderr);
-		}
-		if (a[1] == 'e' || !strcmp(a, "--event")) {
-			if (add_list(r, v) < 0)
+	memcpy(longopts + 7, perf_only, sizeof(perf_only));
+	opterr = 0;
+	optind = 1;
+	/* "+": the first non-option is the command; ':' reports a missing value apart */
+	while ((c = getopt_long(argc, argv, "+:e:x:jo:hr:I:p:t:aC:AD:vM:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			if (add_list(r, optarg) < 0)
 				return 1;
-		} else if (a[1] == 'x' || !strcmp(a, "--field-separator")) {
-			r->so.sep = v;
-		} else {
-			r->outpath = v;
+			break;
+		case 'x':
+			r->so.sep = optarg;
+			break;
+		case 'j':
+		case JSON:
+			r->so.json = true;
+			break;
+		case 'o':
+			r->outpath = optarg;
+			break;
+		case APPEND:
+			r->append = true;
+			break;
+		case 'h':
+			return usage(stdout);
+		case ':':
+			fprintf(stderr, "pmu stat: %s needs a value\n", argv[optind - 1]);
+			return usage(stderr);
+		default:
+			return not_supported(c == '?' ? optopt : c, argv[optind - 1]);
 		}
 	}
-	if (!r->cmd || !r->cmd[0]) {
+	r->cmd = argv + optind;
+	if (!r->cmd[0]) {
 		fprintf(stderr, "pmu stat: no command to count\n");
 		return usage(stderr);
 	}
 	if (r->so.sep && r->so.json) {
 		fprintf(stderr, "pmu stat: -x and --json do not go together\n");
+		return usage(stderr);
+	}
+	if (r->append && !r->outpath) {
+		fprintf(stderr, "pmu stat: --append needs -o FILE\n");
 		return usage(stderr);
 	}
 	return -1;
@@ -377,7 +426,7 @@ static int prepare(struct stat_run *r)
 		return 1;
 	}
 	if (r->outpath) {
-		r->so.out = fopen(r->outpath, "we");	/* not left open in the command */
+		r->so.out = fopen(r->outpath, r->append ? "ae" : "we");	/* not left open in the command */
 		if (!r->so.out) {
 			r->so.out = stderr;
 			fprintf(stderr, "pmu stat: %s: %s\n", r->outpath, strerror(errno));
