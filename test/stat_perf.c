@@ -41,6 +41,28 @@ static int workload(long pages)
 	return pid > 0 && waitpid(pid, NULL, 0) == pid ? 0 : 1;
 }
 
+/* Run k (counted in file) touches k * 1000 pages: -r's runs differ by a known amount. */
+static int growing(const char *file)
+{
+	long ps = sysconf(_SC_PAGESIZE), k = 0, pages;
+	FILE *f = fopen(file, "r+");
+	char *m;
+
+	if (!f || fscanf(f, "%ld", &k) != 1)
+		k = 0;
+	k++;
+	if (!f || fseek(f, 0, SEEK_SET) || fprintf(f, "%ld\n", k) < 0 || fclose(f))
+		return 1;
+	pages = k * 1000;
+	m = mmap(NULL, (size_t)(pages * ps), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return 1;
+	madvise(m, (size_t)(pages * ps), MADV_NOHUGEPAGE);
+	for (long i = 0; i < pages; i++)
+		m[i * ps] = 1;
+	return 0;
+}
+
 /* Runs argv with stdout and stderr to /dev/null; its exit status. */
 static int run(char *const argv[])
 {
@@ -88,6 +110,71 @@ static double field(const char *file, const char *ev, char *layout, size_t size)
 	if (f)
 		fclose(f);
 	return v;
+}
+
+/* Field k (from 0) of the -x, line of event ev in file, as a number; -1 when absent. */
+static double nth(const char *file, const char *ev, int k)
+{
+	char line[512], key[128];
+	double v = -1;
+	FILE *f = fopen(file, "r");
+
+	snprintf(key, sizeof(key), ",%s,", ev);
+	while (f && fgets(line, sizeof(line), f)) {
+		char *p = line;
+
+		if (!strstr(line, key))
+			continue;
+		for (int i = 0; i < k && p; i++)
+			p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL;
+		if (p)
+			v = strtod(p, NULL);
+	}
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/*
+ * -r 5: perf stat -r's -x, layout (the variance field after the event); the
+ * mean of page-faults within 1% of perf's on a fixed workload; and on runs
+ * touching 1000, 2000, ... 5000 pages, the mean and relative standard
+ * deviation that those runs give (the standard deviation of the mean of
+ * 1000..5000 is sqrt(2.5e6 / 5) = 707.1 pages whatever the program's own faults).
+ */
+static void repeats(const char *np)
+{
+	char pf[] = "/tmp/pmu-perf-XXXXXX", mf[] = "/tmp/pmu-mine-XXXXXX", cf[] = "/tmp/pmu-runs-XXXXXX";
+	char lt[64], lo[64];
+	int a = mkstemp(pf), b = mkstemp(mf), c = mkstemp(cf);
+	double t, o, mean, pct, want;
+
+	close(a);
+	close(b);
+	close(c);
+	CHECK_EQ(run((char *[]){ "perf", "stat", "-r", "5", "-x,", "-o", pf, "-e", "page-faults:u", "--", self,
+				 "--work", (char *)np, NULL }), 0);
+	CHECK_EQ(run((char *[]){ tool, "stat", "-r", "5", "-x,", "-o", mf, "-e", "page-faults:u", "--", self,
+				 "--work", (char *)np, NULL }), 0);
+	t = field(pf, "page-faults:u", lt, sizeof(lt));
+	o = field(mf, "page-faults:u", lo, sizeof(lo));
+	CHECK_MSG(*lt && !strcmp(lt, lo), "-r 5: perf stat: %s; pmu stat: %s", *lt ? lt : "absent",
+		  *lo ? lo : "absent");
+	CHECK_MSG(t > 0 && o >= t * 0.99 && o <= t * 1.01, "-r 5 page-faults:u: perf stat %.0f, pmu stat %.0f", t, o);
+	printf("-r 5 page-faults:u   perf stat %10.0f  pmu stat %10.0f (+- %.2f%%)\n", t, o,
+	       nth(mf, "page-faults:u", 3));
+
+	CHECK_EQ(run((char *[]){ tool, "stat", "-r", "5", "-x,", "-o", mf, "-e", "page-faults:u", "--", self,
+				 "--grow", cf, NULL }), 0);
+	mean = nth(mf, "page-faults:u", 0);
+	pct = nth(mf, "page-faults:u", 3);
+	want = 100.0 * 707.1 / mean;
+	CHECK_MSG(mean >= 3000 && pct >= want * 0.98 && pct <= want * 1.02,
+		  "-r 5 of runs touching 1000..5000 pages: mean %.1f, +- %.2f%%, expected +- %.2f%%", mean, pct, want);
+	printf("-r 5 growing runs    mean %10.1f  +- %.2f%% (from the runs: %.2f%%)\n", mean, pct, want);
+	unlink(pf);
+	unlink(mf);
+	unlink(cf);
 }
 
 static double median3(double *v)
@@ -166,6 +253,8 @@ int main(int argc, char **argv)
 
 	if (argc > 2 && !strcmp(argv[1], "--work"))
 		return workload(atol(argv[2]));
+	if (argc > 2 && !strcmp(argv[1], "--grow"))
+		return growing(argv[2]);
 	if (!realpath(argv[0], self))
 		T_SKIP("cannot resolve %s", argv[0]);
 	snprintf(buf, sizeof(buf), "%s", self);
@@ -214,5 +303,6 @@ int main(int argc, char **argv)
 	compare("page-faults:u,minor-faults:u,major-faults:u",
 		(const char *[]){ "page-faults:u", "minor-faults:u", "major-faults:u", NULL },
 		(const double[]){ 0.01, 0.01, -1 }, np, last);
+	repeats(np);
 	T_DONE();
 }
