@@ -99,6 +99,14 @@ static int stat_run(const char *const *args, char *out, size_t size, char *err, 
 	waitpid(pid, &status, 0);
 	ssize_t k = pread(ofd, out, size - 1, 0);
 	out[k > 0 ? k : 0] = '\0';
+	/* -o FILE begins with perf stat's "# started on DATE" and a blank line: checked, then left out */
+	if (k > 0) {
+		char *body = strstr(out, "\n\n");
+
+		CHECK_MSG(!strncmp(out, "# started on ", 13) && body, "%s", out);
+		if (!strncmp(out, "# started on ", 13) && body)
+			memmove(out, body + 2, strlen(body + 2) + 1);
+	}
 	k = pread(efd, err, esize - 1, 0);
 	err[k > 0 ? k : 0] = '\0';
 	close(ofd);

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -136,6 +137,41 @@ static double nth(const char *file, const char *ev, int k)
 }
 
 /*
+ * The table of file with numbers masked and blanks squeezed, into buf; the
+ * widths of the event lines (those with a "#" comment) appended, as those are
+ * padded to fixed columns. perf's "# started on" line is left out.
+ */
+static void masked(const char *file, char *buf, size_t size)
+{
+	char line[512];
+	size_t n = 0;
+	FILE *f = fopen(file, "r");
+
+	buf[0] = 0;
+	while (f && fgets(line, sizeof(line), f) && n + 2 * strlen(line) + 16 < size) {
+		bool num = false, blank = false;
+
+		if (!strncmp(line, "# started on", 12))
+			continue;
+		for (char *p = line; *p; p++) {
+			bool d = (*p >= '0' && *p <= '9') || (*p == '.' && num);
+
+			if (d && !num)
+				buf[n++] = 'N';
+			else if (!d && !(*p == ' ' && blank))
+				buf[n++] = *p;
+			num = d;
+			blank = *p == ' ';
+		}
+		if (strchr(line, '#'))
+			n += (size_t)snprintf(buf + n, size - n, "[width %zu]\n", strlen(line));
+		buf[n] = 0;
+	}
+	if (f)
+		fclose(f);
+}
+
+/*
  * -r 5: perf stat -r's -x, layout (the variance field after the event); the
  * mean of page-faults within 1% of perf's on a fixed workload; and on runs
  * touching 1000, 2000, ... 5000 pages, the mean and relative standard
@@ -171,6 +207,18 @@ static void repeats(const char *np)
 	want = 100.0 * 707.1 / mean;
 	CHECK_MSG(mean >= 3000 && pct >= want * 0.98 && pct <= want * 1.02,
 		  "-r 5 of runs touching 1000..5000 pages: mean %.1f, +- %.2f%%, expected +- %.2f%%", mean, pct, want);
+	/* the -r table, numbers masked */
+	{
+		char theirs[4096], ours[4096];
+
+		CHECK_EQ(run((char *[]){ "perf", "stat", "-r", "3", "-o", pf, "-e", "page-faults:u,task-clock:u", "--",
+					 self, "--work", (char *)np, NULL }), 0);
+		CHECK_EQ(run((char *[]){ tool, "stat", "-r", "3", "-o", mf, "-e", "page-faults:u,task-clock:u", "--",
+					 self, "--work", (char *)np, NULL }), 0);
+		masked(pf, theirs, sizeof(theirs));
+		masked(mf, ours, sizeof(ours));
+		CHECK_MSG(*theirs && !strcmp(theirs, ours), "-r 3 table: perf stat:\n%s\npmu stat:\n%s", theirs, ours);
+	}
 	printf("-r 5 growing runs    mean %10.1f  +- %.2f%% (from the runs: %.2f%%)\n", mean, pct, want);
 	unlink(pf);
 	unlink(mf);

@@ -500,6 +500,11 @@ static int prepare(struct stat_run *r)
 			fprintf(stderr, "pmu stat: %s: %s\n", r->outpath, strerror(errno));
 			return 1;
 		}
+		/* as perf stat -o begins its file, in every layout */
+		time_t t = time(NULL);
+		char when[64];
+
+		fprintf(r->so.out, "# started on %s\n", ctime_r(&t, when) ? when : "?\n");
 	}
 	return 0;
 }
