@@ -6,6 +6,7 @@ LIBDIR ?= $(PREFIX)/lib
 INCDIR ?= $(PREFIX)/include
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 PKGDIR ?= $(LIBDIR)/pkgconfig
 CMAKEDIR ?= $(LIBDIR)/cmake/libpmu
 # Bash completion for pmu will be installed here (not written yet).
@@ -172,6 +173,8 @@ install: lib $(O)/pmu
 	$(if $(MAN1),install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/)
 	$(if $(MAN3),install -m 644 $(MAN3) $(DESTDIR)$(MANDIR)/man3/)
 	$(if $(MAN7),install -m 644 $(MAN7) $(DESTDIR)$(MANDIR)/man7/)
+	install -d $(DESTDIR)$(BASHCOMPDIR)
+	install -m 644 completion/pmu.bash $(DESTDIR)$(BASHCOMPDIR)/pmu
 	@$(if $(DESTDIR),:,sh mk/ldconfig.sh $(LIBDIR) $(LDCONFIG))
 
 # Removes every file install writes, then the directories that are left empty
@@ -186,8 +189,9 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man3/,$(notdir $(MAN3)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(MAN7)))
+	rm -f $(DESTDIR)$(BASHCOMPDIR)/pmu
 	for d in $(addprefix $(DESTDIR),$(INCDIR)/pmu $(CMAKEDIR) $(LIBDIR)/cmake $(PKGDIR) \
-		$(MANDIR)/man1 $(MANDIR)/man3 $(MANDIR)/man7); do \
+		$(MANDIR)/man1 $(MANDIR)/man3 $(MANDIR)/man7 $(BASHCOMPDIR) $(dir $(BASHCOMPDIR))); do \
 		[ ! -d "$$d" ] || rmdir --ignore-fail-on-non-empty "$$d"; done
 
 clean:

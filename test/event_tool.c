@@ -126,6 +126,20 @@ int main(void)
 	CHECK(run(args) == 0 && strstr(out, "event=config:0-7,32-35,59-60"));
 	snprintf(args, sizeof(args), "list --sysfs %s/intel_hybrid", fix);
 	CHECK(run(args) == 0 && strstr(out, "every core PMU (cpu_core, cpu_atom)"));
+	/* perf list's keywords: one kind of event each */
+	snprintf(args, sizeof(args), "list --sysfs %s/intel hw", fix);
+	CHECK(run(args) == 0 && strstr(out, "hardware events:") && strstr(out, "  cycles ") &&
+	      !strstr(out, "task-clock") && !strstr(out, "L1-dcache") && !strstr(out, "PMU cpu"));
+	snprintf(args, sizeof(args), "list --sysfs %s/intel sw", fix);
+	CHECK(run(args) == 0 && strstr(out, "task-clock") && !strstr(out, "  cycles ") && !strstr(out, "PMU "));
+	snprintf(args, sizeof(args), "list --sysfs %s/intel cache", fix);
+	CHECK(run(args) == 0 && strstr(out, "L1-dcache-load-misses") && !strstr(out, "task-clock") &&
+	      !strstr(out, "PMU "));
+	snprintf(args, sizeof(args), "list --sysfs %s/intel pmu", fix);
+	CHECK(run(args) == 0 && strstr(out, "cpu/mem-loads/") && strstr(out, "PMU cpu (type 4, core):") &&
+	      !strstr(out, "task-clock") && !strstr(out, "hardware events:"));
+	snprintf(args, sizeof(args), "list --sysfs %s/intel tracepoint", fix);
+	CHECK(run(args) == 1 && strstr(err, "opens as SUBSYS:NAME"));
 	snprintf(args, sizeof(args), "list --sysfs %s/arm64_big_little --json", fix);
 	CHECK(run(args) == 0);
 	CHECK(out[0] == '{' && strstr(out, "\"core_pmus\": [\"armv8_cortex_a53\", \"armv8_cortex_a72\"]"));

@@ -37,6 +37,8 @@ t header-only-public sh -c "cmp -s $p/include/pmu.h include/pmu.h &&
 		case \$f in pmu.h|pmu/*.h) cmp -s \"\$f\" \"$PWD/include/\$f\" || { echo \"not from include/: \$f\"; exit 1; } ;;
 		*) echo \"not a public header: \$f\"; exit 1 ;; esac; done"
 t man-pages sh -c "ls $p/share/man/man3/pmu_open.3 $p/share/man/man1/pmu.1"
+t bash-completion sh -c "bash -n $p/share/bash-completion/completions/pmu &&
+	grep -q 'complete -F _pmu pmu' $p/share/bash-completion/completions/pmu"
 t tool "$p/bin/pmu" version
 
 # The loader cache: a prefix outside the loader's search path gets a hint.

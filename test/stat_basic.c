@@ -99,6 +99,14 @@ static int stat_run(const char *const *args, char *out, size_t size, char *err, 
 	waitpid(pid, &status, 0);
 	ssize_t k = pread(ofd, out, size - 1, 0);
 	out[k > 0 ? k : 0] = '\0';
+	/* -o FILE begins with perf stat's "# started on DATE" and a blank line: checked, then left out */
+	if (k > 0) {
+		char *body = strstr(out, "\n\n");
+
+		CHECK_MSG(!strncmp(out, "# started on ", 13) && body, "%s", out);
+		if (!strncmp(out, "# started on ", 13) && body)
+			memmove(out, body + 2, strlen(body + 2) + 1);
+	}
 	k = pread(efd, err, esize - 1, 0);
 	err[k > 0 ? k : 0] = '\0';
 	close(ofd);
@@ -240,8 +248,17 @@ int main(int argc, char **argv)
 	CHECK_EQ(stat_run((const char *[]){ NULL }, out, sizeof(out), err, sizeof(err)), 129);
 	CHECK_EQ(stat_run((const char *[]){ "-x,", "--json", "true", NULL }, out, sizeof(out), err, sizeof(err)), 129);
 	CHECK_EQ(stat_run((const char *[]){ "-q", "true", NULL }, out, sizeof(out), err, sizeof(err)), 129);
-	CHECK_EQ(stat_run((const char *[]){ "-r", "3", "true", NULL }, out, sizeof(out), err, sizeof(err)), 129);
-	CHECK_MSG(strstr(err, "not supported: -r/--repeat"), "%s", err);
+	CHECK_EQ(stat_run((const char *[]){ "-I", "100", "true", NULL }, out, sizeof(out), err, sizeof(err)), 129);
+	CHECK_MSG(strstr(err, "not supported: -I/--interval-print"), "%s", err);
+	/* -r: a number of runs; the table says how many, and the command's status is passed through */
+	CHECK_EQ(stat_run((const char *[]){ "-r", "0", "true", NULL }, out, sizeof(out), err, sizeof(err)), 129);
+	CHECK_MSG(strstr(err, "-r '0'"), "%s", err);
+	CHECK_EQ(stat_run((const char *[]){ "--repeat=3", "-e", "page-faults", "true", NULL }, out, sizeof(out), err,
+			  sizeof(err)), 0);
+	CHECK_MSG(strstr(out, "'true' (3 runs):") && strstr(out, "( +-") && strstr(out, "seconds time elapsed  ( +-"),
+		  "%s", out);
+	CHECK_EQ(stat_run((const char *[]){ "-r", "3", "sh", "-c", "exit 5", NULL }, out, sizeof(out), err,
+			  sizeof(err)), 5);
 	CHECK_EQ(stat_run((const char *[]){ "--per-thread", "true", NULL }, out, sizeof(out), err, sizeof(err)), 129);
 	CHECK_MSG(strstr(err, "not supported: --per-thread"), "%s", err);
 	CHECK_EQ(stat_run((const char *[]){ "-e", NULL }, out, sizeof(out), err, sizeof(err)), 129);

@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -39,6 +40,28 @@ static int workload(long pages)
 	for (int i = 0; i < 10; i++)
 		usleep(100);
 	return pid > 0 && waitpid(pid, NULL, 0) == pid ? 0 : 1;
+}
+
+/* Run k (counted in file) touches k * 1000 pages: -r's runs differ by a known amount. */
+static int growing(const char *file)
+{
+	long ps = sysconf(_SC_PAGESIZE), k = 0, pages;
+	FILE *f = fopen(file, "r+");
+	char *m;
+
+	if (!f || fscanf(f, "%ld", &k) != 1)
+		k = 0;
+	k++;
+	if (!f || fseek(f, 0, SEEK_SET) || fprintf(f, "%ld\n", k) < 0 || fclose(f))
+		return 1;
+	pages = k * 1000;
+	m = mmap(NULL, (size_t)(pages * ps), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
+		return 1;
+	madvise(m, (size_t)(pages * ps), MADV_NOHUGEPAGE);
+	for (long i = 0; i < pages; i++)
+		m[i * ps] = 1;
+	return 0;
 }
 
 /* Runs argv with stdout and stderr to /dev/null; its exit status. */
@@ -88,6 +111,136 @@ static double field(const char *file, const char *ev, char *layout, size_t size)
 	if (f)
 		fclose(f);
 	return v;
+}
+
+/* Field k (from 0) of the -x, line of event ev in file, as a number; -1 when absent. */
+static double nth(const char *file, const char *ev, int k)
+{
+	char line[512], key[128];
+	double v = -1;
+	FILE *f = fopen(file, "r");
+
+	snprintf(key, sizeof(key), ",%s,", ev);
+	while (f && fgets(line, sizeof(line), f)) {
+		char *p = line;
+
+		if (!strstr(line, key))
+			continue;
+		for (int i = 0; i < k && p; i++)
+			p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL;
+		if (p)
+			v = strtod(p, NULL);
+	}
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/*
+ * The table of file with numbers masked and blanks squeezed, into buf; the
+ * widths of the event lines (those with a "#" comment) appended, as those are
+ * padded to fixed columns. perf's "# started on" line is left out.
+ */
+static void masked(const char *file, char *buf, size_t size)
+{
+	char line[512];
+	size_t n = 0;
+	FILE *f = fopen(file, "r");
+
+	buf[0] = 0;
+	while (f && fgets(line, sizeof(line), f) && n + 2 * strlen(line) + 16 < size) {
+		bool num = false, blank = false;
+
+		if (!strncmp(line, "# started on", 12))
+			continue;
+		for (char *p = line; *p; p++) {
+			bool d = (*p >= '0' && *p <= '9') || (*p == '.' && num);
+
+			if (d && !num)
+				buf[n++] = 'N';
+			else if (!d && !(*p == ' ' && blank))
+				buf[n++] = *p;
+			num = d;
+			blank = *p == ' ';
+		}
+		if (strchr(line, '#'))
+			n += (size_t)snprintf(buf + n, size - n, "[width %zu]\n", strlen(line));
+		buf[n] = 0;
+	}
+	if (f)
+		fclose(f);
+}
+
+/*
+ * -r 5: perf stat -r's -x, layout (the variance field after the event); the
+ * mean of page-faults within 1% of perf's on a fixed workload; and on runs
+ * touching 1000, 2000, ... 5000 pages, the mean and relative standard
+ * deviation (of the mean) computed here from the same 5 runs counted one by
+ * one: page faults of a fixed program repeat, so both see the same counts.
+ */
+static void repeats(const char *np)
+{
+	char pf[] = "/tmp/pmu-perf-XXXXXX", mf[] = "/tmp/pmu-mine-XXXXXX", cf[] = "/tmp/pmu-runs-XXXXXX";
+	char lt[64], lo[64];
+	int a = mkstemp(pf), b = mkstemp(mf), c = mkstemp(cf);
+	FILE *f;
+	double t, o, mean, pct, x[5], m = 0, v = 0, want;
+
+	close(a);
+	close(b);
+	close(c);
+	CHECK_EQ(run((char *[]){ "perf", "stat", "-r", "5", "-x,", "-o", pf, "-e", "page-faults:u", "--", self,
+				 "--work", (char *)np, NULL }), 0);
+	CHECK_EQ(run((char *[]){ tool, "stat", "-r", "5", "-x,", "-o", mf, "-e", "page-faults:u", "--", self,
+				 "--work", (char *)np, NULL }), 0);
+	t = field(pf, "page-faults:u", lt, sizeof(lt));
+	o = field(mf, "page-faults:u", lo, sizeof(lo));
+	CHECK_MSG(*lt && !strcmp(lt, lo), "-r 5: perf stat: %s; pmu stat: %s", *lt ? lt : "absent",
+		  *lo ? lo : "absent");
+	CHECK_MSG(t > 0 && o >= t * 0.99 && o <= t * 1.01, "-r 5 page-faults:u: perf stat %.0f, pmu stat %.0f", t, o);
+	printf("-r 5 page-faults:u   perf stat %10.0f  pmu stat %10.0f (+- %.2f%%)\n", t, o,
+	       nth(mf, "page-faults:u", 3));
+
+	for (int k = 0; k < 5; k++) {
+		CHECK_EQ(run((char *[]){ tool, "stat", "-x,", "-o", mf, "-e", "page-faults:u", "--", self, "--grow",
+					 cf, NULL }), 0);
+		x[k] = nth(mf, "page-faults:u", 0);
+		m += x[k] / 5;
+	}
+	for (int k = 0; k < 5; k++)
+		v += (x[k] - m) * (x[k] - m) / 4;	/* the sample variance */
+	/* perf's figure: the standard deviation of the mean (Newton's root: no libm), relative to it */
+	v /= 5;
+	want = v > 1 ? v : 1;
+	for (int i = 0; i < 200 && v > 0; i++)
+		want = (want + v / want) / 2;
+	want = v > 0 ? 100.0 * want / m : 0;
+	f = fopen(cf, "w");			/* runs 1..5 again */
+	CHECK(f && fclose(f) == 0);
+	CHECK_EQ(run((char *[]){ tool, "stat", "-r", "5", "-x,", "-o", mf, "-e", "page-faults:u", "--", self,
+				 "--grow", cf, NULL }), 0);
+	mean = nth(mf, "page-faults:u", 0);
+	pct = nth(mf, "page-faults:u", 3);
+	CHECK_MSG(m > 3000 && mean >= m * 0.99 && mean <= m * 1.01 && pct >= want * 0.98 && pct <= want * 1.02,
+		  "-r 5 of runs touching 1000..5000 pages: mean %.1f +- %.2f%%; the runs one by one: %.1f +- %.2f%%",
+		  mean, pct, m, want);
+	/* the -r table, numbers masked */
+	{
+		char theirs[4096], ours[4096];
+
+		CHECK_EQ(run((char *[]){ "perf", "stat", "-r", "3", "-o", pf, "-e", "page-faults:u,task-clock:u", "--",
+					 self, "--work", (char *)np, NULL }), 0);
+		CHECK_EQ(run((char *[]){ tool, "stat", "-r", "3", "-o", mf, "-e", "page-faults:u,task-clock:u", "--",
+					 self, "--work", (char *)np, NULL }), 0);
+		masked(pf, theirs, sizeof(theirs));
+		masked(mf, ours, sizeof(ours));
+		CHECK_MSG(*theirs && !strcmp(theirs, ours), "-r 3 table: perf stat:\n%s\npmu stat:\n%s", theirs, ours);
+	}
+	printf("-r 5 growing runs    mean %10.1f  +- %.2f%% (the runs one by one: %.1f +- %.2f%%)\n", mean, pct, m,
+	       want);
+	unlink(pf);
+	unlink(mf);
+	unlink(cf);
 }
 
 static double median3(double *v)
@@ -166,6 +319,8 @@ int main(int argc, char **argv)
 
 	if (argc > 2 && !strcmp(argv[1], "--work"))
 		return workload(atol(argv[2]));
+	if (argc > 2 && !strcmp(argv[1], "--grow"))
+		return growing(argv[2]);
 	if (!realpath(argv[0], self))
 		T_SKIP("cannot resolve %s", argv[0]);
 	snprintf(buf, sizeof(buf), "%s", self);
@@ -214,5 +369,6 @@ int main(int argc, char **argv)
 	compare("page-faults:u,minor-faults:u,major-faults:u",
 		(const char *[]){ "page-faults:u", "minor-faults:u", "major-faults:u", NULL },
 		(const double[]){ 0.01, 0.01, -1 }, np, last);
+	repeats(np);
 	T_DONE();
 }

@@ -12,6 +12,7 @@
 
 struct out {
 	const char *glob;
+	const char *kind;	/* perf list's keywords (hw, sw, cache, pmu): only this kind */
 	bool json;
 	unsigned n;		/* entries printed */
 	const char *section;	/* text: header printed before the first entry of a section */
@@ -20,11 +21,21 @@ struct out {
 	int status;		/* 1 when the listing is incomplete (said on stderr) */
 };
 
-static bool match(const struct out *o, const char *pmu, const char *name)
+/* perf list's keywords, and the kind of entry each lists. */
+static const struct {
+	const char *word, *kind;
+} keywords[] = {
+	{ "hw", "hardware" }, { "hardware", "hardware" }, { "sw", "software" }, { "software", "software" },
+	{ "cache", "cache" }, { "hwcache", "cache" }, { "pmu", "sysfs" },
+};
+
+static bool match(const struct out *o, const char *kind, const char *pmu, const char *name)
 {
 	char full[512];
 	size_t gl;
 
+	if (o->kind)
+		return !strcmp(kind, o->kind);
 	if (!o->glob)
 		return true;
 	if (!fnmatch(o->glob, name, FNM_CASEFOLD))
@@ -56,7 +67,7 @@ static void entry(struct out *o, const char *kind, const char *pmu, const char *
 {
 	char ev[512];
 
-	if (!match(o, pmu, name))
+	if (!match(o, kind, pmu, name))
 		return;
 	if (pmu && !strcmp(kind, "sysfs"))
 		snprintf(ev, sizeof(ev), "%s/%s/", pmu, name);
@@ -158,7 +169,7 @@ static void list_pmu(struct out *o, struct pmu__desc *d, int json_pmus_only)
 	}
 	snprintf(title, sizeof(title), "PMU %s (type %" PRIu32 "%s):", d->name, d->type, d->core ? ", core" : "");
 	section(o, title);
-	if (!o->json && d->nfmt && (!o->glob || match(o, d->name, ""))) {
+	if (!o->json && d->nfmt && (!o->glob || match(o, "sysfs", d->name, ""))) {
 		printf("%s%s\n  terms:", o->n ? "\n" : "", title);
 		o->header_done = true;
 		for (unsigned i = 0; i < d->nfmt; i++) {
@@ -199,7 +210,8 @@ static int usage(FILE *f)
 	fprintf(f, "usage: pmu list [--json] [--sysfs DIR] [GLOB]\n"
 		"  The events this machine knows, by PMU: generic hardware, cache and software\n"
 		"  names, sysfs PMU aliases and terms, and libpfm4 names when built with it.\n"
-		"  GLOB filters by name, by PMU (cpu, cpu/) or by pmu/name/ (case ignored).\n");
+		"  GLOB filters by name, by PMU (cpu, cpu/) or by pmu/name/ (case ignored);\n"
+		"  perf list's keywords hw, sw, cache and pmu list one kind of event.\n");
 	return f == stdout ? 0 : 2;
 }
 
@@ -224,6 +236,14 @@ int cmd_list(int argc, char **argv)
 			return usage(stderr);
 		else
 			o.glob = argv[i];
+	}
+	for (size_t k = 0; o.glob && k < sizeof(keywords) / sizeof(keywords[0]); k++)
+		if (!strcmp(o.glob, keywords[k].word))
+			o.kind = keywords[k].kind;
+	if (o.glob && (!strcmp(o.glob, "tracepoint") || !strcmp(o.glob, "tracepoints"))) {
+		fprintf(stderr, "pmu list: tracepoints are not listed; each directory SUBSYS/NAME under the "
+			"tracefs events/ directory (/sys/kernel/tracing/events) opens as SUBSYS:NAME\n");
+		return 1;
 	}
 	ncore = pmu__core_pmus(core);
 	if (ncore < 0) {
@@ -294,7 +314,7 @@ int cmd_list(int argc, char **argv)
 
 			if (pmu__desc_load(pmus[i], strlen(pmus[i]), &d) < 0)
 				continue;
-			if (!o.glob || match(&o, d.name, ""))
+			if (!o.glob || match(&o, "sysfs", d.name, ""))
 				list_pmu(&o, &d, 1);
 			pmu__desc_free(&d);
 		}

@@ -16,7 +16,7 @@ static const struct {
 	{ "check", cmd_check, "[-e EVENTS]: what this machine allows: PMUs, sysctls, read paths, cost" },
 	{ "list", cmd_list, "[--json] [--sysfs DIR] [GLOB]: the events this machine knows, by PMU" },
 	{ "encode", cmd_encode, "[--sysfs DIR] EVENT...: the perf_event_attr of each event" },
-	{ "stat", cmd_stat, "[-e EVENTS]... [-x SEP | -j] [-o FILE [--append]] [--] CMD [ARGS...]: count a command" },
+	{ "stat", cmd_stat, "[-e EVENTS]... [-x SEP | -j] [-o FILE [--append]] [-r N] [--] CMD [ARGS...]: count a command" },
 };
 
 /* Points the library at dir; -1 (said) when it could not copy it and would read this machine's. */

@@ -28,6 +28,37 @@
 #define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults"
 #define DEFAULT_HW "cycles,instructions"	/* shown only when they open */
 
+/* -r: mean and spread of a value over the runs (Welford's). */
+struct runs {
+	unsigned n;
+	double mean, m2;
+};
+
+static void runs_add(struct runs *st, double x)
+{
+	double d = x - st->mean;
+
+	st->n++;
+	st->mean += d / st->n;
+	st->m2 += d * (x - st->mean);
+}
+
+/* The standard deviation of the mean, as perf stat computes it. */
+static double runs_sd(const struct runs *st)
+{
+	double v = st->n > 1 ? st->m2 / (st->n - 1) / st->n : 0, r = v > 1 ? v : 1;
+
+	for (int i = 0; v > 0 && i < 200; i++)	/* Newton's square root, without libm */
+		r = (r + v / r) / 2;
+	return v > 0 ? r : 0;
+}
+
+/* perf stat's "+- x.xx%": the standard deviation of the mean relative to it. */
+static double runs_pct(const struct runs *st)
+{
+	return st->mean ? 100.0 * runs_sd(st) / st->mean : 0;
+}
+
 struct ev {
 	char *name;		/* as the user wrote it */
 	struct pmu_set *set;	/* NULL: not supported here */
@@ -35,7 +66,8 @@ struct ev {
 	struct pmu_reading rd;
 	bool counted;		/* ran at all */
 	bool optional;		/* a default event left out when it does not open */
-	double value;		/* scaled */
+	double value;		/* scaled; with -r, the mean of the runs */
+	struct runs st;		/* -r: the runs' values */
 };
 
 struct stat_opts {
@@ -43,6 +75,8 @@ struct stat_opts {
 	bool json;
 	FILE *out;
 	const char *msg_prefix;
+	unsigned repeat;	/* -r: runs asked for */
+	struct runs el;		/* the runs made: their elapsed times */
 };
 
 static int usage(FILE *f)
@@ -57,6 +91,8 @@ static int usage(FILE *f)
 		"  -j, --json-output, --json  one JSON object per event (perf stat's fields)\n"
 		"  -o, --output FILE    write the figures to FILE (default: standard error)\n"
 		"  --append             with -o: add to FILE\n"
+		"  -r, --repeat N       run CMD N times; print the means and, as perf stat,\n"
+		"                       each one's relative standard deviation (+- x.xx%%)\n"
 		"  exit status: the command's; 127 when it cannot be run, 128+N when killed by\n"
 		"  signal N, 129 for a usage error (as perf stat)\n");
 	return f == stdout ? 0 : 129;
@@ -240,13 +276,17 @@ static void print_event(const struct stat_opts *so, const struct ev *ev, unsigne
 	if (so->json) {
 		fprintf(f, "{\"counter-value\" : \"%s\", \"unit\" : \"%s\", \"event\" : ", val, unit);
 		pmu__json_str(f, e->name);
+		if (so->el.n > 1)
+			fprintf(f, ", \"variance\" : %.2f", runs_pct(&e->st));
 		fprintf(f, ", \"event-runtime\" : %" PRIu64 ", \"pcnt-running\" : %.2f", e->rd.running, pct);
 		if (has_m)
 			fprintf(f, ", \"metric-value\" : %f, \"metric-unit\" : \"%s\"", mv, munit);
 		fprintf(f, "}\n");
 	} else if (so->sep) {
-		fprintf(f, "%s%s%s%s%s%s%" PRIu64 "%s%.2f%s", val, so->sep, unit, so->sep, e->name, so->sep,
-			e->rd.running, so->sep, pct, so->sep);
+		fprintf(f, "%s%s%s%s%s%s", val, so->sep, unit, so->sep, e->name, so->sep);
+		if (so->el.n > 1)
+			fprintf(f, "%.2f%%%s", runs_pct(&e->st), so->sep);
+		fprintf(f, "%" PRIu64 "%s%.2f%s", e->rd.running, so->sep, pct, so->sep);
 		if (has_m)
 			fprintf(f, "%.3f%s%s", mv, so->sep, munit);
 		else
@@ -258,6 +298,8 @@ static void print_event(const struct stat_opts *so, const struct ev *ev, unsigne
 			fprintf(f, " #%9.3f %-22s", mv, munit);
 		else
 			fprintf(f, "%*s", 34, "");
+		if (so->el.n > 1)
+			fprintf(f, "   ( +-%6.2f%% )", runs_pct(&e->st));
 		if (e->set && e->counted && e->rd.running < e->rd.enabled)
 			fprintf(f, " (%.2f%%)", pct);
 		fputc('\n', f);
@@ -267,17 +309,33 @@ static void print_event(const struct stat_opts *so, const struct ev *ev, unsigne
 static void print(const struct stat_opts *so, const struct ev *ev, unsigned n, char **cmd, double elapsed,
 		  const struct rusage *ru)
 {
+	const struct runs *el = &so->el;
 	FILE *f = so->out;
 
 	if (!so->sep && !so->json) {
 		fprintf(f, "\n Performance counter stats for '");
 		for (char **a = cmd; *a; a++)
 			fprintf(f, "%s%s", a == cmd ? "" : " ", *a);
-		fprintf(f, "':\n\n");
+		if (so->el.n > 1)
+			fprintf(f, "' (%u runs):\n\n", so->el.n);
+		else
+			fprintf(f, "':\n\n");
 	}
 	for (unsigned i = 0; i < n; i++)
 		print_event(so, ev, n, i, elapsed);
-	if (!so->sep && !so->json) {
+	if (!so->sep && !so->json && el->n > 1) {
+		double sd = runs_sd(el), p = sd;
+		int prec = 2;
+
+		/* perf stat: two digits more than the deviation's first significant one */
+		while (p > 0 && p < 1 && prec < 11) {
+			p *= 10;
+			prec++;
+		}
+
+		fprintf(f, "\n %17.*f +- %.*f seconds time elapsed  ( +-%6.2f%% )\n\n", prec, el->mean, prec, sd,
+			runs_pct(el));
+	} else if (!so->sep && !so->json) {
 		fprintf(f, "\n %17.9f seconds time elapsed\n\n", elapsed);
 		fprintf(f, " %17.9f seconds user\n", (double)ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6);
 		fprintf(f, " %17.9f seconds sys\n\n", (double)ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6);
@@ -314,10 +372,8 @@ static int add_list(struct stat_run *r, const char *v)
 	return 0;
 }
 
-/* The command line into r: -1 to go on, else the exit status (usage printed). */
 /* perf stat's options that pmu stat does not have: refused by name, never taken for another meaning. */
 static const struct option perf_only[] = {
-	{ "repeat", required_argument, NULL, 'r' },
 	{ "interval-print", required_argument, NULL, 'I' },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "tid", required_argument, NULL, 't' },
@@ -352,7 +408,7 @@ static int not_supported(int c, const char *arg)
 static int parse_args(struct stat_run *r, int argc, char **argv)
 {
 	enum { JSON = 2001, APPEND };
-	struct option longopts[PMU_ARRAY_SIZE(perf_only) + 8] = {
+	struct option longopts[PMU_ARRAY_SIZE(perf_only) + 9] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "field-separator", required_argument, NULL, 'x' },
 		{ "json-output", no_argument, NULL, 'j' },
@@ -360,10 +416,11 @@ static int parse_args(struct stat_run *r, int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "append", no_argument, NULL, APPEND },
 		{ "help", no_argument, NULL, 'h' },
+		{ "repeat", required_argument, NULL, 'r' },
 	};
 	int c;
 
-	memcpy(longopts + 7, perf_only, sizeof(perf_only));
+	memcpy(longopts + 8, perf_only, sizeof(perf_only));
 	opterr = 0;
 	optind = 1;
 	/* "+": the first non-option is the command; ':' reports a missing value apart */
@@ -388,6 +445,17 @@ static int parse_args(struct stat_run *r, int argc, char **argv)
 			break;
 		case 'h':
 			return usage(stdout);
+		case 'r': {
+			char *end;
+			unsigned long n = strtoul(optarg, &end, 10);
+
+			if (!*optarg || *end || optarg[0] == '-' || n < 1 || n > 100000) {
+				fprintf(stderr, "pmu stat: -r '%s': not a number of runs from 1 to 100000\n", optarg);
+				return usage(stderr);
+			}
+			r->so.repeat = (unsigned)n;
+			break;
+		}
 		case ':':
 			fprintf(stderr, "pmu stat: %s needs a value\n", argv[optind - 1]);
 			return usage(stderr);
@@ -432,6 +500,11 @@ static int prepare(struct stat_run *r)
 			fprintf(stderr, "pmu stat: %s: %s\n", r->outpath, strerror(errno));
 			return 1;
 		}
+		/* as perf stat -o begins its file, in every layout */
+		time_t t = time(NULL);
+		char when[64];
+
+		fprintf(r->so.out, "# started on %s\n", ctime_r(&t, when) ? when : "?\n");
 	}
 	return 0;
 }
@@ -566,6 +639,36 @@ static void read_counts(struct stat_run *r)
 	}
 }
 
+/* Before another -r run: every event closed and its reading cleared, its statistics kept. */
+static void reset_events(struct stat_run *r)
+{
+	for (unsigned i = 0; i < r->n; i++) {
+		struct ev *e = &r->ev[i];
+
+		pmu_close(e->set);
+		e->set = NULL;
+		free(e->why);
+		e->why = NULL;
+		e->counted = false;
+		memset(&e->rd, 0, sizeof(e->rd));
+	}
+}
+
+/* A run's counts into the statistics; with several runs, each event's value is their mean. */
+static void add_run(struct stat_run *r)
+{
+	runs_add(&r->so.el, r->elapsed);
+	for (unsigned i = 0; i < r->n; i++) {
+		struct ev *e = &r->ev[i];
+
+		runs_add(&e->st, e->value);
+		if (r->so.el.n > 1)
+			e->value = e->st.mean;
+	}
+	if (r->so.el.n > 1)
+		r->elapsed = r->so.el.mean;
+}
+
 /* The figures, then why events were missing. */
 static void report(const struct stat_run *r)
 {
@@ -586,10 +689,20 @@ int cmd_stat(int argc, char **argv)
 	if (rc >= 0)	/* -h, or a usage error */
 		goto out;
 	rc = prepare(&r);
-	if (rc == 0)
+	/* -r: the runs, until one fails or is killed; the events are opened anew for each */
+	while (rc == 0 && r.so.el.n < (r.so.repeat ? r.so.repeat : 1)) {
+		if (r.so.el.n)
+			reset_events(&r);
 		rc = run(&r);
-	if (rc < 0) {
+		if (rc >= 0)
+			break;
 		read_counts(&r);
+		add_run(&r);
+		if (!WIFEXITED(r.status) || WEXITSTATUS(r.status))
+			break;
+		rc = 0;
+	}
+	if (rc <= 0 && r.so.el.n) {
 		report(&r);
 		rc = WIFEXITED(r.status) ? WEXITSTATUS(r.status) :
 		     WIFSIGNALED(r.status) ? 128 + WTERMSIG(r.status) : 1;
