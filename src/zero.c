@@ -68,18 +68,71 @@ static const char *format_of(const char *path)
 	return "table";
 }
 
-/* path with %p as the pid into buf; false when it does not fit. */
+/* The MPI rank of this process: OMPI_COMM_WORLD_RANK, PMI_RANK or SLURM_PROCID, where one holds a
+ * plain decimal number; else -1. */
+static long mpi_rank(void)
+{
+	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID" };
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *v = getenv(vars[i]);
+		char *end;
+		long r;
+
+		if (!v || *v < '0' || *v > '9')
+			continue;
+		errno = 0;
+		r = strtol(v, &end, 10);
+		if (!*end && !errno && r <= 999999999)
+			return r;
+	}
+	return -1;
+}
+
+/* One expansion of %p (pid), %h (host name, '/' as '_'), %r (MPI rank, else the pid) or %% into buf at
+ * *k; false when it does not fit. Any other % stands for itself. */
+static bool expand_one(char *buf, size_t size, size_t *k, char c)
+{
+	char host[256];
+	long rank;
+	int n;
+
+	switch (c) {
+	case 'p':
+		n = snprintf(buf + *k, size - *k, "%d", (int)getpid());
+		break;
+	case 'r':
+		rank = mpi_rank();
+		n = snprintf(buf + *k, size - *k, "%ld", rank >= 0 ? rank : (long)getpid());
+		break;
+	case 'h':
+		if (gethostname(host, sizeof(host)) != 0 || !host[0])
+			strcpy(host, "localhost");
+		host[sizeof(host) - 1] = '\0';
+		for (char *h = host; *h; h++)
+			if (*h == '/')
+				*h = '_';
+		n = snprintf(buf + *k, size - *k, "%s", host);
+		break;
+	default:
+		n = snprintf(buf + *k, size - *k, "%c", c);
+		break;
+	}
+	if (n < 0 || (size_t)n >= size - *k)
+		return false;
+	*k += (size_t)n;
+	return true;
+}
+
+/* path with %p, %h, %r and %% expanded into buf; false when it does not fit. */
 static bool expand_path(char *buf, size_t size, const char *p)
 {
 	size_t k = 0;
 
 	for (; *p; p++) {
-		if (p[0] == '%' && p[1] == 'p') {
-			int n = snprintf(buf + k, size - k, "%d", (int)getpid());
-
-			if (n < 0 || (size_t)n >= size - k)
+		if (p[0] == '%' && p[1] && strchr("phr%", p[1])) {
+			if (!expand_one(buf, size, &k, p[1]))
 				return false;
-			k += (size_t)n;
 			p++;
 		} else {
 			if (k + 1 >= size)
@@ -89,6 +142,19 @@ static bool expand_path(char *buf, size_t size, const char *p)
 	}
 	buf[k] = '\0';
 	return true;
+}
+
+/* Whether the name has a per-process part (%p, or %r outside an MPI job), so that a forked child
+ * writes a file of its own: a child of a rank has its parent's rank. */
+static bool per_process(const char *p)
+{
+	for (; *p; p++)
+		if (p[0] == '%' && p[1]) {
+			if (p[1] == 'p' || (p[1] == 'r' && mpi_rank() < 0))
+				return true;
+			p++;
+		}
+	return false;
 }
 
 static void zero_write(void)
@@ -106,8 +172,8 @@ static void zero_write(void)
 		f = stdout;
 	} else {
 		if (!expand_path(path, sizeof(path), p)) {
-			fprintf(stderr, "libpmu: PMU_REPORT=%.64s...: path too long (%zu bytes at most, %%p "
-				"expanded); no report written\n", p, sizeof(path) - 1);
+			fprintf(stderr, "libpmu: PMU_REPORT=%.64s...: path too long (%zu bytes at most, %%p, %%h "
+				"and %%r expanded); no report written\n", p, sizeof(path) - 1);
 			return;
 		}
 		f = fopen(path, "we");
@@ -125,8 +191,8 @@ static void zero_write(void)
 
 static void zero_exit(void)
 {
-	/* A forked child writes a report of its own only to a per-process file name (%p). */
-	if (getpid() == zero_pid || strstr(zero_path, "%p")) {
+	/* A forked child writes a report of its own only to a per-process file name. */
+	if (getpid() == zero_pid || per_process(zero_path)) {
 		if ((pid_t)syscall(SYS_gettid) == getpid())
 			pmu__region_end_all();
 		zero_write();
