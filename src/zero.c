@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "region.h"
+#include "report.h"
 
 #define WHOLE_RUN "(whole run)"
 
@@ -57,100 +58,13 @@ static FILE *open_stderr(void)
 }
 
 /* The report's format from the file name: .csv, .json, else a table. */
-static const char *format_of(const char *path)
-{
-	size_t n = strlen(path);
-
-	if (n >= 4 && !strcasecmp(path + n - 4, ".csv"))
-		return "csv";
-	if (n >= 5 && !strcasecmp(path + n - 5, ".json"))
-		return "json";
-	return "table";
-}
-
-/* The MPI rank of this process: OMPI_COMM_WORLD_RANK, PMI_RANK or SLURM_PROCID, where one holds a
- * plain decimal number; else -1. */
-static long mpi_rank(void)
-{
-	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID" };
-
-	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
-		const char *v = getenv(vars[i]);
-		char *end;
-		long r;
-
-		if (!v || *v < '0' || *v > '9')
-			continue;
-		errno = 0;
-		r = strtol(v, &end, 10);
-		if (!*end && !errno && r <= 999999999)
-			return r;
-	}
-	return -1;
-}
-
-/* One expansion of %p (pid), %h (host name, '/' as '_'), %r (MPI rank, else the pid) or %% into buf at
- * *k; false when it does not fit. Any other % stands for itself. */
-static bool expand_one(char *buf, size_t size, size_t *k, char c)
-{
-	char host[256];
-	long rank;
-	int n;
-
-	switch (c) {
-	case 'p':
-		n = snprintf(buf + *k, size - *k, "%d", (int)getpid());
-		break;
-	case 'r':
-		rank = mpi_rank();
-		n = snprintf(buf + *k, size - *k, "%ld", rank >= 0 ? rank : (long)getpid());
-		break;
-	case 'h':
-		if (gethostname(host, sizeof(host)) != 0 || !host[0])
-			strcpy(host, "localhost");
-		host[sizeof(host) - 1] = '\0';
-		for (char *h = host; *h; h++)
-			if (*h == '/')
-				*h = '_';
-		n = snprintf(buf + *k, size - *k, "%s", host);
-		break;
-	default:
-		n = snprintf(buf + *k, size - *k, "%c", c);
-		break;
-	}
-	if (n < 0 || (size_t)n >= size - *k)
-		return false;
-	*k += (size_t)n;
-	return true;
-}
-
-/* path with %p, %h, %r and %% expanded into buf; false when it does not fit. */
-static bool expand_path(char *buf, size_t size, const char *p)
-{
-	size_t k = 0;
-
-	for (; *p; p++) {
-		if (p[0] == '%' && p[1] && strchr("phr%", p[1])) {
-			if (!expand_one(buf, size, &k, p[1]))
-				return false;
-			p++;
-		} else {
-			if (k + 1 >= size)
-				return false;
-			buf[k++] = *p;
-		}
-	}
-	buf[k] = '\0';
-	return true;
-}
-
 /* Whether the name has a per-process part (%p, or %r outside an MPI job), so that a forked child
  * writes a file of its own: a child of a rank has its parent's rank. */
 static bool per_process(const char *p)
 {
 	for (; *p; p++)
 		if (p[0] == '%' && p[1]) {
-			if (p[1] == 'p' || (p[1] == 'r' && mpi_rank() < 0))
+			if (p[1] == 'p' || (p[1] == 'r' && pmu__mpi_rank() < 0))
 				return true;
 			p++;
 		}
@@ -159,34 +73,18 @@ static bool per_process(const char *p)
 
 static void zero_write(void)
 {
-	char path[4096];
 	const char *p = zero_path;
 	FILE *f;
-	int r;
 
-	if (!strcmp(p, "stderr") || !strcmp(p, "-")) {
-		f = open_stderr();
-		if (!f)
-			return;
-	} else if (!strcmp(p, "stdout")) {
-		f = stdout;
-	} else {
-		if (!expand_path(path, sizeof(path), p)) {
-			fprintf(stderr, "libpmu: PMU_REPORT=%.64s...: path too long (%zu bytes at most, %%p, %%h "
-				"and %%r expanded); no report written\n", p, sizeof(path) - 1);
-			return;
-		}
-		f = fopen(path, "we");
-		if (!f) {
-			fprintf(stderr, "libpmu: PMU_REPORT=%s: %s\n", path, strerror(errno));
-			return;
-		}
+	if (strcmp(p, "stderr") && strcmp(p, "-") && strcmp(p, "stdout")) {
+		/* pmu_report_path()'s messages start with the file's name */
+		if (pmu_report_path(p, NULL) < 0)
+			fprintf(stderr, "libpmu: PMU_REPORT=%s\n", pmu_errmsg());
+		return;
 	}
-	r = pmu_report(f, format_of(zero_path));
-	if (r < 0)
-		fprintf(stderr, "libpmu: PMU_REPORT=%s: %s\n", zero_path, pmu_errmsg());
-	if (f != stderr && f != stdout && fclose(f) != 0)
-		fprintf(stderr, "libpmu: PMU_REPORT=%s: %s\n", zero_path, strerror(errno));
+	f = strcmp(p, "stdout") ? open_stderr() : stdout;
+	if (f && pmu_report(f, "table") < 0)
+		fprintf(stderr, "libpmu: PMU_REPORT=%s: %s\n", p, pmu_errmsg());
 }
 
 static void zero_exit(void)

@@ -167,12 +167,21 @@ int main(int argc, char **argv)
 	unlink(path);
 
 	/* json, from the extension. */
+	char host0[256] = "";
+	CHECK(gethostname(host0, sizeof(host0)) == 0);
 	snprintf(path, sizeof(path), "%s/r.json", dir);
 	snprintf(env_rep, sizeof(env_rep), "PMU_REPORT=%s", path);
 	CHECK(run(plain, (const char *[]){ ev, env_rep, NULL }, err, sizeof(err)) == 0);
 	char *json = slurp(path);
 	CHECK_MSG(json[0] == '{' && strstr(json, "\"name\": \"work\", \"calls\": 30,") &&
 		  strstr(json, "\"name\": \"(whole run)\""), "%s", json);
+	/* Where it comes from: library, pid, host, command line and start time. */
+	char hostkey[300], cmdkey[4200];
+	snprintf(hostkey, sizeof(hostkey), "\n  \"hostname\": \"%s\",\n", host0);
+	snprintf(cmdkey, sizeof(cmdkey), "\n  \"command\": \"%s --measured plain\",\n", self);
+	CHECK_MSG(!strncmp(json, "{\n  \"library\": \"libpmu ", 22) && strstr(json, pmu_version()) &&
+		  strstr(json, "\n  \"pid\": ") && strstr(json, hostkey) && strstr(json, cmdkey) &&
+		  strstr(json, "\n  \"start\": \"20") && strstr(json, "Z\",\n  \"start_ns\": 1"), "%s", json);
 	unlink(path);
 
 	/* A table on stderr; regions left open at exit are ended there. */
