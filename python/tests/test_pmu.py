@@ -83,3 +83,25 @@ def test_regions_and_report(tmp_path):
         assert e.value.errno == errno.EINVAL
     finally:
         pmu.thread_fini()
+
+
+def test_pip_installs_the_package(tmp_path):
+    import subprocess
+    import sys
+    import shutil
+    src = str(tmp_path / "src")  # a copy: the build leaves build/ and *.egg-info beside the sources
+    shutil.copytree(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."), src,
+                    ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__", "tests"))
+    if subprocess.run([sys.executable, "-m", "pip", "--version"], capture_output=True).returncode:
+        pytest.skip("pip is not installed for " + sys.executable)
+    # Offline: the setuptools already installed, no index.
+    r = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-build-isolation", "--no-index",
+                        "--target", str(tmp_path / "site"), src], capture_output=True, text=True, cwd=str(tmp_path))
+    if r.returncode and ("bdist_wheel" in r.stderr or "No module named" in r.stderr):
+        pytest.skip("pip cannot build here: " + r.stderr.strip().splitlines()[-1])
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "site" / "pmu" / "__init__.py").exists()
+    env = dict(os.environ, PYTHONPATH=str(tmp_path / "site"))
+    out = subprocess.run([sys.executable, "-c", "import pmu; print(pmu.__file__, pmu.version())"],
+                         capture_output=True, text=True, env=env, cwd=str(tmp_path))
+    assert out.returncode == 0 and str(tmp_path) in out.stdout, out.stderr
