@@ -11,6 +11,7 @@
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -357,9 +358,8 @@ static void json_figures(FILE *f, const struct snap *s, const struct pmu__metric
 
 static void report_json(FILE *f, const struct snap *s, const struct pmu__metric_use *m)
 {
-	unsigned nr = 0;
-
 	char host[256] = "", cmd[4096], when[32] = "";
+	unsigned nr = 0;
 	struct tm tm;
 
 	if (gethostname(host, sizeof(host)) != 0)

@@ -8,7 +8,6 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -57,7 +56,6 @@ static FILE *open_stderr(void)
 	return f;
 }
 
-/* The report's format from the file name: .csv, .json, else a table. */
 /* Whether the name has a per-process part (%p, or %r outside an MPI job), so that a forked child
  * writes a file of its own: a child of a rank has its parent's rank. */
 static bool per_process(const char *p)
