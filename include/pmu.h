@@ -185,6 +185,14 @@ int pmu_region_end(const char *name);
  */
 int pmu_report(FILE *out, const char *format);
 
+/*
+ * pmu_report() to a file, written over: %p in path is the process ID, %h
+ * the host name, %r the MPI rank (OMPI_COMM_WORLD_RANK, PMI_RANK or
+ * SLURM_PROCID, else the process ID), %% a '%'. format NULL: from the
+ * extension (.csv, .json, else a table). 0 or -errno.
+ */
+int pmu_report_path(const char *path, const char *format);
+
 /* ---- end of per-thread counters, regions and reports ---- */
 
 #ifdef __cplusplus

@@ -11,10 +11,15 @@
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "introspect.h"
 #include "metrics.h"
 #include "region.h"
+#include "report.h"
+#include "sysfs.h"
 
 struct snap_thr {
 	pid_t tid;
@@ -30,6 +35,7 @@ struct snap {
 	struct snap_thr *thr;
 	uint64_t *tot;		/* per region: calls, ns, n values */
 	unsigned *users;	/* per region: threads with calls */
+	struct timespec start;	/* when the per-thread layer was set up */
 };
 
 #define STRIDE(s) (2 + (s)->n)
@@ -62,6 +68,7 @@ again:
 				"pmu_thread_init() first (or set PMU_EVENTS in the environment)");
 	}
 	s->n = c->n;
+	s->start = c->start;
 	s->nreg = pmu__region_count();
 	for (t = pmu__thr_walk_next(NULL); t; t = pmu__thr_walk_next(t))
 		s->nthr += __atomic_load_n(&t->used_regions, __ATOMIC_RELAXED);
@@ -351,9 +358,24 @@ static void json_figures(FILE *f, const struct snap *s, const struct pmu__metric
 
 static void report_json(FILE *f, const struct snap *s, const struct pmu__metric_use *m)
 {
+	char host[256] = "", cmd[4096], when[32] = "";
 	unsigned nr = 0;
+	struct tm tm;
 
-	fputs("{\n  \"events\": [", f);
+	if (gethostname(host, sizeof(host)) != 0)
+		host[0] = '\0';
+	host[sizeof(host) - 1] = '\0';
+	if (pmu__cmdline(cmd, sizeof(cmd)) < 0)
+		cmd[0] = '\0';
+	if (gmtime_r(&s->start.tv_sec, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	fprintf(f, "{\n  \"library\": \"libpmu %s\",\n  \"pid\": %d,\n  \"hostname\": ", pmu_version(),
+		(int)getpid());
+	pmu__json_str(f, host);
+	fputs(",\n  \"command\": ", f);
+	pmu__json_str(f, cmd);
+	fprintf(f, ",\n  \"start\": \"%s\",\n  \"start_ns\": %llu,\n  \"events\": [", when,
+		(unsigned long long)s->start.tv_sec * 1000000000ull + (unsigned long long)s->start.tv_nsec);
 	for (unsigned i = 0; i < s->n; i++) {
 		fputs(i ? ", " : "", f);
 		pmu__json_str(f, s->ev[i]);
@@ -387,46 +409,176 @@ static void report_json(FILE *f, const struct snap *s, const struct pmu__metric_
 	fputs(nr ? "\n  ]\n}\n" : "]\n}\n", f);
 }
 
-PMU_API int pmu_report(FILE *out, const char *format)
+const char *pmu__report_format(const char *path)
+{
+	size_t n = strlen(path);
+
+	if (n >= 4 && !strcasecmp(path + n - 4, ".csv"))
+		return "csv";
+	if (n >= 5 && !strcasecmp(path + n - 5, ".json"))
+		return "json";
+	return "table";
+}
+
+long pmu__mpi_rank(void)
+{
+	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID" };
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+		const char *v = getenv(vars[i]);
+		char *end;
+		long r;
+
+		if (!v || *v < '0' || *v > '9')
+			continue;
+		errno = 0;
+		r = strtol(v, &end, 10);
+		if (!*end && !errno && r <= 999999999)
+			return r;
+	}
+	return -1;
+}
+
+/* One expansion of %p (pid), %h (host name, '/' as '_'), %r (MPI rank, else the pid) or %% into buf at
+ * *k; false when it does not fit. Any other % stands for itself. */
+static bool expand_one(char *buf, size_t size, size_t *k, char c)
+{
+	char host[256];
+	long rank;
+	int n;
+
+	switch (c) {
+	case 'p':
+		n = snprintf(buf + *k, size - *k, "%d", (int)getpid());
+		break;
+	case 'r':
+		rank = pmu__mpi_rank();
+		n = snprintf(buf + *k, size - *k, "%ld", rank >= 0 ? rank : (long)getpid());
+		break;
+	case 'h':
+		if (gethostname(host, sizeof(host)) != 0 || !host[0])
+			strcpy(host, "localhost");
+		host[sizeof(host) - 1] = '\0';
+		for (char *h = host; *h; h++)
+			if (*h == '/')
+				*h = '_';
+		n = snprintf(buf + *k, size - *k, "%s", host);
+		break;
+	default:
+		n = snprintf(buf + *k, size - *k, "%c", c);
+		break;
+	}
+	if (n < 0 || (size_t)n >= size - *k)
+		return false;
+	*k += (size_t)n;
+	return true;
+}
+
+bool pmu__report_name(char *buf, size_t size, const char *p)
+{
+	size_t k = 0;
+
+	for (; *p; p++) {
+		if (p[0] == '%' && p[1] && strchr("phr%", p[1])) {
+			if (!expand_one(buf, size, &k, p[1]))
+				return false;
+			p++;
+		} else {
+			if (k + 1 >= size)
+				return false;
+			buf[k++] = *p;
+		}
+	}
+	buf[k] = '\0';
+	return true;
+}
+
+/* 0 table (NULL too), 1 csv, 2 json; else -EINVAL with the message. */
+static int format_kind(const char *format)
+{
+	if (!format || !strcmp(format, "table"))
+		return 0;
+	if (!strcmp(format, "csv"))
+		return 1;
+	if (!strcmp(format, "json"))
+		return 2;
+	return pmu__err(-EINVAL, "%s: unknown report format (use table, csv or json)", format);
+}
+
+/* Writes the snapshot s as format kind to out, and frees it. */
+static int write_snap(FILE *out, struct snap *s, int kind)
 {
 	struct pmu__metric_use m[PMU_NMETRICS];
-	struct snap s;
-	int r, kind;
 
-	if (!out)
-		return pmu__err(-EINVAL, "pmu_report: the stream is NULL");
-	if (!format || !strcmp(format, "table"))
-		kind = 0;
-	else if (!strcmp(format, "csv"))
-		kind = 1;
-	else if (!strcmp(format, "json"))
-		kind = 2;
-	else
-		return pmu__err(-EINVAL, "%s: unknown report format (use table, csv or json)", format);
-	r = take_snap(&s);
-	if (r < 0)
-		return r;
-	plan_metrics(&s, m);
+	plan_metrics(s, m);
 	if (kind == 0) {
-		report_table(out, &s, m);	/* text for people: the program's locale, as perf's */
+		report_table(out, s, m);	/* text for people: the program's locale, as perf's */
 	} else {
 		/* For programs: numbers as C writes them, whatever locale the host program set. */
 		locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0), old;
 
 		if (!c) {
-			snap_free(&s);
+			snap_free(s);
 			return pmu__err(-ENOMEM, "pmu_report: out of memory");
 		}
 		old = uselocale(c);
 		if (kind == 1)
-			report_csv(out, &s, m);
+			report_csv(out, s, m);
 		else
-			report_json(out, &s, m);
+			report_json(out, s, m);
 		uselocale(old);
 		freelocale(c);
 	}
-	snap_free(&s);
+	snap_free(s);
 	if (fflush(out) != 0 || ferror(out))
 		return pmu__err(-EIO, "pmu_report: writing the report failed");
 	return 0;
+}
+
+PMU_API int pmu_report(FILE *out, const char *format)
+{
+	struct snap s;
+	int r, kind;
+
+	if (!out)
+		return pmu__err(-EINVAL, "pmu_report: the stream is NULL");
+	kind = format_kind(format);
+	if (kind < 0)
+		return kind;
+	r = take_snap(&s);
+	return r < 0 ? r : write_snap(out, &s, kind);
+}
+
+PMU_API int pmu_report_path(const char *path, const char *format)
+{
+	char name[4096], why[512];
+	struct snap s;
+	FILE *f;
+	int r, kind;
+
+	if (!path || !*path)
+		return pmu__err(-EINVAL, "pmu_report_path: the path is %s", path ? "empty" : "NULL");
+	kind = format_kind(format ? format : pmu__report_format(path));
+	if (kind < 0)
+		return kind;
+	if (!pmu__report_name(name, sizeof(name), path))
+		return pmu__err(-ENAMETOOLONG, "%.64s...: path too long (%zu bytes at most, %%p, %%h and %%r "
+				"expanded)", path, sizeof(name) - 1);
+	/* The figures first: a failure leaves no file made or written over. */
+	r = take_snap(&s);
+	if (r < 0)
+		goto fail;
+	f = fopen(name, "we");
+	if (!f) {
+		snap_free(&s);
+		return pmu__err(-errno, "%s: %s", name, strerror(errno));
+	}
+	r = write_snap(f, &s, kind);
+	if (fclose(f) != 0 && r >= 0)
+		return pmu__err(-errno, "%s: %s", name, strerror(errno));
+	if (r >= 0)
+		return 0;
+fail:
+	snprintf(why, sizeof(why), "%s", pmu_errmsg());
+	return pmu__err(r, "%s: %s", name, why);
 }

@@ -106,6 +106,26 @@ int pmu__read_file(const char *path, char *buf, size_t size)
 	return (int)n;
 }
 
+int pmu__cmdline(char *buf, size_t size)
+{
+	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+	size_t n = 0;
+	ssize_t r;
+
+	if (fd < 0)
+		return -errno;
+	while (n + 1 < size && ((r = read(fd, buf + n, size - 1 - n)) > 0 || (r < 0 && errno == EINTR)))
+		n += r > 0 ? (size_t)r : 0;
+	close(fd);
+	while (n && buf[n - 1] == '\0')
+		n--;
+	for (size_t i = 0; i < n; i++)
+		if (buf[i] == '\0')
+			buf[i] = ' ';
+	buf[n] = '\0';
+	return (int)n;
+}
+
 const char *pmu__file_error(int r)
 {
 	switch (r) {

@@ -26,6 +26,8 @@ int pmu__path(char *buf, size_t size, const char *a, const char *b);
 int pmu__read_file(const char *path, char *buf, size_t size);
 /* What a pmu__read_file() failure means, for messages naming the file. */
 const char *pmu__file_error(int r);
+/* This process's command line, arguments joined by spaces, cut at size - 1 bytes. Length or -errno. */
+int pmu__cmdline(char *buf, size_t size);
 /* Entries of a directory that pass keep() (pmu__keep_all: every one but dot files), sorted. 0 or -errno. */
 int pmu__dir_names(const char *path, bool (*keep)(const char *), char ***out, size_t *n);
 bool pmu__keep_all(const char *s);

@@ -187,6 +187,7 @@ PMU_API int pmu_thread_init(const char *events)
 		c->n = pmu_count(set);
 		c->events = strdup(events);
 		c->names = calloc(c->n, sizeof(*c->names));
+		clock_gettime(CLOCK_REALTIME, &c->start);
 	}
 	for (unsigned i = 0; c && c->names && i < c->n; i++)
 		if (!(c->names[i] = strdup(pmu_name(set, i))))

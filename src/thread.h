@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "internal.h"
 
@@ -23,6 +24,7 @@ struct pmu__tconf {
 	char *events;
 	unsigned n;
 	char **names;
+	struct timespec start;	/* CLOCK_REALTIME at pmu_thread_init(): the reports' start time */
 };
 
 /* What a thread has accumulated for one region; written by its owner only. */

@@ -8,12 +8,12 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include "region.h"
+#include "report.h"
 
 #define WHOLE_RUN "(whole run)"
 
@@ -56,77 +56,39 @@ static FILE *open_stderr(void)
 	return f;
 }
 
-/* The report's format from the file name: .csv, .json, else a table. */
-static const char *format_of(const char *path)
+/* Whether the name has a per-process part (%p, or %r outside an MPI job), so that a forked child
+ * writes a file of its own: a child of a rank has its parent's rank. */
+static bool per_process(const char *p)
 {
-	size_t n = strlen(path);
-
-	if (n >= 4 && !strcasecmp(path + n - 4, ".csv"))
-		return "csv";
-	if (n >= 5 && !strcasecmp(path + n - 5, ".json"))
-		return "json";
-	return "table";
-}
-
-/* path with %p as the pid into buf; false when it does not fit. */
-static bool expand_path(char *buf, size_t size, const char *p)
-{
-	size_t k = 0;
-
-	for (; *p; p++) {
-		if (p[0] == '%' && p[1] == 'p') {
-			int n = snprintf(buf + k, size - k, "%d", (int)getpid());
-
-			if (n < 0 || (size_t)n >= size - k)
-				return false;
-			k += (size_t)n;
+	for (; *p; p++)
+		if (p[0] == '%' && p[1]) {
+			if (p[1] == 'p' || (p[1] == 'r' && pmu__mpi_rank() < 0))
+				return true;
 			p++;
-		} else {
-			if (k + 1 >= size)
-				return false;
-			buf[k++] = *p;
 		}
-	}
-	buf[k] = '\0';
-	return true;
+	return false;
 }
 
 static void zero_write(void)
 {
-	char path[4096];
 	const char *p = zero_path;
 	FILE *f;
-	int r;
 
-	if (!strcmp(p, "stderr") || !strcmp(p, "-")) {
-		f = open_stderr();
-		if (!f)
-			return;
-	} else if (!strcmp(p, "stdout")) {
-		f = stdout;
-	} else {
-		if (!expand_path(path, sizeof(path), p)) {
-			fprintf(stderr, "libpmu: PMU_REPORT=%.64s...: path too long (%zu bytes at most, %%p "
-				"expanded); no report written\n", p, sizeof(path) - 1);
-			return;
-		}
-		f = fopen(path, "we");
-		if (!f) {
-			fprintf(stderr, "libpmu: PMU_REPORT=%s: %s\n", path, strerror(errno));
-			return;
-		}
+	if (strcmp(p, "stderr") && strcmp(p, "-") && strcmp(p, "stdout")) {
+		/* pmu_report_path()'s messages start with the file's name */
+		if (pmu_report_path(p, NULL) < 0)
+			fprintf(stderr, "libpmu: PMU_REPORT=%s\n", pmu_errmsg());
+		return;
 	}
-	r = pmu_report(f, format_of(zero_path));
-	if (r < 0)
-		fprintf(stderr, "libpmu: PMU_REPORT=%s: %s\n", zero_path, pmu_errmsg());
-	if (f != stderr && f != stdout && fclose(f) != 0)
-		fprintf(stderr, "libpmu: PMU_REPORT=%s: %s\n", zero_path, strerror(errno));
+	f = strcmp(p, "stdout") ? open_stderr() : stdout;
+	if (f && pmu_report(f, "table") < 0)
+		fprintf(stderr, "libpmu: PMU_REPORT=%s: %s\n", p, pmu_errmsg());
 }
 
 static void zero_exit(void)
 {
-	/* A forked child writes a report of its own only to a per-process file name (%p). */
-	if (getpid() == zero_pid || strstr(zero_path, "%p")) {
+	/* A forked child writes a report of its own only to a per-process file name. */
+	if (getpid() == zero_pid || per_process(zero_path)) {
 		if ((pid_t)syscall(SYS_gettid) == getpid())
 			pmu__region_end_all();
 		zero_write();

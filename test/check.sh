@@ -10,6 +10,7 @@
 #   valgrind  tests marked "tier: valgrind" under valgrind memcheck
 #   install   make install, outside programs built with pkg-config and CMake,
 #             DESTDIR staging, the ldconfig decision, make uninstall
+#   python    python/tests under pytest over build/libpmu.so (test/python.sh)
 #   deb       the Debian packages built with dpkg-buildpackage, checked with
 #             lintian (test/deb.sh; `make deb` keeps them)
 #   fuzz      each fuzzer for a bounded time (test/fuzz/run.sh)
@@ -92,6 +93,7 @@ tier asan asan
 tier tsan tsan
 tier valgrind vg
 tier install test/install.sh
+tier python test/python.sh
 tier deb test/deb.sh
 tier fuzz fuzz
 tier arm64 arm64

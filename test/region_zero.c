@@ -167,12 +167,21 @@ int main(int argc, char **argv)
 	unlink(path);
 
 	/* json, from the extension. */
+	char host0[256] = "";
+	CHECK(gethostname(host0, sizeof(host0)) == 0);
 	snprintf(path, sizeof(path), "%s/r.json", dir);
 	snprintf(env_rep, sizeof(env_rep), "PMU_REPORT=%s", path);
 	CHECK(run(plain, (const char *[]){ ev, env_rep, NULL }, err, sizeof(err)) == 0);
 	char *json = slurp(path);
 	CHECK_MSG(json[0] == '{' && strstr(json, "\"name\": \"work\", \"calls\": 30,") &&
 		  strstr(json, "\"name\": \"(whole run)\""), "%s", json);
+	/* Where it comes from: library, pid, host, command line and start time. */
+	char hostkey[300], cmdkey[4200];
+	snprintf(hostkey, sizeof(hostkey), "\n  \"hostname\": \"%s\",\n", host0);
+	snprintf(cmdkey, sizeof(cmdkey), "\n  \"command\": \"%s --measured plain\",\n", self);
+	CHECK_MSG(!strncmp(json, "{\n  \"library\": \"libpmu ", 22) && strstr(json, pmu_version()) &&
+		  strstr(json, "\n  \"pid\": ") && strstr(json, hostkey) && strstr(json, cmdkey) &&
+		  strstr(json, "\n  \"start\": \"20") && strstr(json, "Z\",\n  \"start_ns\": 1"), "%s", json);
 	unlink(path);
 
 	/* A table on stderr; regions left open at exit are ended there. */
@@ -246,6 +255,51 @@ int main(int argc, char **argv)
 	csv = slurp(path);
 	CHECK_MSG(strstr(csv, "\nwork,total,,30,") && !strstr(csv, "in-child"), "%s", csv);
 	unlink(path);
+
+	/* %h the host name, %r the MPI rank (from the first of OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_PROCID
+	 * that is a number), %% a '%'. */
+	char host[256] = "", want[900];
+	CHECK(gethostname(host, sizeof(host)) == 0);
+	host[sizeof(host) - 1] = '\0';
+	for (char *h = host; *h; h++)
+		if (*h == '/')
+			*h = '_';
+	const struct {
+		const char *var1, *var2, *rank;	/* rank NULL: the pid, not known here */
+	} ranks[] = {
+		{ "OMPI_COMM_WORLD_RANK=3", "PMI_RANK=5", "3" },
+		{ "OMPI_COMM_WORLD_RANK=../x", "PMI_RANK=5", "5" },
+		{ "SLURM_PROCID=12", "PMI_RANK=", "12" },
+		{ "SLURM_PROCID=1x", "PMI_RANK=-1", NULL },
+	};
+	for (size_t i = 0; i < sizeof(ranks) / sizeof(ranks[0]); i++) {
+		snprintf(env_rep, sizeof(env_rep), "PMU_REPORT=%s/m-%%h-%%r-100%%%%.csv", dir);
+		CHECK(run(plain, (const char *[]){ ev, env_rep, ranks[i].var1, ranks[i].var2, NULL }, err,
+			  sizeof(err)) == 0);
+		CHECK_MSG(err[0] == '\0', "%s", err);
+		int found = 0;
+		d = opendir(dir);
+		while (d && (e = readdir(d))) {
+			char p2[600];
+			size_t hl = strlen(host);
+
+			if (strncmp(e->d_name, "m-", 2))
+				continue;
+			found++;
+			snprintf(want, sizeof(want), "m-%s-%s-100%%.csv", host, ranks[i].rank ? ranks[i].rank : "");
+			if (ranks[i].rank)
+				CHECK_MSG(!strcmp(e->d_name, want), "%s: %s, not %s", ranks[i].var1, e->d_name, want);
+			else
+				CHECK_MSG(!strncmp(e->d_name, want, 3 + hl) && e->d_name[3 + hl] >= '1' &&
+					  e->d_name[3 + hl] <= '9' && strstr(e->d_name, "-100%.csv"),
+					  "%s: %s, not the pid", ranks[i].var1, e->d_name);
+			snprintf(p2, sizeof(p2), "%s/%s", dir, e->d_name);
+			unlink(p2);
+		}
+		if (d)
+			closedir(d);
+		CHECK_EQ(found, 1);
+	}
 
 	/* An unwritable report path: a message, and the program's own status. */
 	CHECK(run(plain, (const char *[]){ ev, "PMU_REPORT=/nonexistent/dir/r.csv", NULL }, err, sizeof(err)) == 0);

@@ -1,0 +1,107 @@
+# SPDX-License-Identifier: MIT
+"""The Python binding over this build's libpmu.so (PMU_LIBRARY): software events only."""
+import errno
+import json
+import os
+
+import pytest
+
+import pmu
+
+
+def touch_pages(n):
+    b = bytearray(n * 4096)
+    for i in range(0, len(b), 4096):
+        b[i] = 1
+    return b
+
+
+def test_version():
+    assert pmu.version().count(".") == 2
+
+
+def test_open_read_dict():
+    with pmu.open("task-clock,page-faults") as s:
+        assert s.names == ["task-clock", "page-faults"]
+        before = s.read()
+        touch_pages(64)
+        after = s.read()
+    assert set(after) == {"task-clock", "page-faults"}
+    assert after["page-faults"] - before["page-faults"] >= 64
+    assert after["task-clock"] > before["task-clock"]
+
+
+def test_user_read_with_reason():
+    with pmu.open("page-faults") as s:
+        direct, why = s.user_read(0)
+        assert isinstance(direct, bool) and why
+        with pytest.raises(OSError) as e:
+            s.user_read(5)
+        assert e.value.errno == errno.EINVAL
+
+
+def test_bad_event_raises_oserror_with_message():
+    with pytest.raises(OSError) as e:
+        pmu.open("no-such-event")
+    assert e.value.errno != 0
+    assert "no-such-event" in e.value.strerror
+
+
+def test_closed_set():
+    s = pmu.open("page-faults")
+    s.close()
+    with pytest.raises(OSError) as e:
+        s.read()
+    assert e.value.errno == errno.EBADF
+
+
+def test_regions_and_report(tmp_path):
+    pmu.thread_init("task-clock,page-faults")
+    try:
+        with pmu.region("load"):
+            touch_pages(16)
+
+        @pmu.region("step")
+        def step(x):
+            return x + 1
+
+        assert [step(i) for i in range(3)] == [1, 2, 3]
+        doc = json.loads(pmu.report(format="json"))
+        calls = {r["name"]: r["calls"] for r in doc["regions"]}
+        assert calls == {"load": 1, "step": 3}
+        assert doc["pid"] == os.getpid() and doc["library"].startswith("libpmu ")
+        assert pmu.report(format="csv").startswith("region,")
+        p = tmp_path / "r-%p.json"
+        pmu.report(format=None, path=str(p))
+        assert json.loads((tmp_path / ("r-%d.json" % os.getpid())).read_text())["regions"]
+        with pytest.raises(OSError) as e:
+            pmu.report(format="xml")
+        assert e.value.errno == errno.EINVAL and "xml" in e.value.strerror
+        with pytest.raises(OSError) as e:
+            with pmu.region(""):
+                pass
+        assert e.value.errno == errno.EINVAL
+    finally:
+        pmu.thread_fini()
+
+
+def test_pip_installs_the_package(tmp_path):
+    import subprocess
+    import sys
+    import shutil
+    src = str(tmp_path / "src")  # a copy: the build leaves build/ and *.egg-info beside the sources
+    shutil.copytree(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."), src,
+                    ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__", "tests"))
+    if subprocess.run([sys.executable, "-m", "pip", "--version"], capture_output=True).returncode:
+        pytest.skip("pip is not installed for " + sys.executable)
+    # Offline: the setuptools already installed, no index.
+    r = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-build-isolation", "--no-index",
+                        "--target", str(tmp_path / "site"), src], capture_output=True, text=True, cwd=str(tmp_path))
+    if r.returncode and ("bdist_wheel" in r.stderr or "No module named" in r.stderr):
+        pytest.skip("pip cannot build here: " + r.stderr.strip().splitlines()[-1])
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "site" / "pmu" / "__init__.py").exists()
+    env = dict(os.environ, PYTHONPATH=str(tmp_path / "site"))
+    out = subprocess.run([sys.executable, "-c", "import pmu; print(pmu.__file__, pmu.version())"],
+                         capture_output=True, text=True, env=env, cwd=str(tmp_path))
+    assert out.returncode == 0 and str(tmp_path) in out.stdout, out.stderr

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+/* Report file names, for pmu_report_path() and zero-code mode. */
+#ifndef PMU_REPORT_H
+#define PMU_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The format a report file name asks for: "csv" (.csv), "json" (.json), else "table". */
+const char *pmu__report_format(const char *path);
+/* This process's MPI rank: OMPI_COMM_WORLD_RANK, PMI_RANK or SLURM_PROCID, the first that holds a plain
+ * decimal number; else -1. */
+long pmu__mpi_rank(void);
+/* path with %p (pid), %h (host name, '/' as '_'), %r (MPI rank, else the pid) and %% expanded into
+ * buf; false when it does not fit. */
+bool pmu__report_name(char *buf, size_t size, const char *path);
+
+#endif
