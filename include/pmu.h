@@ -26,7 +26,7 @@ extern "C" {
 #endif
 
 #define PMU_VERSION_MAJOR 0
-#define PMU_VERSION_MINOR 2
+#define PMU_VERSION_MINOR 3
 #define PMU_VERSION_PATCH 0
 
 struct perf_event_attr;

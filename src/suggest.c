@@ -2,6 +2,7 @@
 /* "Did you mean": the known names nearest to an unknown event or PMU name. */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,6 +136,8 @@ static bool tracepoint_like(const char *s, size_t len)
 int pmu__unknown_event(struct pmu__ctx *c, const char *s, size_t len)
 {
 	struct suggest one = { .in = s, .len = len }, *sg = &one;
+	char buf[PATH_MAX + 128];
+	const char *problem;
 	int r;
 
 	/* out of memory: the message would lack its hints, the caller may retry */
@@ -146,8 +149,8 @@ int pmu__unknown_event(struct pmu__ctx *c, const char *s, size_t len)
 		pmu__err_append("%s%s", i ? ", " : " (did you mean ", sg->name[i]);
 	if (sg->n)
 		pmu__err_append("?)");
-	if (tracepoint_like(sg->in, sg->len) && *pmu__tracefs_problem())
-		pmu__err_append("; %s", pmu__tracefs_problem());
+	if (tracepoint_like(sg->in, sg->len) && *(problem = pmu__tracefs_problem(buf, sizeof(buf))))
+		pmu__err_append("; %s", problem);
 	else
 		pmu__err_append("; pmu list shows the events of this machine");
 	return r;

@@ -302,9 +302,8 @@ int pmu__tracepoint_id(const char *s, size_t len, uint64_t *id)
 	return 0;
 }
 
-const char *pmu__tracefs_problem(void)
+const char *pmu__tracefs_problem(char *buf, size_t size)
 {
-	static __thread char buf[PATH_MAX + 128];
 	const char *root, *env = getenv("PMU_TRACEFS");
 	char path[PATH_MAX];
 
@@ -314,12 +313,12 @@ const char *pmu__tracefs_problem(void)
 			continue;
 		if (!access(path, R_OK | X_OK))
 			return "";
-		snprintf(buf, sizeof(buf), "tracefs is mounted but %s is not readable by this user "
+		snprintf(buf, size, "tracefs is mounted but %s is not readable by this user "
 			 "(reading tracepoints needs root or a tracing group)", path);
 		return buf;
 	}
 	if (env && *env) {
-		snprintf(buf, sizeof(buf), "PMU_TRACEFS=%.*s has no events directory", PATH_MAX, env);
+		snprintf(buf, size, "PMU_TRACEFS=%.*s has no events directory", PATH_MAX, env);
 		return buf;
 	}
 	return "tracepoints need tracefs (mount -t tracefs nodev /sys/kernel/tracing)";

@@ -59,8 +59,10 @@ bool pmu__sysctl(const char *name, long *v);
 int pmu__tracepoint_id(const char *s, size_t len, uint64_t *id);
 /*
  * Why tracepoints cannot be found: "" when tracefs is there and readable,
- * else a hint naming what to do (mount it, or run with the rights to read it).
+ * else a hint naming what to do (mount it, or run with the rights to read it),
+ * built in buf when it names a path. (Not thread-local: a library loaded late,
+ * by Python's ctypes say, has little static TLS room.)
  */
-const char *pmu__tracefs_problem(void);
+const char *pmu__tracefs_problem(char *buf, size_t size);
 
 #endif

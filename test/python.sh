@@ -17,7 +17,7 @@ if ! "$py" -c 'import pytest' 2>/dev/null; then
 	exit 0
 fi
 make -s build/libpmu.so.0 >/dev/null || { echo "python: 0 passed, 1 failed, 0 skipped"; exit 1; }
-out=$(GLIBC_TUNABLES=glibc.rtld.optional_static_tls=16384 PMU_LIBRARY="$PWD/build/libpmu.so.0" \
+out=$(PMU_LIBRARY="$PWD/build/libpmu.so.0" \
 	PYTHONPATH="$PWD/python" PYTHONDONTWRITEBYTECODE=1 timeout 300 "$py" -m pytest -q -rs -p no:cacheprovider \
 	python/tests 2>&1)
 rc=$?

@@ -143,7 +143,7 @@ static double nth(const char *file, const char *ev, int k)
  */
 static void masked(const char *file, char *buf, size_t size)
 {
-	char line[512];
+	char line[512], *p;
 	size_t n = 0;
 	FILE *f = fopen(file, "r");
 
@@ -153,7 +153,10 @@ static void masked(const char *file, char *buf, size_t size)
 
 		if (!strncmp(line, "# started on", 12))
 			continue;
-		for (char *p = line; *p; p++) {
+		/* An event's "( +- x% )": absent where its runs happened to count alike (perf and pmu stat alike) */
+		if (strchr(line, '#') && (p = strstr(line, "   ( +-")))
+			strcpy(p, "\n");
+		for (p = line; *p; p++) {
 			bool d = (*p >= '0' && *p <= '9') || (*p == '.' && num);
 
 			if (d && !num)

@@ -298,7 +298,7 @@ static void print_event(const struct stat_opts *so, const struct ev *ev, unsigne
 			fprintf(f, " #%9.3f %-22s", mv, munit);
 		else
 			fprintf(f, "%*s", 34, "");
-		if (so->el.n > 1)
+		if (so->el.n > 1 && runs_pct(&e->st) != 0)	/* perf leaves out a deviation of 0 */
 			fprintf(f, "   ( +-%6.2f%% )", runs_pct(&e->st));
 		if (e->set && e->counted && e->rd.running < e->rd.enabled)
 			fprintf(f, " (%.2f%%)", pct);
