@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <linux/perf_event.h>
 
+#include "pmu.h"
+
 /* Why a page could not be read from user space; 0 means it was. */
 enum pmu__page_status {
 	PMU_PAGE_OK = 0,
@@ -61,32 +63,16 @@ static inline uint64_t pmu__scale(uint64_t count, uint64_t enabled, uint64_t run
 	return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
 }
 
-/* Capability bits of the page's bitfield (allocated from the low bit on little-endian ABIs). */
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define PMU_CAP_BIT(n) (1ull << (63 - (n)))
-#else
-#define PMU_CAP_BIT(n) (1ull << (n))
-#endif
-#define PMU_CAP_RDPMC PMU_CAP_BIT(2)
-#define PMU_CAP_TIME PMU_CAP_BIT(3)
-#define PMU_CAP_TIME_SHORT PMU_CAP_BIT(5)
-
 /*
- * The kernel updates the page on the CPU the task runs on, between two of its
- * instructions, so compiler barriers are enough, as linux/perf_event.h
- * documents; the lock check discards whatever a concurrent update tore. TSan builds use sequentially consistent
- * atomics instead, so that a simulated writer thread is not a data race.
+ * The page's capability bits and its loads and barriers are the inline
+ * read's (pmu/inline.h): one definition for both reads.
  */
-#ifdef PMU_TSAN
-#define PMU_LD(pc, f) __atomic_load_n(&(pc)->f, __ATOMIC_SEQ_CST)
-#define PMU_LDV(pc, f) PMU_LD(pc, f)
-#define PMU_BARRIER() do { } while (0)
-#else
-/* Plain loads may pair up (ldp); lock and index, which steer control, are read once. */
-#define PMU_LD(pc, f) ((pc)->f)
-#define PMU_LDV(pc, f) (*(const volatile __typeof__((pc)->f) *)&(pc)->f)
-#define PMU_BARRIER() __asm__ __volatile__("" ::: "memory")
-#endif
+#define PMU_CAP_RDPMC PMU_INL_CAP_RDPMC
+#define PMU_CAP_TIME PMU_INL_CAP_BIT(3)
+#define PMU_CAP_TIME_SHORT PMU_INL_CAP_BIT(5)
+#define PMU_LD PMU_INL_LD
+#define PMU_LDV PMU_INL_LDV
+#define PMU_BARRIER PMU_INL_BARRIER
 
 /* What pmu__read_page() brings up to now besides the count. */
 enum pmu__read_mode {

@@ -32,12 +32,13 @@
 extern "C" {
 #endif
 
-/* cap_user_rdpmc in the page's capabilities (bitfields are allocated from the low bit on little-endian ABIs). */
+/* Bit n of the page's capabilities bitfield (allocated from the low bit on little-endian ABIs). */
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define PMU_INL_CAP_RDPMC (1ull << 61)
+#define PMU_INL_CAP_BIT(n) (1ull << (63 - (n)))
 #else
-#define PMU_INL_CAP_RDPMC (1ull << 2)
+#define PMU_INL_CAP_BIT(n) (1ull << (n))
 #endif
+#define PMU_INL_CAP_RDPMC PMU_INL_CAP_BIT(2)
 
 /*
  * The kernel changes the page only between two instructions of this task on
