@@ -392,4 +392,31 @@ static inline void guest_one_more(struct guest_set *sets, int n, int rounds)
 	guest_close(&sets[n]);
 }
 
+/* The counts between two pmu_read() calls around guest_spin(n), per event. */
+static inline int guest_measure(const struct guest_set *as, uint64_t n, uint64_t *delta)
+{
+	uint64_t a[GUEST_MAX_FDS], b[GUEST_MAX_FDS];
+	int r;
+
+	r = pmu_read(as->s, a);
+	guest_spin(n);
+	r = r ? r : pmu_read(as->s, b);
+	for (unsigned i = 0; !r && i < as->n; i++)
+		delta[i] = b[i] - a[i];
+	return r;
+}
+
+/* guest_open(), checked, and every event read from user space (user 1) or not (0). */
+static inline int guest_open_user(struct guest_set *as, const char *events, int user)
+{
+	const char *why;
+	int r = guest_open(as, events);
+
+	CHECK_MSG(r == 0, "%s: %s", events, pmu_errmsg());
+	for (unsigned i = 0; r == 0 && i < as->n; i++)
+		CHECK_MSG(pmu_user_read(as->s, i, &why) == user, "%s: %s: %s user space: %s", events,
+			  pmu_name(as->s, i), user ? "not read from" : "read from", why);
+	return r;
+}
+
 #endif
