@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # bash completion for pmu(1): subcommands, their options, and event names
-# (from "pmu list") after -e/--event, for "pmu check -e" and "pmu encode".
+# (from "pmu list --json") after -e/--event, for "pmu check -e" and "pmu encode";
+# list keywords; stat options as "pmu stat --help" shows them.
 
 _pmu_events()
 {
@@ -11,9 +12,21 @@ _pmu_events()
 		last=${cur##*,}
 	fi
 	local names
-	names=$(pmu list 2>/dev/null | awk '/^  [^ ]/ { print $1 }')
+	names=$(pmu list --json 2>/dev/null | sed -n 's/^ *{"event": "\([^"]*\)".*/\1/p')
 	COMPREPLY=($(compgen -P "$pre" -W "$names" -- "$last"))
 	compopt -o nospace 2>/dev/null
+}
+
+# The options "pmu stat --help" shows, so that new ones complete as they come.
+_pmu_stat_options()
+{
+	local opts
+	# "  -x, --field-separator SEP  description": the words before the description
+	opts=$(pmu stat --help 2>&1 | sed -n 's/^  \(-[^ ].*\)/\1/p' | sed 's/   *.*//' |
+		grep -o -- '\(^\|[ ,]\)--\?[a-zA-Z][-a-zA-Z]*' | tr -d ' ,')
+	[[ -n $opts ]] || opts="-e --event -x --field-separator -j --json-output --json -o --output --append
+		-r --repeat -p -t -a -C -A --per-thread -I -D -v -h"
+	printf '%s\n' $opts --help --
 }
 
 _pmu()
@@ -35,7 +48,8 @@ _pmu()
 		for ((i = 2; i < COMP_CWORD; i++)); do
 			case ${COMP_WORDS[i]} in
 			--) _command_offset $((i + 1)) 2>/dev/null; return ;;
-			-e|--event|-x|--field-separator|-o|--output|-r|--repeat) ((i++)) ;;
+			-e|--event|-x|--field-separator|-o|--output|-r|--repeat|-p|--pid|-t|--tid|-C|--cpu|-I|\
+			--interval-print|-D|--delay) ((i++)) ;;
 			-*) ;;
 			*) _command_offset "$i" 2>/dev/null; return ;;
 			esac
@@ -43,11 +57,10 @@ _pmu()
 		case $prev in
 		-e|--event) _pmu_events "$cur"; return ;;
 		-o|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-		-x|--field-separator|-r|--repeat) return ;;
+		-x|--field-separator|-r|--repeat|-p|--pid|-t|--tid|-C|--cpu|-I|--interval-print|-D|--delay) return ;;
 		esac
 		if [[ $cur == -* ]]; then
-			COMPREPLY=($(compgen -W "-e --event -x --field-separator -j --json-output --json -o --output
-				--append -r --repeat -h --help --" -- "$cur"))
+			COMPREPLY=($(compgen -W "$(_pmu_stat_options)" -- "$cur"))
 		else
 			COMPREPLY=($(compgen -c -- "$cur"))
 		fi ;;
@@ -60,7 +73,12 @@ _pmu()
 		case $prev in
 		--sysfs) COMPREPLY=($(compgen -d -- "$cur")); return ;;
 		esac
-		COMPREPLY=($(compgen -W "--json --sysfs --help" -- "$cur")) ;;
+		# perf list's keywords, then options
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W "--json --available -v --verbose --sysfs --help" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "hw hardware sw software cache hwcache pmu tracepoint" -- "$cur"))
+		fi ;;
 	encode)
 		case $prev in
 		--sysfs) COMPREPLY=($(compgen -d -- "$cur")); return ;;
