@@ -370,7 +370,7 @@ int cmd_list(int argc, char **argv)
 		else if ((r = tool_sysfs_option("list", argc, argv, &i)) != 0) {
 			if (r < 0)
 				return 2;
-		} else if (argv[i][0] == '-' || o.glob)
+		} else if (argv[i][0] == '-' || !argv[i][0] || o.glob)
 			return usage(stderr);
 		else
 			o.glob = argv[i];
