@@ -5,79 +5,15 @@
  * PMU_TRACEFS=DIR) is followed, and what it suggests must work: the event
  * resolves (pmu encode) or opens, the listing is not empty.
  */
-#include <ctype.h>
-#include <limits.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "test.h"
+#include "list_run.h"
 
-static char tool[PATH_MAX + 32], fix[PATH_MAX + 32], out[1 << 20], err[1 << 16];
 static unsigned followed;
-
-static int slurp(const char *path, char *buf, size_t size)
-{
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	buf[0] = '\0';
-	if (!f)
-		return -1;
-	n = fread(buf, 1, size - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return (int)n;
-}
-
-/* Runs "ENV pmu ARGS" (a shell line; ARGS quoted by the caller); the exit status, out and err set. */
-static int run(const char *env, const char *tool_path, const char *fmt, ...)
-{
-	char args[2048], cmd[4096 + 3 * PATH_MAX], o[64], e[64];
-	va_list ap;
-	int st;
-
-	va_start(ap, fmt);
-	vsnprintf(args, sizeof(args), fmt, ap);
-	va_end(ap);
-	snprintf(o, sizeof(o), "/tmp/pmu-hints-%d.out", (int)getpid());
-	snprintf(e, sizeof(e), "/tmp/pmu-hints-%d.err", (int)getpid());
-	snprintf(cmd, sizeof(cmd), "%s %s %s >%s 2>%s", env, tool_path, args, o, e);
-	st = system(cmd);
-	slurp(o, out, sizeof(out));
-	slurp(e, err, sizeof(err));
-	unlink(o);
-	unlink(e);
-	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static int find(void)
-{
-	char exe[PATH_MAX], *s;
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (n <= 0)
-		return -1;
-	exe[n] = '\0';
-	if (!(s = strrchr(exe, '/')))
-		return -1;
-	*s = '\0';
-	snprintf(tool, sizeof(tool), "%s/../pmu", exe);
-	if (access(tool, X_OK))
-		return -1;
-	if (access("test/fixtures/intel/cpu/type", R_OK) == 0) {
-		if (!realpath("test/fixtures", fix))
-			return -1;
-	} else {
-		snprintf(exe + strlen(exe), sizeof(exe) - strlen(exe), "/../../test/fixtures");
-		if (!realpath(exe, fix))
-			return -1;
-	}
-	return 0;
-}
 
 /* The word after marker in msg up to one of stop (or the end), into buf; NULL when marker is absent. */
 static const char *after(const char *msg, const char *marker, const char *stop, char *buf, size_t size)
