@@ -14,6 +14,13 @@ _pmu_events()
 	local names
 	names=$(pmu list --json 2>/dev/null | sed -n 's/^ *{"event": "\([^"]*\)".*/\1/p')
 	COMPREPLY=($(compgen -P "$pre" -W "$names" -- "$last"))
+	# readline replaces only what follows the last ':' of the word
+	if [[ $cur == *:* && $COMP_WORDBREAKS == *:* ]]; then
+		local i colon=${cur%"${cur##*:}"}
+		for i in "${!COMPREPLY[@]}"; do
+			COMPREPLY[i]=${COMPREPLY[i]#"$colon"}
+		done
+	fi
 	compopt -o nospace 2>/dev/null
 }
 
@@ -29,29 +36,44 @@ _pmu_stat_options()
 	printf '%s\n' $opts --help --
 }
 
+# _command_offset takes an index of COMP_WORDS, where ':' splits words: the
+# first one from $1 on that is the word w[$2].
+_pmu_command_offset()
+{
+	local j
+	for ((j = $1; j < ${#COMP_WORDS[@]}; j++)); do
+		[[ ${COMP_WORDS[j]} == "$2" ]] && break
+	done
+	_command_offset "$j" 2>/dev/null
+}
+
 _pmu()
 {
-	local cur prev cmd i
-	cur=${COMP_WORDS[COMP_CWORD]}
-	prev=${COMP_WORDS[COMP_CWORD-1]}
-	if ((COMP_CWORD == 1)); then
+	local cur prev cmd i cword w
+	# the words as typed: readline splits "sched:sched_switch" and "task-clock:u" at ':', pmu does not
+	read -r -a w <<< "${COMP_LINE:0:COMP_POINT}"
+	[[ ${COMP_LINE:0:COMP_POINT} == *[[:space:]] || ${#w[@]} == 0 ]] && w+=("")
+	cword=$((${#w[@]} - 1))
+	cur=${w[cword]}
+	prev=${w[cword-1]}
+	if ((cword == 1)); then
 		COMPREPLY=($(compgen -W "check list encode stat version help --help --version" -- "$cur"))
 		return
 	fi
-	cmd=${COMP_WORDS[1]}
+	cmd=${w[1]}
 	case $cmd in
 	help)
-		((COMP_CWORD == 2)) && COMPREPLY=($(compgen -W "check list encode stat" -- "$cur"))
+		((cword == 2)) && COMPREPLY=($(compgen -W "check list encode stat" -- "$cur"))
 		return ;;
 	stat)
 		# after the command, complete its own words
-		for ((i = 2; i < COMP_CWORD; i++)); do
-			case ${COMP_WORDS[i]} in
-			--) _command_offset $((i + 1)) 2>/dev/null; return ;;
+		for ((i = 2; i < cword; i++)); do
+			case ${w[i]} in
+			--) _pmu_command_offset $((i + 1)) "${w[i + 1]}"; return ;;
 			-e|--event|-x|--field-separator|-o|--output|-r|--repeat|-p|--pid|-t|--tid|-C|--cpu|-I|\
 			--interval-print|-D|--delay) ((i++)) ;;
 			-*) ;;
-			*) _command_offset "$i" 2>/dev/null; return ;;
+			*) _pmu_command_offset "$i" "${w[i]}"; return ;;
 			esac
 		done
 		case $prev in

@@ -11,7 +11,30 @@
 
 #include "test.h"
 
-static char bash[PATH_MAX], script[PATH_MAX + 64], bindir[PATH_MAX], fix[PATH_MAX + 64], out[1 << 20];
+static char bash[PATH_MAX], script[PATH_MAX + 64], bindir[PATH_MAX], fix[PATH_MAX + 64], out[1 << 20], driver[64];
+
+/*
+ * $1 the completion script, $2 the line typed, the cursor at its end. The
+ * words are split as readline splits them: at blanks, and around ':' (in
+ * COMP_WORDBREAKS), so "sched:sched_sw" is three words.
+ */
+static const char driver_text[] =
+	"source \"$1\" || exit 3\n"
+	"set -f\n"
+	"COMP_LINE=$2 COMP_POINT=${#2} COMP_WORDBREAKS=$' \\t\\n\"\\'><=;|&(:' COMP_WORDS=()\n"
+	"for x in $2; do\n"
+	"	while [[ $x == *:* ]]; do\n"
+	"		[[ -n ${x%%:*} ]] && COMP_WORDS+=(\"${x%%:*}\")\n"
+	"		COMP_WORDS+=(:)\n"
+	"		x=${x#*:}\n"
+	"	done\n"
+	"	[[ -n $x ]] && COMP_WORDS+=(\"$x\")\n"
+	"done\n"
+	"[[ $2 == *' ' || $2 == *: ]] && COMP_WORDS+=('')\n"
+	"COMP_CWORD=$((${#COMP_WORDS[@]} - 1))\n"
+	"COMPREPLY=()\n"
+	"_pmu pmu \"${COMP_WORDS[COMP_CWORD]}\" \"${COMP_WORDS[COMP_CWORD-1]}\"\n"
+	"printf '%s\\n' \"${COMPREPLY[@]}\"\n";
 
 static int slurp(const char *path, char *buf, size_t size)
 {
@@ -63,14 +86,8 @@ static const char *complete(const char *words)
 
 	snprintf(o, sizeof(o), "/tmp/pmu-compl-%d.out", (int)getpid());
 	/* the line as typed: words split on blanks, the cursor at its end */
-	snprintf(cmd, sizeof(cmd),
-		 "PATH='%s':\"$PATH\" '%s' --norc --noprofile -c '"
-		 "source \"$1\" || exit 3; "
-		 "COMP_LINE=\"$2\"; COMP_POINT=${#COMP_LINE}; read -r -a COMP_WORDS <<< \"$2\"; "
-		 "[[ $2 == *\" \" ]] && COMP_WORDS+=(\"\"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); "
-		 "COMPREPLY=(); _pmu pmu \"${COMP_WORDS[COMP_CWORD]}\" \"${COMP_WORDS[COMP_CWORD-1]}\"; "
-		 "printf \"%%s\\n\" \"${COMPREPLY[@]}\"' sh '%s' '%s' >%s 2>&1",
-		 bindir, bash, script, words, o);
+	snprintf(cmd, sizeof(cmd), "PATH='%s':\"$PATH\" '%s' --norc --noprofile %s '%s' '%s' >%s 2>&1", bindir, bash,
+		 driver, script, words, o);
 	st = system(cmd);
 	slurp(o, out, sizeof(out));
 	unlink(o);
@@ -112,6 +129,13 @@ int main(void)
 		T_SKIP("completion/pmu.bash not found (run from the source tree)");
 	if (!bash[0])
 		T_SKIP("bash is not installed");
+	snprintf(driver, sizeof(driver), "/tmp/pmu-compl-%d.sh", (int)getpid());
+	{
+		FILE *f = fopen(driver, "w");
+
+		if (!f || fputs(driver_text, f) < 0 || fclose(f))
+			T_SKIP("cannot write %s", driver);
+	}
 
 	/* subcommands */
 	EXPECT("pmu st", "stat");
@@ -161,5 +185,18 @@ int main(void)
 	snprintf(words, sizeof(words), "pmu list --sysfs %.200s/int", fix);
 	snprintf(cmd, sizeof(cmd), "%.200s/intel", fix);
 	EXPECT(words, cmd);
+
+	/* tracepoints: readline splits the word at ':' and replaces what follows it */
+	snprintf(words, sizeof(words), "%.200s/tracefs", fix);
+	setenv("PMU_TRACEFS", words, 1);
+	EXPECT("pmu stat -e sched:sched_sw", "sched_switch");
+	CHECK(lines(out) == 1);
+	EXPECT("pmu stat -e task-clock,sched:sched_w", "sched_wakeup");
+	EXPECT("pmu stat -e sys", "syscalls:sys_enter_read");
+	/* the command after a tracepoint is the command's */
+	CHECK(!has(complete("pmu stat -e sched:sched_switch true --re"), "--repeat"));
+	EXPECT("pmu stat -e sched:sched_switch --re", "--repeat");
+	unsetenv("PMU_TRACEFS");
+	unlink(driver);
 	T_DONE();
 }
