@@ -65,6 +65,24 @@ int main(void)
 	CHECK_MSG(st == 1 && strstr(err, "PMU_TRACEFS=DIR"), "exit %d: %s", st, err);
 	CHECK(run("", tool, "list %s", intel) == 0 && !strstr(out, "tracepoint events:"));
 
+	/* a FIFO as an id, a symbolic link loop, a file as a subsystem: left out, nothing blocks */
+	{
+		char dir[] = "/tmp/pmu-tracefs-XXXXXX", cmd[256];
+
+		if (mkdtemp(dir)) {
+			snprintf(cmd, sizeof(cmd), "cd %s && mkdir -p events/a/fifo events/a/ok events/a/loop && "
+				 "mkfifo events/a/fifo/id && echo 7 >events/a/ok/id && ln -s ../loop events/a/loop/id && "
+				 "ln -s loop2 events/loop2 && echo 1 >events/file", dir);
+			CHECK(system(cmd) == 0);
+			snprintf(cmd, sizeof(cmd), "PMU_TRACEFS=%s", dir);
+			st = run(cmd, tool, "list --json tracepoint");
+			CHECK_MSG(st == 0 && strstr(out, "\"a:ok\"") && strstr(out, "config=0x7") && !strstr(out, "a:fifo") &&
+				  !strstr(out, "a:loop"), "exit %d: %s%s", st, out, err);
+			snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+			CHECK(system(cmd) == 0);
+		}
+	}
+
 	/* this machine's, as perf list shows them */
 	if (run("", tool, "list tracepoint") == 0) {
 		static char mine[sizeof(out)];
