@@ -317,9 +317,12 @@ static void list_tracepoints(struct out *o)
 		return;
 	}
 	if (r < 0) {
-		problem = pmu__tracefs_problem(why, sizeof(why));
-		fprintf(stderr, "pmu list: tracepoints not listed: %s\n", *problem ? problem : strerror(-r));
-		o->said = true;
+		/* said for the whole list and when asked, not for every other glob */
+		if (!o->glob || o->kind || strchr(o->glob, ':')) {
+			problem = pmu__tracefs_problem(why, sizeof(why));
+			fprintf(stderr, "pmu list: tracepoints not listed: %s\n", *problem ? problem : strerror(-r));
+			o->said = true;
+		}
 		return;
 	}
 	if (r > 0) {
