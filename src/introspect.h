@@ -153,6 +153,32 @@ int pmu__alias_names(const char *pmu, char ***names, size_t *n);
 /* events/<alias>.<what> ("scale", "unit") into buf: length, or -errno. */
 int pmu__alias_extra(const char *pmu, const char *alias, const char *what, char *buf, size_t size);
 
+/* ---- tracepoints (sysfs.c) ---- */
+
+struct pmu__tracepoint {
+	char *name;		/* "sched:sched_switch" */
+	uint64_t id;		/* perf_event_attr.config of type PERF_TYPE_TRACEPOINT */
+};
+#define PMU_MAX_TRACEPOINTS 65536
+
+/*
+ * The tracepoints of tracefs (events/SUBSYS/NAME with an id file, names as
+ * the resolver takes them), sorted by name, at most PMU_MAX_TRACEPOINTS.
+ * 0, 1 when some were left out (too many), or -errno: -ENOENT or -EACCES
+ * when tracefs is missing or unreadable (pmu__tracefs_problem() says what to
+ * do), -EXDEV when the sysfs root is a copy and $PMU_TRACEFS is not set,
+ * -ENOMEM. Free with pmu__tracepoints_free().
+ */
+int pmu__tracepoints(struct pmu__tracepoint **tp, size_t *n);
+void pmu__tracepoints_free(struct pmu__tracepoint *tp, size_t n);
+/*
+ * Why tracepoints cannot be found: "" when tracefs is there and readable,
+ * else a hint naming what to do (mount it, or run with the rights to read it),
+ * built in buf when it names a path. (Not thread-local: a library loaded late,
+ * by Python's ctypes say, has little static TLS room.)
+ */
+const char *pmu__tracefs_problem(char *buf, size_t size);
+
 /* ---- libpfm4 (event_pfm.c): pmu__pfm_list() ---- */
 #include "event_pfm.h"
 

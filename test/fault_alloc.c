@@ -289,12 +289,14 @@ int main(void)
 		"encode --sysfs FIX/intel cycles cpu/mem-loads,ldlat=3/ mem-stores cyclez",
 		"encode --sysfs FIX/intel_hybrid cycles topdown-retiring",
 		"check -e task-clock,cycles", "check -e cyclez,cpu/event=1/,nosuch/x/",
+		"list --sysfs FIX/intel tracepoint", "encode --sysfs FIX/intel sched:sched_swich software/task-clock/",
 	};
 	char root[4400];
 
 	if (access("test/fixtures/intel/cpu/type", R_OK))
 		T_SKIP("run from the source tree (test/fixtures)");
 	snprintf(fix, sizeof(fix), "test/fixtures");
+	setenv("PMU_TRACEFS", "test/fixtures/tracefs", 1);	/* tracepoints listed and suggested */
 
 	for (size_t t = 0; t < PMU_ARRAY_SIZE(trees); t++) {
 		snprintf(root, sizeof(root), "%s/%s", fix, trees[t]);
