@@ -182,6 +182,7 @@ int main(void)
 		ok = ok && c && pmu_results_threads(c) == 1 && get(c, "child", -1, &x) == 0 && x.calls == 1 &&
 		     get(c, "steps", -1, &x) == -ENOENT;
 		pmu_results_free(c);
+		pmu_results_free(r);	/* the child's copy of the parent's snapshot */
 		_exit(ok ? 0 : 1);
 	}
 	int st = 0;
