@@ -177,6 +177,12 @@ static inline uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+/* PMU_TIMES_FULL: each event's enabled times read at slot (a depth, or PMU_REGION_DEPTH at end); running follow. */
+static inline uint64_t *times_at(struct pmu__thr *t, unsigned slot)
+{
+	return &t->stk_v[(PMU_REGION_DEPTH + slot) * t->n];
+}
+
 /*
  * Reads t's counters into values, and as t->times says their times into
  * slot (a depth, or PMU_REGION_DEPTH at end) of the group's or of each
@@ -196,8 +202,7 @@ static inline int read_into(struct pmu__thr **tp, uint64_t *values, unsigned slo
 			t->grp_run[slot] = t->set->group_buf[2];
 		}
 	} else {
-		uint64_t *en = &t->stk_v[(PMU_REGION_DEPTH + 1 + slot) * t->n];
-		uint64_t *run = en + (PMU_REGION_DEPTH + 1) * t->n;
+		uint64_t *en = times_at(t, slot), *run = en + (PMU_REGION_DEPTH + 1) * t->n;
 
 		r = pmu_read_full(t->set, t->rd);
 		for (unsigned i = 0; r == 0 && i < t->n; i++) {
@@ -227,6 +232,16 @@ static __attribute__((noinline)) unsigned want_times(const struct pmu__thr *t)
 		if (PMU_INL_LD(s->ev[i].page, time_enabled) != PMU_INL_LD(s->ev[i].page, time_running))
 			return PMU_TIMES_FULL;
 	return PMU_TIMES_NONE;
+}
+
+/*
+ * Whether want_times() may say something new: but for one group read from
+ * user space, whose first page tells inline that it was never multiplexed.
+ */
+static inline bool times_maybe(const struct pmu_set *s)
+{
+	return !s->direct || !s->one_group ||
+	       PMU_INL_LD(s->ev[0].page, time_enabled) != PMU_INL_LD(s->ev[0].page, time_running);
 }
 
 static struct pmu__acc *acc_new(struct pmu__thr *t, unsigned id)
@@ -262,7 +277,7 @@ PMU_API int pmu_region_begin(const char *name)
 	a = t->acc[id];
 	if (unlikely(!a) && !(a = acc_new(t, (unsigned)id)))
 		return pmu__err(-ENOMEM, "%s: out of memory", name);
-	if (unlikely(t->times == PMU_TIMES_NONE) && (t->times = want_times(t)))
+	if (unlikely(t->times == PMU_TIMES_NONE) && times_maybe(t->set) && (t->times = want_times(t)))
 		t->times_from = d;
 	/* The clock outside, the counters inside: the counts take in as little of this code as possible. */
 	t->stk_t0[d] = now_ns();
@@ -303,8 +318,8 @@ static inline __attribute__((always_inline)) void fig_add(struct pmu__fig *f, ui
 static __attribute__((noinline)) void add_times(struct pmu__thr *t, struct pmu__acc *a, unsigned d)
 {
 	unsigned n = t->n;
-	const uint64_t *e0 = &t->stk_v[(PMU_REGION_DEPTH + 1 + d) * n], *r0 = e0 + (PMU_REGION_DEPTH + 1) * n;
-	const uint64_t *e1 = &t->stk_v[(2 * PMU_REGION_DEPTH + 1) * n], *r1 = e1 + (PMU_REGION_DEPTH + 1) * n;
+	const uint64_t *e0 = times_at(t, d), *r0 = e0 + (PMU_REGION_DEPTH + 1) * n;
+	const uint64_t *e1 = times_at(t, PMU_REGION_DEPTH), *r1 = e1 + (PMU_REGION_DEPTH + 1) * n;
 
 	for (unsigned i = 0; i < n; i++) {
 		PMU_FIG_ST(a->f[1 + i].en, a->f[1 + i].en + (e1[i] - e0[i]));
