@@ -18,9 +18,7 @@
 #include <sched.h>
 
 #include "readpage.h"
-#include "readpage.h"
 #include "region.h"
-#include "set.h"
 #include "set.h"
 
 #define TAB_SIZE (2 * PMU_REGION_MAX)	/* open addressing, at most half full */
@@ -368,8 +366,9 @@ static inline __attribute__((always_inline)) int end_top(struct pmu__thr **tp, c
 		}
 		/*
 		 * One group's times are every event's: they go to figure 0's
-		 * (ns has none of its own). A call begun before the counters
-		 * gave times (times_from) has none.
+		 * (ns has none of its own), taken from the thread's first begin
+		 * on. Each event's start when multiplexing is first seen: a call
+		 * begun before (below times_from) has none.
 		 */
 		if (t->times == PMU_TIMES_GROUP) {
 			PMU_FIG_ST(a->f[0].en, a->f[0].en + (t->grp_en[PMU_REGION_DEPTH] - t->grp_en[d]));
