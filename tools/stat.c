@@ -281,6 +281,8 @@ static void print_event(const struct stat_opts *so, const struct ev *ev, unsigne
 		fprintf(f, ", \"event-runtime\" : %" PRIu64 ", \"pcnt-running\" : %.2f", e->rd.running, pct);
 		if (has_m)
 			fprintf(f, ", \"metric-value\" : %f, \"metric-unit\" : \"%s\"", mv, munit);
+		else if (!e->set || !e->counted)	/* perf's fields for an event without a count */
+			fprintf(f, ", \"metric-value\" : %f, \"metric-unit\" : \"\"", 0.0);
 		fprintf(f, "}\n");
 	} else if (so->sep) {
 		fprintf(f, "%s%s%s%s%s%s", val, so->sep, unit, so->sep, e->name, so->sep);
@@ -294,12 +296,13 @@ static void print_event(const struct stat_opts *so, const struct ev *ev, unsigne
 		fputc('\n', f);
 	} else {
 		fprintf(f, "%18s %-4s %-32s", val, unit, e->name);
+		/* perf's widths: a count's comment column is 7 wider than an absent count's */
 		if (has_m)
-			fprintf(f, " #%9.3f %-22s", mv, munit);
+			fprintf(f, " #%9.3f %-23s", mv, munit);
 		else
-			fprintf(f, "%*s", 34, "");
+			fprintf(f, "%*s", e->set && e->counted ? 35 : 28, "");
 		if (so->el.n > 1 && runs_pct(&e->st) != 0)	/* perf leaves out a deviation of 0 */
-			fprintf(f, "   ( +-%6.2f%% )", runs_pct(&e->st));
+			fprintf(f, "  ( +-%6.2f%% )", runs_pct(&e->st));
 		if (e->set && e->counted && e->rd.running < e->rd.enabled)
 			fprintf(f, " (%.2f%%)", pct);
 		fputc('\n', f);
