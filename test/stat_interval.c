@@ -119,8 +119,8 @@ static void layout(const char *fmt)
 	}
 	CHECK_MSG(theirs.status == 0 && ours.status == 0, "-I 100 %s: perf stat exits %d, pmu stat %d", fmt ? fmt : "",
 		  theirs.status, ours.status);
-	shapes(theirs.err, ts, !fmt);
-	shapes(ours.err, os, !fmt);
+	shapes(theirs.fig, ts, !fmt);
+	shapes(ours.fig, os, !fmt);
 	for (int k = 0; k < KINDS; k++) {
 		if (k == 0 && fmt)
 			continue;
@@ -133,9 +133,9 @@ static void layout(const char *fmt)
 				  fmt ? fmt : "", names[k], ts[k], os[k]);
 	}
 	/* -x: perf's 8 fields (the timestamp, then -x's 7) on every line */
-	for (int i = 0; fmt && fmt[1] == 'x' && t_line(ours.err, i, line, sizeof(line)); i++)
+	for (int i = 0; fmt && fmt[1] == 'x' && t_line(ours.fig, i, line, sizeof(line)); i++)
 		CHECK_MSG(fields(line) == 8, "-I 100 -x,: %s", line);
-	for (int i = 0; fmt && fmt[1] == 'x' && t_line(theirs.err, i, line, sizeof(line)); i++)
+	for (int i = 0; fmt && fmt[1] == 'x' && t_line(theirs.fig, i, line, sizeof(line)); i++)
 		CHECK_MSG(fields(line) == 8, "perf stat -I 100 -x,: %s", line);
 }
 
@@ -153,7 +153,7 @@ static void line_count(void)
 
 	CHECK_EQ(T_STAT(&r, NULL, NULL, "-I", "100", "-x,", "-e", "page-faults", t_self, "--work", "--sleep", "550"),
 		 0);
-	for (; t_line(r.err, n, line, sizeof(line)); n++) {
+	for (; t_line(r.fig, n, line, sizeof(line)); n++) {
 		double t = strtod(line, NULL);
 
 		CHECK_MSG(fields(line) == 8 && strstr(line, ",page-faults"), "%s", line);
@@ -164,7 +164,7 @@ static void line_count(void)
 	int lo = (int)(r.elapsed / 0.1), hi = lo + (r.elapsed / 0.1 > lo);
 
 	CHECK_MSG(n >= lo - 1 && n <= hi + 1,
-		  "%d interval lines in a run of %.3f s:\n%s", n, r.elapsed, r.err);
+		  "%d interval lines in a run of %.3f s:\n%s", n, r.elapsed, r.fig);
 	printf("-I 100 of a 0.55 s command: %d lines in %.3f s\n", n, r.elapsed);
 }
 
@@ -206,12 +206,12 @@ static void deltas(void)
 
 	snprintf(np, sizeof(np), "%ld", pages);
 	CHECK_EQ(T_STAT(&r, NULL, NULL, "-x,", "-e", "page-faults", t_self, "--work", "--touch", np, "10"), 0);
-	whole = strtod(r.err, NULL);
+	whole = strtod(r.fig, NULL);
 	CHECK_EQ(T_STAT(&r, NULL, NULL, "-I", "50", "-x,", "-e", "page-faults,task-clock", t_self, "--work", "--touch",
 			np, "10"), 0);
-	parts = sum(r.err, "page-faults", 2, &lines);
+	parts = sum(r.fig, "page-faults", 2, &lines);
 	CHECK_MSG(parts >= (double)pages, "the intervals' page faults add up to %.0f, %ld pages touched:\n%s", parts,
-		  pages, r.err);
+		  pages, r.fig);
 	/* a fixed program's page faults repeat, within a few */
 	CHECK_MSG(parts - whole <= whole * 0.01 + 5 && whole - parts <= whole * 0.01 + 5, "intervals: %.0f page faults; the whole run: %.0f", parts,
 		  whole);
@@ -287,13 +287,13 @@ static void bad_values(bool perf)
 	CHECK_EQ(T_STAT(&r, NULL, NULL, "-I", "100", "-r", "2", "true"), 129);
 	CHECK_MSG(strstr(r.err, "-I and -r"), "%s", r.err);
 	CHECK_EQ(T_STAT(&r, NULL, NULL, "-I", "5", "-x,", "-e", "page-faults", t_self, "--work", "--sleep", "60"), 0);
-	CHECK_MSG(strstr(r.err, ",page-faults,") && fields(r.err) > 8, "-I 5: %s", r.err);
+	CHECK_MSG(strstr(r.fig, ",page-faults") && fields(r.fig) > 8, "-I 5: %s", r.fig);
 	if (perf) {
 		static struct t_run p;
 
 		CHECK_EQ(t_run(&p, (char *const[]){ "perf", "stat", "-I", "5", "-x,", "-e", "page-faults", t_self,
 						    "--work", "--sleep", "60", NULL }, NULL, NULL), 0);
-		CHECK_MSG(strstr(p.err, ",page-faults,") && fields(p.err) > 8, "perf stat -I 5: %s", p.err);
+		CHECK_MSG(strstr(p.fig, ",page-faults") && fields(p.fig) > 8, "perf stat -I 5: %s", p.fig);
 	}
 }
 

@@ -39,9 +39,13 @@ static inline double t_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* A run: its standard output and error, exit status (128+N for signal N) and wall time. */
+/*
+ * A run: its standard output and error, exit status (128+N for signal N) and
+ * wall time; fig is err without pmu stat's notes ("pmu stat: ..." lines,
+ * such as the one saying kernel counting was refused).
+ */
 struct t_run {
-	char out[1 << 16], err[1 << 16];
+	char out[1 << 16], err[1 << 16], fig[1 << 16];
 	int status;
 	double elapsed;
 };
@@ -87,6 +91,12 @@ static inline int t_run(struct t_run *r, char *const argv[], void (*during)(pid_
 	r->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 	t_slurp(ofd, r->out, sizeof(r->out));
 	t_slurp(efd, r->err, sizeof(r->err));
+	r->fig[0] = '\0';
+	for (const char *l = r->err, *e; *l; l = *e ? e + 1 : e) {
+		e = l + strcspn(l, "\n");
+		if (strncmp(l, "pmu stat: ", 10))
+			snprintf(r->fig + strlen(r->fig), sizeof(r->fig) - strlen(r->fig), "%.*s\n", (int)(e - l), l);
+	}
 	return r->status;
 }
 
