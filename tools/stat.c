@@ -85,7 +85,8 @@ struct stat_opts {
 
 static int usage(FILE *f)
 {
-	fprintf(f, "usage: pmu stat [-e EVENTS]... [-x SEP | -j] [-o FILE [--append]] [--] CMD [ARGS...]\n"
+	fprintf(f, "usage: pmu stat [-e EVENTS]... [-x SEP | -j] [-o FILE [--append]] [-r N] [-I MS] [-D MS] [-v]\n"
+		"                [--] CMD [ARGS...]\n"
 		"  counts CMD and its children; prints each event's count, unit and, when the\n"
 		"  kernel multiplexed it, the share of time it was counted (like perf stat)\n"
 		"  -e, --event EVENTS   comma-separated events (default: " DEFAULT_EVENTS ",\n"
