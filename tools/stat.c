@@ -13,6 +13,8 @@
 #include <getopt.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -64,6 +66,7 @@ struct ev {
 	struct pmu_set *set;	/* NULL: not supported here */
 	char *why;		/* why not */
 	struct pmu_reading rd;
+	struct pmu_reading last;	/* -I: the cumulative reading at the last interval */
 	bool counted;		/* ran at all */
 	bool optional;		/* a default event left out when it does not open */
 	double value;		/* scaled; with -r, the mean of the runs */
@@ -75,13 +78,15 @@ struct stat_opts {
 	bool json;
 	FILE *out;
 	const char *msg_prefix;
+	const char *prefix;	/* -I: the interval's timestamp field, before each line */
 	unsigned repeat;	/* -r: runs asked for */
 	struct runs el;		/* the runs made: their elapsed times */
 };
 
 static int usage(FILE *f)
 {
-	fprintf(f, "usage: pmu stat [-e EVENTS]... [-x SEP | -j] [-o FILE [--append]] [--] CMD [ARGS...]\n"
+	fprintf(f, "usage: pmu stat [-e EVENTS]... [-x SEP | -j] [-o FILE [--append]] [-r N] [-I MS] [-D MS] [-v]\n"
+		"                [--] CMD [ARGS...]\n"
 		"  counts CMD and its children; prints each event's count, unit and, when the\n"
 		"  kernel multiplexed it, the share of time it was counted (like perf stat)\n"
 		"  -e, --event EVENTS   comma-separated events (default: " DEFAULT_EVENTS ",\n"
@@ -93,6 +98,10 @@ static int usage(FILE *f)
 		"  --append             with -o: add to FILE\n"
 		"  -r, --repeat N       run CMD N times; print the means and, as perf stat,\n"
 		"                       each one's relative standard deviation (+- x.xx%%)\n"
+		"  -I, --interval-print MS  every MS milliseconds, the counts of that interval\n"
+		"  -D, --delay MS       start counting MS milliseconds after CMD starts (-1: never)\n"
+		"  -v, --verbose        on standard error, each event's raw count, enabled and\n"
+		"                       running times, and how it was read and why\n"
 		"  exit status: the command's; 127 when it cannot be run, 128+N when killed by\n"
 		"  signal N, 129 for a usage error (as perf stat)\n");
 	return f == stdout ? 0 : 129;
@@ -117,10 +126,10 @@ static bool explicit_levels(const char *name)
  * Opens name on pid; first with kernel counting when the user named no
  * modifier. *user_only is set when the kernel refused that.
  */
-static int open_event(struct ev *e, pid_t pid, bool *user_only)
+static int open_event(struct ev *e, pid_t pid, unsigned start, bool *user_only)
 {
 	struct pmu_opts o = { .size = sizeof(o), .pid = pid, .cpu = -1,
-			      .flags = PMU_INHERIT | PMU_ENABLE_ON_EXEC | PMU_NO_GROUP };
+			      .flags = PMU_INHERIT | start | PMU_NO_GROUP };
 	bool refused = false;
 	char buf[512];
 	int r;
@@ -274,16 +283,19 @@ static void print_event(const struct stat_opts *so, const struct ev *ev, unsigne
 	else
 		snprintf(val, sizeof(val), so->json ? "%.6f" : "%.0f", e->value);
 	if (so->json) {
-		fprintf(f, "{\"counter-value\" : \"%s\", \"unit\" : \"%s\", \"event\" : ", val, unit);
+		fprintf(f, "%s\"counter-value\" : \"%s\", \"unit\" : \"%s\", \"event\" : ", so->prefix ? so->prefix : "{",
+			val, unit);
 		pmu__json_str(f, e->name);
 		if (so->el.n > 1)
 			fprintf(f, ", \"variance\" : %.2f", runs_pct(&e->st));
 		fprintf(f, ", \"event-runtime\" : %" PRIu64 ", \"pcnt-running\" : %.2f", e->rd.running, pct);
 		if (has_m)
 			fprintf(f, ", \"metric-value\" : %f, \"metric-unit\" : \"%s\"", mv, munit);
+		else if (!e->set || !e->counted)	/* perf's fields for an event without a count */
+			fprintf(f, ", \"metric-value\" : %f, \"metric-unit\" : \"\"", 0.0);
 		fprintf(f, "}\n");
 	} else if (so->sep) {
-		fprintf(f, "%s%s%s%s%s%s", val, so->sep, unit, so->sep, e->name, so->sep);
+		fprintf(f, "%s%s%s%s%s%s%s", so->prefix ? so->prefix : "", val, so->sep, unit, so->sep, e->name, so->sep);
 		if (so->el.n > 1)
 			fprintf(f, "%.2f%%%s", runs_pct(&e->st), so->sep);
 		fprintf(f, "%" PRIu64 "%s%.2f%s", e->rd.running, so->sep, pct, so->sep);
@@ -293,13 +305,14 @@ static void print_event(const struct stat_opts *so, const struct ev *ev, unsigne
 			fprintf(f, "%s", so->sep);
 		fputc('\n', f);
 	} else {
-		fprintf(f, "%18s %-4s %-32s", val, unit, e->name);
+		fprintf(f, "%s%18s %-4s %-32s", so->prefix ? so->prefix : "", val, unit, e->name);
+		/* perf's widths: a count's comment column is 7 wider than an absent count's */
 		if (has_m)
-			fprintf(f, " #%9.3f %-22s", mv, munit);
+			fprintf(f, " #%9.3f %-23s", mv, munit);
 		else
-			fprintf(f, "%*s", 34, "");
+			fprintf(f, "%*s", e->set && e->counted ? 35 : 28, "");
 		if (so->el.n > 1 && runs_pct(&e->st) != 0)	/* perf leaves out a deviation of 0 */
-			fprintf(f, "   ( +-%6.2f%% )", runs_pct(&e->st));
+			fprintf(f, "  ( +-%6.2f%% )", runs_pct(&e->st));
 		if (e->set && e->counted && e->rd.running < e->rd.enabled)
 			fprintf(f, " (%.2f%%)", pct);
 		fputc('\n', f);
@@ -352,6 +365,10 @@ struct stat_run {
 	struct ev *ev;
 	unsigned n;
 	bool user_only;		/* the kernel refused kernel counting */
+	unsigned interval;	/* -I, ms; 0: none */
+	long delay;		/* -D, ms; -1: the events stay disabled */
+	bool verbose;		/* -v */
+	unsigned intervals;	/* -I: lines of the table printed, for its header */
 	double elapsed;
 	struct rusage ru;
 	int status;		/* the command's, from wait4() */
@@ -374,15 +391,12 @@ static int add_list(struct stat_run *r, const char *v)
 
 /* perf stat's options that pmu stat does not have: refused by name, never taken for another meaning. */
 static const struct option perf_only[] = {
-	{ "interval-print", required_argument, NULL, 'I' },
 	{ "pid", required_argument, NULL, 'p' },
 	{ "tid", required_argument, NULL, 't' },
 	{ "all-cpus", no_argument, NULL, 'a' },
 	{ "cpu", required_argument, NULL, 'C' },
 	{ "no-aggr", no_argument, NULL, 'A' },
 	{ "per-thread", no_argument, NULL, 1001 },
-	{ "delay", required_argument, NULL, 'D' },
-	{ "verbose", no_argument, NULL, 'v' },
 	{ "metric-only", no_argument, NULL, 1002 },
 	{ "topdown", no_argument, NULL, 1003 },
 	{ "metrics", required_argument, NULL, 'M' },
@@ -404,11 +418,27 @@ static int not_supported(int c, const char *arg)
 	return usage(stderr);
 }
 
+/* A whole number of milliseconds from lo to INT_MAX (the range perf stat's int holds) into *ms. */
+static bool parse_ms(const char *arg, long lo, long *ms)
+{
+	char *end;
+	long v;
+
+	if (!((arg[0] >= '0' && arg[0] <= '9') || arg[0] == '-'))	/* strtol would take blanks and '+' */
+		return false;
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (*end || errno || v < lo || v > INT_MAX)
+		return false;
+	*ms = v;
+	return true;
+}
+
 /* perf stat's spellings; CMD may follow the options with or without "--". -1, or an exit status. */
 static int parse_args(struct stat_run *r, int argc, char **argv)
 {
 	enum { JSON = 2001, APPEND };
-	struct option longopts[PMU_ARRAY_SIZE(perf_only) + 9] = {
+	struct option longopts[PMU_ARRAY_SIZE(perf_only) + 12] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "field-separator", required_argument, NULL, 'x' },
 		{ "json-output", no_argument, NULL, 'j' },
@@ -417,10 +447,14 @@ static int parse_args(struct stat_run *r, int argc, char **argv)
 		{ "append", no_argument, NULL, APPEND },
 		{ "help", no_argument, NULL, 'h' },
 		{ "repeat", required_argument, NULL, 'r' },
+		{ "interval-print", required_argument, NULL, 'I' },
+		{ "delay", required_argument, NULL, 'D' },
+		{ "verbose", no_argument, NULL, 'v' },
 	};
+	long ms;
 	int c;
 
-	memcpy(longopts + 8, perf_only, sizeof(perf_only));
+	memcpy(longopts + 11, perf_only, sizeof(perf_only));
 	opterr = 0;
 	optind = 1;
 	/* "+": the first non-option is the command; ':' reports a missing value apart */
@@ -456,6 +490,25 @@ static int parse_args(struct stat_run *r, int argc, char **argv)
 			r->so.repeat = (unsigned)n;
 			break;
 		}
+		case 'I':
+			/* perf stat 6.1 takes any interval from 1 ms on (0 would turn -I off there) */
+			if (!parse_ms(optarg, 1, &ms)) {
+				fprintf(stderr, "pmu stat: -I '%s': not an interval in milliseconds from 1 to %d\n",
+					optarg, INT_MAX);
+				return usage(stderr);
+			}
+			r->interval = (unsigned)ms;
+			break;
+		case 'D':
+			if (!parse_ms(optarg, -1, &r->delay)) {
+				fprintf(stderr, "pmu stat: -D '%s': not a delay in milliseconds from 0 to %d, or -1 "
+					"(the events stay disabled)\n", optarg, INT_MAX);
+				return usage(stderr);
+			}
+			break;
+		case 'v':
+			r->verbose = true;
+			break;
 		case ':':
 			fprintf(stderr, "pmu stat: %s needs a value\n", argv[optind - 1]);
 			return usage(stderr);
@@ -470,6 +523,10 @@ static int parse_args(struct stat_run *r, int argc, char **argv)
 	}
 	if (r->so.sep && r->so.json) {
 		fprintf(stderr, "pmu stat: -x and --json do not go together\n");
+		return usage(stderr);
+	}
+	if (r->interval && r->so.repeat > 1) {
+		fprintf(stderr, "pmu stat: -I and -r do not go together\n");
 		return usage(stderr);
 	}
 	if (r->append && !r->outpath) {
@@ -533,7 +590,8 @@ static unsigned open_events(struct stat_run *r, pid_t pid)
 
 	for (unsigned i = 0; i < r->n; i++) {
 		struct ev *ev = r->ev;
-		int rc = open_event(&ev[i], pid, &r->user_only);
+		/* -D: opened disabled, enabled once the delay is over */
+		int rc = open_event(&ev[i], pid, r->delay ? PMU_DISABLED : PMU_ENABLE_ON_EXEC, &r->user_only);
 
 		if (rc < 0 && ev[i].optional) {
 			pmu_close(ev[i].set);
@@ -547,6 +605,96 @@ static unsigned open_events(struct stat_run *r, pid_t pid)
 		opened += rc == 0;
 	}
 	return opened;
+}
+
+static void read_counts(struct stat_run *r);
+
+/* -I: the counts since the last interval, each line after its timestamp (seconds since counting began). */
+static void print_interval(struct stat_run *r, double t)
+{
+	struct stat_opts so = r->so;
+	unsigned long sec = (unsigned long)t, ns = (unsigned long)((t - (double)sec) * 1e9);
+	char prefix[64];
+
+	if (so.json)
+		snprintf(prefix, sizeof(prefix), "{\"interval\" : %lu.%09lu, ", sec, ns);
+	else
+		snprintf(prefix, sizeof(prefix), "%6lu.%09lu%s", sec, ns, so.sep ? so.sep : " ");
+	so.prefix = prefix;
+	read_counts(r);
+	/* perf stat repeats the table's header every 25 intervals */
+	if (!so.sep && !so.json && r->intervals++ % 25 == 0)
+		fprintf(so.out, "#           time             counts unit events\n");
+	/* rates over the interval asked for, as perf stat's, the last partial one too */
+	for (unsigned i = 0; i < r->n; i++)
+		print_event(&so, r->ev, r->n, i, r->interval / 1e3);
+	fflush(so.out);
+}
+
+/* -D: the delay is over. */
+static void enable_events(struct stat_run *r)
+{
+	for (unsigned i = 0; i < r->n; i++)
+		if (r->ev[i].set && pmu_enable(r->ev[i].set) < 0)
+			fprintf(stderr, "pmu stat: %s\n", pmu_errmsg());
+	fprintf(stderr, "Events enabled\n");	/* perf stat's words */
+}
+
+static void on_sigchld(int sig)
+{
+	(void)sig;	/* only ends ppoll */
+}
+
+/*
+ * -D and -I, while the command runs: the delay, then each interval, ends at
+ * an absolute deadline (late wake-ups do not add up). SIGCHLD is let through
+ * inside ppoll only, so the command's exit is never missed between the check
+ * and the wait. *t0 becomes the time counting began.
+ */
+static void watch(struct stat_run *r, pid_t pid, double *t0)
+{
+	struct sigaction sa = { .sa_handler = on_sigchld }, old_sa;
+	sigset_t chld, old, wake;
+	bool waiting = r->delay > 0;	/* for the delay to end */
+	unsigned long k = 1;		/* the next interval */
+	pid_t w;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &old);
+	sigaction(SIGCHLD, &sa, &old_sa);
+	wake = old;
+	sigdelset(&wake, SIGCHLD);
+	if (r->delay)
+		fprintf(stderr, "Events disabled\n");
+	while ((w = wait4(pid, &r->status, WNOHANG, &r->ru)) == 0 || (w < 0 && errno == EINTR)) {
+		double now = now_s(), due = waiting ? *t0 + (double)r->delay / 1e3 :
+					    r->interval ? *t0 + (double)k * r->interval / 1e3 : -1;
+		struct timespec left;
+
+		if (due >= 0 && now >= due) {
+			if (waiting) {
+				enable_events(r);
+				*t0 = now_s();
+				waiting = false;
+			} else {
+				print_interval(r, now - *t0);
+				k = (unsigned long)((now - *t0) * 1e3 / r->interval) + 1;
+			}
+			continue;
+		}
+		if (due >= 0) {
+			left.tv_sec = (time_t)(due - now);
+			left.tv_nsec = (long)((due - now - (double)left.tv_sec) * 1e9);
+		}
+		ppoll(NULL, 0, due >= 0 ? &left : NULL, &wake);
+	}
+	if (waiting)	/* gone before the delay ended: nothing counted, as perf stat */
+		*t0 = now_s();
+	else if (r->interval)
+		print_interval(r, now_s() - *t0);	/* the last, partial interval */
+	sigaction(SIGCHLD, &old_sa, NULL);
+	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
 /* Lets the child exec and waits for it. -1 when it ran, else the exit status. */
@@ -566,8 +714,11 @@ static int release_and_wait(struct stat_run *r, pid_t pid, int go[2], int ex[2])
 	close(go[1]);
 	go[1] = -1;
 	got = read(ex[0], &err, sizeof(err));
-	while (wait4(pid, &r->status, 0, &r->ru) < 0 && errno == EINTR)
-		;
+	if (got != (ssize_t)sizeof(err) && (r->interval || r->delay))
+		watch(r, pid, &t0);
+	else
+		while (wait4(pid, &r->status, 0, &r->ru) < 0 && errno == EINTR)
+			;
 	r->elapsed = now_s() - t0;
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
@@ -575,6 +726,8 @@ static int release_and_wait(struct stat_run *r, pid_t pid, int go[2], int ex[2])
 		fprintf(stderr, "pmu stat: %s: %s\n", r->cmd[0], strerror(err));
 		return 127;
 	}
+	if (WIFSIGNALED(r->status))	/* as perf stat names it: "sleep: Interrupt" */
+		psignal(WTERMSIG(r->status), r->cmd[0]);
 	return -1;
 }
 
@@ -619,23 +772,49 @@ out:
 	return rc;
 }
 
-/* Each event's count, scaled when the kernel multiplexed it. */
+/* -v: the raw reading and the read path, on standard error, where perf stat -v prints its readings. */
+static void print_verbose(const struct ev *e)
+{
+	const char *why = "";
+	int user;
+
+	if (!e->set) {
+		fprintf(stderr, "%s: <not supported> (%s)\n", e->name, e->why ? e->why : "");
+		return;
+	}
+	user = pmu_user_read(e->set, 0, &why);
+	fprintf(stderr, "%s: %" PRIu64 " %" PRIu64 " %" PRIu64 " (%s: %s)\n", e->name, e->rd.value, e->rd.enabled,
+		e->rd.running, user > 0 ? "user-space read" : "read(2)", why);
+}
+
+/* Each event's count (with -I, since the last interval), scaled when the kernel multiplexed it. */
 static void read_counts(struct stat_run *r)
 {
 	for (unsigned i = 0; i < r->n; i++) {
 		struct ev *e = &r->ev[i];
+		struct pmu_reading now;
 
-		if (!e->set)
+		if (!e->set) {
+			if (r->verbose)
+				print_verbose(e);
 			continue;
-		if (pmu_read_full(e->set, &e->rd) < 0) {
+		}
+		if (pmu_read_full(e->set, &now) < 0) {
 			fprintf(stderr, "pmu stat: %s\n", pmu_errmsg());
 			e->counted = false;
 			continue;
 		}
+		/* counts and times only grow: an interval's are the differences */
+		e->rd = (struct pmu_reading){ now.value - e->last.value, now.enabled - e->last.enabled,
+					      now.running - e->last.running };
+		if (r->interval)
+			e->last = now;
 		e->counted = e->rd.running > 0 && e->rd.enabled > 0;
 		e->value = (double)e->rd.value;
 		if (e->counted && e->rd.running < e->rd.enabled)
 			e->value = (double)e->rd.value * (double)e->rd.enabled / (double)e->rd.running;
+		if (r->verbose)
+			print_verbose(e);
 	}
 }
 
@@ -672,7 +851,8 @@ static void add_run(struct stat_run *r)
 /* The figures, then why events were missing. */
 static void report(const struct stat_run *r)
 {
-	print(&r->so, r->ev, r->n, r->cmd, r->elapsed, &r->ru);
+	if (!r->interval)	/* -I printed every interval, and perf stat no total */
+		print(&r->so, r->ev, r->n, r->cmd, r->elapsed, &r->ru);
 	for (unsigned i = 0; i < r->n; i++)
 		if (r->ev[i].why)
 			fprintf(stderr, "pmu stat: %s\n", r->ev[i].why);
@@ -696,7 +876,8 @@ int cmd_stat(int argc, char **argv)
 		rc = run(&r);
 		if (rc >= 0)
 			break;
-		read_counts(&r);
+		if (!r.interval)
+			read_counts(&r);
 		add_run(&r);
 		if (!WIFEXITED(r.status) || WEXITSTATUS(r.status))
 			break;
