@@ -173,6 +173,13 @@ static const char *esc(char *buf, const char *s)
 	return buf;
 }
 
+_Static_assert(ESC_SIZE == PMU_ESC_SIZE, "PMU_ESC_SIZE");
+
+const char *pmu__report_esc(char *buf, const char *s)
+{
+	return esc(buf, s);
+}
+
 static void thread_label(char *buf, size_t size, const struct snap_thr *t)
 {
 	char e[ESC_SIZE];
@@ -196,6 +203,11 @@ static void csv_field(FILE *f, const char *raw)
 		fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+void pmu__report_csv_field(FILE *f, const char *s)
+{
+	csv_field(f, s);
 }
 
 /* Column widths of the table; NULL for csv. */
