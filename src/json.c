@@ -722,6 +722,7 @@ static int threads(struct ctx *c, const struct pmu__rep *r, const struct pmu__js
 		const struct pmu__json *t = &th->v[k];
 		uint64_t tid;
 
+		ctx_set(c, g->name, NULL);
 		if (t->type != PMU_JSON_OBJECT)
 			return BAD(c, t, "a thread is %s, not an object", type_names[t->type]);
 		if ((e = need_u64(c, t, "tid", &tid)) < 0)
