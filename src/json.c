@@ -186,7 +186,8 @@ static int parse_string(struct parser *ps, char **out, size_t *len)
 				free(buf);
 				if (ps->end - ps->p < 12)
 					ps->p = ps->end;
-				return SYNTAX(ps, "\\u%04x: a high surrogate without a low one (\\udc00 to \\udfff) after it", cp);
+				return SYNTAX(ps, "\\u%04x: a high surrogate without a low one (\\udc00 to \\udfff) "
+					      "after it", cp);
 			}
 			cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
 			ps->p += 6;
@@ -256,8 +257,8 @@ static int by_key(const void *a, const void *b)
 	const struct pmu__json *x = *(const struct pmu__json *const *)a, *y = *(const struct pmu__json *const *)b;
 	int c = strcmp(x->key, y->key);
 
-	/* the later one is the duplicate */
-	return c ? c : x->line != y->line ? (x->line > y->line) - (x->line < y->line) : (x->col > y->col) - (x->col < y->col);
+	/* members in the order read: the later one is the duplicate */
+	return c ? c : (x > y) - (x < y);
 }
 
 /* A key given twice: refused, as readers disagree on which one counts. */
@@ -468,7 +469,8 @@ int pmu__json_load(const char *path, struct pmu__json **out)
 			char *nb;
 
 			if (cap > PMU_JSON_MAX) {
-				r = pmu__err(-EFBIG, "%s: too large (a report has at most %d MiB)", path, PMU_JSON_MAX >> 20);
+				r = pmu__err(-EFBIG, "%s: too large (a report has at most %d MiB)", path,
+					     PMU_JSON_MAX >> 20);
 				break;
 			}
 			cap = cap ? 2 * cap : 65536;
@@ -559,7 +561,7 @@ static void ctx_set(struct ctx *c, const char *region, const struct pmu__json *t
 	k = (size_t)snprintf(c->at, sizeof(c->at), "region \"");
 	for (const char *s = region; *s && k < 80; s++)
 		c->at[k++] = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
-	if (region[k - 8] && k >= 80)
+	if (k >= 80 && region[k - 8])
 		k += (size_t)snprintf(c->at + k, sizeof(c->at) - k, "...");
 	k += (size_t)snprintf(c->at + k, sizeof(c->at) - k, "\": ");
 	if (tid)
@@ -627,11 +629,12 @@ static int opt_num(const struct ctx *c, const struct pmu__json *obj, const char 
 {
 	const struct pmu__json *v = pmu__json_get(obj, key);
 
-	if (v && ev)
-		v = v->type == PMU_JSON_OBJECT ? pmu__json_get(v, ev) : v;
+	if (v && ev) {
+		if (v->type != PMU_JSON_OBJECT)
+			return BAD(c, v, "\"%s\" is %s, not an object", key, type_names[v->type]);
+		v = pmu__json_get(v, ev);
+	}
 	if (!v || v->type == PMU_JSON_NULL)
-		return 0;
-	if (ev && v->type == PMU_JSON_OBJECT)
 		return 0;
 	if (!pmu__json_double(v, out) || *out < 0)
 		return ev ? BAD(c, v, "\"%s\" of \"%s\" is not a non-negative number", key, ev) :
@@ -728,8 +731,8 @@ static int threads(struct ctx *c, const struct pmu__rep *r, const struct pmu__js
 		if ((e = need_u64(c, t, "tid", &tid)) < 0)
 			return e;
 		ctx_set(c, g->name, pmu__json_get(t, "tid"));
-		if ((e = need(c, t, "name", PMU_JSON_STRING, &v)) < 0 || (e = need(c, t, "exited", PMU_JSON_BOOL, &v)) < 0 ||
-		    (e = figures(c, r, t, d)) < 0)
+		if ((e = need(c, t, "name", PMU_JSON_STRING, &v)) < 0 ||
+		    (e = need(c, t, "exited", PMU_JSON_BOOL, &v)) < 0 || (e = figures(c, r, t, d)) < 0)
 			return e;
 		for (unsigned i = 0; i < 2 + r->nev; i++)
 			if (__builtin_add_overflow(sum[i], d[i], &sum[i]))
@@ -741,12 +744,14 @@ static int threads(struct ctx *c, const struct pmu__rep *r, const struct pmu__js
 	d[0] = g->calls;
 	d[1] = g->ns;
 	memcpy(d + 2, g->counts, r->nev * sizeof(*d));
-	for (unsigned i = 0; i < 2 + r->nev; i++)
+	for (unsigned i = 0; i < 2 + r->nev; i++) {
+		const char *key = i < 2 ? (i ? "ns" : "calls") : "counts";
+
 		if (sum[i] != d[i])
-			return BAD(c, pmu__json_get(o, i < 2 ? (i ? "ns" : "calls") : "counts"),
-				   "%s%s%s is %llu, but its threads' sum is %llu (an edited file?)", i < 2 ? "\"" : "\"counts\": \"",
-				   i < 2 ? (i ? "ns" : "calls") : r->ev[i - 2], "\"", (unsigned long long)d[i],
-				   (unsigned long long)sum[i]);
+			return BAD(c, pmu__json_get(o, key), "%s\"%s\" is %llu, but its threads' sum is %llu "
+				   "(an edited file?)", i < 2 ? "" : "\"counts\": ", i < 2 ? key : r->ev[i - 2],
+				   (unsigned long long)d[i], (unsigned long long)sum[i]);
+	}
 	return 0;
 }
 
@@ -792,8 +797,10 @@ static int check_report(struct pmu__rep *r)
 	if ((e = need(&c, top, "library", PMU_JSON_STRING, &v)) < 0)
 		return e;
 	r->library = v->s;
-	if (sscanf(v->s, "libpmu %u.%u.%u%n", &r->major, &r->minor, &r->patch, &(int){ 0 }) != 3 ||
-	    (sscanf(v->s, "libpmu %*u.%*u.%*u%n", &n), (size_t)n != v->len))
+	n = -1;
+	if (strncmp(v->s, "libpmu ", 7) || v->s[7] < '0' || v->s[7] > '9' ||
+	    strspn(v->s + 7, "0123456789.") != v->len - 7 ||
+	    sscanf(v->s, "libpmu %u.%u.%u%n", &r->major, &r->minor, &r->patch, &n) != 3 || (size_t)n != v->len)
 		return BAD(&c, v, "\"library\" is \"%.64s\", not \"libpmu MAJOR.MINOR.PATCH\"", v->s);
 	if (r->major != PMU_VERSION_MAJOR)
 		return BAD(&c, v, "written by %.64s, another major version than this one's (%s): not read", v->s,

@@ -161,6 +161,13 @@ static void edits(void)
 	snprintf(msg, sizeof(msg), "a.json:2: written by libpmu 1.0.0, another major version than this one's (%s): "
 		 "not read", pmu_version());
 	REFUSED("libpmu 0.3.0", "libpmu 1.0.0", msg);
+	REFUSED("\"min\": {\"task-clock\": 80000, \"page-faults\": 6}", "\"min\": 6",
+		"a.json:10: region \"compute\": \"min\" is a number, not an object");
+	REFUSED("libpmu 0.3.0", "libpmu -0.3.0",
+		"a.json:2: \"library\" is \"libpmu -0.3.0\", not \"libpmu MAJOR.MINOR.PATCH\"");
+	REFUSED("libpmu 0.3.0", "libpmu 0.3.0x",
+		"a.json:2: \"library\" is \"libpmu 0.3.0x\", not \"libpmu MAJOR.MINOR.PATCH\"");
+	REFUSED("libpmu 0.3.0", "libpmu 0.4.12", "");
 	REFUSED("libpmu 0.3.0", "perf 6.1",
 		"a.json:2: \"library\" is \"perf 6.1\", not \"libpmu MAJOR.MINOR.PATCH\"");
 	/* unknown fields are left alone, and the optional ones may be absent */

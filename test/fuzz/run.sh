@@ -73,8 +73,10 @@ for f in $fuzzers; do
 	# new inputs go to the scratch corpus; the seeds in the tree stay as they are
 	mkdir -p $out/corpus/$f
 	rm -f $out/artifacts/$f-*
+	# a fuzzer's own dictionary, else the event names'
 	dict=
-	[ -f test/fuzz/event.dict ] && dict=-dict=test/fuzz/event.dict
+	if [ -f test/fuzz/$f.dict ]; then dict=-dict=test/fuzz/$f.dict
+	elif [ -f test/fuzz/event.dict ]; then dict=-dict=test/fuzz/event.dict; fi
 	ASAN_OPTIONS=detect_leaks=1 FUZZ_FIXTURES=test/fixtures \
 		$bin $limit -timeout=${FUZZ_TIMEOUT:-60} -report_slow_units=${FUZZ_TIMEOUT:-60} -rss_limit_mb=2048 -print_final_stats=1 \
 		-artifact_prefix=$out/artifacts/$f- $dict $out/corpus/$f test/fuzz/corpus/$f >$out/$f.log 2>&1
