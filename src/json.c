@@ -767,9 +767,6 @@ static int region(struct ctx *c, struct pmu__rep *r, const struct pmu__json *o, 
 		return e;
 	g->line = o->line;
 	ctx_set(c, g->name, NULL);
-	for (struct pmu__rep_region *p = r->reg; p < g; p++)
-		if (!strcmp(p->name, g->name))
-			return BAD(c, o, "a second region of this name (the first on line %u)", p->line);
 	g->counts = calloc(r->nev ? r->nev : 1, sizeof(*g->counts));
 	g->min = calloc(r->nev ? r->nev : 1, sizeof(*g->min));
 	g->max = calloc(r->nev ? r->nev : 1, sizeof(*g->max));
@@ -783,6 +780,37 @@ static int region(struct ctx *c, struct pmu__rep *r, const struct pmu__json *o, 
 	if ((e = ranges(c, r, o, g)) < 0 || (e = threads(c, r, o, g)) < 0)
 		return e;
 	return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	const struct pmu__rep_region *x = *(const struct pmu__rep_region *const *)a;
+	const struct pmu__rep_region *y = *(const struct pmu__rep_region *const *)b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x > y) - (x < y);
+}
+
+/* A name twice: sorted, as a report may have many. */
+static int unique_regions(struct ctx *c, const struct pmu__rep *r)
+{
+	const struct pmu__rep_region **s = malloc((r->nreg ? r->nreg : 1) * sizeof(*s));
+	int e = 0;
+
+	if (!s)
+		return pmu__err(-ENOMEM, "%s: out of memory", c->path);
+	for (unsigned i = 0; i < r->nreg; i++)
+		s[i] = &r->reg[i];
+	qsort(s, r->nreg, sizeof(*s), by_name);
+	for (unsigned i = 1; i < r->nreg && !e; i++) {
+		if (!strcmp(s[i - 1]->name, s[i]->name)) {
+			ctx_set(c, s[i]->name, NULL);
+			e = bad(c, s[i]->line, (char[200]){ 0 }, "a second region of this name (the first on line %u)",
+				s[i - 1]->line);
+		}
+	}
+	free(s);
+	return e;
 }
 
 static int check_report(struct pmu__rep *r)
@@ -847,7 +875,7 @@ static int check_report(struct pmu__rep *r)
 		if ((e = region(&c, r, &regs->v[i], &r->reg[i])) < 0)
 			return e;
 	}
-	return 0;
+	return unique_regions(&c, r);
 }
 
 void pmu__rep_free(struct pmu__rep *r)

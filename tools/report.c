@@ -67,6 +67,8 @@ struct merge {
 	const char **ev;	/* common events, in the first file's order */
 	unsigned **idx;		/* per file, per common event: its index in the file */
 	struct mregion *reg;
+	unsigned *slot;		/* regions by name: 1 + index, 0 free (open addressing) */
+	size_t mask;
 };
 
 static void merge_free(struct merge *m)
@@ -82,6 +84,7 @@ static void merge_free(struct merge *m)
 		free(m->idx ? m->idx[i] : NULL);
 	}
 	free(m->reg);
+	free(m->slot);
 	free(m->idx);
 	free(m->ev);
 	free(m->f);
@@ -149,12 +152,16 @@ static int common_events(struct merge *m)
 	return 0;
 }
 
-static struct mregion *find_region(struct merge *m, const char *name)
+/* The slot of region name: where it is, else the free one to put it in. */
+static unsigned *find_region(const struct merge *m, const char *name)
 {
-	for (unsigned i = 0; i < m->nreg; i++)
-		if (!strcmp(m->reg[i].name, name))
-			return &m->reg[i];
-	return NULL;
+	size_t h = 2166136261u;	/* FNV-1a */
+
+	for (const char *p = name; *p; p++)
+		h = (h ^ (unsigned char)*p) * 16777619u;
+	for (h &= m->mask;; h = (h + 1) & m->mask)
+		if (!m->slot[h] || !strcmp(m->reg[m->slot[h] - 1].name, name))
+			return &m->slot[h];
 }
 
 static void spread_add(struct spread *s, unsigned nproc, unsigned f, uint64_t x, double d)
@@ -175,11 +182,12 @@ static void spread_add(struct spread *s, unsigned nproc, unsigned f, uint64_t x,
 /* Process f's region g into the merged one. */
 static int add_region(struct merge *m, unsigned f, const struct pmu__rep_region *g)
 {
-	struct mregion *mr = find_region(m, g->name);
-	unsigned nfig = FIG_EV + m->nev;
+	unsigned *slot = find_region(m, g->name), nfig = FIG_EV + m->nev;
+	struct mregion *mr = *slot ? &m->reg[*slot - 1] : NULL;
 	uint64_t v[2 + m->nev];
 
 	if (!mr) {
+		*slot = m->nreg + 1;
 		mr = &m->reg[m->nreg++];
 		mr->name = g->name;
 		mr->tot = calloc(2 + m->nev, sizeof(*mr->tot));
@@ -250,8 +258,11 @@ static int merge_files(struct merge *m, char **paths, unsigned n)
 	r = common_events(m);
 	if (r < 0)
 		return r;
+	for (m->mask = 1; m->mask < 2 * (size_t)cap; m->mask <<= 1)
+		;
 	m->reg = calloc(cap ? cap : 1, sizeof(*m->reg));
-	if (!m->reg)
+	m->slot = calloc(m->mask--, sizeof(*m->slot));
+	if (!m->reg || !m->slot)
 		return nomem();
 	for (unsigned f = 0; f < m->nf; f++)
 		for (unsigned i = 0; i < m->f[f].nreg; i++)
