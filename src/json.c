@@ -665,8 +665,8 @@ static int figures(const struct ctx *c, const struct pmu__rep *r, const struct p
 		return e;
 	for (unsigned i = 0; i < r->nev; i++) {
 		/* written in the order of "events" */
-		const struct pmu__json *v = i < counts->n && !strcmp(counts->v[i].key, r->ev[i]) ? &counts->v[i] :
-			pmu__json_get(counts, r->ev[i]);
+		const struct pmu__json *v = i < counts->n && !strcmp(counts->v[i].key, r->ev[i]) &&
+			strlen(r->ev[i]) == counts->v[i].klen ? &counts->v[i] : pmu__json_get(counts, r->ev[i]);
 
 		if (!v)
 			return BAD(c, counts, "\"counts\" has no \"%s\", which \"events\" lists", r->ev[i]);
