@@ -5,11 +5,11 @@
  * with --wrap, see the Makefile) fails the Nth allocation, for every N in
  * turn, across pmu_open of software, sysfs and alias events, pmu_event_attr
  * on the fixture trees, the per-thread layer with regions and reports, and
- * pmu list, encode, check and report merge. Each run must end as it does without the
- * failure or with ENOMEM and a message saying so (exit status and stderr for
- * the subcommands); nothing may stay allocated or open; the same call
- * without the failure then succeeds. ASan (the asan tier) catches what a
- * failure path touches after freeing it.
+ * pmu list, encode, check and report merge. Each run must end as it does
+ * without the failure or with ENOMEM and a message saying so (exit status
+ * and stderr for the subcommands); nothing may stay allocated or open; the
+ * same call without the failure then succeeds. ASan (the asan tier) catches
+ * what a failure path touches after freeing it.
  */
 #include <errno.h>
 #include <fcntl.h>
