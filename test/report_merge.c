@@ -5,6 +5,7 @@
  * build's library in three child processes (totals, min, mean and max per
  * process checked against each file, outputs parsed back).
  */
+/* tier: valgrind */
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>

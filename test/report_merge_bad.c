@@ -6,6 +6,7 @@
  * missing files, a directory, an empty file, an output it cannot write and
  * usage errors (exit 129), leaving no output behind.
  */
+/* tier: valgrind */
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
