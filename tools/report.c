@@ -131,7 +131,8 @@ static int common_events(struct merge *m)
 				lack += event_in(&m->f[k], e) < 0;
 			if (g < f || !lack)
 				continue;
-			fprintf(stderr, "pmu report merge: note: event %s left out: not in", e);
+			fprintf(stderr, "pmu report merge: note: event %s left out: not in",
+				pmu__report_esc((char[PMU_ESC_SIZE]){ 0 }, e));
 			for (g = 0, lack = 0; g < m->nf; g++)
 				if (event_in(&m->f[g], e) < 0)
 					fprintf(stderr, "%s %s", lack++ ? "," : "", m->f[g].path);
@@ -250,7 +251,9 @@ static int merge_files(struct merge *m, char **paths, unsigned n)
 
 			if (a->pid == b->pid && a->start_ns == b->start_ns && !strcmp(a->hostname, b->hostname)) {
 				fprintf(stderr, "pmu report merge: %s: the same process as %s (pid %ld on %s, started %s): "
-					"a report given twice?\n", b->path, a->path, b->pid, b->hostname, b->start);
+					"a report given twice?\n", b->path, a->path, b->pid,
+					pmu__report_esc((char[PMU_ESC_SIZE]){ 0 }, b->hostname),
+					pmu__report_esc((char[PMU_ESC_SIZE]){ 0 }, b->start));
 				return -EINVAL;
 			}
 		}
