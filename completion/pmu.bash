@@ -57,13 +57,13 @@ _pmu()
 	cur=${w[cword]}
 	prev=${w[cword-1]}
 	if ((cword == 1)); then
-		COMPREPLY=($(compgen -W "check list encode stat version help --help --version" -- "$cur"))
+		COMPREPLY=($(compgen -W "check list encode stat report version help --help --version" -- "$cur"))
 		return
 	fi
 	cmd=${w[1]}
 	case $cmd in
 	help)
-		((cword == 2)) && COMPREPLY=($(compgen -W "check list encode stat" -- "$cur"))
+		((cword == 2)) && COMPREPLY=($(compgen -W "check list encode stat report" -- "$cur"))
 		return ;;
 	stat)
 		# after the command, complete its own words
@@ -86,6 +86,7 @@ _pmu()
 		else
 			COMPREPLY=($(compgen -c -- "$cur"))
 		fi ;;
+	report) ((cword == 2)) && COMPREPLY=($(compgen -W "merge" -- "$cur")) || COMPREPLY=($(compgen -f -- "$cur")) ;;
 	check)
 		case $prev in
 		-e) _pmu_events "$cur"; return ;;

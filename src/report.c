@@ -85,6 +85,13 @@ static const char *esc(char *buf, const char *s)
 	return buf;
 }
 
+_Static_assert(ESC_SIZE == PMU_ESC_SIZE, "PMU_ESC_SIZE");
+
+const char *pmu__report_esc(char *buf, const char *s)
+{
+	return esc(buf, s);
+}
+
 static void thread_label(char *buf, size_t size, const struct pmu__rthr *t)
 {
 	char e[ESC_SIZE];
@@ -108,6 +115,11 @@ static void csv_field(FILE *f, const char *raw)
 		fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+void pmu__report_csv_field(FILE *f, const char *s)
+{
+	csv_field(f, s);
 }
 
 /* Column widths of the table; NULL for csv. */
