@@ -244,9 +244,10 @@ def results():
         out = []
         for i in range(_lib.pmu_results_regions(h, None)):
             res = _RegionResult(size=ctypes.sizeof(_RegionResult))
-            if _lib.pmu_results_get(h, i, -1, ctypes.byref(res)) == -errno.ENOENT:
+            r = _lib.pmu_results_get(h, i, -1, ctypes.byref(res))
+            if r == -errno.ENOENT:
                 continue
-            _check(_lib.pmu_results_get(h, i, -1, ctypes.byref(res)))
+            _check(r)
             reg = Region(res, events)
             for k, t in enumerate(threads):
                 if _lib.pmu_results_get(h, i, k, ctypes.byref(res)) == 0:
