@@ -10,8 +10,9 @@
 #include <unistd.h>
 
 #include "test.h"
+#include "tool_run.h"
 
-static char bash[PATH_MAX], script[PATH_MAX + 64], bindir[PATH_MAX], fix[PATH_MAX + 64], out[1 << 20], driver[64];
+static char bash[PATH_MAX], script[PATH_MAX + 64], bindir[PATH_MAX + 32], driver[64];
 
 /*
  * $1 the completion script, $2 the line typed, the cursor at its end. The
@@ -36,42 +37,18 @@ static const char driver_text[] =
 	"_pmu pmu \"${COMP_WORDS[COMP_CWORD]}\" \"${COMP_WORDS[COMP_CWORD-1]}\"\n"
 	"printf '%s\\n' \"${COMPREPLY[@]}\"\n";
 
-static int slurp(const char *path, char *buf, size_t size)
-{
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	buf[0] = '\0';
-	if (!f)
-		return -1;
-	n = fread(buf, 1, size - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return (int)n;
-}
-
-static int find(void)
+/* bash, the script, the tool's directory and the fixtures: 0, or -1 when one is missing. */
+static int find_all(void)
 {
 	static const char *const bashes[] = { "/bin/bash", "/usr/bin/bash", "/usr/local/bin/bash" };
-	char exe[PATH_MAX], *s;
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 
 	for (size_t i = 0; i < sizeof(bashes) / sizeof(bashes[0]) && !bash[0]; i++)
 		if (access(bashes[i], X_OK) == 0)
 			snprintf(bash, sizeof(bash), "%s", bashes[i]);
-	if (n <= 0)
+	if (find())
 		return -1;
-	exe[n] = '\0';
-	if (!(s = strrchr(exe, '/')))
-		return -1;
-	*s = '\0';	/* build/test */
-	snprintf(bindir, sizeof(bindir), "%.*s/..", PATH_MAX - 4, exe);
-	snprintf(script, sizeof(script), "completion/pmu.bash");
-	snprintf(fix, sizeof(fix), "test/fixtures");
-	if (access(script, R_OK)) {
-		snprintf(script, sizeof(script), "%.*s/../../completion/pmu.bash", PATH_MAX - 32, exe);
-		snprintf(fix, sizeof(fix), "%.*s/../../test/fixtures", PATH_MAX - 32, exe);
-	}
+	snprintf(bindir, sizeof(bindir), "%.*s", (int)(strrchr(tool, '/') - tool), tool);
+	snprintf(script, sizeof(script), "%.*s/../../completion/pmu.bash", PATH_MAX, fix);
 	return access(script, R_OK);
 }
 
@@ -89,7 +66,7 @@ static const char *complete(const char *words)
 	snprintf(cmd, sizeof(cmd), "PATH='%s':\"$PATH\" '%s' --norc --noprofile %s '%s' '%s' >%s 2>&1", bindir, bash,
 		 driver, script, words, o);
 	st = system(cmd);
-	slurp(o, out, sizeof(out));
+	t_slurp(o, out, sizeof(out));
 	unlink(o);
 	if (!WIFEXITED(st) || WEXITSTATUS(st))
 		fprintf(stderr, "'%s': bash exit %d: %s\n", words, WIFEXITED(st) ? WEXITSTATUS(st) : -1, out);
@@ -125,7 +102,7 @@ int main(void)
 {
 	char help[8192], cmd[2 * PATH_MAX], o[64], words[256];
 
-	if (find())
+	if (find_all())
 		T_SKIP("completion/pmu.bash not found (run from the source tree)");
 	if (!bash[0])
 		T_SKIP("bash is not installed");
@@ -149,7 +126,7 @@ int main(void)
 	snprintf(o, sizeof(o), "/tmp/pmu-compl-%d.help", (int)getpid());
 	snprintf(cmd, sizeof(cmd), "%s/pmu stat --help >%s 2>&1", bindir, o);
 	CHECK(system(cmd) == 0);
-	slurp(o, help, sizeof(help));
+	t_slurp(o, help, sizeof(help));
 	unlink(o);
 	complete("pmu stat -");
 	for (char *save, *l = strtok_r(help, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {

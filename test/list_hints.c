@@ -12,7 +12,7 @@
 
 #include "pmu.h"
 #include "test.h"
-#include "list_run.h"
+#include "tool_run.h"
 
 static unsigned followed;
 

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "test.h"
-#include "list_run.h"
+#include "tool_run.h"
 
 /* Each "  NAME" line of a listing opens with pmu encode. */
 static void encodes(const char *listing, const char *prefix)

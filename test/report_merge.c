@@ -8,63 +8,25 @@
 /* tier: valgrind */
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <stdarg.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "introspect.h"
 #include "test.h"
+#include "tool_run.h"
 
 #define FIX "test/fixtures/reports/"
 
-static char tool[4200];
-static char out[1 << 16], err[1 << 14];
 
 /* The whole file, NUL-terminated, into a static buffer ("" when unreadable). */
 static const char *slurp(const char *path)
 {
 	static char buf[1 << 16];
-	int fd = open(path, O_RDONLY);
-	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : 0;
 
-	if (fd >= 0)
-		close(fd);
-	buf[n > 0 ? n : 0] = '\0';
+	t_slurp(path, buf, sizeof(buf));
 	return buf;
 }
-
-/* pmu with args (NULL-terminated): stdout into out, stderr into err; the exit status. */
-static int pmu(const char *const *args)
-{
-	char *argv[32];
-	int n = 0, status;
-	FILE *o = tmpfile(), *e = tmpfile();
-	pid_t pid;
-
-	argv[n++] = tool;
-	for (; *args && n < 31; args++)
-		argv[n++] = (char *)*args;
-	argv[n] = NULL;
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		dup2(fileno(o), 1);
-		dup2(fileno(e), 2);
-		execv(tool, argv);
-		_exit(126);
-	}
-	waitpid(pid, &status, 0);
-	n = (int)pread(fileno(o), out, sizeof(out) - 1, 0);
-	out[n > 0 ? n : 0] = '\0';
-	n = (int)pread(fileno(e), err, sizeof(err) - 1, 0);
-	err[n > 0 ? n : 0] = '\0';
-	fclose(o);
-	fclose(e);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-#define PMU(...) pmu((const char *[]){ __VA_ARGS__, NULL })
 
 /* The number at obj.k1.k2... (NULL-terminated keys); -1 when absent. */
 static double num(const struct pmu__json *v, ...)
@@ -257,16 +219,10 @@ static void generated(void)
 	CHECK_MSG(rmdir(dir) == 0, "%s: %s", dir, strerror(errno));
 }
 
-int main(int argc, char **argv)
+int main(void)
 {
-	char self[4096];
-
-	(void)argc;
-	if (!realpath(argv[0], self))
-		T_SKIP("cannot resolve %s", argv[0]);
-	snprintf(tool, sizeof(tool), "%s/../pmu", dirname(self));
-	if (access(tool, X_OK))
-		T_SKIP("the pmu tool is not built next to the tests (%s)", tool);
+	if (find())
+		T_SKIP("the pmu tool or test/fixtures not found next to this test");
 	if (access(FIX "a.json", R_OK))
 		T_SKIP("run from the source tree (" FIX ")");
 	fixtures();

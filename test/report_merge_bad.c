@@ -9,48 +9,17 @@
 /* tier: valgrind */
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "introspect.h"
 #include "test.h"
+#include "tool_run.h"
 
 #define FIX "test/fixtures/reports/"
 
-static char tool[4200], good[1 << 14];
-static char out[1 << 16], err[1 << 14];
+static char good[1 << 14];
 
-static int pmu(const char *const *args)
-{
-	char *argv[32];
-	int n = 0, status;
-	FILE *o = tmpfile(), *e = tmpfile();
-	pid_t pid;
-
-	argv[n++] = tool;
-	for (; *args && n < 31; args++)
-		argv[n++] = (char *)*args;
-	argv[n] = NULL;
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		dup2(fileno(o), 1);
-		dup2(fileno(e), 2);
-		execv(tool, argv);
-		_exit(126);
-	}
-	waitpid(pid, &status, 0);
-	n = (int)pread(fileno(o), out, sizeof(out) - 1, 0);
-	out[n > 0 ? n : 0] = '\0';
-	n = (int)pread(fileno(e), err, sizeof(err) - 1, 0);
-	err[n > 0 ? n : 0] = '\0';
-	fclose(o);
-	fclose(e);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-#define PMU(...) pmu((const char *[]){ __VA_ARGS__, NULL })
 
 /* "name:LINE:" or "name:LINE:COL:" at the start of the message. */
 static bool names_line(const char *msg, const char *name)
@@ -286,25 +255,12 @@ static void command_line(void)
 	CHECK_MSG(strstr(out, "\n  report  merge "), "%s", out);
 }
 
-int main(int argc, char **argv)
+int main(void)
 {
-	char self[4096];
-	int fd;
-	ssize_t n;
-
-	(void)argc;
-	if (!realpath(argv[0], self))
-		T_SKIP("cannot resolve %s", argv[0]);
-	snprintf(tool, sizeof(tool), "%s/../pmu", dirname(self));
-	if (access(tool, X_OK))
-		T_SKIP("the pmu tool is not built next to the tests (%s)", tool);
-	fd = open(FIX "a.json", O_RDONLY);
-	if (fd < 0)
+	if (find())
+		T_SKIP("the pmu tool or test/fixtures not found next to this test");
+	if (t_slurp(FIX "a.json", good, sizeof(good)) <= 0)
 		T_SKIP("run from the source tree (" FIX ")");
-	n = read(fd, good, sizeof(good) - 1);
-	close(fd);
-	CHECK(n > 0);
-	good[n > 0 ? n : 0] = '\0';
 	truncated();
 	edits();
 	command_line();
