@@ -460,7 +460,7 @@ static void print(const struct stat_opts *so, const struct ev *ev, unsigned n, c
 		if (so->tg && so->tg->kind != STAT_CMD)	/* the times of a command only */
 			return;
 		fprintf(f, " %17.9f seconds user\n", (double)ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6);
-		fprintf(f, " %17.9f seconds sys\n\n", (double)ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6);
+		fprintf(f, " %17.9f seconds sys\n\n\n", (double)ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6);
 	}
 }
 
