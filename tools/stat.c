@@ -769,18 +769,18 @@ static unsigned open_events(struct stat_run *r)
 {
 	unsigned opened = 0;
 
-	for (unsigned i = 0; i < r->n; i += r->ev[i].gsize) {
+	for (unsigned i = 0; i < r->n;) {
 		struct ev *ev = r->ev;
 		int rc = open_event(r, i);
 
-		if (rc < 0 && ev[i].optional) {
+		if (rc < 0 && ev[i].optional) {	/* alone: not in a group */
 			free_event(&ev[i], r->tg.n);
 			memmove(&ev[i], &ev[i + 1], (r->n - i - 1) * sizeof(*ev));
 			r->n--;
-			i--;	/* an optional event is alone: gsize 1 */
 			continue;
 		}
 		opened += rc == 0;
+		i += ev[i].gsize;
 	}
 	return opened;
 }
