@@ -47,7 +47,7 @@ _pmu()
 		esac
 		if [[ $cur == -* ]]; then
 			COMPREPLY=($(compgen -W "-e --event -x --field-separator -j --json-output --json -o --output
-				--append -r --repeat -h --help --" -- "$cur"))
+				--append -r --repeat -p --pid -t --tid --per-thread -a --all-cpus -C --cpu -A --no-aggr -h --help --" -- "$cur"))
 		else
 			COMPREPLY=($(compgen -c -- "$cur"))
 		fi ;;
