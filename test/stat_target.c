@@ -23,8 +23,13 @@
 static char self[4096], tool[4200], dir[64];
 static bool have_perf;
 
-/* --sleeper N: blocks on the fifo go, touches N pages, says so on the fifo done, exits. */
-static int sleeper(long pages)
+/*
+ * --sleeper N: blocks on the fifo go, touches N pages, says so on the fifo
+ * done, and exits at once (no exit handlers, which a sanitizer runtime has
+ * fault pages) or, with --sleeper-stay, waits to be killed: its page faults
+ * until then are a fixed number.
+ */
+static int sleeper(long pages, bool stay)
 {
 	char path[128], c;
 	int fd;
@@ -37,7 +42,11 @@ static int sleeper(long pages)
 	t_touch_pages(pages);
 	snprintf(path, sizeof(path), "%s/done", dir);
 	fd = open(path, O_WRONLY);
-	return fd < 0 || write(fd, "d", 1) != 1;
+	if (fd < 0 || write(fd, "d", 1) != 1)
+		_exit(1);
+	while (stay)
+		pause();
+	_exit(0);
 }
 
 /* --poke: wakes the sleeper and waits until it has touched its pages. */
@@ -170,15 +179,35 @@ static void same_layout(const char *what, const char *const *args)
 	unlink(mf);
 }
 
-/* Waits (a while at most) until pmu stat pid counts: it then waits for ^C in rt_sigtimedwait. */
-static void wait_counting(pid_t pid)
+/*
+ * Waits (a while at most) until pid blocks in system call nr: pmu stat
+ * counting waits for ^C in rt_sigtimedwait, the sleeper for its fifo in openat.
+ */
+static void wait_syscall(pid_t pid, long nr)
 {
 	char path[64], buf[64];
 
 	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)pid);
 	for (int k = 0; k < 20000; k++) {
 		slurp(path, buf, sizeof(buf));
-		if (buf[0] != '-' && atol(buf) == SYS_rt_sigtimedwait)
+		if (buf[0] != '-' && atol(buf) == nr)
+			return;
+		usleep(1000);
+	}
+}
+
+/* Waits (a while at most) until pid blocks opening a fifo (in openat, where wchan is not shown). */
+static void wait_fifo(pid_t pid)
+{
+	char path[64], wchan[64], call[64];
+
+	for (int k = 0; k < 20000; k++) {
+		snprintf(path, sizeof(path), "/proc/%d/wchan", (int)pid);
+		slurp(path, wchan, sizeof(wchan));
+		snprintf(path, sizeof(path), "/proc/%d/syscall", (int)pid);
+		slurp(path, call, sizeof(call));
+		if (!strcmp(wchan, "wait_for_partner") ||
+		    ((!*wchan || !strcmp(wchan, "0")) && call[0] != '-' && atol(call) == SYS_openat))
 			return;
 		usleep(1000);
 	}
@@ -188,16 +217,18 @@ static void wait_counting(pid_t pid)
 static double woken(const char *tool_path, const char *file, const char *np, const char *fmt)
 {
 	char pid[16], layout[64];
-	pid_t s = spawn("--sleeper", np);
+	pid_t s = spawn("--sleeper-stay", np);
 	const char *args[12];
 	int rc, k = 0;
 
+	wait_fifo(s);	/* started: what it faults from now on is its pages */
 	snprintf(pid, sizeof(pid), "%d", (int)s);
 	if (fmt)
 		args[k++] = fmt;
 	memcpy(args + k, (const char *[]){ "-e", "page-faults:u", "-p", pid, "--", self, "--poke", dir, NULL },
 	       9 * sizeof(*args));
 	rc = both_run(tool_path, file, args);
+	kill(s, SIGKILL);
 	waitpid(s, NULL, 0);
 	CHECK_MSG(rc == 0, "%s stat -p %s -- poke: exit %d", tool_path, pid, rc);
 	return field(file, "page-faults:u", layout, sizeof(layout));
@@ -241,7 +272,7 @@ static void attach(long pages)
 	s = spawn("--sleeper", np);
 	snprintf(pid, sizeof(pid), "%d", (int)s);
 	st = spawn("--pmu", pid);
-	wait_counting(st);
+	wait_syscall(st, SYS_rt_sigtimedwait);
 	CHECK(poke() == 0);
 	waitpid(s, NULL, 0);
 	CHECK(waitpid(st, &status, 0) == st && WIFEXITED(status) && WEXITSTATUS(status) == 0);
@@ -255,7 +286,7 @@ static void attach(long pages)
 	snprintf(pid, sizeof(pid), "%d", (int)s);
 	snprintf(ours, sizeof(ours), "%s/out", dir);
 	st = spawn("--pmu", pid);
-	wait_counting(st);
+	wait_syscall(st, SYS_rt_sigtimedwait);
 	kill(st, SIGINT);
 	CHECK(waitpid(st, &status, 0) == st && WIFSIGNALED(status) && WTERMSIG(status) == SIGINT);
 	slurp(ours, theirs, sizeof(theirs));
@@ -486,15 +517,15 @@ int main(int argc, char **argv)
 
 	if (argc > 2)
 		snprintf(dir, sizeof(dir), "%s", argv[2]);
-	if (argc > 3 && !strcmp(argv[1], "--sleeper"))
-		return sleeper(atol(argv[3]));
+	if (argc > 3 && !strncmp(argv[1], "--sleeper", 9))
+		return sleeper(atol(argv[3]), !strcmp(argv[1], "--sleeper-stay"));
 	if (argc > 2 && !strcmp(argv[1], "--poke"))
 		return poke();
 	if (argc > 2 && !strcmp(argv[1], "--threads"))
 		return threads();
 	if (argc > 3 && !strcmp(argv[1], "--touch")) {
 		t_touch_pages(atol(argv[3]));
-		return 0;
+		_exit(0);	/* a sanitizer's exit handlers would fault pages of their own */
 	}
 	if (argc > 3 && !strcmp(argv[1], "--pmu")) {	/* pmu stat -p PID into DIR/out, no command */
 		char out[128], path[4300];

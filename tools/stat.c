@@ -237,7 +237,6 @@ static int add_group(struct ev **ev, unsigned *n, const char **p)
 	}
 	body = strndup(s + 1, (size_t)(close - s - 1));
 	if (!body) {
-		free(body);
 		free(mod);
 		return pmu__err(-ENOMEM, "out of memory");
 	}
