@@ -8,7 +8,6 @@
  *   bench/stress [OPENS [THREADS]]   (default 1000 100, short enough for an
  *                                    emulated guest; make stress: 100000 10000)
  */
-#include <dirent.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -17,22 +16,9 @@
 #include <time.h>
 
 #include "pmu.h"
+#include "../test/fds.h"
 
 #define RSS_SLACK_KB 1024	/* allocator and page-table noise, not a leak of one record per cycle */
-
-static int count_fds(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n - 1;
-}
 
 static long grep_kb(const char *file, const char *key)
 {
@@ -111,7 +97,7 @@ int main(int argc, char **argv)
 		pmu_read(s, v);
 		pmu_close(s);
 	}
-	fds0 = count_fds();
+	fds0 = t_fd_count();
 	maps0 = perf_maps();
 	rss0 = grep_kb("/proc/self/status", "VmRSS:");
 	t = now();
@@ -126,7 +112,7 @@ int main(int argc, char **argv)
 		}
 		pmu_close(s);
 	}
-	bad |= report("open", opens, now() - t, fds0, count_fds(), maps0, perf_maps(), rss0,
+	bad |= report("open", opens, now() - t, fds0, t_fd_count(), maps0, perf_maps(), rss0,
 		      grep_kb("/proc/self/status", "VmRSS:"));
 
 	if (pmu_thread_init("task-clock,page-faults") != 0) {
@@ -139,7 +125,7 @@ int main(int argc, char **argv)
 		if (pthread_create(&th, NULL, reader, NULL) == 0)
 			pthread_join(th, NULL);
 	}
-	fds0 = count_fds();
+	fds0 = t_fd_count();
 	maps0 = perf_maps();
 	rss0 = grep_kb("/proc/self/status", "VmRSS:");
 	t = now();
@@ -152,7 +138,7 @@ int main(int argc, char **argv)
 		}
 		pthread_join(th, NULL);
 	}
-	bad |= report("thread", threads, now() - t, fds0, count_fds(), maps0, perf_maps(), rss0,
+	bad |= report("thread", threads, now() - t, fds0, t_fd_count(), maps0, perf_maps(), rss0,
 		      grep_kb("/proc/self/status", "VmRSS:"));
 	pmu_thread_fini();
 	return bad;

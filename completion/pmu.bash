@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # bash completion for pmu(1): subcommands, their options, and event names
-# (from "pmu list") after -e/--event, for "pmu check -e" and "pmu encode".
+# (from "pmu list --json") after -e/--event, for "pmu check -e" and "pmu encode";
+# list keywords; stat options as "pmu stat --help" shows them.
 
 _pmu_events()
 {
@@ -11,46 +12,82 @@ _pmu_events()
 		last=${cur##*,}
 	fi
 	local names
-	names=$(pmu list 2>/dev/null | awk '/^  [^ ]/ { print $1 }')
+	names=$(pmu list --json 2>/dev/null | sed -n 's/^ *{"event": "\([^"]*\)".*/\1/p')
 	COMPREPLY=($(compgen -P "$pre" -W "$names" -- "$last"))
+	# readline replaces only what follows the last ':' of the word
+	if [[ $cur == *:* && $COMP_WORDBREAKS == *:* ]]; then
+		local i colon=${cur%"${cur##*:}"}
+		for i in "${!COMPREPLY[@]}"; do
+			COMPREPLY[i]=${COMPREPLY[i]#"$colon"}
+		done
+	fi
 	compopt -o nospace 2>/dev/null
+}
+
+# The options "pmu stat --help" shows, so that new ones complete as they come.
+_pmu_stat_options()
+{
+	local opts
+	# "  -x, --field-separator SEP  description": the words before the description
+	opts=$(pmu stat --help 2>&1 | sed -n 's/^  \(-[^ ].*\)/\1/p' | sed 's/   *.*//' |
+		grep -o -- '\(^\|[ ,]\)--\?[a-zA-Z][-a-zA-Z]*' | tr -d ' ,')
+	[[ -n $opts ]] || opts="-e --event -x --field-separator -j --json-output --json -o --output --append
+		-r --repeat -p --pid -t --tid --per-thread -a --all-cpus -C --cpu -A --no-aggr
+		-I --interval-print -D --delay -v --verbose -h"
+	printf '%s\n' $opts --help --
+}
+
+# _command_offset takes an index of COMP_WORDS, where ':' splits words: the
+# first one from $1 on that is the word w[$2].
+_pmu_command_offset()
+{
+	local j
+	for ((j = $1; j < ${#COMP_WORDS[@]}; j++)); do
+		[[ ${COMP_WORDS[j]} == "$2" ]] && break
+	done
+	_command_offset "$j" 2>/dev/null
 }
 
 _pmu()
 {
-	local cur prev cmd i
-	cur=${COMP_WORDS[COMP_CWORD]}
-	prev=${COMP_WORDS[COMP_CWORD-1]}
-	if ((COMP_CWORD == 1)); then
-		COMPREPLY=($(compgen -W "check list encode stat version help --help --version" -- "$cur"))
+	local cur prev cmd i cword w
+	# the words as typed: readline splits "sched:sched_switch" and "task-clock:u" at ':', pmu does not
+	read -r -a w <<< "${COMP_LINE:0:COMP_POINT}"
+	[[ ${COMP_LINE:0:COMP_POINT} == *[[:space:]] || ${#w[@]} == 0 ]] && w+=("")
+	cword=$((${#w[@]} - 1))
+	cur=${w[cword]}
+	prev=${w[cword-1]}
+	if ((cword == 1)); then
+		COMPREPLY=($(compgen -W "check list encode stat report version help --help --version" -- "$cur"))
 		return
 	fi
-	cmd=${COMP_WORDS[1]}
+	cmd=${w[1]}
 	case $cmd in
 	help)
-		((COMP_CWORD == 2)) && COMPREPLY=($(compgen -W "check list encode stat" -- "$cur"))
+		((cword == 2)) && COMPREPLY=($(compgen -W "check list encode stat report" -- "$cur"))
 		return ;;
 	stat)
 		# after the command, complete its own words
-		for ((i = 2; i < COMP_CWORD; i++)); do
-			case ${COMP_WORDS[i]} in
-			--) _command_offset $((i + 1)) 2>/dev/null; return ;;
-			-e|--event|-x|--field-separator|-o|--output|-r|--repeat) ((i++)) ;;
+		for ((i = 2; i < cword; i++)); do
+			case ${w[i]} in
+			--) _pmu_command_offset $((i + 1)) "${w[i + 1]}"; return ;;
+			-e|--event|-x|--field-separator|-o|--output|-r|--repeat|-p|--pid|-t|--tid|-C|--cpu|-I|\
+			--interval-print|-D|--delay) ((i++)) ;;
 			-*) ;;
-			*) _command_offset "$i" 2>/dev/null; return ;;
+			*) _pmu_command_offset "$i" "${w[i]}"; return ;;
 			esac
 		done
 		case $prev in
 		-e|--event) _pmu_events "$cur"; return ;;
 		-o|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
-		-x|--field-separator|-r|--repeat) return ;;
+		-x|--field-separator|-r|--repeat|-p|--pid|-t|--tid|-C|--cpu|-I|--interval-print|-D|--delay) return ;;
 		esac
 		if [[ $cur == -* ]]; then
-			COMPREPLY=($(compgen -W "-e --event -x --field-separator -j --json-output --json -o --output
-				--append -r --repeat -p --pid -t --tid --per-thread -a --all-cpus -C --cpu -A --no-aggr -h --help --" -- "$cur"))
+			COMPREPLY=($(compgen -W "$(_pmu_stat_options)" -- "$cur"))
 		else
 			COMPREPLY=($(compgen -c -- "$cur"))
 		fi ;;
+	report) ((cword == 2)) && COMPREPLY=($(compgen -W "merge" -- "$cur")) || COMPREPLY=($(compgen -f -- "$cur")) ;;
 	check)
 		case $prev in
 		-e) _pmu_events "$cur"; return ;;
@@ -60,7 +97,12 @@ _pmu()
 		case $prev in
 		--sysfs) COMPREPLY=($(compgen -d -- "$cur")); return ;;
 		esac
-		COMPREPLY=($(compgen -W "--json --sysfs --help" -- "$cur")) ;;
+		# perf list's keywords, then options
+		if [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W "--json --available -v --verbose --sysfs --help" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -W "hw hardware sw software cache hwcache pmu tracepoint" -- "$cur"))
+		fi ;;
 	encode)
 		case $prev in
 		--sysfs) COMPREPLY=($(compgen -d -- "$cur")); return ;;

@@ -26,7 +26,7 @@ extern "C" {
 #endif
 
 #define PMU_VERSION_MAJOR 0
-#define PMU_VERSION_MINOR 3
+#define PMU_VERSION_MINOR 4
 #define PMU_VERSION_PATCH 0
 
 struct perf_event_attr;
@@ -192,6 +192,81 @@ int pmu_report(FILE *out, const char *format);
  * extension (.csv, .json, else a table). 0 or -errno.
  */
 int pmu_report_path(const char *path, const char *format);
+
+/*
+ * ---- Region results as data ----
+ *
+ * A snapshot of every region's figures, per thread and in total, taken
+ * like pmu_report()'s (which formats one): each thread's figures come from
+ * one consistent copy, and the totals are computed from those same copies.
+ * Safe while threads run; the snapshot owns its strings and outlives
+ * pmu_thread_fini().
+ *
+ * "Per call" figures (min, max, standard deviation) are of the outermost
+ * calls: a region entered again inside itself (recursion) adds its time and
+ * events once, over the outermost call, so calls counts every call while
+ * spans counts the outermost ones, the samples of min, max and stddev. A
+ * nested region of another name is included in the figures of the regions
+ * around it.
+ */
+struct pmu_results;	/* opaque */
+
+/* A snapshot now: NULL and errno set (the message in pmu_errmsg()) on failure. */
+struct pmu_results *pmu_results_take(void);
+
+/* Frees the snapshot and everything it handed out. NULL is a no-op. */
+void pmu_results_free(struct pmu_results *r);
+
+/*
+ * The number of events, regions (every name begun, in first-use order, the
+ * index being the region's number) and threads (those that used regions,
+ * oldest first) of the snapshot; *names, when names is not NULL, receives
+ * the events' or regions' names, valid until pmu_results_free(). 0 for NULL r.
+ */
+unsigned pmu_results_events(const struct pmu_results *r, const char *const **names);
+unsigned pmu_results_regions(const struct pmu_results *r, const char *const **names);
+unsigned pmu_results_threads(const struct pmu_results *r);
+
+/* A thread of the snapshot. Set size to sizeof(struct pmu_thread_result) first. */
+struct pmu_thread_result {
+	size_t size;		/* set by the caller, for compatibility */
+	pid_t tid;
+	const char *name;	/* its name when it began its first region (comm) */
+	int exited;		/* 1 when the thread has exited since */
+};
+
+/* Thread i of the snapshot into *out. 0 or -errno (-EINVAL: NULL, i out of range, size too small). */
+int pmu_results_thread(const struct pmu_results *r, unsigned i, struct pmu_thread_result *out);
+
+/*
+ * One region's figures in one thread or in total. Set size to
+ * sizeof(struct pmu_region_result) first; fields may be appended in later
+ * versions. Pointers are valid until pmu_results_free(); the arrays have
+ * one element per event of pmu_results_events().
+ */
+struct pmu_region_result {
+	size_t size;		/* set by the caller, for compatibility */
+	const char *name;	/* the region's name */
+	uint64_t calls;		/* completed calls, recursive ones included */
+	uint64_t spans;		/* completed outermost calls: the samples of min, max, stddev */
+	uint64_t ns;		/* CLOCK_MONOTONIC ns over the outermost calls */
+	uint64_t ns_min, ns_max;	/* of one outermost call; 0 when spans is 0 */
+	double ns_stddev;	/* population standard deviation over the outermost calls */
+	unsigned nevents;
+	const uint64_t *sum;	/* each event's sum (scaled when multiplexed) */
+	const uint64_t *min;	/* per outermost call */
+	const uint64_t *max;
+	const double *stddev;
+	const double *running_pct;	/* running / enabled time in percent; 100 when never multiplexed */
+};
+
+/*
+ * Region number region of the snapshot, in thread number thread (from 0)
+ * or in total over every thread (-1), into *out. 0, or -errno: -ENOENT when
+ * that thread (or no thread) completed a call of the region; -EINVAL for
+ * NULL arguments, a region or thread out of range, or a size too small.
+ */
+int pmu_results_get(const struct pmu_results *r, unsigned region, int thread, struct pmu_region_result *out);
 
 /* ---- end of per-thread counters, regions and reports ---- */
 

@@ -362,6 +362,10 @@ int pmu__event_parse(const char *s, size_t len, struct pmu__event *ev)
 	c.ev = pmu__show(&c.b, s, len);
 	if (memchr(s, '\0', len))
 		return pmu__err(-EINVAL, "%s: NUL byte in event name", c.ev);
+	/* perf's "{a,b}" reaches here split at its comma: no name to suggest */
+	if (s[0] == '{' || (!memchr(s, '/', len) && memchr(s, '}', len)))
+		return pmu__err(-EINVAL, "%s: event groups {a,b} are a pmu stat form; pmu_open() groups a set's "
+				"events itself (PMU_NO_GROUP opens them apart)", c.ev);
 	if (memchr(s, '/', len)) {
 		r = pmu_event(&c, ev);
 		goto done;

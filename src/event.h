@@ -63,6 +63,8 @@ int pmu__auto_terms(struct pmu__desc *d, struct pmu__attr *pa, unsigned words_se
 /* suggest.c: the messages for an unknown event or PMU, with "did you mean". -ENOENT. */
 int pmu__unknown_event(struct pmu__ctx *c, const char *s, size_t len);
 int pmu__unknown_pmu(struct pmu__ctx *c, const char *s, size_t len);
+/* A term of PMU d that is neither a format nor an event; terms: its terms, listed. -EINVAL. */
+int pmu__unknown_term(struct pmu__ctx *c, struct pmu__desc *d, const char *s, size_t len, const char *terms);
 
 /* event_names.c */
 /* Hardware-cache names ("L1-dcache-load-misses"): 1 with the config, 0 if not one, -EINVAL if an invalid op. */

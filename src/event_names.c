@@ -177,7 +177,7 @@ int pmu__generic_name(struct pmu__ctx *c, const char *s, size_t len, uint32_t *t
 	r = pmu__cache_parse(s, len, config);
 	if (r < 0)
 		return pmu__err(-EINVAL, "%s: '%s' names an operation this cache does not have "
-				"(see pmu list for the valid cache events)", c->ev, pmu__show(&b, s, len));
+				"(the valid cache events: pmu list cache)", c->ev, pmu__show(&b, s, len));
 	if (r > 0)
 		*type = PERF_TYPE_HW_CACHE;
 	return r;

@@ -153,6 +153,32 @@ int pmu__alias_names(const char *pmu, char ***names, size_t *n);
 /* events/<alias>.<what> ("scale", "unit") into buf: length, or -errno. */
 int pmu__alias_extra(const char *pmu, const char *alias, const char *what, char *buf, size_t size);
 
+/* ---- tracepoints (sysfs.c) ---- */
+
+struct pmu__tracepoint {
+	char *name;		/* "sched:sched_switch" */
+	uint64_t id;		/* perf_event_attr.config of type PERF_TYPE_TRACEPOINT */
+};
+#define PMU_MAX_TRACEPOINTS 65536
+
+/*
+ * The tracepoints of tracefs (events/SUBSYS/NAME with an id file, names as
+ * the resolver takes them), sorted by name, at most PMU_MAX_TRACEPOINTS.
+ * 0, 1 when some were left out (too many), or -errno: -ENOENT or -EACCES
+ * when tracefs is missing or unreadable (pmu__tracefs_problem() says what to
+ * do), -EXDEV when the sysfs root is a copy and $PMU_TRACEFS is not set,
+ * -ENOMEM. Free with pmu__tracepoints_free().
+ */
+int pmu__tracepoints(struct pmu__tracepoint **tp, size_t *n);
+void pmu__tracepoints_free(struct pmu__tracepoint *tp, size_t n);
+/*
+ * Why tracepoints cannot be found: "" when tracefs is there and readable,
+ * else a hint naming what to do (mount it, or run with the rights to read it),
+ * built in buf when it names a path. (Not thread-local: a library loaded late,
+ * by Python's ctypes say, has little static TLS room.)
+ */
+const char *pmu__tracefs_problem(char *buf, size_t size);
+
 /* ---- libpfm4 (event_pfm.c): pmu__pfm_list() ---- */
 #include "event_pfm.h"
 
@@ -173,6 +199,84 @@ int pmu__policy(void (*cb)(void *arg, const char *name, const char *value, const
 
 /* s as a JSON string, quoted and escaped (the report and the tool). */
 void pmu__json_str(FILE *f, const char *s);
+/* The region report's table cell and csv field of s: control characters escaped (buf: PMU_ESC_SIZE bytes). */
+#define PMU_ESC_SIZE 512
+const char *pmu__report_esc(char *buf, const char *s);
+void pmu__report_csv_field(FILE *f, const char *s);
+
+/* ---- reading JSON and reports (json.c) ---- */
+
+#define PMU_JSON_DEPTH 64		/* nesting levels read */
+#define PMU_JSON_MAX (64 << 20)		/* bytes read */
+
+enum pmu__json_type { PMU_JSON_NULL, PMU_JSON_BOOL, PMU_JSON_NUMBER, PMU_JSON_STRING, PMU_JSON_ARRAY, PMU_JSON_OBJECT };
+
+/* A value read, with where it starts; a member of an object has its key. */
+struct pmu__json {
+	enum pmu__json_type type;
+	unsigned line, col;
+	const char *key;	/* in an object: the member's name (decoded), else NULL */
+	size_t klen;		/* its bytes (a \u0000 makes strlen shorter) */
+	unsigned kline;		/* the line of the key */
+	const char *s;		/* string: decoded, NUL-terminated; number: its text */
+	size_t len;		/* bytes of s */
+	bool b;			/* bool */
+	size_t n;		/* array, object: members */
+	struct pmu__json *v;
+};
+
+/*
+ * Reads one JSON value (RFC 8259, strict: no trailing commas, comments,
+ * leading zeros, bare control characters, lone surrogates, duplicate keys,
+ * nor anything after the value) from buf or from the file at path.
+ * 0 with *out to free with pmu__json_free, or -errno with a message
+ * "NAME:LINE:COL: what is wrong" (name: the path for messages).
+ */
+int pmu__json_parse(const char *name, const char *buf, size_t len, struct pmu__json **out);
+int pmu__json_load(const char *path, struct pmu__json **out);
+void pmu__json_free(struct pmu__json *v);
+/* The member key of an object; NULL when absent or not an object. */
+const struct pmu__json *pmu__json_get(const struct pmu__json *obj, const char *key);
+/* A number as an unsigned integer (no sign, fraction or exponent, fits 64 bits) or a finite double. */
+bool pmu__json_u64(const struct pmu__json *v, uint64_t *out);
+bool pmu__json_double(const struct pmu__json *v, double *out);
+
+/* A region of a json report read back: its totals over threads. */
+struct pmu__rep_region {
+	const char *name;
+	unsigned line;
+	uint64_t calls, ns;
+	uint64_t *counts;	/* per event of the report */
+	bool range;		/* per call ns_min, ns_max and min, max of each event, all given */
+	double ns_min, ns_max;
+	double *min, *max;	/* per event, when range */
+};
+
+/* A json report (pmu_report's) read back and checked; strings point into doc. */
+struct pmu__rep {
+	const char *path;
+	struct pmu__json *doc;
+	const char *library, *hostname, *command, *start;
+	unsigned major, minor, patch;
+	long pid;
+	uint64_t start_ns;
+	unsigned nev, nreg;
+	const char **ev;
+	struct pmu__rep_region *reg;
+};
+
+/*
+ * Reads the report at path and checks it against what pmu_report writes:
+ * every known field present with its type, counts that are non-negative
+ * integers with one per event, unique names, threads summing to their
+ * region, this library's major version. Unknown fields are left alone, so
+ * that later versions' additions read. 0, or -errno with a message
+ * "PATH:LINE: region \"x\": \"calls\" is not a non-negative integer".
+ */
+int pmu__rep_read(const char *path, struct pmu__rep *r);
+/* The same from a buffer (name for messages). */
+int pmu__rep_parse(const char *name, const char *buf, size_t len, struct pmu__rep *r);
+void pmu__rep_free(struct pmu__rep *r);
 
 /* ---- sets (set.c), for tests ---- */
 

@@ -17,7 +17,9 @@
 
 #include <sched.h>
 
+#include "readpage.h"
 #include "region.h"
+#include "set.h"
 
 #define TAB_SIZE (2 * PMU_REGION_MAX)	/* open addressing, at most half full */
 
@@ -173,20 +175,76 @@ static inline uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/*
- * Reads t's counters into values, a buffer in t: 0, -errno, or 1 when t was
- * a forked child's copy, now freed, and *tp a fresh record (nothing read).
- */
-static inline int read_into(struct pmu__thr **tp, uint64_t *values)
+/* PMU_TIMES_FULL: each event's enabled times read at slot (a depth, or PMU_REGION_DEPTH at end); running follow. */
+static inline uint64_t *times_at(struct pmu__thr *t, unsigned slot)
 {
-	int r = pmu_read((*tp)->set, values);
+	return &t->stk_v[(PMU_REGION_DEPTH + slot) * t->n];
+}
 
+/*
+ * Reads t's counters into values, and as t->times says their times into
+ * slot (a depth, or PMU_REGION_DEPTH at end) of the group's or of each
+ * event's: buffers in t. 0, -errno, or 1 when t was a forked child's copy,
+ * now freed, and *tp a fresh record (nothing read).
+ */
+static inline int read_into(struct pmu__thr **tp, uint64_t *values, unsigned slot)
+{
+	struct pmu__thr *t = *tp;
+	int r;
+
+	if (likely(t->times != PMU_TIMES_FULL)) {
+		r = pmu_read(t->set, values);
+		if (likely(r == 0) && t->times == PMU_TIMES_GROUP) {
+			/* pmu_read() read the group with read(2): its times are in the buffer. */
+			t->grp_en[slot] = t->set->group_buf[1];
+			t->grp_run[slot] = t->set->group_buf[2];
+		}
+	} else {
+		uint64_t *en = times_at(t, slot), *run = en + (PMU_REGION_DEPTH + 1) * t->n;
+
+		r = pmu_read_full(t->set, t->rd);
+		for (unsigned i = 0; r == 0 && i < t->n; i++) {
+			/* What pmu_read() gives: sums mean the same whatever the mode. */
+			values[i] = pmu__scale(t->rd[i].value, t->rd[i].enabled, t->rd[i].running);
+			en[i] = t->rd[i].enabled;
+			run[i] = t->rd[i].running;
+		}
+	}
 	return likely(r == 0) ? 0 : pmu__thr_read_slow(tp, NULL, r);
+}
+
+/*
+ * How t's counters give their times from now on (PMU_TIMES_*): with the
+ * values on the read(2) path; on the user-space path only once an event's
+ * page shows it was multiplexed (enabled != running, which then stays so),
+ * when pmu_read() reads the clock anyway: until then every event ran all
+ * the time and the region needs no times.
+ */
+static __attribute__((noinline)) unsigned want_times(const struct pmu__thr *t)
+{
+	const struct pmu_set *s = t->set;
+
+	if (!s->direct)
+		return s->group_n == t->n ? PMU_TIMES_GROUP : PMU_TIMES_FULL;
+	for (unsigned i = 0; i < s->direct; i++)
+		if (PMU_INL_LD(s->ev[i].page, time_enabled) != PMU_INL_LD(s->ev[i].page, time_running))
+			return PMU_TIMES_FULL;
+	return PMU_TIMES_NONE;
+}
+
+/*
+ * Whether want_times() may say something new: but for one group read from
+ * user space, whose first page tells inline that it was never multiplexed.
+ */
+static inline bool times_maybe(const struct pmu_set *s)
+{
+	return !s->direct || !s->one_group ||
+	       PMU_INL_LD(s->ev[0].page, time_enabled) != PMU_INL_LD(s->ev[0].page, time_running);
 }
 
 static struct pmu__acc *acc_new(struct pmu__thr *t, unsigned id)
 {
-	struct pmu__acc *a = calloc(1, sizeof(*a) + t->n * sizeof(uint64_t));
+	struct pmu__acc *a = calloc(1, sizeof(*a) + (t->n + 1) * sizeof(a->f[0]));
 
 	if (!a)
 		return NULL;
@@ -217,9 +275,11 @@ PMU_API int pmu_region_begin(const char *name)
 	a = t->acc[id];
 	if (unlikely(!a) && !(a = acc_new(t, (unsigned)id)))
 		return pmu__err(-ENOMEM, "%s: out of memory", name);
+	if (unlikely(t->times == PMU_TIMES_NONE) && times_maybe(t->set) && (t->times = want_times(t)))
+		t->times_from = d;
 	/* The clock outside, the counters inside: the counts take in as little of this code as possible. */
 	t->stk_t0[d] = now_ns();
-	r = read_into(&t, &t->stk_v[d * t->n]);
+	r = read_into(&t, &t->stk_v[d * t->n], d);
 	if (unlikely(r < 0))
 		return r;
 	if (unlikely(r))	/* a forked child's fresh record: start over in it */
@@ -229,6 +289,40 @@ PMU_API int pmu_region_begin(const char *name)
 	a->depth++;
 	t->depth = d + 1;
 	return 0;
+}
+
+/* Adds x, one outermost call's figure, to f; first: the region's first such call. */
+static inline __attribute__((always_inline)) void fig_add(struct pmu__fig *f, uint64_t x, bool first)
+{
+	PMU_FIG_ST(f->sum, f->sum + x);
+	if (unlikely(first)) {
+		PMU_FIG_ST(f->min, x);
+		PMU_FIG_ST(f->max, x);
+		PMU_FIG_ST(f->k, x);
+		return;
+	}
+	if (x < f->min)
+		PMU_FIG_ST(f->min, x);
+	if (x > f->max)
+		PMU_FIG_ST(f->max, x);
+	int64_t dx = (int64_t)(x - f->k);
+	unsigned __int128 sq = ((unsigned __int128)f->sq_hi << 64 | f->sq_lo) + (unsigned __int128)((__int128)dx * dx);
+
+	PMU_FIG_ST(f->sq_lo, (uint64_t)sq);
+	PMU_FIG_ST(f->sq_hi, (uint64_t)(sq >> 64));
+}
+
+/* Adds each event's times of the call begun at depth d to a's events. */
+static __attribute__((noinline)) void add_times(struct pmu__thr *t, struct pmu__acc *a, unsigned d)
+{
+	unsigned n = t->n;
+	const uint64_t *e0 = times_at(t, d), *r0 = e0 + (PMU_REGION_DEPTH + 1) * n;
+	const uint64_t *e1 = times_at(t, PMU_REGION_DEPTH), *r1 = e1 + (PMU_REGION_DEPTH + 1) * n;
+
+	for (unsigned i = 0; i < n; i++) {
+		PMU_FIG_ST(a->f[1 + i].en, a->f[1 + i].en + (e1[i] - e0[i]));
+		PMU_FIG_ST(a->f[1 + i].run, a->f[1 + i].run + (r1[i] - r0[i]));
+	}
 }
 
 /* Closes the innermost open region, adding its figures unless the counters could not be read. */
@@ -241,7 +335,7 @@ static inline __attribute__((always_inline)) int end_top(struct pmu__thr **tp, c
 	uint64_t now, seq;
 	int r;
 
-	r = read_into(tp, t->scratch);
+	r = read_into(tp, t->scratch, PMU_REGION_DEPTH);
 	now = now_ns();
 	if (unlikely(r > 0))	/* t, a and v0 are gone with the parent's records */
 		return pmu__err(-EINVAL, "%s: the region was begun before fork(); the child starts with "
@@ -255,17 +349,36 @@ static inline __attribute__((always_inline)) int end_top(struct pmu__thr **tp, c
 	seq = t->seq;
 	__atomic_store_n(&t->seq, seq + 1, __ATOMIC_RELAXED);
 	PMU_FIG_ST(a->calls, a->calls + 1);
-	/* A region nested in itself counts every call, but its time and events over the outermost one. */
+	/*
+	 * A region nested in itself counts every call, but its time and events
+	 * over the outermost one: that is the call its per-call figures are of.
+	 */
 	if (--a->depth == 0) {
-		PMU_FIG_ST(a->ns, a->ns + (now - t->stk_t0[d]));
+		bool first = a->spans == 0;
+
+		PMU_FIG_ST(a->spans, a->spans + 1);
+		fig_add(&a->f[0], now - t->stk_t0[d], first);
 		for (i = 0; i < n; i++) {
 			uint64_t v = t->scratch[i];
 
 			/* Scaled estimates of a multiplexed event may step back: never wrap. */
-			if (likely(v > v0[i]))
-				PMU_FIG_ST(a->v[i], a->v[i] + (v - v0[i]));
+			fig_add(&a->f[1 + i], likely(v > v0[i]) ? v - v0[i] : 0, first);
+		}
+		/*
+		 * One group's times are every event's: they go to figure 0's
+		 * (ns has none of its own), taken from the thread's first begin
+		 * on. Each event's start when multiplexing is first seen: a call
+		 * begun before (below times_from) has none.
+		 */
+		if (t->times == PMU_TIMES_GROUP) {
+			PMU_FIG_ST(a->f[0].en, a->f[0].en + (t->grp_en[PMU_REGION_DEPTH] - t->grp_en[d]));
+			PMU_FIG_ST(a->f[0].run, a->f[0].run + (t->grp_run[PMU_REGION_DEPTH] - t->grp_run[d]));
+		} else if (unlikely(t->times == PMU_TIMES_FULL) && d >= t->times_from) {
+			add_times(t, a, d);
 		}
 	}
+	if (unlikely(d < t->times_from))	/* what begins at d from now on has times */
+		t->times_from = d;
 	__atomic_store_n(&t->seq, seq + 2, __ATOMIC_RELEASE);
 	t->depth = d;
 	return 0;
@@ -298,10 +411,10 @@ PMU_API int pmu_region_end(const char *name)
 	return end_top(&t, name);
 }
 
-void pmu__region_copy(const struct pmu__thr *t, unsigned nreg, uint64_t *d)
+void pmu__region_copy(const struct pmu__thr *t, unsigned nreg, struct pmu__rcopy *d)
 {
 	unsigned n = t->n;
-	size_t stride = 2 + n;
+	size_t size = pmu__rcopy_size(n);
 	uint64_t s1, s2;
 
 	for (;;) {
@@ -312,16 +425,22 @@ void pmu__region_copy(const struct pmu__thr *t, unsigned nreg, uint64_t *d)
 		}
 		for (unsigned id = 0; id < nreg; id++) {
 			const struct pmu__acc *a = __atomic_load_n(&t->acc[id], __ATOMIC_ACQUIRE);
-			uint64_t *o = d + id * stride;
+			struct pmu__rcopy *o = (struct pmu__rcopy *)((char *)d + id * size);
 
 			if (!a) {
-				memset(o, 0, stride * sizeof(*o));
+				memset(o, 0, size);
 				continue;
 			}
-			o[0] = PMU_FIG_LD(a->calls);
-			o[1] = PMU_FIG_LD(a->ns);
-			for (unsigned i = 0; i < n; i++)
-				o[2 + i] = PMU_FIG_LD(a->v[i]);
+			o->calls = PMU_FIG_LD(a->calls);
+			o->spans = PMU_FIG_LD(a->spans);
+			for (unsigned i = 0; i <= n; i++) {
+				const struct pmu__fig *f = &a->f[i];
+
+				o->f[i] = (struct pmu__fig){
+					PMU_FIG_LD(f->sum), PMU_FIG_LD(f->min), PMU_FIG_LD(f->max), PMU_FIG_LD(f->k),
+					PMU_FIG_LD(f->sq_lo), PMU_FIG_LD(f->sq_hi), PMU_FIG_LD(f->en), PMU_FIG_LD(f->run),
+				};
+			}
 		}
 		s2 = __atomic_load_n(&t->seq, __ATOMIC_RELAXED);
 		if (s1 == s2)

@@ -2,9 +2,8 @@
 /*
  * Region reports: table, csv, json.
  *
- * A report copies every thread's sums while walking the thread records
- * (region.c copies each thread's consistently), then formats the copy
- * without the layer's lock.
+ * A report is formatted from a snapshot of the results (results.c), the
+ * same figures pmu_results_take() gives.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -19,120 +18,33 @@
 #include "metrics.h"
 #include "region.h"
 #include "report.h"
+#include "results.h"
 #include "sysfs.h"
 
-struct snap_thr {
-	pid_t tid;
-	char tname[16];
-	int exited;
-	uint64_t *d;		/* per region: calls, ns, n values */
-};
+#define ENT(s, k, id) pmu__results_ent(s, k, id)
 
-struct snap {
-	unsigned n, nreg, nthr;
-	char **ev;		/* event names */
-	const char **reg;	/* region names */
-	struct snap_thr *thr;
-	uint64_t *tot;		/* per region: calls, ns, n values */
-	unsigned *users;	/* per region: threads with calls */
-	struct timespec start;	/* when the per-thread layer was set up */
-};
-
-#define STRIDE(s) (2 + (s)->n)
-
-static void snap_free(struct snap *s)
+/* Threads with calls of region id. */
+static unsigned users(const struct pmu_results *s, unsigned id)
 {
-	for (unsigned i = 0; s->ev && i < s->n; i++)
-		free(s->ev[i]);
-	for (unsigned i = 0; s->thr && i < s->nthr; i++)
-		free(s->thr[i].d);
-	free(s->ev);
-	free(s->reg);
-	free(s->thr);
-	free(s->tot);
-	free(s->users);
+	unsigned u = 0;
+
+	for (unsigned k = 0; k < s->nthr; k++)
+		u += ENT(s, (int)k, id)->calls > 0;
+	return u;
 }
 
-static int take_snap(struct snap *s)
+/* Some event of a region shown ran less than all the time: the table shows running percentages. */
+static bool multiplexed(const struct pmu_results *s)
 {
-	const struct pmu__tconf *c;
-	const struct pmu__thr *t;
-	unsigned k = 0;
-
-again:
-	memset(s, 0, sizeof(*s));
-	c = pmu__thr_walk_begin();
-	if (!c) {
-		pmu__thr_walk_end();
-		return pmu__err(-EINVAL, "pmu_report: the per-thread layer is not set up: call "
-				"pmu_thread_init() first (or set PMU_EVENTS in the environment)");
-	}
-	s->n = c->n;
-	s->start = c->start;
-	s->nreg = pmu__region_count();
-	for (t = pmu__thr_walk_next(NULL); t; t = pmu__thr_walk_next(t))
-		s->nthr += __atomic_load_n(&t->used_regions, __ATOMIC_RELAXED);
-	s->ev = calloc(s->n, sizeof(*s->ev));
-	s->reg = calloc(s->nreg + 1, sizeof(*s->reg));
-	s->thr = calloc(s->nthr + 1, sizeof(*s->thr));
-	s->tot = calloc((size_t)(s->nreg + 1) * STRIDE(s), sizeof(*s->tot));
-	s->users = calloc(s->nreg + 1, sizeof(*s->users));
-	if (!s->ev || !s->reg || !s->thr || !s->tot || !s->users)
-		goto nomem;
-	for (unsigned i = 0; i < s->n; i++)
-		if (!(s->ev[i] = strdup(c->names[i])))
-			goto nomem;
-	for (unsigned id = 0; id < s->nreg; id++)
-		s->reg[id] = pmu__region_name(id);
-	for (t = pmu__thr_walk_next(NULL), k = 0; t && k < s->nthr; t = pmu__thr_walk_next(t)) {
-		struct snap_thr *st = &s->thr[k];
-
-		/* A thread that begins its first region now is in the next report. */
-		if (!__atomic_load_n(&t->used_regions, __ATOMIC_RELAXED))
-			continue;
-		st->tid = t->tid;
-		memcpy(st->tname, t->tname, sizeof(st->tname));
-		st->tname[sizeof(st->tname) - 1] = '\0';
-		st->exited = __atomic_load_n(&t->exited, __ATOMIC_RELAXED);
-		st->d = malloc(((size_t)s->nreg + 1) * STRIDE(s) * sizeof(uint64_t));
-		if (!st->d)
-			goto nomem;
-		k++;
-		pmu__region_copy(t, s->nreg, st->d);
-	}
-	pmu__thr_walk_end();
-	s->nthr = k;
-	/*
-	 * A region named for the first time meanwhile is missing from the copy
-	 * while the calls around it are in: take the copy again (names are
-	 * few, and forgotten only by pmu_thread_fini(), so this ends).
-	 */
-	if (pmu__region_count() != s->nreg) {
-		snap_free(s);
-		goto again;
-	}
-	for (k = 0; k < s->nthr; k++) {
-		for (unsigned id = 0; id < s->nreg; id++) {
-			const uint64_t *d = s->thr[k].d + id * STRIDE(s);
-			uint64_t *o = s->tot + id * STRIDE(s);
-
-			if (!d[0])
-				continue;
-			s->users[id]++;
-			for (unsigned i = 0; i < STRIDE(s); i++)
-				o[i] += d[i];
-		}
-	}
-	return 0;
-nomem:
-	pmu__thr_walk_end();
-	s->nthr = k;
-	snap_free(s);
-	return pmu__err(-ENOMEM, "pmu_report: out of memory");
+	for (size_t j = 0; j < (size_t)(s->nthr + 1) * s->nreg; j++)
+		for (unsigned i = 1; s->ent[j].calls && i <= s->n; i++)
+			if (s->ent[j].pct[i] < 100.0)
+				return true;
+	return false;
 }
 
 /* The metrics of the report: those the events allow, and (m[i].num < 0) those they do not. */
-static void plan_metrics(const struct snap *s, struct pmu__metric_use *m)
+static void plan_metrics(const struct pmu_results *s, struct pmu__metric_use *m)
 {
 	for (unsigned i = 0; i < PMU_NMETRICS; i++)
 		if (!pmu__metrics[i].key ||
@@ -140,10 +52,10 @@ static void plan_metrics(const struct snap *s, struct pmu__metric_use *m)
 			m[i].num = m[i].den = -1;
 }
 
-/* Metric i of the figures d (calls, ns, values); false when undefined (zero denominator). */
-static bool metric(const struct pmu__metric_use *m, unsigned i, const uint64_t *d, double *out)
+/* Metric i of the figures e; false when undefined (zero denominator). */
+static bool metric(const struct pmu__metric_use *m, unsigned i, const struct pmu__rent *e, double *out)
 {
-	return m[i].num >= 0 && pmu__metric_value((double)d[2 + m[i].num], (double)d[2 + m[i].den], out);
+	return m[i].num >= 0 && pmu__metric_value((double)e->sum[1 + m[i].num], (double)e->sum[1 + m[i].den], out);
 }
 
 /* The longest name escaped: each byte may take four. */
@@ -173,11 +85,18 @@ static const char *esc(char *buf, const char *s)
 	return buf;
 }
 
-static void thread_label(char *buf, size_t size, const struct snap_thr *t)
+_Static_assert(ESC_SIZE == PMU_ESC_SIZE, "PMU_ESC_SIZE");
+
+const char *pmu__report_esc(char *buf, const char *s)
+{
+	return esc(buf, s);
+}
+
+static void thread_label(char *buf, size_t size, const struct pmu__rthr *t)
 {
 	char e[ESC_SIZE];
 
-	snprintf(buf, size, "%d %s", (int)t->tid, esc(e, t->tname));
+	snprintf(buf, size, "%d %s", (int)t->tid, esc(e, t->name));
 }
 
 static void csv_field(FILE *f, const char *raw)
@@ -198,30 +117,40 @@ static void csv_field(FILE *f, const char *raw)
 	fputc('"', f);
 }
 
+void pmu__report_csv_field(FILE *f, const char *s)
+{
+	csv_field(f, s);
+}
+
 /* Column widths of the table; NULL for csv. */
 struct widths {
 	int region, thread;
 	const size_t *ev;
+	const size_t *run;	/* running percentage columns, or NULL when none */
 };
 
 /*
  * The rows of the table or csv: per region used, its total, then each
  * thread's (in the table only when more than one thread used the region).
+ * Columns: calls, ns (csv), ns/call, the events' sums, metrics, ns min, max
+ * and stddev per outermost call, then (csv) each event's min, max, stddev
+ * and running percentage, or (table, when multiplexed) its running percentage.
  */
-static void report_rows(FILE *f, const struct snap *s, const struct pmu__metric_use *m, const struct widths *w)
+static void report_rows(FILE *f, const struct pmu_results *s, const struct pmu__metric_use *m, const struct widths *w)
 {
 	char lab[96], e[ESC_SIZE];
 
 	for (unsigned id = 0; id < s->nreg; id++) {
-		const uint64_t *tot = s->tot + id * STRIDE(s);
+		const struct pmu__rent *tot = ENT(s, -1, id);
+		unsigned u = users(s, id);
 
-		if (!tot[0])
+		if (!tot->calls)
 			continue;
 		for (int k = -1; k < (int)s->nthr; k++) {
-			const uint64_t *d = k < 0 ? tot : s->thr[k].d + id * STRIDE(s);
+			const struct pmu__rent *d = ENT(s, k, id);
 			double x;
 
-			if (k >= 0 && (!d[0] || (w && s->users[id] < 2)))
+			if (k >= 0 && (!d->calls || (w && u < 2)))
 				continue;
 			if (w) {
 				if (k < 0)
@@ -229,20 +158,21 @@ static void report_rows(FILE *f, const struct snap *s, const struct pmu__metric_
 				else
 					thread_label(lab, sizeof(lab), &s->thr[k]);
 				fprintf(f, "%-*s  %-*s %10" PRIu64 " %14.1f", w->region, k < 0 ? esc(e, s->reg[id]) : "",
-					w->thread, lab, d[0], (double)d[1] / (double)d[0]);
+					w->thread, lab, d->calls, (double)d->sum[0] / (double)d->calls);
 			} else {
 				csv_field(f, s->reg[id]);
 				if (k < 0) {
 					fputs(",total,", f);
 				} else {
 					fputc(',', f);
-					csv_field(f, s->thr[k].tname);
+					csv_field(f, s->thr[k].name);
 					fprintf(f, ",%d", (int)s->thr[k].tid);
 				}
-				fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.1f", d[0], d[1], (double)d[1] / (double)d[0]);
+				fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.1f", d->calls, d->sum[0],
+					(double)d->sum[0] / (double)d->calls);
 			}
 			for (unsigned i = 0; i < s->n; i++)
-				fprintf(f, w ? " %*" PRIu64 : ",%*" PRIu64, w ? (int)w->ev[i] : 0, d[2 + i]);
+				fprintf(f, w ? " %*" PRIu64 : ",%*" PRIu64, w ? (int)w->ev[i] : 0, d->sum[1 + i]);
 			for (unsigned i = 0; i < PMU_NMETRICS; i++) {
 				if (m[i].num < 0 || m[i].den < 0)
 					continue;
@@ -257,20 +187,26 @@ static void report_rows(FILE *f, const struct snap *s, const struct pmu__metric_
 				else
 					fputc(',', f);
 			}
+			fprintf(f, w ? " %12" PRIu64 " %12" PRIu64 " %12.1f" : ",%" PRIu64 ",%" PRIu64 ",%.3f",
+				d->min[0], d->max[0], d->sd[0]);
+			for (unsigned i = 1; !w && i <= s->n; i++)
+				fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.3f,%.2f", d->min[i], d->max[i], d->sd[i], d->pct[i]);
+			for (unsigned i = 0; w && w->run && i < s->n; i++)
+				fprintf(f, " %*.2f", (int)w->run[i], d->pct[1 + i]);
 			fputc('\n', f);
 		}
 	}
 }
 
-static void report_table(FILE *f, const struct snap *s, const struct pmu__metric_use *m)
+static void report_table(FILE *f, const struct pmu_results *s, const struct pmu__metric_use *m)
 {
-	size_t we[s->n ? s->n : 1];
-	struct widths w = { 6, 6, we };
+	size_t we[s->n ? s->n : 1], wr[s->n ? s->n : 1];
+	struct widths w = { 6, 6, we, multiplexed(s) ? wr : NULL };
 	unsigned nreg = 0;
 	char lab[96], e[ESC_SIZE];
 
 	for (unsigned id = 0; id < s->nreg; id++) {
-		if (!s->tot[id * STRIDE(s)])
+		if (!ENT(s, -1, id)->calls)
 			continue;
 		nreg++;
 		if ((int)strlen(esc(e, s->reg[id])) > w.region)
@@ -298,12 +234,22 @@ static void report_table(FILE *f, const struct snap *s, const struct pmu__metric
 	for (unsigned i = 0; i < PMU_NMETRICS; i++)
 		if (m[i].num >= 0 && m[i].den >= 0)
 			fprintf(f, " %12s", pmu__metrics[i].label);
+	fprintf(f, " %12s %12s %12s", "min ns", "max ns", "stddev ns");
+	for (unsigned i = 0; w.run && i < s->n; i++) {
+		size_t len = strlen(esc(e, s->ev[i])) + 5;
+
+		wr[i] = len > 8 ? len : 8;
+		fprintf(f, " %*s run%%", (int)wr[i] - 5, e);
+	}
 	fputc('\n', f);
 	report_rows(f, s, m, &w);
 }
 
-static void report_csv(FILE *f, const struct snap *s, const struct pmu__metric_use *m)
+static void report_csv(FILE *f, const struct pmu_results *s, const struct pmu__metric_use *m)
 {
+	static const char *const per[] = { "min", "max", "stddev", "running_pct" };
+	char col[PMU_REGION_NAME + 16];
+
 	fputs("region,thread,tid,calls,ns,ns_per_call", f);
 	for (unsigned i = 0; i < s->n; i++) {
 		fputc(',', f);
@@ -312,6 +258,13 @@ static void report_csv(FILE *f, const struct snap *s, const struct pmu__metric_u
 	for (unsigned i = 0; i < PMU_NMETRICS; i++)
 		if (m[i].num >= 0 && m[i].den >= 0)
 			fprintf(f, ",%s", pmu__metrics[i].key);
+	fputs(",ns_min,ns_max,ns_stddev", f);
+	for (unsigned i = 0; i < s->n; i++)
+		for (unsigned j = 0; j < 4; j++) {
+			snprintf(col, sizeof(col), "%s(%s)", per[j], s->ev[i]);
+			fputc(',', f);
+			csv_field(f, col);
+		}
 	fputc('\n', f);
 	report_rows(f, s, m, NULL);
 }
@@ -332,18 +285,36 @@ void pmu__json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void json_figures(FILE *f, const struct snap *s, const struct pmu__metric_use *m, const uint64_t *d)
+/* "key": {EVENT: value, ...} */
+static void json_per_event(FILE *f, const struct pmu_results *s, const char *key, const uint64_t *u, const double *x,
+			   const char *fmt)
 {
-	double x;
-
-	fprintf(f, "\"calls\": %" PRIu64 ", \"ns\": %" PRIu64 ", \"ns_per_call\": %.1f, \"counts\": {",
-		d[0], d[1], (double)d[1] / (double)d[0]);
+	fprintf(f, ", \"%s\": {", key);
 	for (unsigned i = 0; i < s->n; i++) {
 		fputs(i ? ", " : "", f);
 		pmu__json_str(f, s->ev[i]);
-		fprintf(f, ": %" PRIu64, d[2 + i]);
+		if (u)
+			fprintf(f, ": %" PRIu64, u[1 + i]);
+		else
+			fprintf(f, fmt, x[1 + i]);
 	}
-	fputs("}, \"metrics\": {", f);
+	fputc('}', f);
+}
+
+static void json_figures(FILE *f, const struct pmu_results *s, const struct pmu__metric_use *m,
+			 const struct pmu__rent *d)
+{
+	double x;
+
+	fprintf(f, "\"calls\": %" PRIu64 ", \"spans\": %" PRIu64 ", \"ns\": %" PRIu64 ", \"ns_per_call\": %.1f, "
+		"\"ns_min\": %" PRIu64 ", \"ns_max\": %" PRIu64 ", \"ns_stddev\": %.3f",
+		d->calls, d->spans, d->sum[0], (double)d->sum[0] / (double)d->calls, d->min[0], d->max[0], d->sd[0]);
+	json_per_event(f, s, "counts", d->sum, NULL, NULL);
+	json_per_event(f, s, "min", d->min, NULL, NULL);
+	json_per_event(f, s, "max", d->max, NULL, NULL);
+	json_per_event(f, s, "stddev", NULL, d->sd, ": %.3f");
+	json_per_event(f, s, "running_pct", NULL, d->pct, ": %.2f");
+	fputs(", \"metrics\": {", f);
 	for (unsigned i = 0, k = 0; i < PMU_NMETRICS; i++) {
 		if (m[i].num < 0 || m[i].den < 0)
 			continue;
@@ -356,7 +327,7 @@ static void json_figures(FILE *f, const struct snap *s, const struct pmu__metric
 	fputc('}', f);
 }
 
-static void report_json(FILE *f, const struct snap *s, const struct pmu__metric_use *m)
+static void report_json(FILE *f, const struct pmu_results *s, const struct pmu__metric_use *m)
 {
 	char host[256] = "", cmd[4096], when[32] = "";
 	unsigned nr = 0;
@@ -382,10 +353,10 @@ static void report_json(FILE *f, const struct snap *s, const struct pmu__metric_
 	}
 	fputs("],\n  \"regions\": [", f);
 	for (unsigned id = 0; id < s->nreg; id++) {
-		const uint64_t *tot = s->tot + id * STRIDE(s);
+		const struct pmu__rent *tot = ENT(s, -1, id);
 		unsigned nt = 0;
 
-		if (!tot[0])
+		if (!tot->calls)
 			continue;
 		fputs(nr++ ? ",\n    {" : "\n    {", f);
 		fputs("\"name\": ", f);
@@ -394,12 +365,12 @@ static void report_json(FILE *f, const struct snap *s, const struct pmu__metric_
 		json_figures(f, s, m, tot);
 		fputs(",\n      \"threads\": [", f);
 		for (unsigned k = 0; k < s->nthr; k++) {
-			const uint64_t *d = s->thr[k].d + id * STRIDE(s);
+			const struct pmu__rent *d = ENT(s, (int)k, id);
 
-			if (!d[0])
+			if (!d->calls)
 				continue;
 			fprintf(f, "%s\n        {\"tid\": %d, \"name\": ", nt++ ? "," : "", (int)s->thr[k].tid);
-			pmu__json_str(f, s->thr[k].tname);
+			pmu__json_str(f, s->thr[k].name);
 			fprintf(f, ", \"exited\": %s, ", s->thr[k].exited ? "true" : "false");
 			json_figures(f, s, m, d);
 			fputc('}', f);
@@ -506,7 +477,7 @@ static int format_kind(const char *format)
 }
 
 /* Writes the snapshot s as format kind to out, and frees it. */
-static int write_snap(FILE *out, struct snap *s, int kind)
+static int write_snap(FILE *out, struct pmu_results *s, int kind)
 {
 	struct pmu__metric_use m[PMU_NMETRICS];
 
@@ -518,7 +489,7 @@ static int write_snap(FILE *out, struct snap *s, int kind)
 		locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0), old;
 
 		if (!c) {
-			snap_free(s);
+			pmu__results_clear(s);
 			return pmu__err(-ENOMEM, "pmu_report: out of memory");
 		}
 		old = uselocale(c);
@@ -529,7 +500,7 @@ static int write_snap(FILE *out, struct snap *s, int kind)
 		uselocale(old);
 		freelocale(c);
 	}
-	snap_free(s);
+	pmu__results_clear(s);
 	if (fflush(out) != 0 || ferror(out))
 		return pmu__err(-EIO, "pmu_report: writing the report failed");
 	return 0;
@@ -537,7 +508,7 @@ static int write_snap(FILE *out, struct snap *s, int kind)
 
 PMU_API int pmu_report(FILE *out, const char *format)
 {
-	struct snap s;
+	struct pmu_results s;
 	int r, kind;
 
 	if (!out)
@@ -545,14 +516,14 @@ PMU_API int pmu_report(FILE *out, const char *format)
 	kind = format_kind(format);
 	if (kind < 0)
 		return kind;
-	r = take_snap(&s);
+	r = pmu__results_fill(&s, "pmu_report");
 	return r < 0 ? r : write_snap(out, &s, kind);
 }
 
 PMU_API int pmu_report_path(const char *path, const char *format)
 {
 	char name[4096], why[512];
-	struct snap s;
+	struct pmu_results s;
 	FILE *f;
 	int r, kind;
 
@@ -565,12 +536,12 @@ PMU_API int pmu_report_path(const char *path, const char *format)
 		return pmu__err(-ENAMETOOLONG, "%.64s...: path too long (%zu bytes at most, %%p, %%h and %%r "
 				"expanded)", path, sizeof(name) - 1);
 	/* The figures first: a failure leaves no file made or written over. */
-	r = take_snap(&s);
+	r = pmu__results_fill(&s, "pmu_report");
 	if (r < 0)
 		goto fail;
 	f = fopen(name, "we");
 	if (!f) {
-		snap_free(&s);
+		pmu__results_clear(&s);
 		return pmu__err(-errno, "%s: %s", name, strerror(errno));
 	}
 	r = write_snap(f, &s, kind);

@@ -95,15 +95,16 @@ static int suggest_known(struct suggest *sg)
 	size_t n;
 	int nc;
 
-	for (size_t i = 0; i < pmu__n_hw_names; i++)
-		suggest_add(sg, pmu__hw_names[i].name);
-	for (size_t i = 0; i < pmu__n_sw_names; i++)
-		suggest_add(sg, pmu__sw_names[i].name);
-	for (unsigned i = 0; pmu__cache_name(i, buf, sizeof(buf), &cfg); i++)
-		suggest_add(sg, buf);
 	nc = pmu__core_pmus(d);
 	if (nc == -ENOMEM)
 		return nc;
+	/* without a core PMU, generic hardware names would lead nowhere */
+	for (size_t i = 0; nc > 0 && i < pmu__n_hw_names; i++)
+		suggest_add(sg, pmu__hw_names[i].name);
+	for (size_t i = 0; i < pmu__n_sw_names; i++)
+		suggest_add(sg, pmu__sw_names[i].name);
+	for (unsigned i = 0; nc > 0 && pmu__cache_name(i, buf, sizeof(buf), &cfg); i++)
+		suggest_add(sg, buf);
 	for (int i = 0; i < nc; i++) {
 		if (pmu__alias_names(d[i].name, &names, &n) < 0) {
 			nc = -ENOMEM;
@@ -133,6 +134,21 @@ static bool tracepoint_like(const char *s, size_t len)
 	return true;
 }
 
+/* "sched:sched_swich": the tracepoints, when tracefs can be read. 0 or -ENOMEM. */
+static int suggest_tracepoints(struct suggest *sg)
+{
+	struct pmu__tracepoint *tp;
+	size_t n;
+	int r = pmu__tracepoints(&tp, &n);
+
+	if (r < 0)
+		return r == -ENOMEM ? r : 0;
+	for (size_t i = 0; i < n; i++)
+		suggest_add(sg, tp[i].name);
+	pmu__tracepoints_free(tp, n);
+	return 0;
+}
+
 int pmu__unknown_event(struct pmu__ctx *c, const char *s, size_t len)
 {
 	struct suggest one = { .in = s, .len = len }, *sg = &one;
@@ -141,7 +157,7 @@ int pmu__unknown_event(struct pmu__ctx *c, const char *s, size_t len)
 	int r;
 
 	/* out of memory: the message would lack its hints, the caller may retry */
-	if (suggest_known(sg) < 0)
+	if (suggest_known(sg) < 0 || (tracepoint_like(s, len) && suggest_tracepoints(sg) < 0))
 		return pmu__err(-ENOMEM, "%s: unknown event (out of memory looking for similar names)", c->ev);
 	r = pmu__err(-ENOENT, "%s: unknown event", c->ev);
 
@@ -178,5 +194,42 @@ int pmu__unknown_pmu(struct pmu__ctx *c, const char *s, size_t len)
 		pmu__err_append("%s%s", i ? ", " : "; did you mean ", sg.name[i]);
 	if (sg.n)
 		pmu__err_append("?");
+	return r;
+}
+
+int pmu__unknown_term(struct pmu__ctx *c, struct pmu__desc *d, const char *s, size_t len, const char *terms)
+{
+	struct suggest sg = { .in = s, .len = len };
+	bool sw = d->type == PERF_TYPE_SOFTWARE;
+	struct pmu__shown b;
+	char **names;
+	size_t n;
+	int r;
+
+	if (pmu__alias_names(d->name, &names, &n) < 0)
+		return pmu__err(-ENOMEM, "%s: out of memory listing the events of PMU %s", c->ev, d->name);
+	for (size_t i = 0; i < n; i++)
+		suggest_add(&sg, names[i]);
+	pmu__names_free(names, n);
+	for (size_t i = 0; d->core && i < pmu__n_hw_names; i++)
+		suggest_add(&sg, pmu__hw_names[i].name);
+	for (size_t i = 0; sw && i < pmu__n_sw_names; i++)
+		suggest_add(&sg, pmu__sw_names[i].name);
+	r = pmu__err(-EINVAL, "%s: unknown term '%s' for PMU %s (its terms: %s", c->ev, pmu__show(&b, s, len),
+		     d->name, terms);
+	/* perf takes software names alone, not as software/task-clock/ */
+	if (sw && sg.n)
+		pmu__err_append("; software events are written alone");
+	for (unsigned i = 0; i < sg.n; i++)
+		pmu__err_append(sw ? "%s%s" : "%s%s/%s/", i ? ", " : "; did you mean ", sw ? sg.name[i] : d->name,
+				sg.name[i]);
+	if (sg.n)
+		pmu__err_append("?");
+	/* only hints that list something */
+	if (d->type == PERF_TYPE_TRACEPOINT)
+		pmu__err_append("; its events are the tracepoints, written SUBSYS:NAME: pmu list tracepoint");
+	else if (n || sw)
+		pmu__err_append("; its events: pmu list %s/", d->name);
+	pmu__err_append(")");
 	return r;
 }

@@ -56,13 +56,7 @@ long pmu__pmu_number(const char *pmu, const char *file, char *path, size_t size)
 bool pmu__sysctl(const char *name, long *v);
 
 /* Tracepoints "sys:name" through tracefs: 1 with the id, 0 if not found, -errno. */
+#define PMU_TRACEPOINT_WORD 200	/* longest subsystem or tracepoint name taken */
 int pmu__tracepoint_id(const char *s, size_t len, uint64_t *id);
-/*
- * Why tracepoints cannot be found: "" when tracefs is there and readable,
- * else a hint naming what to do (mount it, or run with the rights to read it),
- * built in buf when it names a path. (Not thread-local: a library loaded late,
- * by Python's ctypes say, has little static TLS room.)
- */
-const char *pmu__tracefs_problem(char *buf, size_t size);
 
 #endif

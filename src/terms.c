@@ -208,8 +208,7 @@ static int check_name(struct pmu__ctx *c, struct pmu__desc *d, const struct pmu_
 	}
 	if (list_terms(d, tl, sizeof(tl)) < 0)
 		return pmu__err(-ENOMEM, "%s: out of memory reading the formats of PMU %s", c->ev, d->name);
-	return pmu__err(-EINVAL, "%s: unknown term '%s' for PMU %s (its terms: %s; its events: pmu list %s/)",
-			c->ev, pmu__show(&b, t->name, t->nlen), d->name, tl, d->name);
+	return pmu__unknown_term(c, d, t->name, t->nlen, tl);
 }
 
 /* Pass 1: every term is well formed and known; finds the event name if there is one. */

@@ -64,6 +64,7 @@ static void free_thr(struct pmu__thr *t)
 	for (unsigned i = 0; i < PMU_REGION_MAX; i++)
 		free(t->acc[i]);
 	free(t->scratch);
+	free(t->rd);
 	free(t);
 }
 
@@ -294,8 +295,11 @@ int pmu__thr_get(struct pmu__thr **tp)
 				"first (or set PMU_EVENTS in the environment)");
 	}
 	n = tconf->n;
-	t = calloc(1, sizeof(*t) + (size_t)PMU_REGION_DEPTH * n * sizeof(uint64_t));
-	if (!t || !(t->scratch = calloc(n, sizeof(uint64_t)))) {
+	t = calloc(1, sizeof(*t) + (3 * (size_t)PMU_REGION_DEPTH + 2) * n * sizeof(uint64_t));
+	if (!t || !(t->scratch = calloc((size_t)n + 1, sizeof(uint64_t))) ||
+	    !(t->rd = calloc((size_t)n + 1, sizeof(*t->rd)))) {
+		if (t)
+			free(t->scratch);
 		free(t);
 		pthread_mutex_unlock(&tlock);
 		return pmu__err(-ENOMEM, "pmu_thread: out of memory");

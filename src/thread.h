@@ -27,15 +27,36 @@ struct pmu__tconf {
 	struct timespec start;	/* CLOCK_REALTIME at pmu_thread_init(): the reports' start time */
 };
 
+/*
+ * One figure of a region (its ns, or an event) over its outermost calls;
+ * figure 0 (ns) holds the times of a thread whose events are one group.
+ * The squares are of the difference to the first call's value, k: exact in
+ * 128 bits, and small enough that the variance computed from them at
+ * snapshot time does not cancel out.
+ */
+struct pmu__fig {
+	uint64_t sum;
+	uint64_t min, max;	/* of one outermost call */
+	uint64_t k;		/* the first outermost call's value */
+	uint64_t sq_lo, sq_hi;	/* sum of (x - k)^2 */
+	uint64_t en, run;	/* enabled and running ns, over the calls read with times */
+};
+
 /* What a thread has accumulated for one region; written by its owner only. */
 struct pmu__acc {
-	uint64_t calls;
-	uint64_t ns;
+	uint64_t calls;		/* every call, recursive ones too */
+	uint64_t spans;		/* outermost calls: what the figures are measured over */
 	unsigned depth;		/* instances open now (recursion); owner-only */
-	uint64_t v[];		/* n event sums */
+	struct pmu__fig f[];	/* ns, then the n events */
 };
 
 struct pmu__rname;	/* region.c's interned name */
+
+enum {
+	PMU_TIMES_NONE,		/* none (user-space reads never multiplexed so far) */
+	PMU_TIMES_GROUP,	/* the one group's, from pmu_read()'s read(2) buffer */
+	PMU_TIMES_FULL,		/* each event's, from pmu_read_full() */
+};
 
 struct pmu__thr {
 	struct pmu__thr *prev, *next;	/* thread.c's list, under its lock */
@@ -55,12 +76,27 @@ struct pmu__thr {
 		const struct pmu__rname *r;
 	} cache[PMU_NAME_CACHE];
 	unsigned depth;			/* open regions */
+	/*
+	 * How region.c gets the counters' enabled and running times
+	 * (PMU_TIMES_*, see want_times()); open regions from depth times_from
+	 * up were begun with times.
+	 */
+	unsigned times;
+	unsigned times_from;
 	unsigned stk_id[PMU_REGION_DEPTH];
 	const char *stk_p[PMU_REGION_DEPTH];	/* the name pointer given to begin */
 	uint64_t stk_t0[PMU_REGION_DEPTH];
 	struct pmu__acc *acc[PMU_REGION_MAX];	/* published with release, read with acquire */
+	uint64_t grp_en[PMU_REGION_DEPTH + 1];	/* PMU_TIMES_GROUP: at begin per depth, then at end */
+	uint64_t grp_run[PMU_REGION_DEPTH + 1];
 	uint64_t *scratch;		/* n values, for end */
-	uint64_t stk_v[];		/* PMU_REGION_DEPTH * n start values */
+	struct pmu_reading *rd;		/* n, for pmu_read_full() */
+	/*
+	 * PMU_REGION_DEPTH * n start values, then for PMU_TIMES_FULL each
+	 * event's enabled times at begin per depth and at end ((PMU_REGION_DEPTH
+	 * + 1) * n), and its running times likewise.
+	 */
+	uint64_t stk_v[];
 };
 
 /* thread.c */

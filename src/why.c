@@ -30,10 +30,27 @@ static bool is_core_type(uint32_t type)
 	return type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE || type == PERF_TYPE_RAW;
 }
 
+/* The event counting user space only: "task-clock:k" as task-clock:u, "cpu/event=1/k" as cpu/event=1/u. */
+static const char *user_only(char *buf, size_t size, const char *name)
+{
+	const char *slash = strrchr(name, '/'), *colon = strrchr(name, ':');
+	size_t n = strlen(name);
+
+	if (slash && memchr(name, '/', (size_t)(slash - name))) {
+		snprintf(buf, size, "%.*su", (int)(slash + 1 - name), name);
+		return buf;
+	}
+	if (colon && colon[1] && strspn(colon + 1, "ukh") == strlen(colon + 1))
+		n = (size_t)(colon - name);
+	snprintf(buf, size, "%.*s:u", (int)n, name);
+	return buf;
+}
+
 int pmu__open_error(int err, const char *name, const struct pmu__attr *a, unsigned group_size, pid_t pid)
 {
 	bool hw = !pmu__type_blocker(a);
 	struct pmu__shown b;
+	char u[sizeof(b) + 2];
 	long paranoid;
 
 	name = pmu__show(&b, name, strlen(name));	/* as written, escaped */
@@ -53,8 +70,8 @@ int pmu__open_error(int err, const char *name, const struct pmu__attr *a, unsign
 		    paranoid >= 2) {
 			if (is_core_type(a->attr.type) || a->attr.type == PERF_TYPE_SOFTWARE)
 				return pmu__err(-err, "%s: permission denied: kernel.perf_event_paranoid is %ld, "
-						"and counting the kernel needs CAP_PERFMON or paranoid <= 1 (%s:u "
-						"counts user space only)", name, paranoid, name);
+						"and counting the kernel needs CAP_PERFMON or paranoid <= 1 (%s "
+						"counts user space only)", name, paranoid, user_only(u, sizeof(u), name));
 			/* uncore, msr, tracepoints: most cannot leave the kernel out */
 			return pmu__err(-err, "%s: permission denied: kernel.perf_event_paranoid is %ld, and "
 					"events of the %s PMU count the kernel too, which needs CAP_PERFMON or "

@@ -1,92 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * arm64: a forked child never reads its parent's counters through mrs (it
- * would read its own registers): pmu_read() and pmu_counter_read() return
- * -ECHILD there, and the
- * child's own sets use the user-space path. The parent is unaffected.
- * On a kernel without user access (before 5.17) the same holds of the
- * read(2) path.
+ * arm64: a forked child never reads its parent's counters through mrs
+ * (test/guest_fork.h). Before Linux 5.17 (no user access) the same holds of
+ * the read(2) path.
  */
-#include <sys/wait.h>
-
 #include "arm64/a64.h"
+#include "guest_fork.h"
 
-/* The kernel has user access (5.17+); before, the sets are read through read(2). */
 static int user;
 
-#define FAIL_IF(cond, ...) do { \
-	if (cond) { \
-		fprintf(stderr, "child: " __VA_ARGS__); \
-		fputc('\n', stderr); \
-		fails++; \
-	} \
-} while (0)
-
-static int child(struct guest_set *parent)
+/* PMCCNTR_EL0 with user access, else no index. */
+static bool own_index(uint32_t idx)
 {
-	struct pmu_reading rd[2];
-	struct guest_set own;
-	uint64_t v[2];
-	const char *why;
-	int fails = 0, r;
-
-	FAIL_IF(pmu_user_read(parent->s, 0, &why) != 0, "the parent's set is read from user space");
-	r = pmu_read(parent->s, v);
-	FAIL_IF(r != -ECHILD, "pmu_read of the parent's set returned %d (expected -ECHILD)", r);
-	r = pmu_read_full(parent->s, rd);
-	FAIL_IF(r != -ECHILD, "pmu_read_full of the parent's set returned %d (expected -ECHILD)", r);
-	guest_spin(1 << 16);
-	r = pmu_read(parent->s, v);
-	FAIL_IF(r != -ECHILD, "second pmu_read of the parent's set returned %d", r);
-	/* The inline read: its handle reads as zeros here, so no mrs on the parent's counter. */
-	r = pmu_counter_read(pmu_counter(parent->s, 0), &v[0]);
-	FAIL_IF(r != -ECHILD, "pmu_counter_read of the parent's cycles returned %d (expected -ECHILD)", r);
-	FAIL_IF(pmu_counter(parent->s, 0) && pmu_counter(parent->s, 0)->page, "the parent's page is in the child's handle");
-
-	/* The child's own set: its counters, its user-space path. */
-	r = guest_open(&own, "cycles,r3c");
-	FAIL_IF(r != 0, "cycles,r3c: %s", pmu_errmsg());
-	if (r == 0) {
-		FAIL_IF(pmu_user_read(own.s, 0, &why) != user, "own cycles: user read %d: %s",
-			!user, why);
-		FAIL_IF(guest_index(&own, 0) != (user ? A64_CYCLE_IDX : 0), "own cycles on index %u",
-			guest_index(&own, 0));
-		FAIL_IF(guest_sandwich(&own, "child's own set") != 0, "own set: reads disagree");
-		guest_close(&own);
-	}
-	pmu_close(parent->s);	/* the child's copies of the descriptors */
-	return fails > 100 ? 100 : fails;
+	return idx == (user ? A64_CYCLE_IDX : 0);
 }
 
 int main(void)
 {
-	struct guest_set as;
-	const char *why;
-	int status, r;
-	pid_t pid;
-
 	a64_require();
 	a64_require_user_access();
 	user = !a64_before_user_access();
-	r = guest_open(&as, "cycles,r3c");
-	CHECK_MSG(r == 0, "cycles,r3c: %s", pmu_errmsg());
-	if (r)
-		T_DONE();
-	CHECK_MSG(pmu_user_read(as.s, 0, &why) == user, "cycles: %s", why);
-	CHECK(guest_sandwich(&as, "parent before fork") == 0);
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0)
-		_exit(child(&as));
-	CHECK(pid > 0);
-	guest_spin(1 << 16);
-	CHECK(waitpid(pid, &status, 0) == pid);
-	CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0,
-		  "child: %s %d", WIFSIGNALED(status) ? "killed by signal" : "failures:",
-		  WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
-	/* The parent keeps its counters and its user-space path. */
-	CHECK_MSG(pmu_user_read(as.s, 0, &why) == user, "parent after fork: %s", why);
-	CHECK(guest_sandwich(&as, "parent after fork") == 0);
-	guest_close(&as);
-	T_DONE();
+	return guest_fork_main(&(struct guest_fork){ .events = "cycles,r3c", .user = user,
+						     .own_index = own_index });
 }

@@ -9,41 +9,21 @@
 
 #define MAXEV 8
 
-/* The instructions counted between two pmu_read() calls around guest_spin(n), per event. */
-static int measure(struct guest_set *as, uint64_t n, uint64_t *delta)
-{
-	uint64_t a[MAXEV], b[MAXEV];
-	int r;
-
-	r = pmu_read(as->s, a);
-	guest_spin(n);
-	r = r ? r : pmu_read(as->s, b);
-	for (unsigned i = 0; !r && i < as->n; i++)
-		delta[i] = b[i] - a[i];
-	return r;
-}
-
 static void check_set(const char *events)
 {
 	static const uint64_t ns[] = { 1, 1000, 100000, 2000000 };
 	uint64_t base[MAXEV], d[MAXEV];
 	struct guest_set as;
-	const char *why;
-	int r = guest_open(&as, events);
 
-	CHECK_MSG(r == 0, "%s: %s", events, pmu_errmsg());
-	if (r)
+	if (guest_open_user(&as, events, !a64_before_user_access()))
 		return;
-	for (unsigned i = 0; i < as.n; i++)
-		CHECK_MSG(pmu_user_read(as.s, i, &why) == !a64_before_user_access(), "%s: %s: %s", events,
-			  pmu_name(as.s, i), why);
 	/* The read's own instructions, counted once per measurement: the same every time. */
-	CHECK(measure(&as, 1, base) == 0);
-	CHECK(measure(&as, 1, base) == 0);
+	CHECK(guest_measure(&as, 1, base) == 0);
+	CHECK(guest_measure(&as, 1, base) == 0);
 	for (size_t k = 0; k < sizeof(ns) / sizeof(ns[0]); k++) {
 		uint64_t n = ns[k], want = 2 * n + 1;
 
-		CHECK(measure(&as, n, d) == 0);
+		CHECK(guest_measure(&as, n, d) == 0);
 		for (unsigned i = 0; i < as.n; i++) {
 			const char *name = pmu_name(as.s, i);
 			int64_t extra = (int64_t)(d[i] - (base[i] - 3));

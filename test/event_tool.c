@@ -139,7 +139,7 @@ int main(void)
 	CHECK(run(args) == 0 && strstr(out, "cpu/mem-loads/") && strstr(out, "PMU cpu (type 4, core):") &&
 	      !strstr(out, "task-clock") && !strstr(out, "hardware events:"));
 	snprintf(args, sizeof(args), "list --sysfs %s/intel tracepoint", fix);
-	CHECK(run(args) == 1 && strstr(err, "opens as SUBSYS:NAME"));
+	CHECK(run(args) == 1 && strstr(err, "PMU_TRACEFS=DIR"));
 	snprintf(args, sizeof(args), "list --sysfs %s/arm64_big_little --json", fix);
 	CHECK(run(args) == 0);
 	CHECK(out[0] == '{' && strstr(out, "\"core_pmus\": [\"armv8_cortex_a53\", \"armv8_cortex_a72\"]"));

@@ -5,11 +5,11 @@
  * with --wrap, see the Makefile) fails the Nth allocation, for every N in
  * turn, across pmu_open of software, sysfs and alias events, pmu_event_attr
  * on the fixture trees, the per-thread layer with regions and reports, and
- * pmu list, encode and check. Each run must end as it does without the
- * failure or with ENOMEM and a message saying so (exit status and stderr for
- * the subcommands); nothing may stay allocated or open; the same call
- * without the failure then succeeds. ASan (the asan tier) catches what a
- * failure path touches after freeing it.
+ * pmu list, encode, check and report merge. Each run must end as it does
+ * without the failure or with ENOMEM and a message saying so (exit status
+ * and stderr for the subcommands); nothing may stay allocated or open; the
+ * same call without the failure then succeeds. ASan (the asan tier) catches
+ * what a failure path touches after freeing it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +26,9 @@
 #include "../tools/encode.c"
 #undef usage
 #include "../tools/check.c"
+#define usage report_usage
+#include "../tools/report.c"
+#undef usage
 #define usage pmu_usage
 #define main pmu_tool_main
 #include "../tools/pmu.c"
@@ -197,7 +200,7 @@ static int cli(const char *arg)
 	dup2(out1, 1);
 	dup2(tmp, 2);
 	r = !strcmp(argv[0], "list") ? cmd_list(argc, argv) : !strcmp(argv[0], "encode") ? cmd_encode(argc, argv)
-										  : cmd_check(argc, argv);
+		: !strcmp(argv[0], "report") ? cmd_report(argc, argv) : cmd_check(argc, argv);
 	fflush(NULL);
 	dup2(o, 1);
 	dup2(e, 2);
@@ -289,12 +292,15 @@ int main(void)
 		"encode --sysfs FIX/intel cycles cpu/mem-loads,ldlat=3/ mem-stores cyclez",
 		"encode --sysfs FIX/intel_hybrid cycles topdown-retiring",
 		"check -e task-clock,cycles", "check -e cyclez,cpu/event=1/,nosuch/x/",
+		"list --sysfs FIX/intel tracepoint", "encode --sysfs FIX/intel sched:sched_swich software/task-clock/",
+		"report merge --format json FIX/reports/a.json FIX/reports/b.json FIX/reports/c.json",
 	};
 	char root[4400];
 
 	if (access("test/fixtures/intel/cpu/type", R_OK))
 		T_SKIP("run from the source tree (test/fixtures)");
 	snprintf(fix, sizeof(fix), "test/fixtures");
+	setenv("PMU_TRACEFS", "test/fixtures/tracefs", 1);	/* tracepoints listed and suggested */
 
 	for (size_t t = 0; t < PMU_ARRAY_SIZE(trees); t++) {
 		snprintf(root, sizeof(root), "%s/%s", fix, trees[t]);

@@ -130,6 +130,14 @@ static inline const char *guest_line(const char *text, const char *key)
 	return NULL;
 }
 
+/* The line of text that starts with key holds want. */
+static inline bool guest_line_has(const char *text, const char *key, const char *want)
+{
+	const char *l = guest_line(text, key), *e = l ? strchr(l, '\n') : NULL, *w = l ? strstr(l, want) : NULL;
+
+	return w && (!e || w < e);
+}
+
 /* The number after marker in the kernel log ("PMU driver, " in "..., 7 counters"); 0 when absent. */
 static inline int guest_klog_number(const char *marker)
 {
@@ -321,6 +329,94 @@ static inline __attribute__((always_inline)) void guest_spin(uint64_t n)
 	for (volatile uint64_t i = 0; i < n; i++)
 		;
 #endif
+}
+
+/*
+ * A set on the read(2) path because user access is off: no event is read
+ * from user space, each one's reason holds reason, each page's index is 0
+ * (and cap_user_rdpmc 0 when cap0), reads agree, and the first nadv events
+ * advance over a spin.
+ */
+static inline void guest_nouser_set(const char *events, const char *reason, bool cap0, unsigned nadv)
+{
+	struct guest_set as;
+	uint64_t v0[GUEST_MAX_FDS], v1[GUEST_MAX_FDS];
+	const char *why;
+	int r = guest_open(&as, events);
+
+	CHECK_MSG(r == 0, "%s: %s", events, pmu_errmsg());
+	if (r)
+		return;
+	for (unsigned i = 0; i < as.n; i++) {
+		CHECK_MSG(pmu_user_read(as.s, i, &why) == 0, "%s: %s read from user space", events,
+			  pmu_name(as.s, i));
+		CHECK_MSG(strstr(why, reason) != NULL, "%s: %s: reason \"%s\" does not say \"%s\"", events,
+			  pmu_name(as.s, i), why, reason);
+		/* The kernel hands no counter to user space. */
+		CHECK_MSG(guest_index(&as, i) == 0, "%s: %s: index %u without user access", events,
+			  pmu_name(as.s, i), guest_index(&as, i));
+		if (cap0)
+			CHECK_MSG(as.c[i].pg && !as.c[i].pg->cap_user_rdpmc, "%s: %s: cap_user_rdpmc is not 0",
+				  events, pmu_name(as.s, i));
+	}
+	CHECK(guest_sandwich(&as, events) == 0);
+	CHECK(pmu_read(as.s, v0) == 0);
+	guest_spin(1 << 18);
+	CHECK(pmu_read(as.s, v1) == 0);
+	for (unsigned i = 0; i < as.n && i < nadv; i++)
+		CHECK_MSG(v1[i] > v0[i], "%s: %s did not advance (%" PRIu64 " then %" PRIu64 ")", events,
+			  pmu_name(as.s, i), v0[i], v1[i]);
+	CHECK(guest_sandwich(&as, events) == 0);
+	guest_close(&as);
+}
+
+/*
+ * One set of cycles more than the n sets holding every counter: the sets
+ * take turns, and every read of each stays consistent over the rounds.
+ */
+static inline void guest_one_more(struct guest_set *sets, int n, int rounds)
+{
+	char what[96];
+	int r = guest_open(&sets[n], "cycles");
+
+	CHECK_MSG(r == 0, "set %d of %d: %s", n + 1, n, pmu_errmsg());
+	if (r)
+		return;
+	for (int round = 0; round < rounds; round++) {
+		for (int k = 0; k <= n; k++) {
+			snprintf(what, sizeof(what), "set %d of %d sets on %d counters", k + 1, n + 1, n);
+			CHECK(guest_sandwich(&sets[k], what) == 0);
+		}
+		guest_spin(1 << 16);
+	}
+	guest_close(&sets[n]);
+}
+
+/* The counts between two pmu_read() calls around guest_spin(n), per event. */
+static inline int guest_measure(const struct guest_set *as, uint64_t n, uint64_t *delta)
+{
+	uint64_t a[GUEST_MAX_FDS], b[GUEST_MAX_FDS];
+	int r;
+
+	r = pmu_read(as->s, a);
+	guest_spin(n);
+	r = r ? r : pmu_read(as->s, b);
+	for (unsigned i = 0; !r && i < as->n; i++)
+		delta[i] = b[i] - a[i];
+	return r;
+}
+
+/* guest_open(), checked, and every event read from user space (user 1) or not (0). */
+static inline int guest_open_user(struct guest_set *as, const char *events, int user)
+{
+	const char *why;
+	int r = guest_open(as, events);
+
+	CHECK_MSG(r == 0, "%s: %s", events, pmu_errmsg());
+	for (unsigned i = 0; r == 0 && i < as->n; i++)
+		CHECK_MSG(pmu_user_read(as->s, i, &why) == user, "%s: %s: %s user space: %s", events,
+			  pmu_name(as->s, i), user ? "not read from" : "read from", why);
+	return r;
 }
 
 #endif

@@ -159,7 +159,7 @@ int main(int argc, char **argv)
 	CHECK(run(plain, (const char *[]){ ev, env_rep, NULL }, err, sizeof(err)) == 0);
 	CHECK_MSG(err[0] == '\0', "stderr: %s", err);
 	char *csv = slurp(path);
-	CHECK_MSG(!strncmp(csv, "region,thread,tid,calls,ns,ns_per_call,task-clock,page-faults\n", 62), "%s", csv);
+	CHECK_MSG(!strncmp(csv, "region,thread,tid,calls,ns,ns_per_call,task-clock,page-faults,ns_min,", 69), "%s", csv);
 	CHECK_MSG(strstr(csv, "\nwork,total,,30,"), "%s", csv);
 	CHECK_MSG(count_lines(csv, "work,") == 4, "%s", csv);	/* total + 3 threads */
 	CHECK_MSG(strstr(csv, "\nsetup,total,,1,"), "%s", csv);

@@ -2,7 +2,9 @@
 /*
  * The MPI path for real: examples/mpi/regions.c built with mpicc against
  * this build's libpmu.a and run under `mpirun -np 2`; each rank writes its
- * own json report, named by %r, with its own pid and the same regions.
+ * own json report, named by %r, with its own pid and the same regions,
+ * which `pmu report merge` makes one: 2 processes, 10 calls of each region
+ * in each.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -10,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "pmu.h"
+#include "introspect.h"
 #include "test.h"
 
 static char *slurp(const char *path)
@@ -34,6 +36,35 @@ static void up(char *p)
 
 	if (s && s != p)
 		*s = '\0';
+}
+
+/* The merged report: both ranks, each region 10 calls in each. */
+static void merged(const char *path)
+{
+	static const char *const names[] = { "compute", "exchange" };
+	struct pmu__json *doc;
+	const struct pmu__json *p, *regs;
+	uint64_t x;
+
+	if (pmu__json_load(path, &doc) < 0) {
+		CHECK_MSG(0, "%s", pmu_errmsg());
+		return;
+	}
+	p = pmu__json_get(doc, "processes");
+	regs = pmu__json_get(doc, "regions");
+	CHECK_EQ(p ? p->n : 0, 2);
+	CHECK_EQ(regs ? regs->n : 0, 2);
+	for (size_t i = 0; regs && i < regs->n && i < 2; i++) {
+		const struct pmu__json *r = &regs->v[i], *calls = pmu__json_get(pmu__json_get(r, "per_process"), "calls");
+		const struct pmu__json *n = pmu__json_get(r, "name");
+
+		CHECK_MSG(n && n->type == PMU_JSON_STRING && !strcmp(n->s, names[i]), "region %zu", i);
+		CHECK(pmu__json_u64(pmu__json_get(r, "processes"), &x) && x == 2);
+		CHECK(pmu__json_u64(pmu__json_get(r, "calls"), &x) && x == 20);
+		CHECK(pmu__json_u64(pmu__json_get(calls, "min"), &x) && x == 10);
+		CHECK(pmu__json_u64(pmu__json_get(calls, "max"), &x) && x == 10);
+	}
+	pmu__json_free(doc);
 }
 
 int main(int argc, char **argv)
@@ -77,6 +108,17 @@ int main(int argc, char **argv)
 	snprintf(path, sizeof(path), "%s/out", dir);
 	CHECK_MSG(st == 0, "%s: %s", cmd, slurp(path));
 	CHECK_MSG(strstr(slurp(path), "2 ranks, sum "), "%s", slurp(path));
+	unlink(path);
+
+	/* merged */
+	snprintf(cmd, sizeof(cmd), "'%s/pmu' report merge -o '%s/merged.json' '%s/rank-0.json' '%s/rank-1.json' "
+		 ">'%s/out' 2>&1", build, dir, dir, dir, dir);
+	st = system(cmd);
+	snprintf(path, sizeof(path), "%s/out", dir);
+	CHECK_MSG(st == 0 && !*slurp(path), "%s: %s", cmd, slurp(path));
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/merged.json", dir);
+	merged(path);
 	unlink(path);
 
 	for (int r = 0; r < 2; r++) {

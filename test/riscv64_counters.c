@@ -103,19 +103,7 @@ int main(void)
 		guest_spin(1 << 16);
 	}
 
-	/* One set more than counters: the sets take turns; every read stays consistent. */
-	r = guest_open(&sets[n], "cycles");
-	CHECK_MSG(r == 0, "set %d of %d: %s", n + 1, n, pmu_errmsg());
-	if (r == 0) {
-		for (int round = 0; round < 10; round++) {
-			for (int k = 0; k <= n; k++) {
-				snprintf(what, sizeof(what), "set %d of %d sets on %d counters", k + 1, n + 1, n);
-				CHECK(guest_sandwich(&sets[k], what) == 0);
-			}
-			guest_spin(1 << 16);
-		}
-		guest_close(&sets[n]);
-	}
+	guest_one_more(sets, n, 10);
 	for (int k = 0; k < n; k++)
 		guest_close(&sets[k]);
 

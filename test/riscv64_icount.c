@@ -17,38 +17,19 @@
 /* Instructions of a timer tick's handling, generously; ticks come every 4M instructions or more. */
 #define TICK_COST 60000
 
-/* The counts between two pmu_read() calls around guest_spin(n), per event. */
-static int measure(struct guest_set *as, uint64_t n, uint64_t *delta)
-{
-	uint64_t a[MAXEV], b[MAXEV];
-	int r;
-
-	r = pmu_read(as->s, a);
-	guest_spin(n);
-	r = r ? r : pmu_read(as->s, b);
-	for (unsigned i = 0; !r && i < as->n; i++)
-		delta[i] = b[i] - a[i];
-	return r;
-}
-
 static void check_set(const char *events)
 {
 	static const uint64_t ns[] = { 1, 1000, 100000, 2000000 };
 	uint64_t base[MAXEV], d[MAXEV], best[MAXEV];
 	struct guest_set as;
-	const char *why;
-	int r = guest_open(&as, events);
 
-	CHECK_MSG(r == 0, "%s: %s", events, pmu_errmsg());
-	if (r)
+	if (guest_open_user(&as, events, 1))
 		return;
-	for (unsigned i = 0; i < as.n; i++)
-		CHECK_MSG(pmu_user_read(as.s, i, &why) == 1, "%s: %s: %s", events, pmu_name(as.s, i), why);
 	/* The read's own instructions: the smallest of a few, free of interrupts. */
 	for (unsigned i = 0; i < as.n; i++)
 		best[i] = UINT64_MAX;
 	for (int k = 0; k < 5; k++) {
-		CHECK(measure(&as, 1, base) == 0);
+		CHECK(guest_measure(&as, 1, base) == 0);
 		for (unsigned i = 0; i < as.n; i++)
 			if (base[i] - 3 < best[i])
 				best[i] = base[i] - 3;
@@ -56,7 +37,7 @@ static void check_set(const char *events)
 	for (size_t k = 0; k < sizeof(ns) / sizeof(ns[0]); k++) {
 		uint64_t n = ns[k], want = 2 * n + 1, slack = 64 + TICK_COST * (1 + want / 4000000);
 
-		CHECK(measure(&as, n, d) == 0);
+		CHECK(guest_measure(&as, n, d) == 0);
 		for (unsigned i = 0; i < as.n; i++) {
 			const char *name = pmu_name(as.s, i);
 			uint64_t net = d[i] - best[i];

@@ -99,7 +99,7 @@ static inline void masked(const char *file, char *buf, size_t size)
 		if (!strncmp(line, "# started on", 12))
 			continue;
 		/* An event's "( +- x% )": absent where its runs happened to count alike (perf and pmu stat alike) */
-		if (strchr(line, '#') && (p = strstr(line, "   ( +-")))
+		if (strchr(line, '#') && (p = strstr(line, "  ( +-")))
 			strcpy(p, "\n");
 		for (p = line; *p; p++) {
 			bool d = (*p >= '0' && *p <= '9') || (*p == '.' && num);

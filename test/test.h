@@ -3,13 +3,14 @@
 #ifndef PMU_TEST_H
 #define PMU_TEST_H
 
-#include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+#include "fds.h"
 
 static int t_failures;
 
@@ -44,21 +45,6 @@ static int t_failures;
 } while (0)
 
 #define T_DONE() return t_failures ? 1 : 0
-
-/* Open file descriptors of this process. */
-static inline int t_fd_count(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	struct dirent *e;
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n - 1;	/* the DIR's own descriptor */
-}
 
 /* valgrind runs the program with its own libraries preloaded. */
 static inline int t_under_valgrind(void)

@@ -50,7 +50,7 @@ tmp=$(mktemp -d /tmp/pmu-unprivileged.XXXXXX) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/build" "$tmp/test" "$tmp/tracefs/events"
 cp -R build/test "$tmp/build/" && cp build/pmu build/libpmu.so* "$tmp/build/" &&
-	cp -R test/fixtures test/run.sh "$tmp/test/" && cp -R include man "$tmp/" && mkdir -p "$tmp/src" &&
+	cp -R test/fixtures test/run.sh "$tmp/test/" && cp -R include man completion "$tmp/" && mkdir -p "$tmp/src" &&
 	cp src/libpmu.map "$tmp/src/" || { fail=1; closing "cannot copy the build output"; exit 1; }
 chmod -R a+rX "$tmp"
 chmod 700 "$tmp/tracefs/events"	# tracefs mounted, not readable by the user

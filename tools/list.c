@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,10 +11,20 @@
 #include "introspect.h"
 #include "cmds.h"
 
+/* --available opens each of at most this many tracepoints (some 40 ms each), else one per subsystem */
+#define PMU_PROBE_TRACEPOINTS 32
+
 struct out {
 	const char *glob;
-	const char *kind;	/* perf list's keywords (hw, sw, cache, pmu): only this kind */
+	const char *kind;	/* perf list's keywords (hw, sw, cache, pmu, tracepoint): only this kind */
 	bool json;
+	bool available;		/* --available: only what opens for this thread */
+	bool verbose;		/* -v: with --available, what was left out and why */
+	bool have_core;		/* a core PMU: raw events open */
+	unsigned left_out;	/* --available: events that did not open */
+	bool said;		/* why a kind of event is missing, said on stderr */
+	bool tp_share;		/* --available, many tracepoints: one that opens stands for its subsystem */
+	char tp_ok[256];	/* the subsystem of the last tracepoint that opened */
 	unsigned n;		/* entries printed */
 	const char *section;	/* text: header printed before the first entry of a section */
 	bool header_done;
@@ -27,6 +38,7 @@ static const struct {
 } keywords[] = {
 	{ "hw", "hardware" }, { "hardware", "hardware" }, { "sw", "software" }, { "software", "software" },
 	{ "cache", "cache" }, { "hwcache", "cache" }, { "pmu", "sysfs" },
+	{ "tracepoint", "tracepoint" }, { "tracepoints", "tracepoint" },
 };
 
 static bool match(const struct out *o, const char *kind, const char *pmu, const char *name)
@@ -40,6 +52,13 @@ static bool match(const struct out *o, const char *kind, const char *pmu, const 
 		return true;
 	if (!fnmatch(o->glob, name, FNM_CASEFOLD))
 		return true;
+	if (!strcmp(kind, "tracepoint")) {
+		/* "sched:*" as perf list; "sched" or "sched_switch" alone too */
+		const char *colon = strchr(name, ':');
+
+		snprintf(full, sizeof(full), "%.*s", (int)(colon - name), name);
+		return !fnmatch(o->glob, colon + 1, FNM_CASEFOLD) || !fnmatch(o->glob, full, FNM_CASEFOLD);
+	}
 	if (pmu) {
 		snprintf(full, sizeof(full), "%s/%s/", pmu, name);
 		if (!fnmatch(o->glob, full, FNM_CASEFOLD) || !fnmatch(o->glob, pmu, FNM_CASEFOLD))
@@ -59,20 +78,66 @@ static void section(struct out *o, const char *title)
 }
 
 /*
- * One event. kind: hardware, cache, software, sysfs, libpfm. pmu may be NULL
- * (generic). encoding: what it means ("event=0x3c", "type=0 config=0x0").
+ * --available: whether ev opens for this thread, as pmu stat would open it
+ * (disabled, read through read(2): nothing is mapped). -v says why not.
  */
-static void entry(struct out *o, const char *kind, const char *pmu, const char *name, const char *encoding,
-		  const char *desc, const char *scale, const char *unit)
+static bool available(struct out *o, const char *kind, const char *ev)
+{
+	struct pmu_opts opts = { .size = sizeof(opts), .flags = PMU_DISABLED | PMU_NO_USER_READ };
+	struct pmu_set *set;
+
+	if (!o->available)
+		return true;
+	/*
+	 * Closing a tracepoint costs the kernel an RCU grace period (some 40 ms),
+	 * while the kernel's rules for counting one are its subsystem's (ftrace's
+	 * own differ one by one): with many listed, after one tracepoint of a
+	 * subsystem opened the others are taken as it. Failures are cheap.
+	 */
+	const char *colon = strchr(ev, ':');
+	size_t sl = colon ? (size_t)(colon - ev) : 0;
+
+	if (!strcmp(kind, "tracepoint") && o->tp_share && sl < sizeof(o->tp_ok) && strncmp(ev, "ftrace:", 7) &&
+	    !strncmp(ev, o->tp_ok, sl) && !o->tp_ok[sl])
+		return true;
+	if (!strcmp(kind, "raw")) {	/* a pattern, not an event */
+		if (o->have_core)
+			return true;
+		if (o->verbose)
+			fprintf(stderr, "pmu list: not available: %s: no core PMU in sysfs (no hardware PMU)\n", ev);
+	} else if (pmu_open_opts(&set, ev, &opts) == 0) {
+		pmu_close(set);
+		if (!strcmp(kind, "tracepoint") && sl < sizeof(o->tp_ok))
+			snprintf(o->tp_ok, sizeof(o->tp_ok), "%.*s", (int)sl, ev);
+		return true;
+	} else if (o->verbose) {
+		fprintf(stderr, "pmu list: not available: %s\n", pmu_errmsg());
+	}
+	o->left_out++;
+	return false;
+}
+
+/*
+ * One event. kind: hardware, cache, software, raw, sysfs, tracepoint,
+ * libpfm. pmu may be NULL (generic). spelled: how it is written when not
+ * its name (pmu/name/ for sysfs). encoding: what it means ("event=0x3c",
+ * "type=0 config=0x0").
+ */
+static void entry(struct out *o, const char *kind, const char *pmu, const char *name, const char *spelled,
+		  const char *encoding, const char *desc, const char *scale, const char *unit)
 {
 	char ev[512];
 
 	if (!match(o, kind, pmu, name))
 		return;
-	if (pmu && !strcmp(kind, "sysfs"))
+	if (spelled)
+		snprintf(ev, sizeof(ev), "%s", spelled);
+	else if (pmu && !strcmp(kind, "sysfs"))
 		snprintf(ev, sizeof(ev), "%s/%s/", pmu, name);
 	else
 		snprintf(ev, sizeof(ev), "%s", name);
+	if (!available(o, kind, ev))
+		return;
 	if (o->json) {
 		printf("%s\n    {\"event\": ", o->n ? "," : "");
 		pmu__json_str(stdout, ev);
@@ -105,6 +170,11 @@ static void entry(struct out *o, const char *kind, const char *pmu, const char *
 			printf("%s%s\n", o->n ? "\n" : "", o->section);
 			o->header_done = true;
 		}
+		if (!strcmp(kind, "tracepoint")) {	/* perf list's line */
+			printf("  %-50s [Tracepoint event]\n", ev);
+			o->n++;
+			return;
+		}
 		printf("  %-40s", ev);
 		if (encoding)
 			printf(" %s", encoding);
@@ -130,12 +200,13 @@ static void pfm_cb(void *arg, const char *pmu, const char *ev, const char *desc)
 		snprintf(o->pfm_title, sizeof(o->pfm_title), "libpfm4 events (%s):", pmu);
 		section(o, o->pfm_title);
 	}
-	entry(o, "libpfm", pmu, ev, NULL, desc, NULL, NULL);
+	entry(o, "libpfm", pmu, ev, NULL, NULL, desc, NULL, NULL);
 }
 
 static void list_pmu(struct out *o, struct pmu__desc *d, int json_pmus_only)
 {
 	char **names, buf[4096], scale[64], unit[64], spec[96], title[160];
+	bool named;
 	size_t n;
 
 	if (pmu__desc_all(d) < 0) {
@@ -169,7 +240,9 @@ static void list_pmu(struct out *o, struct pmu__desc *d, int json_pmus_only)
 	}
 	snprintf(title, sizeof(title), "PMU %s (type %" PRIu32 "%s):", d->name, d->type, d->core ? ", core" : "");
 	section(o, title);
-	if (!o->json && d->nfmt && (!o->glob || match(o, "sysfs", d->name, ""))) {
+	/* "software/": the PMU asked for by name, listed even without format files */
+	named = o->glob && !o->kind && match(o, "sysfs", d->name, "");
+	if (!o->json && (d->nfmt || named) && (!o->glob || match(o, "sysfs", d->name, ""))) {
 		printf("%s%s\n  terms:", o->n ? "\n" : "", title);
 		o->header_done = true;
 		for (unsigned i = 0; i < d->nfmt; i++) {
@@ -180,8 +253,23 @@ static void list_pmu(struct out *o, struct pmu__desc *d, int json_pmus_only)
 				printf(" %s=%s", d->fmt[i].name, spec);
 			}
 		}
+		if (!d->nfmt)
+			printf(" none (no format files; config, config1, config2, config3 take numbers)");
 		putchar('\n');
+		if (named && d->type == PERF_TYPE_TRACEPOINT)
+			printf("  its events are the tracepoints, written SUBSYS:NAME: pmu list tracepoint\n");
 		o->n++;
+	}
+	/* perf's software names in this PMU's spelling (software/task-clock/ is not one: perf refuses it) */
+	for (size_t i = 0; named && d->type == PERF_TYPE_SOFTWARE && i < pmu__n_sw_names; i++) {
+		const struct pmu__name_id *sw = &pmu__sw_names[i];
+
+		if (i && sw->id == sw[-1].id)
+			continue;	/* "faults" after "page-faults" */
+		snprintf(spec, sizeof(spec), "%s/config=0x%" PRIx64 "/", d->name, sw->id);
+		snprintf(buf, sizeof(buf), "type=%" PRIu32 " config=0x%" PRIx64, d->type, sw->id);
+		snprintf(title, sizeof(title), "%s: %s", sw->name, sw->desc);
+		entry(o, "sysfs", d->name, sw->name, spec, buf, title, NULL, NULL);
 	}
 	if (pmu__alias_names(d->name, &names, &n) < 0) {
 		fprintf(stderr, "pmu list: %s: out of memory listing its events\n", d->name);
@@ -198,20 +286,69 @@ static void list_pmu(struct out *o, struct pmu__desc *d, int json_pmus_only)
 			fprintf(stderr, "pmu list: %s\n", pmu_errmsg());
 		if (r == -ENOMEM)
 			o->status = 1;
-		entry(o, "sysfs", d->name, names[i], r > 0 ? buf : "(malformed)", NULL, sc ? scale : NULL,
+		entry(o, "sysfs", d->name, names[i], NULL, r > 0 ? buf : "(malformed)", NULL, sc ? scale : NULL,
 		      un ? unit : NULL);
 	}
 	pmu__err_clear();
 	pmu__names_free(names, n);
 }
 
+/* The tracepoints of tracefs; when they cannot be read and were asked for, says why. */
+static void list_tracepoints(struct out *o)
+{
+	struct pmu__tracepoint *tp;
+	char enc[64], why[PATH_MAX + 160];
+	const char *problem;
+	size_t n;
+	int r = pmu__tracepoints(&tp, &n);
+
+	if (r == -ENOMEM) {
+		fprintf(stderr, "pmu list: out of memory listing the tracepoints\n");
+		o->status = 1;
+		o->said = true;
+		return;
+	}
+	if (r == -EXDEV) {
+		if (o->kind || (o->glob && strchr(o->glob, ':'))) {
+			fprintf(stderr, "pmu list: with --sysfs, this machine's tracepoints are not listed "
+				"(PMU_TRACEFS=DIR lists those of a copy of a tracefs directory)\n");
+			o->said = true;
+		}
+		return;
+	}
+	if (r < 0) {
+		/* said for the whole list and when asked, not for every other glob */
+		if (!o->glob || o->kind || strchr(o->glob, ':')) {
+			problem = pmu__tracefs_problem(why, sizeof(why));
+			fprintf(stderr, "pmu list: tracepoints not listed: %s\n", *problem ? problem : strerror(-r));
+			o->said = true;
+		}
+		return;
+	}
+	if (r > 0) {
+		fprintf(stderr, "pmu list: more than %d tracepoints: the rest are left out\n", PMU_MAX_TRACEPOINTS);
+		o->status = 1;
+	}
+	section(o, "tracepoint events:");
+	for (size_t i = 0, k = 0; o->available && i < n; i++)
+		o->tp_share = (k += match(o, "tracepoint", NULL, tp[i].name)) > PMU_PROBE_TRACEPOINTS;
+	for (size_t i = 0; i < n; i++) {
+		snprintf(enc, sizeof(enc), "type=%d config=0x%" PRIx64, PERF_TYPE_TRACEPOINT, tp[i].id);
+		entry(o, "tracepoint", NULL, tp[i].name, NULL, enc, NULL, NULL, NULL);
+	}
+	pmu__tracepoints_free(tp, n);
+}
+
 static int usage(FILE *f)
 {
-	fprintf(f, "usage: pmu list [--json] [--sysfs DIR] [GLOB]\n"
+	fprintf(f, "usage: pmu list [--json] [--available [-v]] [--sysfs DIR] [GLOB]\n"
 		"  The events this machine knows, by PMU: generic hardware, cache and software\n"
-		"  names, sysfs PMU aliases and terms, and libpfm4 names when built with it.\n"
-		"  GLOB filters by name, by PMU (cpu, cpu/) or by pmu/name/ (case ignored);\n"
-		"  perf list's keywords hw, sw, cache and pmu list one kind of event.\n");
+		"  names, sysfs PMU aliases and terms, tracepoints, and libpfm4 names when built\n"
+		"  with it. GLOB filters by name, by PMU (cpu, cpu/), by pmu/name/ or by\n"
+		"  tracepoint (sched:*, sched) (case ignored); perf list's keywords hw, sw,\n"
+		"  cache, pmu and tracepoint list one kind of event.\n"
+		"  --available  only the events that open for this thread here (each is opened\n"
+		"               and closed); -v says on stderr why each other one does not\n");
 	return f == stdout ? 0 : 2;
 }
 
@@ -227,12 +364,16 @@ int cmd_list(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json"))
 			o.json = true;
+		else if (!strcmp(argv[i], "--available"))
+			o.available = true;
+		else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose"))
+			o.verbose = true;
 		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
 			return usage(stdout);
 		else if ((r = tool_sysfs_option("list", argc, argv, &i)) != 0) {
 			if (r < 0)
 				return 2;
-		} else if (argv[i][0] == '-' || o.glob)
+		} else if (argv[i][0] == '-' || !argv[i][0] || o.glob)
 			return usage(stderr);
 		else
 			o.glob = argv[i];
@@ -240,12 +381,13 @@ int cmd_list(int argc, char **argv)
 	for (size_t k = 0; o.glob && k < sizeof(keywords) / sizeof(keywords[0]); k++)
 		if (!strcmp(o.glob, keywords[k].word))
 			o.kind = keywords[k].kind;
-	if (o.glob && (!strcmp(o.glob, "tracepoint") || !strcmp(o.glob, "tracepoints"))) {
-		fprintf(stderr, "pmu list: tracepoints are not listed; each directory SUBSYS/NAME under the "
-			"tracefs events/ directory (/sys/kernel/tracing/events) opens as SUBSYS:NAME\n");
-		return 1;
+	if (o.available && !pmu__sysfs_is_own()) {
+		fprintf(stderr, "pmu list: --available opens events on this machine; it does not go with "
+			"--sysfs (another machine's PMUs)\n");
+		return 2;
 	}
 	ncore = pmu__core_pmus(core);
+	o.have_core = ncore > 0;
 	if (ncore < 0) {
 		fprintf(stderr, "pmu list: %s\n", pmu_errmsg());
 		if (ncore == -ENOMEM)
@@ -271,20 +413,20 @@ int cmd_list(int argc, char **argv)
 	section(&o, ncore > 1 ? "hardware events (one counter per core PMU, summed):" : "hardware events:");
 	for (size_t i = 0; i < pmu__n_hw_names; i++) {
 		snprintf(enc, sizeof(enc), "type=0 config=0x%" PRIx64, pmu__hw_names[i].id);
-		entry(&o, "hardware", NULL, pmu__hw_names[i].name, enc, pmu__hw_names[i].desc, NULL, NULL);
+		entry(&o, "hardware", NULL, pmu__hw_names[i].name, NULL, enc, pmu__hw_names[i].desc, NULL, NULL);
 	}
 	section(&o, "hardware cache events:");
 	for (unsigned i = 0; pmu__cache_name(i, name, sizeof(name), &cfg); i++) {
 		snprintf(enc, sizeof(enc), "type=3 config=0x%" PRIx64, cfg);
-		entry(&o, "cache", NULL, name, enc, NULL, NULL, NULL);
+		entry(&o, "cache", NULL, name, NULL, enc, NULL, NULL, NULL);
 	}
 	section(&o, "software events:");
 	for (size_t i = 0; i < pmu__n_sw_names; i++) {
 		snprintf(enc, sizeof(enc), "type=1 config=0x%" PRIx64, pmu__sw_names[i].id);
-		entry(&o, "software", NULL, pmu__sw_names[i].name, enc, pmu__sw_names[i].desc, NULL, NULL);
+		entry(&o, "software", NULL, pmu__sw_names[i].name, NULL, enc, pmu__sw_names[i].desc, NULL, NULL);
 	}
 	section(&o, "raw events:");
-	entry(&o, "raw", NULL, "rNNNN", "type=4 config=0xNNNN", "raw event code for the core PMU", NULL, NULL);
+	entry(&o, "raw", NULL, "rNNNN", NULL, "type=4 config=0xNNNN", "raw event code for the core PMU", NULL, NULL);
 
 	if ((r = pmu__pmu_names(&pmus, &npmu)) < 0) {
 		fprintf(stderr, "pmu list: %s: %s\n", pmu__sysfs_root(), strerror(-r));
@@ -301,6 +443,8 @@ int cmd_list(int argc, char **argv)
 		list_pmu(&o, &d, 0);
 		pmu__desc_free(&d);
 	}
+	if (!o.kind || !strcmp(o.kind, "tracepoint"))
+		list_tracepoints(&o);
 	if (pmu__sysfs_is_own())
 		pmu__pfm_list(pfm_cb, &o);	/* libpfm4 knows this CPU, not a sysfs copy's */
 	if (o.json) {
@@ -332,8 +476,12 @@ int cmd_list(int argc, char **argv)
 	pmu__names_free(pmus, npmu);
 	for (int i = 0; i < ncore; i++)
 		pmu__desc_free(&core[i]);
-	if (!o.n && o.glob) {
-		fprintf(stderr, "pmu list: no event matches '%s'\n", o.glob);
+	if (o.available && o.left_out)
+		fprintf(stderr, "pmu list: %u event%s left out: %s\n", o.left_out, o.left_out == 1 ? "" : "s",
+			o.verbose ? "they do not open here (above, why)" : "they do not open here (-v says why)");
+	if (!o.n && (o.glob || o.available)) {
+		if (!o.said && !o.left_out)
+			fprintf(stderr, "pmu list: no event matches '%s'\n", o.glob);
 		return 1;
 	}
 	return o.status;

@@ -17,6 +17,7 @@ static const struct {
 	{ "list", cmd_list, "[--json] [--sysfs DIR] [GLOB]: the events this machine knows, by PMU" },
 	{ "encode", cmd_encode, "[--sysfs DIR] EVENT...: the perf_event_attr of each event" },
 	{ "stat", cmd_stat, "[-e EVENTS]... [-x SEP | -j] [-o FILE [--append]] [-r N] [--] CMD [ARGS...]: count a command" },
+	{ "report", cmd_report, "merge [-o FILE] [--format F] REPORT.json...: merge the region reports of many processes" },
 };
 
 /* Points the library at dir; -1 (said) when it could not copy it and would read this machine's. */

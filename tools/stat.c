@@ -13,6 +13,8 @@
 #include <getopt.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -64,6 +66,7 @@ static double runs_pct(const struct runs *st)
 struct ev_count {
 	struct pmu_set *set;	/* NULL: not open (a thread gone before) */
 	struct pmu_reading rd;
+	struct pmu_reading last;	/* -I: the cumulative reading at the last interval */
 	double value;
 	bool counted;
 };
@@ -88,6 +91,7 @@ struct stat_opts {
 	bool json;
 	FILE *out;
 	const char *msg_prefix;
+	const char *prefix;	/* -I: the interval's timestamp field, before each line */
 	unsigned repeat;	/* -r: runs asked for */
 	struct runs el;		/* the runs made: their elapsed times */
 	const struct stat_target *tg;	/* NULL: a command */
@@ -96,7 +100,8 @@ struct stat_opts {
 
 static int usage(FILE *f)
 {
-	fprintf(f, "usage: pmu stat [-e EVENTS]... [-x SEP | -j] [-o FILE [--append]] [--] CMD [ARGS...]\n"
+	fprintf(f, "usage: pmu stat [-e EVENTS]... [-x SEP | -j] [-o FILE [--append]] [-r N] [-I MS] [-D MS] [-v]\n"
+		"                [--] CMD [ARGS...]\n"
 		"       pmu stat {-p PIDS | -t TIDS} [--per-thread] [OPTIONS] [[--] CMD [ARGS...]]\n"
 		"       pmu stat {-a | -C CPUS} [-A] [OPTIONS] [[--] CMD [ARGS...]]\n"
 		"  counts CMD and its children; prints each event's count, unit and, when the\n"
@@ -104,11 +109,12 @@ static int usage(FILE *f)
 		"  -e, --event EVENTS   comma-separated events (default: " DEFAULT_EVENTS ",\n"
 		"                       and " DEFAULT_HW " when the machine has them);\n"
 		"                       {a,b} or {a,b}:MOD counts a group together\n"
-		"  -p, --pid PIDS       count these processes (every thread), -t, --tid TIDS\n"
-		"                       these threads: while CMD runs, else until ^C or they exit\n"
+		"  -p, --pid PIDS       count these processes (every thread) while CMD runs,\n"
+		"                       else until ^C or they exit\n"
+		"  -t, --tid TIDS       count these threads, as -p\n"
 		"  --per-thread         with -p or -t: a line per thread\n"
-		"  -a, --all-cpus       count every task on every CPU, -C, --cpu CPUS on these\n"
-		"                       (0-1,3): while CMD runs, else until ^C\n"
+		"  -a, --all-cpus       count every task on every CPU while CMD runs, else until ^C\n"
+		"  -C, --cpu CPUS       as -a, on these CPUs (0-1,3)\n"
 		"  -A, --no-aggr        with -a or -C: a line per CPU\n"
 		"  -x, --field-separator SEP  one line per event: value SEP unit SEP event SEP\n"
 		"                       running-ns SEP percent SEP metric-value SEP metric-unit\n"
@@ -117,6 +123,10 @@ static int usage(FILE *f)
 		"  --append             with -o: add to FILE\n"
 		"  -r, --repeat N       run CMD N times; print the means and, as perf stat,\n"
 		"                       each one's relative standard deviation (+- x.xx%%)\n"
+		"  -I, --interval-print MS  every MS milliseconds, the counts of that interval\n"
+		"  -D, --delay MS       start counting MS milliseconds after CMD starts (-1: never)\n"
+		"  -v, --verbose        on standard error, each event's raw count, enabled and\n"
+		"                       running times, and how it was read and why\n"
 		"  exit status: the command's; 127 when it cannot be run, 128+N when killed by\n"
 		"  signal N, 129 for a usage error (as perf stat); without CMD, 0 or, after ^C,\n"
 		"  pmu stat ends by SIGINT as perf stat does\n");
@@ -354,6 +364,8 @@ static void print_event(const struct stat_opts *so, const struct ev *ev, unsigne
 		snprintf(val, sizeof(val), so->json ? "%.6f" : "%.0f", e->value);
 	if (so->json)
 		fputc('{', f);
+	if (so->prefix)
+		fputs(so->prefix, f);
 	if (so->line)
 		stat_unit_print(so->line, f, so->sep, so->json);
 	if (so->json) {
@@ -423,6 +435,16 @@ static void print_units(const struct stat_opts *so, const struct ev *ev, unsigne
 	}
 }
 
+/* Every event's lines: their sums, or a line per unit. */
+static void print_events(const struct stat_opts *so, const struct ev *ev, unsigned n, double elapsed)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (stat_target_lines(so->tg))
+			print_units(so, ev, n, i, elapsed);
+		else
+			print_event(so, ev, n, i, elapsed);
+}
+
 static void print(const struct stat_opts *so, const struct ev *ev, unsigned n, char **cmd, double elapsed,
 		  const struct rusage *ru)
 {
@@ -437,11 +459,7 @@ static void print(const struct stat_opts *so, const struct ev *ev, unsigned n, c
 		else
 			fprintf(f, ":\n\n");
 	}
-	for (unsigned i = 0; i < n; i++)
-		if (stat_target_lines(so->tg))
-			print_units(so, ev, n, i, elapsed);
-		else
-			print_event(so, ev, n, i, elapsed);
+	print_events(so, ev, n, elapsed);
 	if (!so->sep && !so->json && el->n > 1) {
 		double sd = runs_sd(el), p = sd;
 		int prec = 2;
@@ -473,6 +491,10 @@ struct stat_run {
 	struct ev *ev;
 	unsigned n;
 	bool user_only;		/* the kernel refused kernel counting */
+	unsigned interval;	/* -I, ms; 0: none */
+	long delay;		/* -D, ms; -1: the events stay disabled */
+	bool verbose;		/* -v */
+	unsigned intervals;	/* -I: lines of the table printed, for its header */
 	double elapsed;
 	struct rusage ru;
 	int status;		/* the command's, from wait4() */
@@ -497,9 +519,6 @@ static int add_list(struct stat_run *r, const char *v)
 
 /* perf stat's options that pmu stat does not have: refused by name, never taken for another meaning. */
 static const struct option perf_only[] = {
-	{ "interval-print", required_argument, NULL, 'I' },
-	{ "delay", required_argument, NULL, 'D' },
-	{ "verbose", no_argument, NULL, 'v' },
 	{ "metric-only", no_argument, NULL, 1002 },
 	{ "topdown", no_argument, NULL, 1003 },
 	{ "metrics", required_argument, NULL, 'M' },
@@ -521,11 +540,27 @@ static int not_supported(int c, const char *arg)
 	return usage(stderr);
 }
 
+/* A whole number of milliseconds from lo to INT_MAX (the range perf stat's int holds) into *ms. */
+static bool parse_ms(const char *arg, long lo, long *ms)
+{
+	char *end;
+	long v;
+
+	if (!((arg[0] >= '0' && arg[0] <= '9') || arg[0] == '-'))	/* strtol would take blanks and '+' */
+		return false;
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (*end || errno || v < lo || v > INT_MAX)
+		return false;
+	*ms = v;
+	return true;
+}
+
 /* perf stat's spellings; CMD may follow the options with or without "--". -1, or an exit status. */
 static int parse_args(struct stat_run *r, int argc, char **argv)
 {
 	enum { JSON = 2001, APPEND, PER_THREAD };
-	struct option longopts[PMU_ARRAY_SIZE(perf_only) + 15] = {
+	struct option longopts[PMU_ARRAY_SIZE(perf_only) + 18] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "field-separator", required_argument, NULL, 'x' },
 		{ "json-output", no_argument, NULL, 'j' },
@@ -540,10 +575,14 @@ static int parse_args(struct stat_run *r, int argc, char **argv)
 		{ "cpu", required_argument, NULL, 'C' },
 		{ "no-aggr", no_argument, NULL, 'A' },
 		{ "per-thread", no_argument, NULL, PER_THREAD },
+		{ "interval-print", required_argument, NULL, 'I' },
+		{ "delay", required_argument, NULL, 'D' },
+		{ "verbose", no_argument, NULL, 'v' },
 	};
+	long ms;
 	int c;
 
-	memcpy(longopts + 14, perf_only, sizeof(perf_only));
+	memcpy(longopts + 17, perf_only, sizeof(perf_only));
 	opterr = 0;
 	optind = 1;
 	/* "+": the first non-option is the command; ':' reports a missing value apart */
@@ -597,6 +636,25 @@ static int parse_args(struct stat_run *r, int argc, char **argv)
 		case PER_THREAD:
 			r->tg.per_thread = true;
 			break;
+		case 'I':
+			/* perf stat 6.1 takes any interval from 1 ms on (0 would turn -I off there) */
+			if (!parse_ms(optarg, 1, &ms)) {
+				fprintf(stderr, "pmu stat: -I '%s': not an interval in milliseconds from 1 to %d\n",
+					optarg, INT_MAX);
+				return usage(stderr);
+			}
+			r->interval = (unsigned)ms;
+			break;
+		case 'D':
+			if (!parse_ms(optarg, -1, &r->delay)) {
+				fprintf(stderr, "pmu stat: -D '%s': not a delay in milliseconds from 0 to %d, or -1 "
+					"(the events stay disabled)\n", optarg, INT_MAX);
+				return usage(stderr);
+			}
+			break;
+		case 'v':
+			r->verbose = true;
+			break;
 		case ':':
 			fprintf(stderr, "pmu stat: %s needs a value\n", argv[optind - 1]);
 			return usage(stderr);
@@ -609,6 +667,10 @@ static int parse_args(struct stat_run *r, int argc, char **argv)
 		return usage(stderr);
 	if (r->so.sep && r->so.json) {
 		fprintf(stderr, "pmu stat: -x and --json do not go together\n");
+		return usage(stderr);
+	}
+	if (r->interval && r->so.repeat > 1) {
+		fprintf(stderr, "pmu stat: -I and -r do not go together\n");
 		return usage(stderr);
 	}
 	if (r->append && !r->outpath) {
@@ -695,6 +757,8 @@ static int open_units(struct stat_run *r, unsigned i, const char *suffix)
 		struct pmu_opts o;
 
 		stat_target_opts(&r->tg, u, &o);
+		if (r->delay && r->tg.kind == STAT_CMD)	/* -D: enabled once the delay is over, not at exec */
+			o.flags = (o.flags & ~PMU_ENABLE_ON_EXEC) | PMU_DISABLED;
 		rc = pmu_open_opts(&e->per[u].set, spec, &o);
 		if (rc == -ESRCH && r->tg.kind == STAT_TASKS)
 			rc = 0;
@@ -784,13 +848,171 @@ static unsigned open_events(struct stat_run *r)
 	return opened;
 }
 
-/* Threads and CPUs count from here (the command's events from its exec). */
-static void start_counting(struct stat_run *r)
+/* Every group on every unit starts counting. */
+static void enable_events(struct stat_run *r)
 {
-	for (unsigned i = 0; r->tg.kind != STAT_CMD && i < r->n; i += r->ev[i].gsize)
+	for (unsigned i = 0; i < r->n; i += r->ev[i].gsize)
 		for (unsigned u = 0; u < r->tg.n; u++)
 			if (r->ev[i].per[u].set && pmu_enable(r->ev[i].per[u].set) < 0)
 				fprintf(stderr, "pmu stat: %s\n", pmu_errmsg());
+}
+
+/* Threads and CPUs count from here (the command's events from its exec); with -D, after the delay. */
+static void start_counting(struct stat_run *r)
+{
+	if (r->tg.kind != STAT_CMD && !r->delay)
+		enable_events(r);
+}
+
+static void read_counts(struct stat_run *r);
+
+/* perf stat's interval header: the time, then the unit's column when there is one. */
+static void print_interval_header(const struct stat_opts *so)
+{
+	const char *col = !stat_target_lines(so->tg) ? "             counts" :
+			  so->tg->kind == STAT_CPUS ? " CPU                    counts" :
+			  "             comm-pid                  counts";
+
+	fprintf(so->out, "#           time%s unit events\n", col);
+}
+
+/* -I: the counts since the last interval, each line after its timestamp (seconds since counting began). */
+static void print_interval(struct stat_run *r, double t)
+{
+	struct stat_opts so = r->so;
+	unsigned long sec = (unsigned long)t, ns = (unsigned long)((t - (double)sec) * 1e9);
+	char prefix[64];
+
+	if (so.json)
+		snprintf(prefix, sizeof(prefix), "\"interval\" : %lu.%09lu, ", sec, ns);
+	else
+		snprintf(prefix, sizeof(prefix), "%6lu.%09lu%s", sec, ns, so.sep ? so.sep : " ");
+	so.prefix = prefix;
+	read_counts(r);
+	/* perf stat repeats the table's header every 25 intervals */
+	if (!so.sep && !so.json && r->intervals++ % 25 == 0)
+		print_interval_header(&so);
+	/* rates over the interval asked for, as perf stat's, the last partial one too */
+	print_events(&so, r->ev, r->n, r->interval / 1e3);
+	fflush(so.out);
+}
+
+/*
+ * -D and -I: the delay, then each interval, ends at an absolute deadline
+ * (late wake-ups do not add up).
+ */
+struct ticks {
+	double t0;		/* when counting began; during the delay, when it was asked to */
+	bool waiting;		/* for the delay to end */
+	unsigned long k;	/* the next interval */
+};
+
+static void ticks_start(const struct stat_run *r, struct ticks *t, double t0)
+{
+	*t = (struct ticks){ .t0 = t0, .waiting = r->delay > 0, .k = 1 };
+	if (r->delay)
+		fprintf(stderr, "Events disabled\n");	/* perf stat's words */
+}
+
+/* The next deadline, -1 for none. */
+static double tick_due(const struct stat_run *r, const struct ticks *t)
+{
+	if (t->waiting)
+		return t->t0 + (double)r->delay / 1e3;
+	return r->interval ? t->t0 + (double)t->k * r->interval / 1e3 : -1;
+}
+
+/* The deadline is past at now: the delay ends, or an interval is printed. */
+static void tick(struct stat_run *r, struct ticks *t, double now)
+{
+	if (t->waiting) {
+		enable_events(r);
+		fprintf(stderr, "Events enabled\n");
+		t->t0 = now_s();
+		t->waiting = false;
+	} else {
+		print_interval(r, now - t->t0);
+		t->k = (unsigned long)((now - t->t0) * 1e3 / r->interval) + 1;
+	}
+}
+
+/* Counting is over: gone before the delay ended counts nothing (as perf stat); -I's last, partial interval. */
+static double ticks_end(struct stat_run *r, struct ticks *t)
+{
+	if (t->waiting)
+		t->t0 = now_s();
+	else if (r->interval)
+		print_interval(r, now_s() - t->t0);
+	return t->t0;
+}
+
+static struct timespec ts_of(double s)
+{
+	return (struct timespec){ .tv_sec = (time_t)s, .tv_nsec = (long)((s - (double)(time_t)s) * 1e9) };
+}
+
+static void on_sigchld(int sig)
+{
+	(void)sig;	/* only ends ppoll */
+}
+
+/*
+ * -D and -I while the command runs. SIGCHLD is let through inside ppoll
+ * only, so the command's exit is never missed between the check and the
+ * wait. Returns the time counting began.
+ */
+static double watch(struct stat_run *r, pid_t pid, double t0)
+{
+	struct sigaction sa = { .sa_handler = on_sigchld }, old_sa;
+	sigset_t chld, old, wake;
+	struct ticks t;
+	pid_t w;
+
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &chld, &old);
+	sigaction(SIGCHLD, &sa, &old_sa);
+	wake = old;
+	sigdelset(&wake, SIGCHLD);
+	ticks_start(r, &t, t0);
+	while ((w = wait4(pid, &r->status, WNOHANG, &r->ru)) == 0 || (w < 0 && errno == EINTR)) {
+		double now = now_s(), due = tick_due(r, &t);
+		struct timespec left = ts_of(due - now);
+
+		if (due >= 0 && now >= due)
+			tick(r, &t, now);
+		else
+			ppoll(NULL, 0, due >= 0 ? &left : NULL, &wake);
+	}
+	sigaction(SIGCHLD, &old_sa, NULL);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return ticks_end(r, &t);
+}
+
+/* -D and -I without a command: until ^C, or the threads exit. True when interrupted. */
+static bool watch_targets(struct stat_run *r, double *t0)
+{
+	enum stat_wait w;
+	sigset_t intr, old;
+	struct ticks t;
+
+	/* ^C stays pending between waits, never lost nor fatal */
+	sigemptyset(&intr);
+	sigaddset(&intr, SIGINT);
+	sigprocmask(SIG_BLOCK, &intr, &old);
+	ticks_start(r, &t, *t0);
+	for (;;) {
+		double due = tick_due(r, &t);
+		struct timespec at = ts_of(due);
+
+		w = stat_target_wait(&r->tg, due >= 0 ? &at : NULL);
+		if (w != STAT_WAIT_DUE)
+			break;
+		tick(r, &t, now_s());
+	}
+	*t0 = ticks_end(r, &t);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return w == STAT_WAIT_INT;
 }
 
 static void no_event(const struct stat_run *r)
@@ -812,7 +1034,7 @@ static int count_targets(struct stat_run *r)
 	}
 	start_counting(r);
 	t0 = now_s();
-	r->interrupted = stat_target_wait(&r->tg);
+	r->interrupted = watch_targets(r, &t0);
 	r->elapsed = now_s() - t0;
 	r->status = 0;
 	return -1;
@@ -836,8 +1058,11 @@ static int release_and_wait(struct stat_run *r, pid_t pid, int go[2], int ex[2])
 	close(go[1]);
 	go[1] = -1;
 	got = read(ex[0], &err, sizeof(err));
-	while (wait4(pid, &r->status, 0, &r->ru) < 0 && errno == EINTR)
-		;
+	if (got != (ssize_t)sizeof(err) && (r->interval || r->delay))
+		t0 = watch(r, pid, t0);
+	else
+		while (wait4(pid, &r->status, 0, &r->ru) < 0 && errno == EINTR)
+			;
 	r->elapsed = now_s() - t0;
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
@@ -845,6 +1070,8 @@ static int release_and_wait(struct stat_run *r, pid_t pid, int go[2], int ex[2])
 		fprintf(stderr, "pmu stat: %s: %s\n", r->cmd[0], strerror(err));
 		return 127;
 	}
+	if (WIFSIGNALED(r->status))	/* as perf stat names it: "sleep: Interrupt" */
+		psignal(WTERMSIG(r->status), r->cmd[0]);
 	return -1;
 }
 
@@ -891,11 +1118,16 @@ out:
 	return rc;
 }
 
-/* Adds unit u's reading of event e, scaled when the kernel multiplexed it. */
-static void add_count(struct ev *e, unsigned u, const struct pmu_reading *rd)
+/* Adds unit u's reading of event e, scaled when the kernel multiplexed it; -I: since the last interval. */
+static void add_count(struct ev *e, unsigned u, const struct pmu_reading *now, bool interval)
 {
 	struct ev_count *c = &e->per[u];
+	/* counts and times only grow: an interval's are the differences */
+	const struct pmu_reading d = { .value = now->value - c->last.value, .enabled = now->enabled - c->last.enabled,
+				       .running = now->running - c->last.running }, *rd = &d;
 
+	if (interval)
+		c->last = *now;
 	c->rd = *rd;
 	c->counted = rd->running > 0 && rd->enabled > 0;
 	c->value = (double)rd->value;
@@ -908,7 +1140,22 @@ static void add_count(struct ev *e, unsigned u, const struct pmu_reading *rd)
 	e->counted |= c->counted;
 }
 
-/* Each event's count on each unit, and their sum. */
+/* -v: the raw reading (the units' sum) and the read path, on standard error, where perf stat -v prints. */
+static void print_verbose(const struct ev *e)
+{
+	const char *why = "";
+	int user;
+
+	if (!e->set) {
+		fprintf(stderr, "%s: <not supported> (%s)\n", e->name, e->why ? e->why : "");
+		return;
+	}
+	user = pmu_user_read(e->set, e->slot, &why);
+	fprintf(stderr, "%s: %" PRIu64 " %" PRIu64 " %" PRIu64 " (%s: %s)\n", e->name, e->rd.value, e->rd.enabled,
+		e->rd.running, user > 0 ? "user-space read" : "read(2)", why);
+}
+
+/* Each event's count on each unit (with -I, since the last interval), and their sum. */
 static void read_counts(struct stat_run *r)
 {
 	for (unsigned i = 0; i < r->n; i += r->ev[i].gsize) {
@@ -921,7 +1168,7 @@ static void read_counts(struct stat_run *r)
 			e->value = 0;
 			e->counted = false;
 			for (unsigned u = 0; u < r->tg.n; u++)
-				e->per[u] = (struct ev_count){ .set = e->per[u].set };
+				e->per[u] = (struct ev_count){ .set = e->per[u].set, .last = e->per[u].last };
 		}
 		for (unsigned u = 0; r->ev[i].set && u < r->tg.n; u++) {
 			struct pmu_set *set = r->ev[i].per[u].set;
@@ -933,8 +1180,10 @@ static void read_counts(struct stat_run *r)
 				continue;
 			}
 			for (unsigned k = 0; k < r->ev[i].gsize; k++)
-				add_count(&r->ev[i + k], u, &rd[k]);
+				add_count(&r->ev[i + k], u, &rd[k], r->interval);
 		}
+		for (unsigned k = i; r->verbose && k < i + r->ev[i].gsize; k++)
+			print_verbose(&r->ev[k]);
 	}
 }
 
@@ -971,7 +1220,8 @@ static void add_run(struct stat_run *r)
 /* The figures, then why events were missing. */
 static void report(const struct stat_run *r)
 {
-	print(&r->so, r->ev, r->n, r->cmd, r->elapsed, &r->ru);
+	if (!r->interval)	/* -I printed every interval, and perf stat no total */
+		print(&r->so, r->ev, r->n, r->cmd, r->elapsed, &r->ru);
 	for (unsigned i = 0; i < r->n; i++)
 		if (r->ev[i].why)
 			fprintf(stderr, "pmu stat: %s\n", r->ev[i].why);
@@ -998,7 +1248,8 @@ int cmd_stat(int argc, char **argv)
 		rc = run(&r);
 		if (rc >= 0)
 			break;
-		read_counts(&r);
+		if (!r.interval)
+			read_counts(&r);
 		add_run(&r);
 		if (!WIFEXITED(r.status) || WEXITSTATUS(r.status))
 			break;

@@ -391,26 +391,41 @@ static bool alive(const struct stat_unit *u)
 	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
 }
 
-bool stat_target_wait(const struct stat_target *t)
+/* The time left until due, false when it is past. */
+static bool time_left(const struct timespec *due, struct timespec *left)
 {
-	struct timespec tick = { 0, 100 * 1000 * 1000 };
-	sigset_t intr, old;
-	bool stop = false;
-	int sig = -1;
+	struct timespec now;
+	long long ns;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	ns = (long long)(due->tv_sec - now.tv_sec) * 1000000000LL + (due->tv_nsec - now.tv_nsec);
+	*left = (struct timespec){ (time_t)(ns / 1000000000LL), (long)(ns % 1000000000LL) };
+	return ns > 0;
+}
+
+enum stat_wait stat_target_wait(const struct stat_target *t, const struct timespec *due)
+{
+	/* threads are looked at every 100 ms (perf stat: every second) */
+	const struct timespec tick = { 0, 100 * 1000 * 1000 };
+	sigset_t intr;
 
 	sigemptyset(&intr);
 	sigaddset(&intr, SIGINT);
-	sigprocmask(SIG_BLOCK, &intr, &old);
-	while (!stop && sig != SIGINT) {
-		stop = t->kind == STAT_TASKS;
-		for (unsigned u = 0; stop && u < t->n; u++)
-			stop = !alive(&t->u[u]);
-		/* threads are looked at every 100 ms (perf stat: every second) */
-		if (!stop)
-			sig = sigtimedwait(&intr, NULL, t->kind == STAT_TASKS ? &tick : NULL);
+	for (;;) {
+		struct timespec left = tick;
+		bool gone = t->kind == STAT_TASKS;
+
+		for (unsigned u = 0; gone && u < t->n; u++)
+			gone = !alive(&t->u[u]);
+		if (gone)
+			return STAT_WAIT_GONE;
+		if (due && !time_left(due, &left))
+			return STAT_WAIT_DUE;
+		if (t->kind == STAT_TASKS && (!due || left.tv_sec || left.tv_nsec > tick.tv_nsec))
+			left = tick;
+		if (sigtimedwait(&intr, NULL, due || t->kind == STAT_TASKS ? &left : NULL) == SIGINT)
+			return STAT_WAIT_INT;
 	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	return sig == SIGINT;
 }
 
 const char *stat_target_refused(const struct stat_target *t, const char *event, int err, char *buf, size_t size)

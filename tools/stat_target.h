@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "pmu.h"
 
@@ -54,8 +55,17 @@ void stat_target_header(const struct stat_target *t, char **cmd, FILE *f);
 /* A unit's first column: CPU0, comm-tid; sep NULL for the table. */
 void stat_unit_print(const struct stat_unit *u, FILE *f, const char *sep, bool json);
 
-/* Waits for SIGINT, or with threads until none is left: true when interrupted. */
-bool stat_target_wait(const struct stat_target *t);
+enum stat_wait {
+	STAT_WAIT_DUE,	/* the deadline came */
+	STAT_WAIT_GONE,	/* every thread counted has exited */
+	STAT_WAIT_INT,	/* SIGINT */
+};
+
+/*
+ * Waits for SIGINT (which the caller blocks), with threads until none is
+ * left, and until the CLOCK_MONOTONIC time due (NULL: none).
+ */
+enum stat_wait stat_target_wait(const struct stat_target *t, const struct timespec *due);
 
 /* The message for an event refused on unit u (errno err), into buf; NULL to keep the library's. */
 const char *stat_target_refused(const struct stat_target *t, const char *event, int err, char *buf, size_t size);

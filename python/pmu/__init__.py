@@ -13,6 +13,8 @@
     @pmu.region("step")
     def step(): ...
     print(pmu.report(format="json"))
+    for r in pmu.results():        # the same figures as objects
+        print(r.name, r.calls, r.ns_min, r.ns_max, r.counts, r.running_pct)
 
 The library is looked for in $PMU_LIBRARY, next to this package, then as
 the system's libpmu.so.0. Failures raise OSError with the errno and the
@@ -20,12 +22,14 @@ library's message.
 """
 import builtins
 import ctypes
+import errno
 import ctypes.util
 import functools
 import os
 import tempfile
 
-__all__ = ["open", "Set", "region", "thread_init", "thread_fini", "report", "version", "library"]
+__all__ = ["open", "Set", "region", "thread_init", "thread_fini", "report", "results", "Region", "Thread",
+           "version", "library"]
 
 
 def _load():
@@ -36,7 +40,7 @@ def _load():
         if not cand:
             continue
         try:
-            return ctypes.CDLL(cand)
+            return ctypes.CDLL(cand, use_errno=True)
         except OSError as e:
             tried.append(str(e))
     hint = ""
@@ -67,6 +71,33 @@ _lib.pmu_thread_init.argtypes = [ctypes.c_char_p]
 _lib.pmu_region_begin.argtypes = [ctypes.c_char_p]
 _lib.pmu_region_end.argtypes = [ctypes.c_char_p]
 _lib.pmu_report_path.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
+
+
+class _ThreadResult(ctypes.Structure):
+    _fields_ = [("size", ctypes.c_size_t), ("tid", ctypes.c_int), ("name", ctypes.c_char_p),
+                ("exited", ctypes.c_int)]
+
+
+class _RegionResult(ctypes.Structure):
+    _fields_ = [("size", ctypes.c_size_t), ("name", ctypes.c_char_p), ("calls", ctypes.c_uint64),
+                ("spans", ctypes.c_uint64), ("ns", ctypes.c_uint64), ("ns_min", ctypes.c_uint64),
+                ("ns_max", ctypes.c_uint64), ("ns_stddev", ctypes.c_double), ("nevents", ctypes.c_uint),
+                ("sum", _u64p), ("min", _u64p), ("max", _u64p),
+                ("stddev", ctypes.POINTER(ctypes.c_double)), ("running_pct", ctypes.POINTER(ctypes.c_double))]
+
+
+_names_p = ctypes.POINTER(ctypes.POINTER(ctypes.c_char_p))
+_lib.pmu_results_take.restype = ctypes.c_void_p
+_lib.pmu_results_free.argtypes = [ctypes.c_void_p]
+_lib.pmu_results_free.restype = None
+_lib.pmu_results_events.argtypes = [ctypes.c_void_p, _names_p]
+_lib.pmu_results_events.restype = ctypes.c_uint
+_lib.pmu_results_regions.argtypes = [ctypes.c_void_p, _names_p]
+_lib.pmu_results_regions.restype = ctypes.c_uint
+_lib.pmu_results_threads.argtypes = [ctypes.c_void_p]
+_lib.pmu_results_threads.restype = ctypes.c_uint
+_lib.pmu_results_thread.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.POINTER(_ThreadResult)]
+_lib.pmu_results_get.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_int, ctypes.POINTER(_RegionResult)]
 
 
 def _check(r):
@@ -164,6 +195,66 @@ class region:  # noqa: N801 - used as pmu.region("name")
             with self:
                 return fn(*a, **k)
         return wrapper
+
+
+class Thread:
+    """A thread that used regions: tid, name, exited."""
+
+    def __init__(self, tid, name, exited):
+        self.tid, self.name, self.exited = tid, name, exited
+
+    def __repr__(self):
+        return "Thread(tid=%d, name=%r, exited=%r)" % (self.tid, self.name, self.exited)
+
+
+class Region:
+    """A region's figures in total (threads: the same per thread, each with .thread), per outermost call
+    for ns_min/ns_max/ns_stddev and the min/max/stddev dicts; running_pct is 100 when never multiplexed."""
+
+    def __init__(self, res, events, thread=None):
+        n = res.nevents
+        self.name = res.name.decode("utf-8", "replace")
+        self.thread = thread
+        self.calls, self.spans, self.ns = res.calls, res.spans, res.ns
+        self.ns_min, self.ns_max, self.ns_stddev = res.ns_min, res.ns_max, res.ns_stddev
+        self.counts = {events[i]: res.sum[i] for i in range(n)}
+        self.min = {events[i]: res.min[i] for i in range(n)}
+        self.max = {events[i]: res.max[i] for i in range(n)}
+        self.stddev = {events[i]: res.stddev[i] for i in range(n)}
+        self.running_pct = {events[i]: res.running_pct[i] for i in range(n)}
+        self.threads = []
+
+    def __repr__(self):
+        return "Region(%r, calls=%d, ns=%d, counts=%r)" % (self.name, self.calls, self.ns, self.counts)
+
+
+def results():
+    """Every region with at least one completed call, as Region objects (totals, .threads per thread)."""
+    h = _lib.pmu_results_take()
+    if not h:
+        _check(-ctypes.get_errno() or -12)
+    try:
+        names = ctypes.POINTER(ctypes.c_char_p)()
+        events = [names[i].decode() for i in range(_lib.pmu_results_events(h, ctypes.byref(names)))]
+        threads = []
+        for k in range(_lib.pmu_results_threads(h)):
+            t = _ThreadResult(size=ctypes.sizeof(_ThreadResult))
+            _check(_lib.pmu_results_thread(h, k, ctypes.byref(t)))
+            threads.append(Thread(t.tid, t.name.decode("utf-8", "replace"), bool(t.exited)))
+        out = []
+        for i in range(_lib.pmu_results_regions(h, None)):
+            res = _RegionResult(size=ctypes.sizeof(_RegionResult))
+            if _lib.pmu_results_get(h, i, -1, ctypes.byref(res)) == -errno.ENOENT:
+                continue
+            _check(_lib.pmu_results_get(h, i, -1, ctypes.byref(res)))
+            reg = Region(res, events)
+            for k, t in enumerate(threads):
+                if _lib.pmu_results_get(h, i, k, ctypes.byref(res)) == 0:
+                    reg.threads.append(Region(res, events, t))
+            out.append(reg)
+        return out
+    finally:
+        _lib.pmu_results_free(h)
 
 
 def report(format="table", path=None):  # noqa: A002 - the library's own word

@@ -2,6 +2,7 @@
 """The Python binding over this build's libpmu.so (PMU_LIBRARY): software events only."""
 import errno
 import json
+import mmap
 import os
 
 import pytest
@@ -10,10 +11,11 @@ import pmu
 
 
 def touch_pages(n):
-    b = bytearray(n * 4096)
-    for i in range(0, len(b), 4096):
-        b[i] = 1
-    return b
+    """n fresh pages, one fault each (a bytearray may reuse pages the heap already touched)."""
+    m = mmap.mmap(-1, n * 4096)
+    for i in range(0, n * 4096, 4096):
+        m[i] = 1
+    m.close()
 
 
 def test_version():
@@ -105,3 +107,38 @@ def test_pip_installs_the_package(tmp_path):
     out = subprocess.run([sys.executable, "-c", "import pmu; print(pmu.__file__, pmu.version())"],
                          capture_output=True, text=True, env=env, cwd=str(tmp_path))
     assert out.returncode == 0 and str(tmp_path) in out.stdout, out.stderr
+
+
+def test_results_objects():
+    with pytest.raises(OSError) as e:
+        pmu.results()
+    assert e.value.errno == errno.EINVAL and "pmu_thread_init" in e.value.strerror
+    pmu.thread_init("task-clock,page-faults")
+    try:
+        for n in (10, 20, 30):
+            with pmu.region("pages"):
+                touch_pages(n)
+        with pmu.region("once"):
+            pass
+        pmu.region("open").__enter__()  # begun, never ended: not in the results
+        regs = {r.name: r for r in pmu.results()}
+        assert set(regs) == {"pages", "once"}
+        r = regs["pages"]
+        assert r.calls == 3 and r.spans == 3
+        assert set(r.counts) == {"task-clock", "page-faults"}
+        assert r.min["page-faults"] <= r.counts["page-faults"] / 3 <= r.max["page-faults"]
+        assert r.min["page-faults"] >= 10 and r.max["page-faults"] >= 30
+        assert r.ns_min <= r.ns / r.calls <= r.ns_max and r.ns_stddev >= 0
+        assert r.stddev["page-faults"] > 0
+        assert r.running_pct == {"task-clock": 100.0, "page-faults": 100.0}
+        assert len(r.threads) == 1 and r.threads[0].thread.tid > 0 and not r.threads[0].thread.exited
+        assert r.threads[0].calls == 3 and r.threads[0].counts == r.counts
+        assert regs["once"].ns_stddev == 0
+        pmu.region("open").__exit__()
+        doc = json.loads(pmu.report(format="json"))
+        byname = {x["name"]: x for x in doc["regions"]}
+        for key in ("ns_min", "ns_max", "ns_stddev", "min", "max", "stddev", "running_pct"):
+            assert key in byname["pages"] and key in byname["pages"]["threads"][0]
+        assert byname["pages"]["min"]["page-faults"] == regs["pages"].min["page-faults"]
+    finally:
+        pmu.thread_fini()

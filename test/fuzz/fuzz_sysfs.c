@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Whole sysfs files from the input: a scratch PMU whose events/fz alias and
- * format/fz term hold the input, resolved as perf-style events.
+ * format/fz term hold the input, resolved as perf-style events; and a scratch
+ * tracefs whose fz:fz tracepoint id holds it, listed and resolved alike.
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -12,8 +13,9 @@
 #include <unistd.h>
 
 #include "introspect.h"
+#include "sysfs.h"
 
-static char root[PATH_MAX], alias[PATH_MAX + 32], format[PATH_MAX + 32];
+static char root[PATH_MAX], alias[PATH_MAX + 32], format[PATH_MAX + 32], tpid[PATH_MAX + 64];
 
 static void put(const char *path, const void *data, size_t size)
 {
@@ -69,6 +71,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	snprintf(alias, sizeof(alias), "%s/cpu/events/fz", root);
 	snprintf(format, sizeof(format), "%s/cpu/format/fz", root);
 	setenv("PMU_SYSFS_DEVICES", root, 1);
+	/* a dot directory: not a PMU of the root */
+	snprintf(p, sizeof(p), "%s/.tracefs", root);
+	mkdir(p, 0755);
+	setenv("PMU_TRACEFS", p, 1);
+	snprintf(p, sizeof(p), "%s/.tracefs/events", root);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/.tracefs/events/fz", root);
+	mkdir(p, 0755);
+	snprintf(p, sizeof(p), "%s/.tracefs/events/fz/fz", root);
+	mkdir(p, 0755);
+	snprintf(tpid, sizeof(tpid), "%s/.tracefs/events/fz/fz/id", root);
 	return 0;
 }
 
@@ -94,5 +107,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	parse("cpu/fz=0xffffffff,event=0x1/");
 	parse("cycles");
 	unlink(format);
+	/* the input as a tracepoint id: listed exactly when it resolves, with the same id */
+	{
+		struct pmu__tracepoint *tp;
+		uint64_t id = 0;
+		size_t n;
+		int r, found;
+
+		put(tpid, data, size);
+		r = pmu__tracepoints(&tp, &n);
+		if (r < 0 || n > 1 || (n && strcmp(tp[0].name, "fz:fz")))
+			abort();
+		found = pmu__tracepoint_id("fz:fz", 5, &id);
+		if (found < 0 && !pmu_errmsg()[0])
+			abort();
+		if ((n == 1) != (found == 1) || (n && tp[0].id != id))
+			abort();
+		pmu__tracepoints_free(tp, n);
+		unlink(tpid);
+	}
 	return 0;
 }

@@ -34,8 +34,8 @@ fi
 mkdir -p $out/obj $out/artifacts
 flags="-std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer -Iinclude -Isrc -D_GNU_SOURCE -Wall -Wextra -Wno-missing-field-initializers"
-# The event parser and what it uses; libpfm4 is left out (not our code to fuzz).
-srcs="src/event.c src/terms.c src/suggest.c src/event_names.c src/event_pfm.c src/format.c src/sysfs.c src/pmus.c src/error.c"
+# The JSON reader, the event parser and what it uses; libpfm4 is left out (not our code to fuzz).
+srcs="src/json.c src/event.c src/terms.c src/suggest.c src/event_names.c src/event_pfm.c src/format.c src/sysfs.c src/pmus.c src/error.c"
 if ! printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n){(void)d;(void)n;return 0;}\n' |
 	$cc -x c - -fsanitize=fuzzer -o $out/obj/probe >/dev/null 2>&1; then
 	skip=$n
@@ -73,8 +73,10 @@ for f in $fuzzers; do
 	# new inputs go to the scratch corpus; the seeds in the tree stay as they are
 	mkdir -p $out/corpus/$f
 	rm -f $out/artifacts/$f-*
+	# a fuzzer's own dictionary, else the event names'
 	dict=
-	[ -f test/fuzz/event.dict ] && dict=-dict=test/fuzz/event.dict
+	if [ -f test/fuzz/$f.dict ]; then dict=-dict=test/fuzz/$f.dict
+	elif [ -f test/fuzz/event.dict ]; then dict=-dict=test/fuzz/event.dict; fi
 	ASAN_OPTIONS=detect_leaks=1 FUZZ_FIXTURES=test/fixtures \
 		$bin $limit -timeout=${FUZZ_TIMEOUT:-60} -report_slow_units=${FUZZ_TIMEOUT:-60} -rss_limit_mb=2048 -print_final_stats=1 \
 		-artifact_prefix=$out/artifacts/$f- $dict $out/corpus/$f test/fuzz/corpus/$f >$out/$f.log 2>&1

@@ -1,0 +1,378 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Region results as data: a snapshot of every thread's figures, each copied
+ * consistently (region.c), with per-call min, max and standard deviation and
+ * each event's running percentage, per thread and in total. The reports
+ * (report.c) are formatted from it.
+ *
+ * The thread records are walked under the layer's lock, which only copies;
+ * the arithmetic is done after letting go of it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "region.h"
+#include "results.h"
+
+/* The square root without libm (which the library does not link): Newton's iteration from above. */
+static double root(double x)
+{
+	double r = x > 1 ? x : 1;
+
+	if (!(x > 0))
+		return 0;
+	for (int i = 0; i < 2000; i++) {
+		double next = 0.5 * (r + x / r);
+
+		if (next >= r)
+			break;
+		r = next;
+	}
+	return r;
+}
+
+/* Sum of squares of deviations from the mean (M2) of one thread's figure f over spans calls. */
+static long double thread_m2(const struct pmu__fig *f, uint64_t spans)
+{
+	/* The squares are of x - k: s1 is the sum of x - k, small against the values themselves. */
+	__int128 s1 = (__int128)f->sum - (__int128)spans * f->k;
+	long double s2 = (long double)((unsigned __int128)f->sq_hi << 64 | f->sq_lo);
+	long double m2 = s2 - (long double)s1 * (long double)s1 / (long double)spans;
+
+	return m2 > 0 ? m2 : 0;
+}
+
+/* Event i's times in o: its own, else (one group) those of figure 0. */
+static void times(const struct pmu__rcopy *o, unsigned i, uint64_t *en, uint64_t *run)
+{
+	const struct pmu__fig *f = o->f[i].en ? &o->f[i] : &o->f[0];
+
+	*en = f->en;
+	*run = f->run;
+}
+
+static double pct(const struct pmu__rcopy *o, unsigned i)
+{
+	uint64_t en, run;
+
+	times(o, i, &en, &run);
+	return en ? 100.0 * (double)run / (double)en : 100.0;
+}
+
+void pmu__results_clear(struct pmu_results *r)
+{
+	for (unsigned i = 0; r->ev && i < r->n; i++)
+		free(r->ev[i]);
+	for (unsigned i = 0; r->reg && i < r->nreg; i++)
+		free(r->reg[i]);
+	free(r->ev);
+	free(r->reg);
+	free(r->thr);
+	free(r->ent);
+	free(r->u);
+	free(r->x);
+	memset(r, 0, sizeof(*r));
+}
+
+/* Thread k's entries from its copy c (nreg regions). */
+static void thread_entries(struct pmu_results *r, int k, const struct pmu__rcopy *c)
+{
+	size_t size = pmu__rcopy_size(r->n);
+
+	for (unsigned id = 0; id < r->nreg; id++) {
+		const struct pmu__rcopy *o = (const struct pmu__rcopy *)((const char *)c + id * size);
+		struct pmu__rent *e = (struct pmu__rent *)pmu__results_ent(r, k, id);
+
+		e->calls = o->calls;
+		e->spans = o->spans;
+		for (unsigned i = 0; i <= r->n; i++) {
+			const struct pmu__fig *f = &o->f[i];
+
+			e->sum[i] = f->sum;
+			e->min[i] = o->spans ? f->min : 0;
+			e->max[i] = o->spans ? f->max : 0;
+			e->sd[i] = o->spans ? (double)root((double)(thread_m2(f, o->spans) / o->spans)) : 0;
+			e->pct[i] = i ? pct(o, i) : 100.0;
+		}
+	}
+}
+
+/*
+ * The totals: sums, min of mins, max of maxes; the deviation combined from
+ * each thread's mean and M2 (Chan et al.), running over enabled time summed.
+ */
+static void total_entries(struct pmu_results *r, struct pmu__rcopy *const *copy)
+{
+	size_t size = pmu__rcopy_size(r->n);
+
+	for (unsigned id = 0; id < r->nreg; id++) {
+		struct pmu__rent *t = (struct pmu__rent *)pmu__results_ent(r, -1, id);
+
+		for (unsigned i = 0; i <= r->n; i++) {
+			long double m2 = 0, mean;
+			uint64_t en = 0, run = 0;
+			bool any = false;
+
+			t->sum[i] = t->min[i] = t->max[i] = 0;
+			t->calls = t->spans = 0;
+			for (unsigned k = 0; k < r->nthr; k++) {
+				const struct pmu__rent *e = pmu__results_ent(r, (int)k, id);
+
+				t->calls += e->calls;
+				t->spans += e->spans;
+				t->sum[i] += e->sum[i];
+				if (i) {
+					const struct pmu__rcopy *o = (const struct pmu__rcopy *)((const char *)copy[k] +
+												 id * size);
+					uint64_t e1, r1;
+
+					times(o, i, &e1, &r1);
+					en += e1;
+					run += r1;
+				}
+				if (!e->spans)
+					continue;
+				t->min[i] = !any || e->min[i] < t->min[i] ? e->min[i] : t->min[i];
+				t->max[i] = !any || e->max[i] > t->max[i] ? e->max[i] : t->max[i];
+				any = true;
+			}
+			mean = t->spans ? (long double)t->sum[i] / t->spans : 0;
+			for (unsigned k = 0; k < r->nthr; k++) {
+				const struct pmu__rent *e = pmu__results_ent(r, (int)k, id);
+				const struct pmu__fig *f =
+					&((const struct pmu__rcopy *)((const char *)copy[k] + id * size))->f[i];
+				long double d;
+
+				if (!e->spans)
+					continue;
+				d = (long double)e->sum[i] / e->spans - mean;
+				m2 += thread_m2(f, e->spans) + d * d * e->spans;
+			}
+			t->sd[i] = t->spans ? root((double)(m2 / t->spans)) : 0;
+			t->pct[i] = en ? 100.0 * (double)run / (double)en : 100.0;
+		}
+	}
+}
+
+/* Points every entry at its share of r->u and r->x. */
+static void lay_out(struct pmu_results *r)
+{
+	size_t per = r->n + 1, ne = (size_t)(r->nthr + 1) * r->nreg;
+
+	for (size_t j = 0; j < ne; j++) {
+		struct pmu__rent *e = &r->ent[j];
+
+		e->sum = r->u + j * 3 * per;
+		e->min = e->sum + per;
+		e->max = e->min + per;
+		e->sd = r->x + j * 2 * per;
+		e->pct = e->sd + per;
+	}
+}
+
+int pmu__results_fill(struct pmu_results *r, const char *who)
+{
+	const struct pmu__tconf *c;
+	const struct pmu__thr *t;
+	struct pmu__rcopy **copy = NULL;
+	unsigned k = 0, nthr = 0;
+	size_t size;
+
+again:
+	memset(r, 0, sizeof(*r));
+	c = pmu__thr_walk_begin();
+	if (!c) {
+		pmu__thr_walk_end();
+		return pmu__err(-EINVAL, "%s: the per-thread layer is not set up: call pmu_thread_init() "
+				"first (or set PMU_EVENTS in the environment)", who);
+	}
+	r->n = c->n;
+	r->start = c->start;
+	r->nreg = pmu__region_count();
+	size = pmu__rcopy_size(r->n);
+	for (t = pmu__thr_walk_next(NULL); t; t = pmu__thr_walk_next(t))
+		nthr += __atomic_load_n(&t->used_regions, __ATOMIC_RELAXED);
+	r->ev = calloc(r->n + 1, sizeof(*r->ev));
+	r->reg = calloc(r->nreg + 1, sizeof(*r->reg));
+	r->thr = calloc(nthr + 1, sizeof(*r->thr));
+	copy = calloc(nthr + 1, sizeof(*copy));
+	if (!r->ev || !r->reg || !r->thr || !copy)
+		goto nomem;
+	for (unsigned i = 0; i < r->n; i++)
+		if (!(r->ev[i] = strdup(c->names[i])))
+			goto nomem;
+	for (unsigned id = 0; id < r->nreg; id++)
+		if (!(r->reg[id] = strdup(pmu__region_name(id))))
+			goto nomem;
+	for (t = pmu__thr_walk_next(NULL), k = 0; t && k < nthr; t = pmu__thr_walk_next(t)) {
+		struct pmu__rthr *rt = &r->thr[k];
+
+		/* A thread that begins its first region now is in the next snapshot. */
+		if (!__atomic_load_n(&t->used_regions, __ATOMIC_RELAXED))
+			continue;
+		rt->tid = t->tid;
+		memcpy(rt->name, t->tname, sizeof(rt->name));
+		rt->name[sizeof(rt->name) - 1] = '\0';
+		rt->exited = __atomic_load_n(&t->exited, __ATOMIC_RELAXED);
+		copy[k] = malloc(((size_t)r->nreg + 1) * size);
+		if (!copy[k])
+			goto nomem;
+		pmu__region_copy(t, r->nreg, copy[k]);
+		k++;
+	}
+	pmu__thr_walk_end();
+	r->nthr = k;
+	/*
+	 * A region named for the first time meanwhile is missing from the copy
+	 * while the calls around it are in: take the copy again (names are
+	 * few, and forgotten only by pmu_thread_fini(), so this ends).
+	 */
+	if (pmu__region_count() != r->nreg) {
+		for (unsigned j = 0; j < k; j++)
+			free(copy[j]);
+		free(copy);
+		pmu__results_clear(r);
+		copy = NULL;
+		nthr = 0;
+		goto again;
+	}
+	r->ent = calloc((size_t)(r->nthr + 1) * r->nreg + 1, sizeof(*r->ent));
+	r->u = calloc((size_t)(r->nthr + 1) * r->nreg * 3 * (r->n + 1) + 1, sizeof(*r->u));
+	r->x = calloc((size_t)(r->nthr + 1) * r->nreg * 2 * (r->n + 1) + 1, sizeof(*r->x));
+	if (!r->ent || !r->u || !r->x) {
+		k = r->nthr;
+		goto nomem_unlocked;
+	}
+	lay_out(r);
+	for (k = 0; k < r->nthr; k++)
+		thread_entries(r, (int)k, copy[k]);
+	total_entries(r, copy);
+	for (k = 0; k < r->nthr; k++)
+		free(copy[k]);
+	free(copy);
+	return 0;
+nomem:
+	pmu__thr_walk_end();
+nomem_unlocked:
+	for (unsigned j = 0; copy && j < k; j++)
+		free(copy[j]);
+	free(copy);
+	r->nthr = 0;
+	pmu__results_clear(r);
+	return pmu__err(-ENOMEM, "%s: out of memory", who);
+}
+
+PMU_API struct pmu_results *pmu_results_take(void)
+{
+	struct pmu_results *r = malloc(sizeof(*r));
+	int err;
+
+	if (!r) {
+		pmu__err(-ENOMEM, "pmu_results_take: out of memory");
+		errno = ENOMEM;
+		return NULL;
+	}
+	err = pmu__results_fill(r, "pmu_results_take");
+	if (err < 0) {
+		free(r);
+		errno = -err;
+		return NULL;
+	}
+	return r;
+}
+
+PMU_API void pmu_results_free(struct pmu_results *r)
+{
+	if (!r)
+		return;
+	pmu__results_clear(r);
+	free(r);
+}
+
+PMU_API unsigned pmu_results_events(const struct pmu_results *r, const char *const **names)
+{
+	if (names)
+		*names = r ? (const char *const *)r->ev : NULL;
+	return r ? r->n : 0;
+}
+
+PMU_API unsigned pmu_results_regions(const struct pmu_results *r, const char *const **names)
+{
+	if (names)
+		*names = r ? (const char *const *)r->reg : NULL;
+	return r ? r->nreg : 0;
+}
+
+PMU_API unsigned pmu_results_threads(const struct pmu_results *r)
+{
+	return r ? r->nthr : 0;
+}
+
+/* The caller's struct of size bytes may be newer (larger) than this library's: its tail is zeroed. */
+static int check_out(const char *who, const void *r, void *out, size_t min)
+{
+	size_t size;
+
+	if (!r || !out)
+		return pmu__err(-EINVAL, "%s: %s is NULL", who, r ? "out" : "the results");
+	size = *(const size_t *)out;
+	if (size < min)
+		return pmu__err(-EINVAL, "%s: out->size is %zu, less than this version's struct (%zu bytes): "
+				"set it to sizeof the struct", who, size, min);
+	memset(out, 0, size);
+	*(size_t *)out = size;
+	return 0;
+}
+
+PMU_API int pmu_results_thread(const struct pmu_results *r, unsigned i, struct pmu_thread_result *out)
+{
+	int err = check_out("pmu_results_thread", r, out, sizeof(*out));
+
+	if (err < 0)
+		return err;
+	if (i >= r->nthr)
+		return pmu__err(-EINVAL, "pmu_results_thread: thread %u out of range (the results have %u)",
+				i, r->nthr);
+	out->tid = r->thr[i].tid;
+	out->name = r->thr[i].name;
+	out->exited = r->thr[i].exited;
+	return 0;
+}
+
+PMU_API int pmu_results_get(const struct pmu_results *r, unsigned region, int thread,
+			    struct pmu_region_result *out)
+{
+	const struct pmu__rent *e;
+	int err = check_out("pmu_results_get", r, out, sizeof(*out));
+
+	if (err < 0)
+		return err;
+	if (region >= r->nreg)
+		return pmu__err(-EINVAL, "pmu_results_get: region %u out of range (the results have %u)",
+				region, r->nreg);
+	if (thread < -1 || thread >= (int)r->nthr)
+		return pmu__err(-EINVAL, "pmu_results_get: thread %d out of range (-1 for the total, or "
+				"0 to %d)", thread, (int)r->nthr - 1);
+	e = pmu__results_ent(r, thread, region);
+	if (!e->calls) {
+		if (thread < 0)
+			return pmu__err(-ENOENT, "%s: no thread completed a call of the region", r->reg[region]);
+		return pmu__err(-ENOENT, "%s: thread %d (tid %d) completed no call of the region",
+				r->reg[region], thread, (int)r->thr[thread].tid);
+	}
+	out->name = r->reg[region];
+	out->calls = e->calls;
+	out->spans = e->spans;
+	out->ns = e->sum[0];
+	out->ns_min = e->min[0];
+	out->ns_max = e->max[0];
+	out->ns_stddev = e->sd[0];
+	out->nevents = r->n;
+	out->sum = e->sum + 1;
+	out->min = e->min + 1;
+	out->max = e->max + 1;
+	out->stddev = e->sd + 1;
+	out->running_pct = e->pct + 1;
+	return 0;
+}

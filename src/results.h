@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/* A snapshot of every region's figures (results.c): the public pmu_results_*() and the reports' source. */
+#ifndef PMU_RESULTS_H
+#define PMU_RESULTS_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+/* One region in one thread, or in total: figure 0 is ns, 1..n the events. */
+struct pmu__rent {
+	uint64_t calls, spans;
+	uint64_t *sum, *min, *max;
+	double *sd, *pct;	/* pct[0] unused */
+};
+
+struct pmu__rthr {
+	pid_t tid;
+	int exited;
+	char name[16];
+};
+
+struct pmu_results {
+	unsigned n, nreg, nthr;
+	char **ev;			/* event names */
+	char **reg;			/* region names */
+	struct pmu__rthr *thr;
+	struct timespec start;		/* when the per-thread layer was set up */
+	struct pmu__rent *ent;		/* (nthr + 1) * nreg: the totals, then each thread's */
+	uint64_t *u;			/* the entries' integers */
+	double *x;			/* and floating-point figures */
+};
+
+/* Region id in thread k (-1: the total). */
+static inline const struct pmu__rent *pmu__results_ent(const struct pmu_results *r, int k, unsigned id)
+{
+	return &r->ent[(size_t)(k + 1) * r->nreg + id];
+}
+
+/* Takes a snapshot into *r, which the caller frees with pmu__results_clear(). 0 or -errno (message set). */
+int pmu__results_fill(struct pmu_results *r, const char *who);
+void pmu__results_clear(struct pmu_results *r);
+
+#endif

@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pmu report merge over fixed reports (test/fixtures/reports: exact table,
+ * csv and json, the common-events note) and over reports written by this
+ * build's library in three child processes (totals, min, mean and max per
+ * process checked against each file, outputs parsed back).
+ */
+/* tier: valgrind */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdarg.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "introspect.h"
+#include "test.h"
+
+#define FIX "test/fixtures/reports/"
+
+static char tool[4200];
+static char out[1 << 16], err[1 << 14];
+
+/* The whole file, NUL-terminated, into a static buffer ("" when unreadable). */
+static const char *slurp(const char *path)
+{
+	static char buf[1 << 16];
+	int fd = open(path, O_RDONLY);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : 0;
+
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	return buf;
+}
+
+/* pmu with args (NULL-terminated): stdout into out, stderr into err; the exit status. */
+static int pmu(const char *const *args)
+{
+	char *argv[32];
+	int n = 0, status;
+	FILE *o = tmpfile(), *e = tmpfile();
+	pid_t pid;
+
+	argv[n++] = tool;
+	for (; *args && n < 31; args++)
+		argv[n++] = (char *)*args;
+	argv[n] = NULL;
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		dup2(fileno(o), 1);
+		dup2(fileno(e), 2);
+		execv(tool, argv);
+		_exit(126);
+	}
+	waitpid(pid, &status, 0);
+	n = (int)pread(fileno(o), out, sizeof(out) - 1, 0);
+	out[n > 0 ? n : 0] = '\0';
+	n = (int)pread(fileno(e), err, sizeof(err) - 1, 0);
+	err[n > 0 ? n : 0] = '\0';
+	fclose(o);
+	fclose(e);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+#define PMU(...) pmu((const char *[]){ __VA_ARGS__, NULL })
+
+/* The number at obj.k1.k2... (NULL-terminated keys); -1 when absent. */
+static double num(const struct pmu__json *v, ...)
+{
+	va_list ap;
+	const char *k;
+	double x;
+
+	va_start(ap, v);
+	while (v && (k = va_arg(ap, const char *)))
+		v = pmu__json_get(v, k);
+	va_end(ap);
+	return v && pmu__json_double(v, &x) ? x : -1;
+}
+
+/* Region name of a merged json document. */
+static const struct pmu__json *region(const struct pmu__json *doc, const char *name)
+{
+	const struct pmu__json *regs = pmu__json_get(doc, "regions");
+
+	for (size_t i = 0; regs && i < regs->n; i++) {
+		const struct pmu__json *n = pmu__json_get(&regs->v[i], "name");
+
+		if (n && n->type == PMU_JSON_STRING && !strcmp(n->s, name))
+			return &regs->v[i];
+	}
+	return NULL;
+}
+
+static void fixtures(void)
+{
+	char expect[1 << 16];
+	const char *f, *at;
+	struct pmu__json *doc;
+	const struct pmu__json *r;
+
+	/* exactly the outputs kept */
+	CHECK_EQ(PMU("report", "merge", FIX "a.json", FIX "b.json"), 0);
+	snprintf(expect, sizeof(expect), "%s", slurp(FIX "merged-ab.txt"));
+	CHECK_MSG(expect[0] && !strcmp(out, expect), "table:\n%s\nexpected:\n%s", out, expect);
+	CHECK_MSG(!err[0], "%s", err);
+	CHECK_EQ(PMU("report", "merge", "--format", "csv", FIX "a.json", FIX "b.json"), 0);
+	snprintf(expect, sizeof(expect), "%s", slurp(FIX "merged-ab.csv"));
+	CHECK_MSG(expect[0] && !strcmp(out, expect), "csv:\n%s\nexpected:\n%s", out, expect);
+	CHECK_EQ(PMU("report", "merge", "--format=json", FIX "a.json", FIX "b.json"), 0);
+	/* the merging tool's own version heads the document */
+	f = slurp(FIX "merged-ab.json");
+	at = strstr(f, "@VERSION@");
+	snprintf(expect, sizeof(expect), "%.*s%s%s", at ? (int)(at - f) : 0, f, pmu_version(), at ? at + 9 : "");
+	CHECK_MSG(expect[0] && !strcmp(out, expect), "json:\n%s\nexpected:\n%s", out, expect);
+
+	/* the json read back: totals, spread, and the per call ranges where both gave them */
+	CHECK_MSG(pmu__json_parse("merged", out, strlen(out), &doc) == 0, "%s", pmu_errmsg());
+	r = pmu__json_get(doc, "processes");
+	CHECK_EQ(r ? r->n : 0, 2);
+	CHECK_EQ(r && r->n == 2 ? num(&r->v[1], "pid", NULL) : 0, 202);
+	r = region(doc, "compute");
+	CHECK(r != NULL);
+	CHECK_EQ(num(r, "processes", NULL), 2);
+	CHECK_EQ(num(r, "calls", NULL), 20);
+	CHECK_EQ(num(r, "ns", NULL), 4000000);
+	CHECK_EQ(num(r, "counts", "task-clock", NULL), 3700000);
+	CHECK_EQ(num(r, "counts", "page-faults", NULL), 192);
+	CHECK_EQ(num(r, "per_process", "ns", "min", NULL), 1000000);
+	CHECK_EQ(num(r, "per_process", "ns", "min_process", NULL), 0);
+	CHECK_EQ(num(r, "per_process", "ns", "mean", NULL), 2000000);
+	CHECK_EQ(num(r, "per_process", "ns", "max", NULL), 3000000);
+	CHECK_EQ(num(r, "per_process", "ns", "max_process", NULL), 1);
+	CHECK_EQ(num(r, "per_process", "counts", "page-faults", "mean", NULL), 96);
+	CHECK_EQ(num(r, "ns_min", NULL), 90000);
+	CHECK_EQ(num(r, "ns_max", NULL), 400000);
+	CHECK_EQ(num(r, "min", "page-faults", NULL), 6);
+	CHECK_EQ(num(r, "max", "task-clock", NULL), 380000);
+	r = region(doc, "exchange");
+	CHECK(r && !pmu__json_get(r, "ns_min") && !pmu__json_get(r, "min"));	/* b.json has none */
+	r = region(doc, "io");
+	CHECK_EQ(num(r, "processes", NULL), 1);
+	CHECK_EQ(num(r, "per_process", "calls", "min_process", NULL), 1);
+	pmu__json_free(doc);
+
+	/* different events: merged on the common one, each left out named with the files lacking it */
+	CHECK_EQ(PMU("report", "merge", "--format", "csv", FIX "a.json", FIX "b.json", FIX "c.json"), 0);
+	snprintf(expect, sizeof(expect), "%s", slurp(FIX "merged-abc.csv"));
+	CHECK_MSG(expect[0] && !strcmp(out, expect), "csv:\n%s\nexpected:\n%s", out, expect);
+	snprintf(expect, sizeof(expect), "%s", slurp(FIX "merged-abc.stderr"));
+	CHECK_MSG(expect[0] && !strcmp(err, expect), "notes:\n%s\nexpected:\n%s", err, expect);
+
+	/* one report merges too */
+	CHECK_EQ(PMU("report", "merge", FIX "c.json"), 0);
+	CHECK_MSG(strstr(out, "1 process, 2 regions; events: task-clock, context-switches\n"), "%s", out);
+}
+
+/* Child k: regions "step" (k + 1) * 2 calls, "once" 1, with pages touched; its json report at path. */
+static void child(int k, const char *path)
+{
+	if (pmu_thread_init("page-faults,task-clock") < 0)
+		_exit(3);
+	for (int i = 0; i < (k + 1) * 2; i++) {
+		pmu_region_begin("step");
+		t_touch_pages(4 * (k + 1));
+		pmu_region_end("step");
+	}
+	pmu_region_begin("once");
+	pmu_region_end("once");
+	_exit(pmu_report_path(path, NULL) < 0 ? 4 : 0);
+}
+
+static void generated(void)
+{
+	char dir[] = "/tmp/pmu-merge-XXXXXX", path[3][64], o[80], *p;
+	uint64_t pf[3], sum = 0, lo = UINT64_MAX, hi = 0;
+	struct pmu__json *doc;
+	const struct pmu__json *r;
+
+	CHECK(mkdtemp(dir) != NULL);
+	for (int k = 0; k < 3; k++) {
+		int st;
+		pid_t pid;
+
+		snprintf(path[k], sizeof(path[k]), "%s/p%d.json", dir, k);
+		fflush(NULL);
+		pid = fork();
+		if (pid == 0)
+			child(k, path[k]);
+		waitpid(pid, &st, 0);
+		CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child %d: status %d", k, st);
+	}
+	for (int k = 0; k < 3; k++) {
+		struct pmu__rep rep;
+
+		CHECK_MSG(pmu__rep_read(path[k], &rep) == 0, "%s", pmu_errmsg());
+		pf[k] = rep.nreg && !strcmp(rep.reg[0].name, "step") ? rep.reg[0].counts[0] : 0;
+		sum += pf[k];
+		lo = pf[k] < lo ? pf[k] : lo;
+		hi = pf[k] > hi ? pf[k] : hi;
+		if (rep.doc)
+			pmu__rep_free(&rep);
+	}
+	CHECK_MSG(hi >= 12, "child 2 touched 12 pages 6 times: %" PRIu64 " page faults", hi);
+
+	snprintf(o, sizeof(o), "%s/merged.json", dir);
+	CHECK_EQ(PMU("report", "merge", "-o", o, path[0], path[1], path[2]), 0);
+	CHECK_MSG(!out[0] && !err[0], "%s%s", out, err);
+	CHECK_MSG(pmu__json_load(o, &doc) == 0, "%s", pmu_errmsg());
+	CHECK_EQ(pmu__json_get(doc, "processes") ? pmu__json_get(doc, "processes")->n : 0, 3);
+	r = region(doc, "step");
+	CHECK_EQ(num(r, "processes", NULL), 3);
+	CHECK_EQ(num(r, "calls", NULL), 2 + 4 + 6);
+	CHECK_EQ(num(r, "per_process", "calls", "min", NULL), 2);
+	CHECK_EQ(num(r, "per_process", "calls", "min_process", NULL), 0);
+	CHECK_EQ(num(r, "per_process", "calls", "mean", NULL), 4);
+	CHECK_EQ(num(r, "per_process", "calls", "max", NULL), 6);
+	CHECK_EQ(num(r, "per_process", "calls", "max_process", NULL), 2);
+	CHECK_EQ(num(r, "counts", "page-faults", NULL), sum);
+	CHECK_EQ(num(r, "per_process", "counts", "page-faults", "min", NULL), lo);
+	CHECK_EQ(num(r, "per_process", "counts", "page-faults", "max", NULL), hi);
+	r = region(doc, "once");
+	CHECK_EQ(num(r, "calls", NULL), 3);
+	CHECK_EQ(num(r, "per_process", "calls", "max", NULL), 1);
+	pmu__json_free(doc);
+
+	/* the csv: a header, then total, min, mean and max of each region */
+	snprintf(o, sizeof(o), "%s/merged.csv", dir);
+	CHECK_EQ(PMU("report", "merge", "-o", o, path[0], path[1], path[2]), 0);
+	snprintf(out, sizeof(out), "%s", slurp(o));
+	CHECK_MSG(!strncmp(out, "region,processes,figure,process,calls,ns,ns_per_call,page-faults,task-clock\n", 76),
+		  "%s", out);
+	CHECK_MSG((p = strstr(out, "\nstep,3,total,,12,")) && strstr(out, "\nstep,3,mean,,4.0,") &&
+		  strstr(out, "\nonce,3,max,"), "%s", out);
+	int lines = 0;
+	for (p = out; (p = strchr(p, '\n')); p++)
+		lines++;
+	CHECK_EQ(lines, 1 + 2 * 4);
+	unlink(o);
+
+	/* the table: from any other name */
+	CHECK_EQ(PMU("report", "merge", path[0], path[1], path[2]), 0);
+	CHECK_MSG(!strncmp(out, "libpmu merged report: 3 processes, 2 regions; events: page-faults, task-clock\n", 78),
+		  "%s", out);
+	CHECK_MSG(strstr(out, "\nstep       3  total           12 ") && strstr(out, "\nonce       3  total            3 "),
+		  "%s", out);
+
+	/* the same report twice is one process given twice */
+	CHECK_EQ(PMU("report", "merge", path[0], path[1], path[0]), 1);
+	CHECK_MSG(strstr(err, "p0.json: the same process as ") && !out[0], "%s", err);
+	for (int k = 0; k < 3; k++)
+		unlink(path[k]);
+	snprintf(o, sizeof(o), "%s/merged.json", dir);
+	unlink(o);
+	CHECK_MSG(rmdir(dir) == 0, "%s: %s", dir, strerror(errno));
+}
+
+int main(int argc, char **argv)
+{
+	char self[4096];
+
+	(void)argc;
+	if (!realpath(argv[0], self))
+		T_SKIP("cannot resolve %s", argv[0]);
+	snprintf(tool, sizeof(tool), "%s/../pmu", dirname(self));
+	if (access(tool, X_OK))
+		T_SKIP("the pmu tool is not built next to the tests (%s)", tool);
+	if (access(FIX "a.json", R_OK))
+		T_SKIP("run from the source tree (" FIX ")");
+	fixtures();
+	generated();
+	T_DONE();
+}
