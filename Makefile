@@ -102,7 +102,7 @@ $(O)/test/x86_rdpmc_emu_so: test/x86_rdpmc_emu.c $(SHARED_LIB) $(HDRS)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(SHARED_LIB) -Wl,-rpath,'$$ORIGIN/..' $(LDLIBS)
 
 # This test compiles the tool's stat.c in, to give its printing figures.
-$(O)/test/stat_metrics: tools/stat.c
+$(O)/test/stat_metrics: tools/stat.c tools/stat_target.c
 
 # The fault-injection test puts its own allocator under the library's calls
 # and the tool's subcommands (which it includes).

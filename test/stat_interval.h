@@ -124,4 +124,93 @@ static inline bool t_line(const char *s, int n, char *buf, size_t size)
 	return true;
 }
 
+/*
+ * line with its numbers as N, blanks squeezed and the rates' K/M/G left
+ * out (a rate's scale depends on the load); a table line's width appended.
+ */
+static inline void mask(const char *line, char *buf, size_t size, bool width)
+{
+	size_t n = 0;
+	bool num = false, blank = false;
+
+	for (const char *p = line; *p && n + 32 < size; p++) {
+		bool d = (*p >= '0' && *p <= '9') || (*p == '.' && num);
+
+		if ((*p == 'K' || *p == 'M' || *p == 'G') && !strncmp(p + 1, "/sec", 4))
+			continue;
+		if (d && !num)
+			buf[n++] = 'N';
+		else if (!d && !(*p == ' ' && blank))
+			buf[n++] = *p;
+		num = d;
+		blank = *p == ' ';
+	}
+	buf[n] = '\0';
+	if (width)
+		snprintf(buf + n, size - n, " [width %zu]", strlen(line));
+}
+
+/* The kinds of line: the header, then each event counted or not. */
+#define KINDS 5
+static inline int kind(const char *line)
+{
+	int ev = strstr(line, "task-clock") ? 1 : strstr(line, "page-faults") ? 3 : -1;
+
+	if (line[0] == '#')
+		return 0;
+	return ev < 0 ? -1 : ev + (strstr(line, "<not counted>") != NULL);
+}
+
+/* Each kind of line of out, masked (the first of each kind; "" for a kind absent). */
+static inline void shapes(const char *out, char shape[KINDS][512], bool table)
+{
+	char line[1024];
+
+	for (int k = 0; k < KINDS; k++)
+		shape[k][0] = '\0';
+	for (int i = 0; t_line(out, i, line, sizeof(line)); i++) {
+		int k = kind(line);
+
+		if (k >= 0 && !shape[k][0])
+			mask(line, shape[k], sizeof(shape[k]), table);
+	}
+}
+
+/* Fields of a -x line. */
+static inline int fields(const char *line)
+{
+	int n = 1;
+
+	for (; *line; line++)
+		n += *line == ',';
+	return n;
+}
+
+/* Event ev's count of each interval added up; -1 when a line is missing, negative or malformed. */
+static inline double sum(const char *out, const char *ev, int nev, int *lines)
+{
+	char line[1024], stamp[64] = "";
+	double total = 0;
+	int i;
+
+	for (i = 0; t_line(out, i, line, sizeof(line)); i++) {
+		char *f = strchr(line, ',');
+		int k = i % nev;
+
+		/* nev lines an interval, each with its timestamp */
+		if (!f || fields(line) != 8 || (k == 0 && !strncmp(stamp, line, (size_t)(f - line))) ||
+		    (k > 0 && strncmp(stamp, line, (size_t)(f - line))))
+			return -1;
+		if (k == 0)
+			snprintf(stamp, sizeof(stamp), "%.*s", (int)(f - line), line);
+		if (strncmp(f + 1, "<not counted>", 13) && strstr(line, ev)) {
+			if (f[1] < '0' || f[1] > '9')
+				return -1;
+			total += strtod(f + 1, NULL);
+		}
+	}
+	*lines = i;
+	return i % nev ? -1 : total;
+}
+
 #endif

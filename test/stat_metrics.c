@@ -6,6 +6,7 @@
  * machine may have no PMU to count them.
  */
 #include "../tools/stat.c"
+#include "../tools/stat_target.c"
 #include "test.h"
 
 #define SET ((struct pmu_set *)&dummy)

@@ -18,6 +18,7 @@
 
 #include "pmu.h"
 #include "test.h"
+#include "stat_perf.h"
 
 static char self[4096], tool[4200];
 
@@ -62,116 +63,6 @@ static int growing(const char *file)
 	for (long i = 0; i < pages; i++)
 		m[i * ps] = 1;
 	return 0;
-}
-
-/* Runs argv with stdout and stderr to /dev/null; its exit status. */
-static int run(char *const argv[])
-{
-	int status, fd;
-	pid_t pid;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid == 0) {
-		fd = open("/dev/null", O_WRONLY);
-		dup2(fd, 1);
-		dup2(fd, 2);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid)
-		return -1;
-	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-/*
- * The value of event ev in the -x, output in file (-1 when absent or not
- * counted), and its layout: the unit and the number of fields ("" when absent).
- */
-static double field(const char *file, const char *ev, char *layout, size_t size)
-{
-	char line[512], key[128];
-	double v = -1;
-	FILE *f = fopen(file, "r");
-
-	snprintf(layout, size, "%s", "");
-	snprintf(key, sizeof(key), ",%s,", ev);
-	while (f && fgets(line, sizeof(line), f)) {
-		char *k = strstr(line, key), *c = strchr(line, ',');
-		int n = 1;
-
-		/* value,unit,event,...: the event is the third field */
-		if (!k || !c || strchr(c + 1, ',') != k)
-			continue;
-		for (char *p = line; *p; p++)
-			n += *p == ',';
-		snprintf(layout, size, "unit '%.*s', %d fields", (int)(k - c - 1), c + 1, n);
-		v = line[0] == '<' ? -1 : strtod(line, NULL);
-	}
-	if (f)
-		fclose(f);
-	return v;
-}
-
-/* Field k (from 0) of the -x, line of event ev in file, as a number; -1 when absent. */
-static double nth(const char *file, const char *ev, int k)
-{
-	char line[512], key[128];
-	double v = -1;
-	FILE *f = fopen(file, "r");
-
-	snprintf(key, sizeof(key), ",%s,", ev);
-	while (f && fgets(line, sizeof(line), f)) {
-		char *p = line;
-
-		if (!strstr(line, key))
-			continue;
-		for (int i = 0; i < k && p; i++)
-			p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL;
-		if (p)
-			v = strtod(p, NULL);
-	}
-	if (f)
-		fclose(f);
-	return v;
-}
-
-/*
- * The table of file with numbers masked and blanks squeezed, into buf; the
- * widths of the event lines (those with a "#" comment) appended, as those are
- * padded to fixed columns. perf's "# started on" line is left out.
- */
-static void masked(const char *file, char *buf, size_t size)
-{
-	char line[512], *p;
-	size_t n = 0;
-	FILE *f = fopen(file, "r");
-
-	buf[0] = 0;
-	while (f && fgets(line, sizeof(line), f) && n + 2 * strlen(line) + 16 < size) {
-		bool num = false, blank = false;
-
-		if (!strncmp(line, "# started on", 12))
-			continue;
-		/* An event's "( +- x% )": absent where its runs happened to count alike (perf and pmu stat alike) */
-		if (strchr(line, '#') && (p = strstr(line, "  ( +-")))
-			strcpy(p, "\n");
-		for (p = line; *p; p++) {
-			bool d = (*p >= '0' && *p <= '9') || (*p == '.' && num);
-
-			if (d && !num)
-				buf[n++] = 'N';
-			else if (!d && !(*p == ' ' && blank))
-				buf[n++] = *p;
-			num = d;
-			blank = *p == ' ';
-		}
-		if (strchr(line, '#'))
-			n += (size_t)snprintf(buf + n, size - n, "[width %zu]\n", strlen(line));
-		buf[n] = 0;
-	}
-	if (f)
-		fclose(f);
 }
 
 /*
