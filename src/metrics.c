@@ -22,9 +22,10 @@ const struct pmu__metric pmu__metrics[PMU_NMETRICS] = {
 
 const char *const pmu__metric_clocks[PMU_METRIC_SPELLINGS] = { CLOCKS };
 
-const char *const pmu__metric_rates[] = {
-	"context-switches", "cs", "cpu-migrations", "migrations", "page-faults", "faults",
-	"minor-faults", "major-faults", "alignment-faults", "emulation-faults", NULL
+/* perf stat's other events with a metric of their own, left blank without its other event. */
+static const char *const own_metric[] = {
+	"stalled-cycles-frontend", "idle-cycles-frontend", "stalled-cycles-backend", "idle-cycles-backend",
+	"L1-icache-load-misses", "LLC-load-misses", "dTLB-load-misses", "iTLB-load-misses", NULL
 };
 
 bool pmu__metric_is(const char *name, const char *const *spellings)
@@ -59,4 +60,14 @@ bool pmu__metric_plan(const struct pmu__metric *m, const char *const *events, un
 	u->num = pmu__metric_find(events, n, m->num);
 	u->den = pmu__metric_find(events, n, m->den);
 	return u->num >= 0 && u->den >= 0;
+}
+
+bool pmu__metric_rated(const char *name)
+{
+	if (pmu__metric_is(name, pmu__metric_clocks) || pmu__metric_is(name, own_metric))
+		return false;
+	for (unsigned k = 0; k < PMU_NMETRICS; k++)
+		if (pmu__metric_is(name, pmu__metrics[k].num))
+			return false;
+	return true;
 }

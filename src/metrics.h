@@ -23,9 +23,15 @@ struct pmu__metric {
 #define PMU_NMETRICS 5
 extern const struct pmu__metric pmu__metrics[PMU_NMETRICS];
 
-/* Clocks in ns (task-clock, cpu-clock); events pmu stat shows per second of them. */
+/* Clocks in ns (task-clock, cpu-clock). */
 extern const char *const pmu__metric_clocks[PMU_METRIC_SPELLINGS];
-extern const char *const pmu__metric_rates[];
+
+/*
+ * Whether pmu stat shows name per second of a clock: as perf stat, every
+ * event but the clocks and those with a metric of their own (tracepoints
+ * and raw events too).
+ */
+bool pmu__metric_rated(const char *name);
 
 /*
  * name is one of spellings, compared without modifiers (cycles:u) or the

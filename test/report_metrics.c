@@ -50,8 +50,10 @@ int main(void)
 	CHECK(pmu__metric_is("task-clock", pmu__metric_clocks));
 	CHECK(pmu__metric_is("cpu-clock:u", pmu__metric_clocks));
 	CHECK(!pmu__metric_is("task-clocks", pmu__metric_clocks));
-	CHECK(pmu__metric_is("cs", pmu__metric_rates));
-	CHECK(!pmu__metric_is("cycles", pmu__metric_rates));
+	CHECK(pmu__metric_rated("cs") && pmu__metric_rated("sched:sched_switch") && pmu__metric_rated("r01c2"));
+	CHECK(pmu__metric_rated("branches") && pmu__metric_rated("cpu/event=0x3c/"));
+	CHECK(!pmu__metric_rated("cycles") && !pmu__metric_rated("instructions:u") && !pmu__metric_rated("task-clock"));
+	CHECK(!pmu__metric_rated("dTLB-load-misses") && !pmu__metric_rated("armv8_pmuv3_0/cpu_cycles/"));
 
 	/* Every metric of the report has its key and heading; pmu stat's have a unit. */
 	for (unsigned i = 0; i < PMU_NMETRICS; i++) {

@@ -468,6 +468,13 @@ static void groups(const char *np)
 		    (const char *[]){ "-e", "{task-clock,page-faults}:u,context-switches", self, "--touch", dir, np, NULL });
 	same_layout("-j {task-clock,page-faults}:u", (const char *[]){ "-j", "-e", "{task-clock,page-faults}:u", self,
 									"--touch", dir, np, NULL });
+	/* as perf stat, events without a metric of their own (tracepoints too) per second of task-clock */
+	if (access("/sys/kernel/tracing/events/sched/sched_process_exec/id", R_OK) == 0) {
+		same_layout("rates", (const char *[]){ "-e", "task-clock,sched:sched_process_exec,major-faults",
+						       "true", NULL });
+		same_layout("-x, rates", (const char *[]){ "-x,", "-e", "task-clock,sched:sched_process_exec", "true",
+							   NULL });
+	}
 	/* nothing runs on a list that does not pair its braces */
 	CHECK_EQ(run_err((char *[]){ tool, "stat", "-e", "{task-clock", "true", NULL }, err, sizeof(err)), 1);
 	CHECK_MSG(strstr(err, "'{task-clock': group not closed with '}'"), "%s", err);

@@ -335,7 +335,7 @@ static bool metric(const struct ev *ev, unsigned n, unsigned i, double elapsed, 
 		return true;
 	}
 	clk = pmu__metric_find(names, n, pmu__metric_clocks);
-	if (!pmu__metric_is(e->name, pmu__metric_rates) || clk < 0 || !ev[clk].value)
+	if (!pmu__metric_rated(e->name) || clk < 0 || !ev[clk].value)
 		return false;
 	rate = e->value / (ev[clk].value / 1e9);
 	snprintf(ubuf, usize, "%s/sec", rate >= 1e9 ? "G" : rate >= 1e6 ? "M" : rate >= 1e3 ? "K" : "");
