@@ -450,18 +450,21 @@ static void print(const struct stat_opts *so, const struct ev *ev, unsigned n, c
 		  const struct rusage *ru)
 {
 	const struct runs *el = &so->el;
+	bool table = !so->sep && !so->json;
 	FILE *f = so->out;
 
-	if (!so->sep && !so->json) {
+	if (table) {
 		fprintf(f, "\n Performance counter stats for ");
 		stat_target_header(so->tg, cmd, f);
-		if (so->el.n > 1)
-			fprintf(f, " (%u runs):\n\n", so->el.n);
+		if (el->n > 1)
+			fprintf(f, " (%u runs):\n\n", el->n);
 		else
 			fprintf(f, ":\n\n");
 	}
 	print_events(so, ev, n, elapsed);
-	if (!so->sep && !so->json && el->n > 1) {
+	if (!table)
+		return;
+	if (el->n > 1) {
 		double sd = runs_sd(el), p = sd;
 		int prec = 2;
 
@@ -470,16 +473,15 @@ static void print(const struct stat_opts *so, const struct ev *ev, unsigned n, c
 			p *= 10;
 			prec++;
 		}
-
 		fprintf(f, "\n %17.*f +- %.*f seconds time elapsed  ( +-%6.2f%% )\n\n", prec, el->mean, prec, sd,
 			runs_pct(el));
-	} else if (!so->sep && !so->json) {
-		fprintf(f, "\n %17.9f seconds time elapsed\n\n", elapsed);
-		if (so->tg && so->tg->kind != STAT_CMD)	/* the times of a command only */
-			return;
-		fprintf(f, " %17.9f seconds user\n", (double)ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6);
-		fprintf(f, " %17.9f seconds sys\n\n\n", (double)ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6);
+		return;
 	}
+	fprintf(f, "\n %17.9f seconds time elapsed\n\n", elapsed);
+	if (so->tg && so->tg->kind != STAT_CMD)	/* the times of a command only */
+		return;
+	fprintf(f, " %17.9f seconds user\n", (double)ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6);
+	fprintf(f, " %17.9f seconds sys\n\n\n", (double)ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6);
 }
 
 /* One run of pmu stat: what the command line asked, then what was counted. */
