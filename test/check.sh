@@ -35,7 +35,9 @@ tier() {
 		return ;;
 	esac
 	echo "== $name"
+	t0=$(date +%s)
 	TIER=$name "$@" 2>&1 | tee "$log"
+	echo "# $name tier: $(($(date +%s) - t0)) s"
 	line=$(grep -E "^$name: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped" "$log" | tail -n 1)
 	if [ -z "$line" ]; then
 		echo "$name: 0 passed, 1 failed, 0 skipped (the tier did not finish)"
