@@ -82,14 +82,15 @@ static inline double nth(const char *file, const char *ev, int k)
 }
 
 /*
- * The table of file with numbers masked and blanks squeezed, into buf; the
- * widths of the event lines (those with a "#" comment) appended, as those are
- * padded to fixed columns. perf's "# started on" line is left out.
+ * The table of file with numbers (and a rate's K, M or G) masked and blanks
+ * squeezed, into buf; the widths of the event lines (those with a "#"
+ * comment) appended, as those are padded to fixed columns. perf's "# started
+ * on" line is left out.
  */
 static inline void masked(const char *file, char *buf, size_t size)
 {
 	char line[512], *p;
-	size_t n = 0;
+	size_t n = 0, width;
 	FILE *f = fopen(file, "r");
 
 	buf[0] = 0;
@@ -101,6 +102,10 @@ static inline void masked(const char *file, char *buf, size_t size)
 		/* An event's "( +- x% )": absent where its runs happened to count alike (perf and pmu stat alike) */
 		if (strchr(line, '#') && (p = strstr(line, "  ( +-")))
 			strcpy(p, "\n");
+		width = strlen(line);
+		/* a rate's K/M/G depends on its magnitude, a number like the others */
+		while ((p = strstr(line, "K/sec")) || (p = strstr(line, "M/sec")) || (p = strstr(line, "G/sec")))
+			memmove(p, p + 1, strlen(p));
 		for (p = line; *p; p++) {
 			bool d = (*p >= '0' && *p <= '9') || (*p == '.' && num);
 
@@ -112,7 +117,7 @@ static inline void masked(const char *file, char *buf, size_t size)
 			blank = *p == ' ';
 		}
 		if (strchr(line, '#'))
-			n += (size_t)snprintf(buf + n, size - n, "[width %zu]\n", strlen(line));
+			n += (size_t)snprintf(buf + n, size - n, "[width %zu]\n", width);
 		buf[n] = 0;
 	}
 	if (f)
