@@ -149,9 +149,12 @@ static int open_counters(struct pmu_set *set, const struct pmu_opts *o)
 			 * An enabled leader makes the kernel check that the whole
 			 * group fits the PMU (arm64 skips disabled leaders, and
 			 * the group would then never count): the set is reset
-			 * and started again once complete.
+			 * and started again once complete. A group of one has
+			 * nothing to check: opened disabled, it never runs (its
+			 * times stay 0) until pmu_enable().
 			 */
-			at->disabled = leader && (o->flags & PMU_ENABLE_ON_EXEC);
+			at->disabled = leader && ((o->flags & PMU_ENABLE_ON_EXEC) ||
+						  ((o->flags & PMU_DISABLED) && gr->n == 1));
 			at->inherit = !!(o->flags & PMU_INHERIT);
 			at->enable_on_exec = leader && (o->flags & PMU_ENABLE_ON_EXEC);
 			at->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;

@@ -109,12 +109,21 @@ int main(void)
 		pmu_close(s);
 	}
 
-	/* A disabled set counts nothing until enabled. */
+	/* A disabled set counts nothing until enabled, and an event alone was never running: no time at all. */
 	struct pmu_opts o = { .size = sizeof(o), .cpu = -1, .flags = PMU_DISABLED };
+
 	CHECK(pmu_open_opts(&s, "page-faults", &o) == 0);
 	t_touch_pages(64);
 	CHECK(pmu_read(s, v) == 0);
 	CHECK_EQ(v[0], 0);
+	CHECK(pmu_read_full(s, rd) == 0);
+	CHECK_MSG(rd[0].enabled == 0 && rd[0].running == 0, "disabled since open: enabled %" PRIu64 ", running %"
+		  PRIu64 " ns", rd[0].enabled, rd[0].running);
+	CHECK(pmu_enable(s) == 0);
+	t_touch_pages(64);
+	CHECK(pmu_read_full(s, rd) == 0);
+	CHECK_MSG(rd[0].value >= 64 && rd[0].running > 0, "enabled: %" PRIu64 " faults in %" PRIu64 " ns", rd[0].value,
+		  rd[0].running);
 	pmu_close(s);
 	T_DONE();
 }
