@@ -9,28 +9,6 @@
 
 #include "stat_interval.h"
 
-/* The counted command: this program again. */
-static int workload(char **argv)
-{
-	if (!strcmp(argv[0], "--sleep")) {
-		struct timespec ts = { atol(argv[1]) / 1000, atol(argv[1]) % 1000 * 1000000 };
-
-		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-			;
-		return 0;
-	}
-	if (!strcmp(argv[0], "--touch")) {	/* argv[1] pages in argv[2] steps, 20 ms apart */
-		long n = atol(argv[1]), steps = atol(argv[2]);
-
-		for (long i = 0; i < steps; i++) {
-			t_touch_pages(n / steps);
-			usleep(20000);
-		}
-		return 0;
-	}
-	return 99;
-}
-
 /*
  * perf stat's interval layout in one output format (fmt: NULL, "-x," or
  * "-j"): every kind of line both printed alike; the counted lines in both,
@@ -213,7 +191,7 @@ int main(int argc, char **argv)
 	bool perf;
 
 	if (argc > 2 && !strcmp(argv[1], "--work"))
-		return workload(argv + 2);
+		return t_workload(argv + 2);
 	t_find_tool(argv[0]);
 	perf = t_have_perf();
 	if (perf) {

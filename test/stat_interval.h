@@ -7,6 +7,7 @@
 #ifndef PMU_TEST_STAT_INTERVAL_H
 #define PMU_TEST_STAT_INTERVAL_H
 
+#include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <signal.h>
@@ -15,6 +16,7 @@
 #include <time.h>
 
 #include "test.h"
+#include "stat_perf.h"
 
 static char t_self[4096], t_tool[4200];
 
@@ -124,32 +126,6 @@ static inline bool t_line(const char *s, int n, char *buf, size_t size)
 	return true;
 }
 
-/*
- * line with its numbers as N, blanks squeezed and the rates' K/M/G left
- * out (a rate's scale depends on the load); a table line's width appended.
- */
-static inline void mask(const char *line, char *buf, size_t size, bool width)
-{
-	size_t n = 0;
-	bool num = false, blank = false;
-
-	for (const char *p = line; *p && n + 32 < size; p++) {
-		bool d = (*p >= '0' && *p <= '9') || (*p == '.' && num);
-
-		if ((*p == 'K' || *p == 'M' || *p == 'G') && !strncmp(p + 1, "/sec", 4))
-			continue;
-		if (d && !num)
-			buf[n++] = 'N';
-		else if (!d && !(*p == ' ' && blank))
-			buf[n++] = *p;
-		num = d;
-		blank = *p == ' ';
-	}
-	buf[n] = '\0';
-	if (width)
-		snprintf(buf + n, size - n, " [width %zu]", strlen(line));
-}
-
 /* The kinds of line: the header, then each event counted or not. */
 #define KINDS 5
 static inline int kind(const char *line)
@@ -211,6 +187,34 @@ static inline double sum(const char *out, const char *ev, int nev, int *lines)
 	}
 	*lines = i;
 	return i % nev ? -1 : total;
+}
+
+/* The counted command, or the process counted with -p: these tests again, with --work ARGS. */
+static inline int t_workload(char **argv)
+{
+	if (!strcmp(argv[0], "--sleep")) {
+		struct timespec ts = { atol(argv[1]) / 1000, atol(argv[1]) % 1000 * 1000000 };
+
+		while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+			;
+		return 0;
+	}
+	if (!strcmp(argv[0], "--touch")) {	/* argv[1] pages in argv[2] steps, 20 ms apart */
+		long n = atol(argv[1]), steps = atol(argv[2]);
+
+		for (long i = 0; i < steps; i++) {
+			t_touch_pages(n / steps);
+			usleep(20000);
+		}
+		return 0;
+	}
+	if (!strcmp(argv[0], "--fault")) {	/* a page every 10 ms until killed */
+		for (;;) {
+			t_touch_pages(1);
+			usleep(10000);
+		}
+	}
+	return 99;
 }
 
 #endif

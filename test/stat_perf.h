@@ -82,6 +82,32 @@ static inline double nth(const char *file, const char *ev, int k)
 }
 
 /*
+ * line with its numbers as N, blanks squeezed and the rates' K/M/G left
+ * out (a rate's scale depends on the load); a table line's width appended.
+ */
+static inline void mask(const char *line, char *buf, size_t size, bool width)
+{
+	size_t n = 0;
+	bool num = false, blank = false;
+
+	for (const char *p = line; *p && n + 32 < size; p++) {
+		bool d = (*p >= '0' && *p <= '9') || (*p == '.' && num);
+
+		if ((*p == 'K' || *p == 'M' || *p == 'G') && !strncmp(p + 1, "/sec", 4))
+			continue;
+		if (d && !num)
+			buf[n++] = 'N';
+		else if (!d && !(*p == ' ' && blank))
+			buf[n++] = *p;
+		num = d;
+		blank = *p == ' ';
+	}
+	buf[n] = '\0';
+	if (width)
+		snprintf(buf + n, size - n, " [width %zu]", strlen(line));
+}
+
+/*
  * The table of file with numbers (and a rate's K, M or G) masked and blanks
  * squeezed, into buf; the widths of the event lines (those with a "#"
  * comment) appended, as those are padded to fixed columns. perf's "# started
@@ -90,34 +116,20 @@ static inline double nth(const char *file, const char *ev, int k)
 static inline void masked(const char *file, char *buf, size_t size)
 {
 	char line[512], *p;
-	size_t n = 0, width;
+	size_t n = 0;
 	FILE *f = fopen(file, "r");
 
 	buf[0] = 0;
 	while (f && fgets(line, sizeof(line), f) && n + 2 * strlen(line) + 16 < size) {
-		bool num = false, blank = false;
-
 		if (!strncmp(line, "# started on", 12))
 			continue;
 		/* An event's "( +- x% )": absent where its runs happened to count alike (perf and pmu stat alike) */
 		if (strchr(line, '#') && (p = strstr(line, "  ( +-")))
 			strcpy(p, "\n");
-		width = strlen(line);
-		/* a rate's K/M/G depends on its magnitude, a number like the others */
-		while ((p = strstr(line, "K/sec")) || (p = strstr(line, "M/sec")) || (p = strstr(line, "G/sec")))
-			memmove(p, p + 1, strlen(p));
-		for (p = line; *p; p++) {
-			bool d = (*p >= '0' && *p <= '9') || (*p == '.' && num);
-
-			if (d && !num)
-				buf[n++] = 'N';
-			else if (!d && !(*p == ' ' && blank))
-				buf[n++] = *p;
-			num = d;
-			blank = *p == ' ';
-		}
+		mask(line, buf + n, size - n, false);
+		n += strlen(buf + n);
 		if (strchr(line, '#'))
-			n += (size_t)snprintf(buf + n, size - n, "[width %zu]\n", width);
+			n += (size_t)snprintf(buf + n, size - n, "[width %zu]\n", strlen(line));
 		buf[n] = 0;
 	}
 	if (f)
