@@ -131,6 +131,19 @@ void pmu__desc_free(struct pmu__desc *d);
 /* Loads every format, sorted by name (for listings). 0 or -ENOMEM. */
 int pmu__desc_all(struct pmu__desc *d);
 
+/* ---- tasks and CPUs, for pmu stat's targets (sysfs.c) ---- */
+
+/* The thread IDs of process pid (/proc/PID/task) as names, sorted; free with pmu__names_free. 0 or -errno. */
+int pmu__task_threads(long pid, char ***tids, size_t *n);
+/* Thread tid's name (comm): 0, or -errno (-ENOENT: no such thread). */
+int pmu__task_comm(long tid, char *buf, size_t size);
+/* Whether thread tid is there and has not exited (a zombie has). */
+bool pmu__task_alive(long tid);
+/* The kernel's list of online CPUs ("0-3,5"): 0, or -errno. */
+int pmu__online_cpus(char *buf, size_t size);
+/* A sysctl holding a number ("kernel.perf_event_paranoid"): true with *v set, false when absent. */
+bool pmu__sysctl(const char *name, long *v);
+
 /* Names of the PMUs under the sysfs root (directories with a type file), sorted; free with pmu__names_free. */
 int pmu__pmu_names(char ***names, size_t *n);
 void pmu__names_free(char **names, size_t n);

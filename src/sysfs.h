@@ -52,8 +52,6 @@ long pmu__pmu_type(const char *pmu);
 /* A PMU's attribute file holding a number (x86's "rdpmc"), or -1 when absent; path gets its path. */
 long pmu__pmu_number(const char *pmu, const char *file, char *path, size_t size);
 
-/* A sysctl holding a number ("kernel.perf_event_paranoid"): true with *v set, false when absent. */
-bool pmu__sysctl(const char *name, long *v);
 
 /* Tracepoints "sys:name" through tracefs: 1 with the id, 0 if not found, -errno. */
 #define PMU_TRACEPOINT_WORD 200	/* longest subsystem or tracepoint name taken */

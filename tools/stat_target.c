@@ -3,7 +3,6 @@
  * pmu stat's targets, as perf stat takes them: -p PIDS (every thread each
  * has when counting starts), -t TIDS, -a (every online CPU), -C CPUS.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <signal.h>
@@ -12,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "introspect.h"
 #include "stat_target.h"
 
 /* A parsed list: sorted, each value once. */
@@ -135,69 +135,41 @@ static int unit_add(struct stat_target *t, pid_t pid, int cpu, const char *comm)
 	return 0;
 }
 
-/* A thread's name: 0, or -errno (-ENOENT: no such thread). */
-static int read_comm(const char *path, char *buf, size_t size)
-{
-	FILE *f = fopen(path, "re");
-	int r = 0;
-
-	if (!f)
-		return -errno;
-	if (!fgets(buf, (int)size, f))
-		r = -ENOENT;	/* it went while we read */
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	return r;
-}
-
 /* pid's threads, as perf lists them (/proc/PID/task when counting starts). 0 or -errno. */
 static int add_process(struct stat_target *t, long pid)
 {
-	char path[64], comm[32];
+	char comm[32], **names;
 	struct ints tids = { 0 };
-	struct dirent *d;
-	DIR *dir;
-	int r = 0;
+	size_t n;
+	int r = pmu__task_threads(pid, &names, &n);
 
-	snprintf(path, sizeof(path), "/proc/%ld/task", pid);
-	dir = opendir(path);
-	if (!dir)
-		return -errno;
-	while ((d = readdir(dir)) && r == 0)
-		if (d->d_name[0] >= '0' && d->d_name[0] <= '9')
-			r = ints_add(&tids, atol(d->d_name));
-	closedir(dir);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < n && r == 0; i++)
+		r = ints_add(&tids, atol(names[i]));
+	pmu__names_free(names, n);
 	ints_sort(&tids, cmp_long);
-	for (unsigned i = 0; i < tids.n && r == 0; i++) {
-		snprintf(path, sizeof(path), "/proc/%ld/task/%ld/comm", pid, tids.v[i]);
-		if (read_comm(path, comm, sizeof(comm)) == 0)	/* else it has exited since */
+	for (unsigned i = 0; i < tids.n && r == 0; i++)
+		if (pmu__task_comm(tids.v[i], comm, sizeof(comm)) == 0)	/* else it has exited since */
 			r = unit_add(t, (pid_t)tids.v[i], -1, comm);
-	}
 	free(tids.v);
 	return r < 0 ? r : t->n ? 0 : -ENOENT;
 }
 
 static int add_thread(struct stat_target *t, long tid)
 {
-	char path[64], comm[32];
-	int r;
+	char comm[32];
+	int r = pmu__task_comm(tid, comm, sizeof(comm));
 
-	snprintf(path, sizeof(path), "/proc/%ld/comm", tid);
-	r = read_comm(path, comm, sizeof(comm));
 	return r < 0 ? r : unit_add(t, (pid_t)tid, -1, comm);
 }
 
-/* The online CPUs (sysfs's list), else 0 .. the count the C library sees. */
+/* The online CPUs (the kernel's list), else 0 .. the count the C library sees. */
 static int online_cpus(struct ints *l)
 {
 	char buf[4096], why[128];
-	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
-	bool ok = f && fgets(buf, sizeof(buf), f);
 
-	if (f)
-		fclose(f);
-	buf[ok ? strcspn(buf, "\n") : 0] = '\0';
-	if (ok && parse_ints(buf, true, 0, INT_MAX, "CPU", l, why, sizeof(why)) == 0)
+	if (pmu__online_cpus(buf, sizeof(buf)) == 0 && parse_ints(buf, true, 0, INT_MAX, "CPU", l, why, sizeof(why)) == 0)
 		return 0;
 	l->n = 0;
 	for (long c = 0, n = sysconf(_SC_NPROCESSORS_ONLN); c < n; c++)
@@ -374,23 +346,6 @@ void stat_unit_print(const struct stat_unit *u, FILE *f, const char *sep, bool j
 		fprintf(f, sep ? "%s-%d%s" : "%16s-%-8d%s", u->comm, (int)u->pid, sep ? sep : " ");
 }
 
-/* A thread is gone once it exited: a zombie counts no more. */
-static bool alive(const struct stat_unit *u)
-{
-	char path[64], buf[256], *p;
-	FILE *f;
-	bool up;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)u->pid);
-	f = fopen(path, "re");
-	if (!f)
-		return false;
-	up = fgets(buf, sizeof(buf), f) != NULL;
-	fclose(f);
-	p = up ? strrchr(buf, ')') : NULL;	/* "pid (comm) S ...": the state follows the name */
-	return p && p[1] == ' ' && p[2] != 'Z' && p[2] != 'X';
-}
-
 /* The time left until due, false when it is past. */
 static bool time_left(const struct timespec *due, struct timespec *left)
 {
@@ -416,7 +371,7 @@ enum stat_wait stat_target_wait(const struct stat_target *t, const struct timesp
 		bool gone = t->kind == STAT_TASKS;
 
 		for (unsigned u = 0; gone && u < t->n; u++)
-			gone = !alive(&t->u[u]);
+			gone = !pmu__task_alive(t->u[u].pid);
 		if (gone)
 			return STAT_WAIT_GONE;
 		if (due && !time_left(due, &left))
@@ -430,17 +385,11 @@ enum stat_wait stat_target_wait(const struct stat_target *t, const struct timesp
 
 const char *stat_target_refused(const struct stat_target *t, const char *event, int err, char *buf, size_t size)
 {
-	FILE *f;
 	long paranoid = -9;
 
 	if (t->kind != STAT_CPUS || (err != EACCES && err != EPERM))
 		return NULL;
-	f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
-	if (f) {
-		if (fscanf(f, "%ld", &paranoid) != 1)
-			paranoid = -9;
-		fclose(f);
-	}
+	pmu__sysctl("kernel.perf_event_paranoid", &paranoid);
 	snprintf(buf, size, "%s: permission denied counting every task of a CPU (-a, -C): that needs "
 		 "CAP_PERFMON (or CAP_SYS_ADMIN) or kernel.perf_event_paranoid <= 0 (it is %ld); "
 		 "-p PID or a command counts your own tasks", event, paranoid);
