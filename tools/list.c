@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "introspect.h"
+#include "private.h"
 #include "cmds.h"
 
 /* --available opens each of at most this many tracepoints (some 40 ms each), else one per subsystem */

@@ -17,7 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "introspect.h"
+#include "err.h"
+#include "private.h"
+#include "report_read.h"
 #include "report.h"
 #include "cmds.h"
 
@@ -241,7 +243,7 @@ static int merge_files(struct merge *m, char **paths, unsigned n)
 	for (unsigned i = 0; i < n; i++) {
 		r = pmu__rep_read(paths[i], &m->f[i]);
 		if (r < 0) {
-			fprintf(stderr, "pmu report merge: %s\n", pmu_errmsg());
+			fprintf(stderr, "pmu report merge: %s\n", tool_errmsg());
 			return r;
 		}
 		m->nf++;

@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "introspect.h"
+#include "private.h"
 #include "cmds.h"
 #include "stat_target.h"
 
