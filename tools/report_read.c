@@ -18,16 +18,10 @@
 #include "private.h"
 #include "report_read.h"
 
-#define PMU_REP_EVENTS 1024	/* events a report may list: far more than a set opens */
 
-/* What a message names: "region \"x\": thread 12: ", or "" at the top. */
-struct ctx {
-	const char *path;
-	char at[160];
-};
 
 /* A name taken from the file, fit for a message: control characters as '?', long ones cut. */
-static void ctx_set(struct ctx *c, const char *region, const struct pmu__json *tid)
+void rep_ctx_set(struct rep_ctx *c, const char *region, const struct pmu__json *tid)
 {
 	size_t k = 0;
 
@@ -44,14 +38,13 @@ static void ctx_set(struct ctx *c, const char *region, const struct pmu__json *t
 		snprintf(c->at + k, sizeof(c->at) - k, "thread %.20s: ", tid->type == PMU_JSON_NUMBER ? tid->s : "?");
 }
 
-static const char *const type_names[] = {
+const char *const rep_type_names[] = {
 	[PMU_JSON_NULL] = "null", [PMU_JSON_BOOL] = "a boolean", [PMU_JSON_NUMBER] = "a number",
 	[PMU_JSON_STRING] = "a string", [PMU_JSON_ARRAY] = "an array", [PMU_JSON_OBJECT] = "an object",
 };
 
-#define BAD(c, v, ...) bad(c, (v)->line, (char[200]){ 0 }, __VA_ARGS__)
 
-static int __attribute__((format(printf, 4, 5))) bad(const struct ctx *c, unsigned line, char *buf, const char *fmt, ...)
+int __attribute__((format(printf, 4, 5))) rep_bad(const struct rep_ctx *c, unsigned line, char *buf, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -62,7 +55,7 @@ static int __attribute__((format(printf, 4, 5))) bad(const struct ctx *c, unsign
 }
 
 /* obj's member key of type t into *out; missing or of another type: refused. */
-static int need(const struct ctx *c, const struct pmu__json *obj, const char *key, enum pmu__json_type t,
+int rep_need(const struct rep_ctx *c, const struct pmu__json *obj, const char *key, enum pmu__json_type t,
 		const struct pmu__json **out)
 {
 	const struct pmu__json *v = pmu__json_get(obj, key);
@@ -70,12 +63,12 @@ static int need(const struct ctx *c, const struct pmu__json *obj, const char *ke
 	if (!v)
 		return BAD(c, obj, "\"%s\" is missing", key);
 	if (v->type != t)
-		return BAD(c, v, "\"%s\" is %s, not %s", key, type_names[v->type], type_names[t]);
+		return BAD(c, v, "\"%s\" is %s, not %s", key, rep_type_names[v->type], rep_type_names[t]);
 	*out = v;
 	return 0;
 }
 
-static int need_u64(const struct ctx *c, const struct pmu__json *obj, const char *key, uint64_t *out)
+int rep_need_u64(const struct rep_ctx *c, const struct pmu__json *obj, const char *key, uint64_t *out)
 {
 	const struct pmu__json *v = pmu__json_get(obj, key);
 
@@ -87,10 +80,10 @@ static int need_u64(const struct ctx *c, const struct pmu__json *obj, const char
 }
 
 /* A string that names something: not empty, no NUL inside. */
-static int need_name(const struct ctx *c, const struct pmu__json *obj, const char *key, const char **out)
+int rep_need_name(const struct rep_ctx *c, const struct pmu__json *obj, const char *key, const char **out)
 {
 	const struct pmu__json *v;
-	int r = need(c, obj, key, PMU_JSON_STRING, &v);
+	int r = rep_need(c, obj, key, PMU_JSON_STRING, &v);
 
 	if (r < 0)
 		return r;
@@ -101,13 +94,13 @@ static int need_name(const struct ctx *c, const struct pmu__json *obj, const cha
 }
 
 /* An optional non-negative number: 0 absent or null, 1 read into *out, -EINVAL refused. */
-static int opt_num(const struct ctx *c, const struct pmu__json *obj, const char *key, const char *ev, double *out)
+int rep_opt_num(const struct rep_ctx *c, const struct pmu__json *obj, const char *key, const char *ev, double *out)
 {
 	const struct pmu__json *v = pmu__json_get(obj, key);
 
 	if (v && ev) {
 		if (v->type != PMU_JSON_OBJECT)
-			return BAD(c, v, "\"%s\" is %s, not an object", key, type_names[v->type]);
+			return BAD(c, v, "\"%s\" is %s, not an object", key, rep_type_names[v->type]);
 		v = pmu__json_get(v, ev);
 	}
 	if (!v || v->type == PMU_JSON_NULL)
@@ -119,13 +112,13 @@ static int opt_num(const struct ctx *c, const struct pmu__json *obj, const char 
 }
 
 /* calls, ns, ns_per_call and counts of a region or thread into d (calls, ns, counts). */
-static int figures(const struct ctx *c, const struct pmu__rep *r, const struct pmu__json *o, uint64_t *d)
+static int figures(const struct rep_ctx *c, const struct pmu__rep *r, const struct pmu__json *o, uint64_t *d)
 {
 	const struct pmu__json *counts, *npc, *m;
 	double x;
 	int e;
 
-	if ((e = need_u64(c, o, "calls", &d[0])) < 0 || (e = need_u64(c, o, "ns", &d[1])) < 0)
+	if ((e = rep_need_u64(c, o, "calls", &d[0])) < 0 || (e = rep_need_u64(c, o, "ns", &d[1])) < 0)
 		return e;
 	npc = pmu__json_get(o, "ns_per_call");
 	if (!npc)
@@ -137,7 +130,7 @@ static int figures(const struct ctx *c, const struct pmu__rep *r, const struct p
 		     (double)d[1] / (double)d[0] - x > 0.051 + 1e-9 * x))
 		return BAD(c, npc, "\"ns_per_call\" is %s, but \"ns\" / \"calls\" is %.1f (an edited file?)", npc->s,
 			   (double)d[1] / (double)d[0]);
-	if ((e = need(c, o, "counts", PMU_JSON_OBJECT, &counts)) < 0)
+	if ((e = rep_need(c, o, "counts", PMU_JSON_OBJECT, &counts)) < 0)
 		return e;
 	for (unsigned i = 0; i < r->nev; i++) {
 		/* written in the order of "events" */
@@ -153,32 +146,32 @@ static int figures(const struct ctx *c, const struct pmu__rep *r, const struct p
 	for (size_t i = 0; counts->n > r->nev && i < counts->n; i++)
 		for (unsigned k = 0;; k++) {
 			if (k == r->nev)
-				return bad(c, counts->v[i].kline, (char[200]){ 0 },
+				return rep_bad(c, counts->v[i].kline, (char[200]){ 0 },
 					   "\"counts\" has \"%.64s\", which \"events\" does not list", counts->v[i].key);
 			if (!strcmp(r->ev[k], counts->v[i].key) && strlen(counts->v[i].key) == counts->v[i].klen)
 				break;
 		}
 	if ((m = pmu__json_get(o, "metrics")) && m->type != PMU_JSON_OBJECT)
-		return BAD(c, m, "\"metrics\" is %s, not an object", type_names[m->type]);
+		return BAD(c, m, "\"metrics\" is %s, not an object", rep_type_names[m->type]);
 	return 0;
 }
 
 /* The optional per call spread of a region: used only when complete. */
-static int ranges(const struct ctx *c, const struct pmu__rep *r, const struct pmu__json *o, struct pmu__rep_region *g)
+static int ranges(const struct rep_ctx *c, const struct pmu__rep *r, const struct pmu__json *o, struct pmu__rep_region *g)
 {
 	int have, n = 0;
 
-	have = opt_num(c, o, "ns_min", NULL, &g->ns_min);
+	have = rep_opt_num(c, o, "ns_min", NULL, &g->ns_min);
 	n += have > 0;
-	if (have < 0 || (have = opt_num(c, o, "ns_max", NULL, &g->ns_max)) < 0)
+	if (have < 0 || (have = rep_opt_num(c, o, "ns_max", NULL, &g->ns_max)) < 0)
 		return -EINVAL;
 	n += have > 0;
 	if (n == 2 && g->ns_min > g->ns_max)
 		return BAD(c, pmu__json_get(o, "ns_min"), "\"ns_min\" is more than \"ns_max\"");
 	for (unsigned i = 0; i < r->nev; i++) {
-		int a = opt_num(c, o, "min", r->ev[i], &g->min[i]), b;
+		int a = rep_opt_num(c, o, "min", r->ev[i], &g->min[i]), b;
 
-		if (a < 0 || (b = opt_num(c, o, "max", r->ev[i], &g->max[i])) < 0)
+		if (a < 0 || (b = rep_opt_num(c, o, "max", r->ev[i], &g->max[i])) < 0)
 			return -EINVAL;
 		if (a > 0 && b > 0 && g->min[i] > g->max[i])
 			return BAD(c, pmu__json_get(o, "min"), "\"min\" of \"%s\" is more than its \"max\"", r->ev[i]);
@@ -188,33 +181,33 @@ static int ranges(const struct ctx *c, const struct pmu__rep *r, const struct pm
 	return 0;
 }
 
-static int threads(struct ctx *c, const struct pmu__rep *r, const struct pmu__json *o, struct pmu__rep_region *g)
+static int threads(struct rep_ctx *c, const struct pmu__rep *r, const struct pmu__json *o, struct pmu__rep_region *g)
 {
 	const struct pmu__json *th, *v;
 	uint64_t d[2 + r->nev], sum[2 + r->nev];
 	int e;
 
-	if ((e = need(c, o, "threads", PMU_JSON_ARRAY, &th)) < 0)
+	if ((e = rep_need(c, o, "threads", PMU_JSON_ARRAY, &th)) < 0)
 		return e;
 	memset(sum, 0, sizeof(sum));
 	for (size_t k = 0; k < th->n; k++) {
 		const struct pmu__json *t = &th->v[k];
 		uint64_t tid;
 
-		ctx_set(c, g->name, NULL);
+		rep_ctx_set(c, g->name, NULL);
 		if (t->type != PMU_JSON_OBJECT)
-			return BAD(c, t, "a thread is %s, not an object", type_names[t->type]);
-		if ((e = need_u64(c, t, "tid", &tid)) < 0)
+			return BAD(c, t, "a thread is %s, not an object", rep_type_names[t->type]);
+		if ((e = rep_need_u64(c, t, "tid", &tid)) < 0)
 			return e;
-		ctx_set(c, g->name, pmu__json_get(t, "tid"));
-		if ((e = need(c, t, "name", PMU_JSON_STRING, &v)) < 0 ||
-		    (e = need(c, t, "exited", PMU_JSON_BOOL, &v)) < 0 || (e = figures(c, r, t, d)) < 0)
+		rep_ctx_set(c, g->name, pmu__json_get(t, "tid"));
+		if ((e = rep_need(c, t, "name", PMU_JSON_STRING, &v)) < 0 ||
+		    (e = rep_need(c, t, "exited", PMU_JSON_BOOL, &v)) < 0 || (e = figures(c, r, t, d)) < 0)
 			return e;
 		for (unsigned i = 0; i < 2 + r->nev; i++)
 			if (__builtin_add_overflow(sum[i], d[i], &sum[i]))
 				return BAD(c, t, "the threads' figures overflow 64 bits");
 	}
-	ctx_set(c, g->name, NULL);
+	rep_ctx_set(c, g->name, NULL);
 	if (!th->n)
 		return BAD(c, th, "\"threads\" is empty");
 	d[0] = g->calls;
@@ -231,18 +224,18 @@ static int threads(struct ctx *c, const struct pmu__rep *r, const struct pmu__js
 	return 0;
 }
 
-static int region(struct ctx *c, struct pmu__rep *r, const struct pmu__json *o, struct pmu__rep_region *g)
+static int region(struct rep_ctx *c, struct pmu__rep *r, const struct pmu__json *o, struct pmu__rep_region *g)
 {
 	uint64_t d[2 + r->nev];
 	int e;
 
-	ctx_set(c, NULL, NULL);
+	rep_ctx_set(c, NULL, NULL);
 	if (o->type != PMU_JSON_OBJECT)
-		return BAD(c, o, "a region is %s, not an object", type_names[o->type]);
-	if ((e = need_name(c, o, "name", &g->name)) < 0)
+		return BAD(c, o, "a region is %s, not an object", rep_type_names[o->type]);
+	if ((e = rep_need_name(c, o, "name", &g->name)) < 0)
 		return e;
 	g->line = o->line;
-	ctx_set(c, g->name, NULL);
+	rep_ctx_set(c, g->name, NULL);
 	g->counts = calloc(r->nev ? r->nev : 1, sizeof(*g->counts));
 	g->min = calloc(r->nev ? r->nev : 1, sizeof(*g->min));
 	g->max = calloc(r->nev ? r->nev : 1, sizeof(*g->max));
@@ -268,7 +261,7 @@ static int by_name(const void *a, const void *b)
 }
 
 /* A name twice: sorted, as a report may have many. */
-static int unique_regions(struct ctx *c, const struct pmu__rep *r)
+static int unique_regions(struct rep_ctx *c, const struct pmu__rep *r)
 {
 	const struct pmu__rep_region **s = malloc((r->nreg ? r->nreg : 1) * sizeof(*s));
 	int e = 0;
@@ -280,8 +273,8 @@ static int unique_regions(struct ctx *c, const struct pmu__rep *r)
 	qsort(s, r->nreg, sizeof(*s), by_name);
 	for (unsigned i = 1; i < r->nreg && !e; i++) {
 		if (!strcmp(s[i - 1]->name, s[i]->name)) {
-			ctx_set(c, s[i]->name, NULL);
-			e = bad(c, s[i]->line, (char[200]){ 0 }, "a second region of this name (the first on line %u)",
+			rep_ctx_set(c, s[i]->name, NULL);
+			e = rep_bad(c, s[i]->line, (char[200]){ 0 }, "a second region of this name (the first on line %u)",
 				s[i - 1]->line);
 		}
 	}
@@ -289,43 +282,53 @@ static int unique_regions(struct ctx *c, const struct pmu__rep *r)
 	return e;
 }
 
-static int check_report(struct pmu__rep *r)
+int rep_library(const struct rep_ctx *c, const struct pmu__json *obj, const char **lib, unsigned *major,
+		unsigned *minor, unsigned *patch)
 {
-	struct ctx c = { r->path, "" };
-	const struct pmu__json *top = r->doc, *v, *ev, *regs;
-	uint64_t x;
-	int e, n;
+	const struct pmu__json *v;
+	int e, n = -1;
 
-	if (top->type != PMU_JSON_OBJECT)
-		return BAD(&c, top, "the report is %s, not an object", type_names[top->type]);
-	if ((e = need(&c, top, "library", PMU_JSON_STRING, &v)) < 0)
+	if ((e = rep_need(c, obj, "library", PMU_JSON_STRING, &v)) < 0)
 		return e;
-	r->library = v->s;
-	n = -1;
+	*lib = v->s;
 	if (strncmp(v->s, "libpmu ", 7) || v->s[7] < '0' || v->s[7] > '9' ||
 	    strspn(v->s + 7, "0123456789.") != v->len - 7 ||
-	    sscanf(v->s, "libpmu %u.%u.%u%n", &r->major, &r->minor, &r->patch, &n) != 3 || (size_t)n != v->len)
-		return BAD(&c, v, "\"library\" is \"%.64s\", not \"libpmu MAJOR.MINOR.PATCH\"", v->s);
-	if (r->major != PMU_VERSION_MAJOR)
-		return BAD(&c, v, "written by %.64s, another major version than this one's (%s): not read", v->s,
+	    sscanf(v->s, "libpmu %u.%u.%u%n", major, minor, patch, &n) != 3 || (size_t)n != v->len)
+		return BAD(c, v, "\"library\" is \"%.64s\", not \"libpmu MAJOR.MINOR.PATCH\"", v->s);
+	if (*major != PMU_VERSION_MAJOR)
+		return BAD(c, v, "written by %.64s, another major version than this one's (%s): not read", v->s,
 			   pmu_version());
-	if ((e = need_u64(&c, top, "pid", &x)) < 0)
+	return 0;
+}
+
+static int check_report(struct pmu__rep *r)
+{
+	struct rep_ctx c = { r->path, "" };
+	const struct pmu__json *top = r->doc, *v, *ev, *regs;
+	uint64_t x;
+	int e;
+
+	if (top->type != PMU_JSON_OBJECT)
+		return BAD(&c, top, "the report is %s, not an object", rep_type_names[top->type]);
+	if ((e = rep_library(&c, top, &r->library, &r->major, &r->minor, &r->patch)) < 0)
+		return e;
+	if ((e = rep_need_u64(&c, top, "pid", &x)) < 0)
 		return e;
 	if (!x || x > 0x7fffffff)
 		return BAD(&c, pmu__json_get(top, "pid"), "\"pid\" is not a process ID");
 	r->pid = (long)x;
-	if ((e = need(&c, top, "hostname", PMU_JSON_STRING, &v)) < 0)
+	if ((e = rep_need(&c, top, "hostname", PMU_JSON_STRING, &v)) < 0)
 		return e;
 	r->hostname = v->s;
-	if ((e = need(&c, top, "command", PMU_JSON_STRING, &v)) < 0)
+	if ((e = rep_need(&c, top, "command", PMU_JSON_STRING, &v)) < 0)
 		return e;
 	r->command = v->s;
-	if ((e = need(&c, top, "start", PMU_JSON_STRING, &v)) < 0)
+	if ((e = rep_need(&c, top, "start", PMU_JSON_STRING, &v)) < 0)
 		return e;
 	r->start = v->s;
-	if ((e = need_u64(&c, top, "start_ns", &r->start_ns)) < 0)
+	if ((e = rep_need_u64(&c, top, "start_ns", &r->start_ns)) < 0)
 		return e;
-	if ((e = need(&c, top, "events", PMU_JSON_ARRAY, &ev)) < 0)
+	if ((e = rep_need(&c, top, "events", PMU_JSON_ARRAY, &ev)) < 0)
 		return e;
 	if (!ev->n || ev->n > PMU_REP_EVENTS)
 		return BAD(&c, ev, "\"events\" has %zu events (1 to %d)", ev->n, PMU_REP_EVENTS);
@@ -341,7 +344,7 @@ static int check_report(struct pmu__rep *r)
 				return BAD(&c, v, "\"events\" has \"%.64s\" twice", v->s);
 		r->ev[r->nev++] = v->s;
 	}
-	if ((e = need(&c, top, "regions", PMU_JSON_ARRAY, &regs)) < 0)
+	if ((e = rep_need(&c, top, "regions", PMU_JSON_ARRAY, &regs)) < 0)
 		return e;
 	r->reg = calloc(regs->n ? regs->n : 1, sizeof(*r->reg));
 	if (!r->reg)
@@ -381,6 +384,14 @@ int pmu__rep_parse(const char *name, const char *buf, size_t len, struct pmu__re
 	memset(r, 0, sizeof(*r));
 	r->path = name;
 	return rep_done(r, pmu__json_parse(name, buf, len, &r->doc));
+}
+
+int pmu__rep_check(const char *path, struct pmu__json *doc, struct pmu__rep *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->path = path;
+	r->doc = doc;
+	return rep_done(r, 0);
 }
 
 int pmu__rep_read(const char *path, struct pmu__rep *r)
