@@ -101,8 +101,10 @@ $(O)/test/x86_rdpmc_emu_so: test/x86_rdpmc_emu.c $(SHARED_LIB) $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(SHARED_LIB) -Wl,-rpath,'$$ORIGIN/..' $(LDLIBS)
 
-# This test compiles the tool's stat.c in, to give its printing figures.
-$(O)/test/stat_metrics: tools/stat.c tools/stat_target.c
+# This test links the tool's printing, to give it figures.
+$(O)/test/stat_metrics: test/stat_metrics.c $(O)/tools/stat_print.o $(O)/tools/stat_target.o $(STATIC_LIB) $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(PROG_LDFLAGS) -o $@ $(filter %.c %.o,$^) $(STATIC_LIB) $(LDLIBS)
 
 # The fault-injection test puts its own allocator under the library's calls
 # and the tool's subcommands (which it includes).
