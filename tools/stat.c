@@ -21,12 +21,13 @@
 #include "introspect.h"
 #include "cmds.h"
 #include "stat.h"
+#include "tool_err.h"
 
 /* The events resolved (nothing runs when one is wrong) and the output opened: 0 or 1. */
 static int prepare(struct stat_run *r)
 {
 	if (stat_events_resolve(r) < 0) {
-		fprintf(stderr, "pmu stat: %s\n", pmu_errmsg());
+		fprintf(stderr, "pmu stat: %s\n", tool_errmsg());
 		return 1;
 	}
 	if (r->outpath) {

@@ -10,6 +10,7 @@
 
 #include "introspect.h"
 #include "stat.h"
+#include "tool_err.h"
 
 /*
  * The user gave a modifier (or a pmu/.../ form, whose modifiers we do not
@@ -70,7 +71,7 @@ static int add_event(struct ev **ev, unsigned *n, const char *tok, size_t len, c
 	int r;
 
 	if (!g)
-		return pmu__err(-ENOMEM, "out of memory");
+		return tool_err(-ENOMEM, "out of memory");
 	*ev = g;
 	g += *n;
 	memset(g, 0, sizeof(*g));
@@ -80,14 +81,14 @@ static int add_event(struct ev **ev, unsigned *n, const char *tok, size_t len, c
 	if (!g->name || (mod && !g->mod) || asprintf(&spec, "%.*s%s%s", (int)len, tok, mod ? ":" : "",
 						     mod ? mod : "") < 0) {
 		stat_event_free(g, 0);
-		return pmu__err(-ENOMEM, "out of memory");
+		return tool_err(-ENOMEM, "out of memory");
 	}
 	/* A name that does not resolve is the user's mistake: stop before running anything. */
 	if (mod && explicit_levels(g->name))
-		r = pmu__err(-EINVAL, "not supported: '%s' in a group with modifier ':%s' (a modifier on both the "
+		r = tool_err(-EINVAL, "not supported: '%s' in a group with modifier ':%s' (a modifier on both the "
 			     "event and the group)", g->name, mod);
 	else
-		r = pmu_event_attr(spec, &attr);
+		r = tool_err_lib(pmu_event_attr(spec, &attr));
 	free(spec);
 	if (r < 0) {
 		stat_event_free(g, 0);
@@ -108,33 +109,33 @@ static int add_group(struct ev **ev, unsigned *n, const char **p)
 	int r = 0;
 
 	if (!close)
-		return pmu__err(-EINVAL, "'%s': group not closed with '}'", s);
+		return tool_err(-EINVAL, "'%s': group not closed with '}'", s);
 	if (inner && inner < close)
-		return pmu__err(-EINVAL, "'%.*s': group not closed with '}' before the next '{' (groups do not nest)",
+		return tool_err(-EINVAL, "'%.*s': group not closed with '}' before the next '{' (groups do not nest)",
 				(int)(close + 1 - s), s);
 	end = close + 1;
 	if (*end == ':') {
 		len = strcspn(end + 1, ",");
 		if (!len)
-			return pmu__err(-EINVAL, "'%.*s': no modifier after the group's ':'", (int)(end + 1 - s), s);
+			return tool_err(-EINVAL, "'%.*s': no modifier after the group's ':'", (int)(end + 1 - s), s);
 		mod = strndup(end + 1, len);
 		if (!mod)
-			return pmu__err(-ENOMEM, "out of memory");
+			return tool_err(-ENOMEM, "out of memory");
 		end += 1 + len;
 	}
 	if (*end && *end != ',') {
 		free(mod);
-		return pmu__err(-EINVAL, "'%.*s': a ',' or the end of the list must follow the group's '}'",
+		return tool_err(-EINVAL, "'%.*s': a ',' or the end of the list must follow the group's '}'",
 				(int)(end + strcspn(end, ",") - s), s);
 	}
 	body = strndup(s + 1, (size_t)(close - s - 1));
 	if (!body) {
 		free(mod);
-		return pmu__err(-ENOMEM, "out of memory");
+		return tool_err(-ENOMEM, "out of memory");
 	}
 	if (!body[strspn(body, " \t")])
-		r = pmu__err(-EINVAL, "'%.*s': an empty group", (int)(end - s), s);
-	for (q = body; r == 0 && q && (r = pmu__event_next(&q, &tok, &len)) > 0;)
+		r = tool_err(-EINVAL, "'%.*s': an empty group", (int)(end - s), s);
+	for (q = body; r == 0 && q && (r = tool_err_lib(pmu__event_next(&q, &tok, &len))) > 0;)
 		r = add_event(ev, n, tok, len, mod, false);
 	for (unsigned k = first; r >= 0 && k < *n; k++) {
 		(*ev)[k].slot = k - first;
@@ -159,9 +160,9 @@ static int add_events(struct ev **ev, unsigned *n, const char *list, bool option
 			r = add_group(ev, n, &p);
 			continue;
 		}
-		r = pmu__event_next(&p, &tok, &len);
+		r = tool_err_lib(pmu__event_next(&p, &tok, &len));
 		if (r > 0 && (memchr(tok, '{', len) || memchr(tok, '}', len)))
-			r = pmu__err(-EINVAL, "'%.*s': a brace must enclose a group of events, as in "
+			r = tool_err(-EINVAL, "'%.*s': a brace must enclose a group of events, as in "
 				     "'{task-clock,page-faults}'", (int)len, tok);
 		if (r > 0)
 			r = add_event(ev, n, tok, len, NULL, optional);
@@ -177,10 +178,10 @@ int stat_events_resolve(struct stat_run *r)
 	if (rc == 0 && !r->events)
 		rc = add_events(&r->ev, &r->n, DEFAULT_HW, true);
 	if (rc == 0 && !r->n)
-		rc = pmu__err(-EINVAL, "\"%s\": no event named", r->events ? r->events : "");
+		rc = tool_err(-EINVAL, "\"%s\": no event named", r->events ? r->events : "");
 	for (unsigned i = 0; rc == 0 && i < r->n; i++)
 		if (!(r->ev[i].per = calloc(r->tg.n, sizeof(*r->ev[i].per))))
-			rc = pmu__err(-ENOMEM, "out of memory");
+			rc = tool_err(-ENOMEM, "out of memory");
 	return rc;
 }
 

@@ -17,6 +17,7 @@
 
 #include "introspect.h"
 #include "stat.h"
+#include "tool_err.h"
 
 static double now_s(void)
 {
@@ -49,7 +50,7 @@ static int open_units(struct stat_run *r, unsigned i, const char *suffix)
 	struct ev *e = &r->ev[i];
 	char *spec = stat_group_spec(r->ev, i, suffix);
 	struct pmu_set *first = NULL;
-	int rc = spec ? 0 : pmu__err(-ENOMEM, "out of memory");
+	int rc = spec ? 0 : tool_err(-ENOMEM, "out of memory");
 
 	for (unsigned u = 0; u < r->tg.n && rc == 0; u++) {
 		struct pmu_opts o;
@@ -57,7 +58,7 @@ static int open_units(struct stat_run *r, unsigned i, const char *suffix)
 		stat_target_opts(&r->tg, u, &o);
 		if (r->delay && r->tg.kind == STAT_CMD)	/* -D: enabled once the delay is over, not at exec */
 			o.flags = (o.flags & ~PMU_ENABLE_ON_EXEC) | PMU_DISABLED;
-		rc = pmu_open_opts(&e->per[u].set, spec, &o);
+		rc = tool_err_lib(pmu_open_opts(&e->per[u].set, spec, &o));
 		if (rc == -ESRCH && r->tg.kind == STAT_TASKS)
 			rc = 0;
 		if (!first)
@@ -65,7 +66,7 @@ static int open_units(struct stat_run *r, unsigned i, const char *suffix)
 	}
 	free(spec);
 	if (rc == 0 && !first)
-		rc = pmu__err(-ESRCH, "%s: every thread to count has exited", e->name);
+		rc = tool_err(-ESRCH, "%s: every thread to count has exited", e->name);
 	if (rc < 0) {
 		stat_group_close(r->ev, i, r->tg.n);
 		return rc;
@@ -112,7 +113,7 @@ static int open_event(struct stat_run *r, unsigned i)
 		r->user_only |= refused;
 		return 0;
 	}
-	e->why = strdup(stat_target_refused(&r->tg, e->name, -rc, buf, sizeof(buf)) ?: pmu_errmsg());
+	e->why = strdup(stat_target_refused(&r->tg, e->name, -rc, buf, sizeof(buf)) ?: tool_errmsg());
 	return rc;
 }
 
