@@ -90,7 +90,7 @@ $(SHARED_LIB): $(LIB_OBJS) src/libpmu.map
 	ln -sf libpmu.so.$(SOMAJOR) $(O)/libpmu.so
 
 $(O)/pmu: $(TOOL_OBJS) $(STATIC_LIB)
-	$(CC) $(ALL_CFLAGS) $(PROG_LDFLAGS) $(LDFLAGS) -o $@ $(TOOL_OBJS) $(STATIC_LIB) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(PROG_LDFLAGS) $(LDFLAGS) -o $@ $(TOOL_OBJS) $(STATIC_LIB) $(LDLIBS) -lm
 
 # Tests and benchmarks link the static library: they may use internal headers.
 $(O)/test/%: test/%.c $(STATIC_LIB) $(HDRS)
@@ -104,7 +104,7 @@ $(O)/test/x86_rdpmc_emu_so: test/x86_rdpmc_emu.c $(SHARED_LIB) $(HDRS)
 # This test links the tool's printing, to give it figures.
 $(O)/test/stat_metrics: test/stat_metrics.c $(O)/tools/stat_print.o $(O)/tools/stat_target.o $(STATIC_LIB) $(HDRS)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(PROG_LDFLAGS) -o $@ $(filter %.c %.o,$^) $(STATIC_LIB) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(PROG_LDFLAGS) -o $@ $(filter %.c %.o,$^) $(STATIC_LIB) $(LDLIBS) -lm
 
 # The fault-injection test puts its own allocator under the library's calls
 # and the tool's subcommands (which it includes).

@@ -5,6 +5,7 @@
  * -v's raw readings.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <string.h>
 
 #include "introspect.h"
@@ -13,11 +14,9 @@
 /* The standard deviation of the mean, as perf stat computes it. */
 static double runs_sd(const struct runs *st)
 {
-	double v = st->n > 1 ? st->m2 / (st->n - 1) / st->n : 0, r = v > 1 ? v : 1;
+	double v = st->n > 1 ? st->m2 / (st->n - 1) / st->n : 0;
 
-	for (int i = 0; v > 0 && i < 200; i++)	/* Newton's square root, without libm */
-		r = (r + v / r) / 2;
-	return v > 0 ? r : 0;
+	return v > 0 ? sqrt(v) : 0;
 }
 
 /* perf stat's "+- x.xx%": the standard deviation of the mean relative to it. */
