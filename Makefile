@@ -23,7 +23,7 @@ AR ?= ar
 WARN := -Wall -Wextra -Werror -Wno-missing-field-initializers
 CFLAGS ?= -O2 -g
 BASE_CFLAGS := -std=gnu11 $(WARN) -fvisibility=hidden -fPIC -pthread -Iinclude -Isrc -D_GNU_SOURCE
-LDLIBS := -pthread
+LDLIBS := -pthread -lm
 
 # Sanitizer builds: SAN=asan (ASan+UBSan) or SAN=tsan.
 ifeq ($(SAN),asan)
@@ -124,9 +124,6 @@ $(O)/test/%: test/%.c $(TOOL_LIB) $(STATIC_LIB) $(HDRS)
 $(O)/test/x86_rdpmc_emu_so: test/x86_rdpmc_emu.c $(SHARED_LIB) $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(SHARED_LIB) -Wl,-rpath,'$$ORIGIN/..' $(LDLIBS)
-
-# This test compiles the tool's stat.c in, to give its printing figures.
-$(O)/test/stat_metrics: tools/stat.c tools/stat_target.c
 
 # The fault-injection test puts its own allocator under the library's calls
 # and the tool's subcommands (which it includes).

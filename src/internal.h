@@ -17,9 +17,9 @@
 #define PMU_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* error.c: sets this thread's message and returns err (a -errno). */
-PMU_TOOL int pmu__err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int pmu__err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Appends to this thread's message (e.g. a hint after a callee's message). */
 void pmu__err_append(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-PMU_TOOL void pmu__err_clear(void);	/* tools/ still writes these: to go */
+void pmu__err_clear(void);
 
 #endif

@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 
 #include "pmu.h"
-#include "err.h"
+#include "tool_err.h"
 #include "report_read.h"
 #include "test.h"
 #include "tool_run.h"

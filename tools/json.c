@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "err.h"
+#include "tool_err.h"
 #include "private.h"
 #include "json.h"
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
+#include "tool_err.h"
 #include "merge.h"
 #include "private.h"
 #include "report_read.h"

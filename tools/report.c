@@ -19,7 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "err.h"
+#include "tool_err.h"
 #include "merge.h"
 #include "private.h"
 #include "cmds.h"

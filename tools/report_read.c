@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "err.h"
+#include "tool_err.h"
 #include "private.h"
 #include "report_read.h"
 

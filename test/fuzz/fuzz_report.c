@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
+#include "tool_err.h"
 #include "report_read.h"
 
 static bool said(void)
