@@ -739,8 +739,9 @@ static int check_ref(struct chain *ch, const struct pmu__expr *ref, const char *
 				text, PMU_EXPR_MAX_REFS);
 	for (unsigned j = k; j < ch->n && len < sizeof(path); j++)
 		len += (size_t)snprintf(path + len, sizeof(path) - len, "%s -> ",
-					ch->name[j] ? ch->name[j] : "(this expression)");
-	return pmu__err(-ELOOP, "expression \"%s\": metric reference cycle: %s%s", text, path, name);
+					ch->name[j] ? ch->name[j] : "this expression");
+	return pmu__err(-ELOOP, "expression \"%s\": metric reference cycle: %s%s%s", text, path, name,
+			k ? "" : ", which is this expression");
 }
 
 /* Where a failure inside a reference or a callback happened. */
