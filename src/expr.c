@@ -759,12 +759,15 @@ static int said_where(int rc, const struct pmu__expr *e, const struct node *n, c
 	return rc;
 }
 
-/* x truncated to long as C's cast, kept defined: beyond long's range it saturates. */
+/*
+ * x truncated to long as perf's (long)x computes it on x86-64, defined here
+ * for every x: NaN and values beyond long's range are LONG_MIN (cvttsd2si's
+ * "integer indefinite"), so an unknown event (NaN) in | & ^ % gives what
+ * perf gives.
+ */
 static long to_long(double x)
 {
-	if (x >= -(double)LONG_MIN)
-		return LONG_MAX;
-	if (x < (double)LONG_MIN)
+	if (!(x >= (double)LONG_MIN && x < -(double)LONG_MIN))
 		return LONG_MIN;
 	return (long)x;
 }
@@ -827,10 +830,6 @@ static int mod(const struct pmu__expr *e, const struct node *n, double l, double
 
 	if (fpclassify(r) == FP_ZERO)
 		return fail_at(-EDOM, e->text, n->col, "'%%' by zero");
-	if (isnan(l) || isnan(r)) {
-		*v = NAN;
-		return 0;
-	}
 	a = to_long(l);
 	b = to_long(r);
 	if (!b)
@@ -841,12 +840,8 @@ static int mod(const struct pmu__expr *e, const struct node *n, double l, double
 
 static double bits(enum op op, double l, double r)
 {
-	long a, b;
+	long a = to_long(l), b = to_long(r);
 
-	if (isnan(l) || isnan(r))
-		return NAN;
-	a = to_long(l);
-	b = to_long(r);
 	return (double)(op == N_OR ? a | b : op == N_AND ? a & b : a ^ b);
 }
 

@@ -7,10 +7,10 @@
  * The language, loosest binding first (all operators left-associative):
  *   a if c else b      (c and the arguments below without a bare 'if':
  *                       an 'if' inside them needs parentheses, as in perf)
- *   |  ^  &            on the values truncated to long
+ *   |  ^  &            on the values truncated to long (*)
  *   <  >               1 or 0
  *   +  -
- *   *  /  %            % on the values truncated to long
+ *   *  /  %            % on the values truncated to long (*)
  *   -a                 unary minus (there is no unary plus)
  *   numbers (1.1e2, .1, 2.), identifiers (event names and metric names:
  *   [0-9a-zA-Z_.:@?] and the escapes \- \, \=; '?' is the runtime parameter),
@@ -19,6 +19,9 @@
  * Evaluation is perf's: every node is computed (both sides of an if too), so
  * a division or % by zero anywhere fails the expression, and d_ratio(a, 0) is 0.
  * An identifier the callback does not know counts as NaN.
+ * (*) NaN and values beyond long's range truncate to LONG_MIN, as perf's
+ * (long) cast does on x86-64; a % that perf would trap on (by a value that
+ * truncates to 0) fails as a division by zero, and LONG_MIN % -1 is 0.
  *
  * Where perf's scanner silently drops a character it does not know (say '$'
  * or a '\' before another character), this parser refuses the expression.
