@@ -33,6 +33,7 @@ struct metric {
 	unsigned line;
 	const char *dir;	/* file's directory: the metrics a reference may name */
 	size_t dir_len;
+	size_t lo, hi;		/* after sorting: that directory's metrics, [lo, hi) */
 	struct pmu__expr *tree;
 };
 
@@ -227,15 +228,17 @@ static int add_file(const char *path, const struct stat *st, int type, struct FT
 		return 0;
 	}
 	nfiles++;
+	const char *counted = text;
+	unsigned line = 1;
+
 	for (const char *p = text; (p = strstr(p, "\"MetricExpr\"")); p++) {
 		const char *open = p, *close = strchr(p, '}'), *nm;
 		struct metric *m;
-		unsigned line = 1;
 
 		while (open > text && *open != '{')
 			open--;
-		for (const char *q = text; q < p; q++)
-			line += *q == '\n';
+		for (; counted < p; counted++)
+			line += *counted == '\n';
 		if (nmetrics == cap) {
 			cap = cap ? 2 * cap : 1024;
 			metrics = realloc(metrics, cap * sizeof(*metrics));
@@ -262,10 +265,22 @@ static int add_file(const char *path, const struct stat *st, int type, struct FT
 	return 0;
 }
 
+static int dir_cmp(const struct metric *x, const struct metric *y)
+{
+	size_t n = x->dir_len < y->dir_len ? x->dir_len : y->dir_len;
+	int c = strncmp(x->dir, y->dir, n);
+
+	return c ? c : (x->dir_len > y->dir_len) - (x->dir_len < y->dir_len);
+}
+
+/* By directory, then file and line: a directory's metrics together. */
 static int by_file(const void *a, const void *b)
 {
 	const struct metric *x = a, *y = b;
-	int c = strcmp(x->file, y->file);
+	int c = dir_cmp(x, y);
+
+	if (!c)
+		c = strcmp(x->file, y->file);
 
 	return c ? c : (x->line > y->line) - (x->line < y->line);
 }
@@ -302,13 +317,9 @@ static int literal(void *ctx, enum pmu__expr_lit lit, double *out)
 static const struct pmu__expr *metric(void *ctx, const char *id)
 {
 	(void)ctx;
-	for (size_t i = 0; i < nmetrics; i++) {
-		const struct metric *m = &metrics[i];
-
-		if (m->tree && m->dir_len == current->dir_len && !strncmp(m->dir, current->dir, m->dir_len) &&
-		    !strcasecmp(m->name, id))
-			return m->tree;
-	}
+	for (size_t i = current->lo; i < current->hi; i++)
+		if (metrics[i].tree && !strcasecmp(metrics[i].name, id))
+			return metrics[i].tree;
 	return NULL;
 }
 
@@ -339,6 +350,16 @@ int main(void)
 	if (nftw(arch, add_file, 16, FTW_PHYS))
 		T_SKIP("cannot walk %s: %s", arch, strerror(errno));
 	qsort(metrics, nmetrics, sizeof(*metrics), by_file);
+	for (size_t i = 0, lo = 0; i < nmetrics; i++) {
+		if (i && dir_cmp(&metrics[i - 1], &metrics[i]))
+			lo = i;
+		metrics[i].lo = lo;
+	}
+	for (size_t i = nmetrics, hi = nmetrics; i-- > 0;) {
+		metrics[i].hi = hi;
+		if (i && dir_cmp(&metrics[i - 1], &metrics[i]))
+			hi = i;
+	}
 
 	for (size_t i = 0; i < nmetrics; i++) {
 		struct metric *m = &metrics[i];
