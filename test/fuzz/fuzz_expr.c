@@ -76,7 +76,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	s[size] = '\0';
 	if (!other && pmu__expr_parse("self * 2 + other_event", &other))
 		abort();
-	rc = pmu__expr_parse(s, &input);
+	/* "?" reads as a runtime parameter, negative too */
+	rc = pmu__expr_parse_rt(s, (int)size - 100, &input);
 	if (rc) {
 		if (input || (rc != -EINVAL && rc != -E2BIG && rc != -ENOMEM) || !strstr(pmu_errmsg(), "column "))
 			abort();
