@@ -97,7 +97,7 @@ static int find_tree(char *out, size_t size, char *why, size_t wsize, bool *is61
 	if (cache && *cache)
 		snprintf(base, sizeof(base), "%s", cache);
 	else if (home && *home)
-		snprintf(base, sizeof(base), "%s/.cache", home);
+		snprintf(base, sizeof(base), "%s%s.cache", home, home[strlen(home) - 1] == '/' ? "" : "/");
 	else {
 		snprintf(why, wsize, "no PMU_PERF_EVENTS_DIR, and no HOME for a cache");
 		return -1;
