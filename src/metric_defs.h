@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Metric definitions as perf's JSON has them (MetricName, MetricExpr in
+ * expr.h's language, MetricGroup, ScaleUnit, BriefDescription), and
+ * libpmu's built-in set over the generic events every kernel names. Pure.
+ */
+#ifndef PMU_METRIC_DEFS_H
+#define PMU_METRIC_DEFS_H
+
+#include <stdbool.h>
+
+struct pmu__metric_def {
+	const char *name;	/* "IPC" */
+	const char *expr;	/* "instructions / cycles" */
+	const char *groups;	/* ';'-separated, as perf's MetricGroup: "Default;Pipeline" */
+	const char *scale_unit;	/* perf's ScaleUnit: a factor, then the unit ("100%", "1GHz") */
+	const char *desc;
+};
+
+extern const struct pmu__metric_def pmu__metric_defs[];
+extern const unsigned pmu__metric_ndefs;
+
+/* The built-in metric of that name (any case, as perf), or NULL. */
+const struct pmu__metric_def *pmu__metric_def_find(const char *name);
+
+/* Whether d is in group (any case). */
+bool pmu__metric_def_in(const struct pmu__metric_def *d, const char *group);
+
+/*
+ * A ScaleUnit's factor and unit ("100%": 100 and "%"; "" or NULL: 1 and ""):
+ * 0, or -EINVAL with a message when it does not start with a number.
+ */
+int pmu__metric_scale_unit(const char *su, double *scale, const char **unit);
+
+#endif
