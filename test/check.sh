@@ -20,6 +20,8 @@
 #             parsers under qemu-user (which has no perf_event_open)
 # SKIP_TIERS="arm64 fuzz" leaves tiers out (they then count as skipped).
 cd "$(dirname "$0")/.." || exit 1
+# Warnings fail every build of the tiers (a plain make only warns).
+export WERROR=1
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 tp=0 tf=0 ts=0
