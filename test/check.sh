@@ -10,6 +10,8 @@
 #   valgrind  tests marked "tier: valgrind" under valgrind memcheck
 #   install   make install, outside programs built with pkg-config and CMake,
 #             DESTDIR staging, the ldconfig decision, make uninstall
+#   abi       abidiff of build/libpmu.so against abi/libpmu.so.0.abi, the symbols
+#             file, a program built against 0.4.0 run unchanged (test/abi.sh)
 #   python    python/tests under pytest over build/libpmu.so (test/python.sh)
 #   deb       the Debian packages built with dpkg-buildpackage, checked with
 #             lintian (test/deb.sh; `make deb` keeps them)
@@ -97,6 +99,7 @@ tier asan asan
 tier tsan tsan
 tier valgrind vg
 tier install test/install.sh
+tier abi test/abi.sh
 tier python test/python.sh
 tier deb test/deb.sh
 tier fuzz fuzz
