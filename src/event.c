@@ -459,7 +459,7 @@ static int copy_attr(struct perf_event_attr *attr, const struct perf_event_attr 
 	return 0;
 }
 
-PMU_API int pmu_event_attr(const char *event, struct perf_event_attr *attr)
+static int event_attr(const char *event, struct perf_event_attr *attr)
 {
 	struct pmu__event ev;
 	const char *p = event, *tok;
@@ -485,4 +485,14 @@ PMU_API int pmu_event_attr(const char *event, struct perf_event_attr *attr)
 	if (r < 0)
 		return r;
 	return copy_attr(attr, &ev.a[0].attr, event);
+}
+
+/* errno as it was on success: sysfs files probed on the way may be absent. */
+PMU_API int pmu_event_attr(const char *event, struct perf_event_attr *attr)
+{
+	int saved = errno, r = event_attr(event, attr);
+
+	if (r == 0)
+		errno = saved;
+	return r;
 }

@@ -206,7 +206,7 @@ static int open_counters(struct pmu_set *set, const struct pmu_opts *o)
 	return 0;
 }
 
-PMU_API int pmu_open_opts(struct pmu_set **setp, const char *events, const struct pmu_opts *opts)
+static int open_opts(struct pmu_set **setp, const char *events, const struct pmu_opts *opts)
 {
 	struct pmu_opts o = { .size = sizeof(o), .pid = 0, .cpu = -1 };
 	struct pmu_set *set;
@@ -289,6 +289,16 @@ PMU_API int pmu_open_opts(struct pmu_set **setp, const char *events, const struc
 	return 0;
 fail:
 	free_set(set);
+	return r;
+}
+
+/* errno as it was on success: sysfs files and kernel features probed on the way may be absent. */
+PMU_API int pmu_open_opts(struct pmu_set **set, const char *events, const struct pmu_opts *opts)
+{
+	int saved = errno, r = open_opts(set, events, opts);
+
+	if (r == 0)
+		errno = saved;
 	return r;
 }
 
