@@ -84,7 +84,7 @@ riscv64() {
 		return
 	fi
 	build O=build-riscv64 CC=riscv64-linux-gnu-gcc STATIC=1 tests &&
-		TESTS="sim_math sim_page sim_stress event_parse event_encode event_format" PMU_TEST_QUICK=1 \
+		TESTS="sim_math sim_page sim_stress event_parse event_encode event_format attr_size" PMU_TEST_QUICK=1 \
 		test/run.sh build-riscv64/test qemu-riscv64-static
 }
 arm64() {
