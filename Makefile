@@ -26,7 +26,7 @@ CFLAGS ?= -O2 -g
 # src/uapi: the library's own linux/perf_event.h, ahead of the system's. -MMD -MP: header dependencies.
 BASE_CFLAGS := -std=gnu11 $(WARN) -fvisibility=hidden -fPIC -pthread -Isrc/uapi -Iinclude -Isrc -D_GNU_SOURCE \
 	-MMD -MP
-LDLIBS := -pthread
+LDLIBS := -pthread -lm
 
 # Sanitizer builds: SAN=asan (ASan+UBSan) or SAN=tsan.
 ifeq ($(SAN),asan)
@@ -64,6 +64,8 @@ LIB_SRCS := $(wildcard src/*.c)
 LIB_OBJS := $(LIB_SRCS:src/%.c=$(O)/src/%.o)
 TOOL_SRCS := $(wildcard tools/*.c)
 TOOL_OBJS := $(TOOL_SRCS:tools/%.c=$(O)/tools/%.o)
+# The tool's code but its main(), for the tests that drive its parts.
+TOOL_LIB := $(O)/libpmu-tool.a
 TESTS := $(patsubst test/%.c,$(O)/test/%,$(wildcard test/*.c))
 # The x86 rdpmc emulation once more against libpmu.so, whose calls its mmap and read interpose.
 ifneq ($(STATIC),1)
@@ -71,6 +73,7 @@ TESTS += $(O)/test/x86_rdpmc_emu_so
 endif
 BENCHES := $(patsubst bench/%.c,$(O)/bench/%,$(wildcard bench/*.c))
 EXAMPLES := $(patsubst examples/%.c,$(O)/examples/%,$(wildcard examples/*.c))
+TOOL_CFLAGS := -Itools
 
 STATIC_LIB := $(O)/libpmu.a
 SHARED_LIB := $(O)/libpmu.so.$(VERSION)
@@ -87,33 +90,51 @@ $(O)/src/%.o: src/%.c
 
 $(O)/tools/%.o: tools/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) $(TOOL_CFLAGS) -c -o $@ $<
+
+$(TOOL_LIB): $(filter-out $(O)/tools/pmu.o,$(TOOL_OBJS))
+	@rm -f $@
+	$(AR) rcs $@ $^
 
 $(STATIC_LIB): $(LIB_OBJS)
 	@rm -f $@
 	@echo "libpmu: libpfm4 $(if $(HAVE_LIBPFM),used,not used) (LIBPFM=$(LIBPFM))"
 	$(AR) rcs $@ $^
 
-$(SHARED_LIB): $(LIB_OBJS) src/libpmu.map
-	$(CC) -shared $(LDFLAGS) -Wl,-soname,libpmu.so.$(SOMAJOR) -Wl,--version-script=src/libpmu.map \
+# The public nodes, then the pmu tool's private one (src/private.h): every
+# PMU_TOOL symbol, in a node named by this exact version.
+$(O)/libpmu.map: src/libpmu.map Makefile include/pmu.h
+	@mkdir -p $(@D)
+	{ cat src/libpmu.map; printf '\nLIBPMU_PRIVATE_%s {\n\tglobal:\n\t\tpmu__*;\n};\n' $(VERSION); } > $@
+
+$(SHARED_LIB): $(LIB_OBJS) $(O)/libpmu.map
+	$(CC) -shared $(LDFLAGS) -Wl,-soname,libpmu.so.$(SOMAJOR) -Wl,--version-script=$(O)/libpmu.map \
 		-Wl,--no-undefined -o $@ $(LIB_OBJS) $(LDLIBS)
 	ln -sf libpmu.so.$(VERSION) $(O)/libpmu.so.$(SOMAJOR)
 	ln -sf libpmu.so.$(SOMAJOR) $(O)/libpmu.so
 
-$(O)/pmu: $(TOOL_OBJS) $(STATIC_LIB)
-	$(CC) $(ALL_CFLAGS) $(PROG_LDFLAGS) $(LDFLAGS) -o $@ $(TOOL_OBJS) $(STATIC_LIB) $(LDLIBS)
+# The pmu tool links libpmu.so.0 (static builds: libpmu.a). In the build tree
+# it finds the library beside it ($ORIGIN); the installed copy has no RUNPATH.
+ifeq ($(STATIC),1)
+TOOL_LINK = $(STATIC_LIB)
+else
+TOOL_LINK = -L$(O) -lpmu
+endif
+$(O)/pmu: $(TOOL_OBJS) $(if $(filter 1,$(STATIC)),$(STATIC_LIB),$(SHARED_LIB))
+	$(CC) $(ALL_CFLAGS) $(PROG_LDFLAGS) $(LDFLAGS) -o $@ $(TOOL_OBJS) $(TOOL_LINK) \
+		$(if $(filter 1,$(STATIC)),,-Wl,-rpath,'$$ORIGIN') $(LDLIBS)
+$(O)/tools/pmu: $(TOOL_OBJS) $(if $(filter 1,$(STATIC)),$(STATIC_LIB),$(SHARED_LIB))
+	$(CC) $(ALL_CFLAGS) $(PROG_LDFLAGS) $(LDFLAGS) -o $@ $(TOOL_OBJS) $(TOOL_LINK) $(LDLIBS)
 
-# Tests and benchmarks link the static library: they may use internal headers.
-$(O)/test/%: test/%.c $(STATIC_LIB)
+# Tests and benchmarks link the static library: they may use internal headers,
+# and the tool's code (its JSON reader, its /proc readers) from its archive.
+$(O)/test/%: test/%.c $(TOOL_LIB) $(STATIC_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(PROG_LDFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(TOOL_CFLAGS) $(PROG_LDFLAGS) -o $@ $< $(TOOL_LIB) $(STATIC_LIB) $(LDLIBS)
 
 $(O)/test/x86_rdpmc_emu_so: test/x86_rdpmc_emu.c $(SHARED_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(SHARED_LIB) -Wl,-rpath,'$$ORIGIN/..' $(LDLIBS)
-
-# This test compiles the tool's stat.c in, to give its printing figures.
-$(O)/test/stat_metrics: tools/stat.c tools/stat_target.c
 
 # The fault-injection test puts its own allocator under the library's calls
 # and the tool's subcommands (which it includes).
@@ -169,7 +190,7 @@ SUBST_IN = sed -e 's|@PREFIX@|$(PREFIX)|g; s|@LIBDIR@|$(LIBDIR)|g; s|@INCDIR@|$(
 	-e 's|@CMAKEDIR@|$(CMAKEDIR)|g' \
 	-e 's|@LIBS_PRIVATE@|$(PC_LIBS_PRIVATE)|g; s|@STATIC_LIBS@|$(if $(HAVE_LIBPFM),;pfm)|g'
 
-install: lib $(O)/pmu
+install: lib $(O)/tools/pmu
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGDIR) \
 		$(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
 	install -m 644 $(PUB_HDRS) $(DESTDIR)$(INCDIR)/
@@ -181,7 +202,7 @@ install: lib $(O)/pmu
 	$(SUBST_IN) libpmu.pc.in > $(DESTDIR)$(PKGDIR)/libpmu.pc
 	$(SUBST_IN) cmake/libpmuConfig.cmake.in > $(DESTDIR)$(CMAKEDIR)/libpmuConfig.cmake
 	$(SUBST_IN) cmake/libpmuConfigVersion.cmake.in > $(DESTDIR)$(CMAKEDIR)/libpmuConfigVersion.cmake
-	install -m 755 $(O)/pmu $(DESTDIR)$(BINDIR)/
+	install -m 755 $(O)/tools/pmu $(DESTDIR)$(BINDIR)/
 	$(if $(MAN1),install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/)
 	$(if $(MAN3),install -m 644 $(MAN3) $(DESTDIR)$(MANDIR)/man3/)
 	$(if $(MAN7),install -m 644 $(MAN7) $(DESTDIR)$(MANDIR)/man7/)

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "event.h"
+#include "event_pfm.h"
 
 /* Modifiers: which privilege levels to count. */
 struct mods {

@@ -15,6 +15,53 @@
 
 #include "sysfs.h"
 
+/* ---- resolved events (event.c) ---- */
+
+
+/* One event name resolved into one attr per PMU it counts on. */
+struct pmu__attr {
+	struct perf_event_attr attr;
+	char pmu[PMU_PMU_NAME];	/* "software", "cpu", "cpu_core", "armv8_pmuv3_0" */
+	uint64_t auto_long;	/* config1 bits the library set that open may drop on EOPNOTSUPP */
+};
+
+struct pmu__event {
+	unsigned n;		/* >= 1; more than one only for a generic event on hybrid PMUs */
+	struct pmu__attr a[PMU_MAX_PMUS];
+};
+
+/*
+ * Resolves the event s[0..len) (one event, no top-level comma) into ev. Sets
+ * attr.size, type, config, config1..3 and exclude_user/kernel/hv; leaves every
+ * other field zero. Default when there is no modifier: user space only for
+ * CPU events (but context switches and migrations, which happen in the
+ * kernel), nothing excluded on other PMUs.
+ * Returns 0 or -errno with pmu__err() naming the event.
+ */
+PMU_TOOL int pmu__event_parse(const char *s, size_t len, struct pmu__event *ev);
+
+/*
+ * Splits a comma-separated list: commas inside "pmu/.../" belong to the
+ * event. On the first call *p is the list. Returns 1 with [*tok, *tok+*len)
+ * the next event, 0 at the end, or -EINVAL (message set) for an empty event.
+ */
+PMU_TOOL int pmu__event_next(const char **p, const char **tok, size_t *len);
+
+/* ---- perf's generic names (event_names.c) ---- */
+
+struct pmu__name_id {
+	const char *name;
+	uint64_t id;
+	const char *desc;
+};
+PMU_TOOL extern const struct pmu__name_id pmu__hw_names[];
+PMU_TOOL extern const size_t pmu__n_hw_names;
+PMU_TOOL extern const struct pmu__name_id pmu__sw_names[];
+PMU_TOOL extern const size_t pmu__n_sw_names;
+
+/* The i-th valid cache event name (perf list's spelling) into buf; 0 past the end. */
+PMU_TOOL int pmu__cache_name(unsigned i, char *buf, size_t size, uint64_t *config);
+
 /* The event being resolved, for messages. */
 struct pmu__ctx {
 	const char *s;

@@ -143,22 +143,6 @@ int pmu__field_put(const struct pmu__field *f, uint64_t val, uint64_t cfg[4])
 	return 0;
 }
 
-uint64_t pmu__field_get(const struct pmu__field *f, const uint64_t cfg[4])
-{
-	uint64_t v = 0;
-	unsigned shift = 0;
-
-	for (unsigned i = 0; i < f->nr; i++) {
-		unsigned n = f->r[i].hi - f->r[i].lo + 1;
-		uint64_t m = n == 64 ? ~0ull : (1ull << n) - 1;
-
-		if (shift < 64)
-			v |= (cfg[f->word] >> f->r[i].lo & m) << shift;
-		shift += n;
-	}
-	return v;
-}
-
 void pmu__field_str(const struct pmu__field *f, char *buf, size_t size)
 {
 	int n = snprintf(buf, size, "%s:", pmu__config_words[f->word & 3]);

@@ -7,7 +7,38 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "introspect.h"
+#include "internal.h"
+
+/* perf_event_attr gained config3 in Linux 6.3; older headers lack it. */
+#ifdef PERF_ATTR_SIZE_VER8
+#define PMU_HAVE_CONFIG3 1
+#else
+#define PMU_HAVE_CONFIG3 0
+#endif
+
+static inline uint64_t pmu__attr_config3(const struct perf_event_attr *a)
+{
+#if PMU_HAVE_CONFIG3
+	return a->config3;
+#else
+	(void)a;
+	return 0;
+#endif
+}
+
+
+/* A sysfs format: which bits of which config word a term fills, low bits first. */
+#define PMU_FIELD_RANGES 8
+struct pmu__field {
+	unsigned word;		/* 0: config, 1: config1, 2: config2, 3: config3 */
+	unsigned width;		/* bits in the field */
+	uint64_t mask;		/* bits of the word */
+	unsigned nr;
+	struct { uint8_t lo, hi; } r[PMU_FIELD_RANGES];	/* in the order written */
+};
+
+/* "config:0-7,32-35" into buf. */
+PMU_TOOL void pmu__field_str(const struct pmu__field *f, char *buf, size_t size);
 
 /* "config", "config1", "config2", "config3": the words of perf_event_attr a format field fills. */
 extern const char *const pmu__config_words[4];
@@ -36,13 +67,12 @@ const char *pmu__show(struct pmu__shown *b, const char *s, size_t len);
 bool pmu__is_space(char c);
 void pmu__trim(const char **s, size_t *len);
 /* The value of hex digit c, or -1. */
-int pmu__hex_digit(int c);
+PMU_TOOL int pmu__hex_digit(int c);
 
 /* Parses "config1:0-7,32-35" (whitespace-trimmed). 0 or -EINVAL (no message). */
 int pmu__format_parse(const char *spec, size_t len, struct pmu__field *f);
 /* Spreads val over the field's ranges: -ERANGE when val is wider than the field. */
 int pmu__field_put(const struct pmu__field *f, uint64_t val, uint64_t cfg[4]);
-uint64_t pmu__field_get(const struct pmu__field *f, const uint64_t cfg[4]);
 
 /* One term of a list "a=1,b,c=?" (an event's terms or an alias file). */
 struct pmu__term {

@@ -10,6 +10,8 @@
 #include "pmu.h"
 
 #define PMU_API __attribute__((visibility("default")))
+/* Exported for the pmu tool alone, in a node named by the exact version (private.h). */
+#define PMU_TOOL __attribute__((visibility("default")))
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #define PMU_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

@@ -9,6 +9,8 @@
 
 #include <stdbool.h>
 
+#include "internal.h"
+
 #define PMU_METRIC_SPELLINGS 5	/* a NULL-ended list of names */
 
 struct pmu__metric {
@@ -21,26 +23,26 @@ struct pmu__metric {
 };
 
 #define PMU_NMETRICS 5
-extern const struct pmu__metric pmu__metrics[PMU_NMETRICS];
+PMU_TOOL extern const struct pmu__metric pmu__metrics[PMU_NMETRICS];
 
 /* Clocks in ns (task-clock, cpu-clock). */
-extern const char *const pmu__metric_clocks[PMU_METRIC_SPELLINGS];
+PMU_TOOL extern const char *const pmu__metric_clocks[PMU_METRIC_SPELLINGS];
 
 /*
  * Whether pmu stat shows name per second of a clock: as perf stat, every
  * event but the clocks and those with a metric of their own (tracepoints
  * and raw events too).
  */
-bool pmu__metric_rated(const char *name);
+PMU_TOOL bool pmu__metric_rated(const char *name);
 
 /*
  * name is one of spellings, compared without modifiers (cycles:u) or the
  * PMU around an alias (armv8_pmuv3_0/cpu_cycles/).
  */
-bool pmu__metric_is(const char *name, const char *const *spellings);
+PMU_TOOL bool pmu__metric_is(const char *name, const char *const *spellings);
 
 /* The first of events[0..n) that is one of spellings (NULL entries skipped), or -1. */
-int pmu__metric_find(const char *const *events, unsigned n, const char *const *spellings);
+PMU_TOOL int pmu__metric_find(const char *const *events, unsigned n, const char *const *spellings);
 
 /* Where metric m's events are in a list of n events. */
 struct pmu__metric_use {

@@ -14,7 +14,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "introspect.h"
 #include "metrics.h"
 #include "region.h"
 #include "report.h"

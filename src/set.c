@@ -418,22 +418,3 @@ PMU_API const struct pmu_counter *pmu_counter(struct pmu_set *set, unsigned i)
 	}
 	return &set->ev[i];
 }
-
-unsigned pmu__counters(const struct pmu_set *set)
-{
-	return set ? pmu__cold(set)->nctr : 0;
-}
-
-int pmu__counter(const struct pmu_set *set, unsigned i, int *fd,
-		 const struct perf_event_mmap_page **page, unsigned *event)
-{
-	if (!set || i >= pmu__cold(set)->nctr)
-		return -EINVAL;
-	if (fd)
-		*fd = pmu__cold(set)->ctr[i].fd;
-	if (page)
-		*page = pmu__cold(set)->ctr[i].page;
-	if (event)
-		*event = pmu__cold(set)->ctr[i].event;
-	return 0;
-}

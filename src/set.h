@@ -21,7 +21,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include "introspect.h"
+#include "event.h"
 
 #define PMU_MAX_COUNTERS 256
 #define PMU_ALIVE 0x706d7531u	/* in the hot page: wiped to 0 in a forked child */

@@ -27,6 +27,36 @@ b clang clang O=build-clang all tests bench
 b generic gcc O=build-generic CFLAGS="-O2 -DPMU_ARCH_GENERIC" all tests bench
 b aarch64 aarch64-linux-gnu-gcc O=build/arm64 STATIC=1 all tests bench
 b riscv64 riscv64-linux-gnu-gcc O=build-riscv64 STATIC=1 all tests bench
+# The library/tool boundary: libpmu.a holds no code of the tool's (its JSON
+# reader and report schema, /proc's tasks); the tool links libpmu.so.0, and
+# fails to load, naming the version it needs, beside another version's library.
+c() {
+	name=$1
+	shift
+	if out=$("$@" 2>&1); then
+		pass=$((pass + 1))
+		echo "PASS builds/$name"
+	else
+		fail=$((fail + 1))
+		echo "FAIL builds/$name"
+		printf '%s\n' "$out" | tail -n 20 | sed 's/^/    /'
+	fi
+}
+v=$(sed -n 's/^#define PMU_VERSION_[A-Z]* //p' include/pmu.h | paste -sd.)
+no_tool_code() {
+	nm --defined-only build/libpmu.a > build/libpmu.a.nm || return 1
+	! grep -E ' (pmu__json_(parse|load|get|free)|pmu__rep_[a-z]*|pmu__task_[a-z]*|pmu__online_cpus|pmu__policy)$' build/libpmu.a.nm &&
+		grep -q ' pmu__event_parse$' build/libpmu.a.nm
+}
+links_lib() { ldd build/pmu | grep "libpmu.so.0 => $PWD/build/libpmu.so.0"; }
+other_version() {
+	make -s --no-print-directory O=build-otherver VERSION=0.0.0 build-otherver/libpmu.so.0.0.0 || return 1
+	! LD_LIBRARY_PATH=build-otherver build/pmu version > build-otherver/out 2>&1 &&
+		grep -F "version \`LIBPMU_PRIVATE_$v' not found" build-otherver/out
+}
+c lib-has-no-tool-code no_tool_code
+c tool-links-lib links_lib
+c tool-other-version other_version
 # The installed header alone, as an outside C11 or C++17 program sees it, on every architecture.
 hdr() {
 	name=$1 cc=$2 src=$3

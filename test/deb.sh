@@ -52,6 +52,10 @@ t libpmu-dev has libpmu-dev usr/include/pmu.h usr/lib/$m/libpmu.so usr/lib/$m/li
 	usr/lib/$m/pkgconfig/libpmu.pc usr/lib/$m/cmake/libpmu/libpmuConfig.cmake \
 	usr/lib/$m/cmake/libpmu/libpmuConfigVersion.cmake usr/share/man/man3/pmu_open.3.gz usr/share/doc/libpmu-dev/LICENSE
 t libpmu-tools has libpmu-tools usr/bin/pmu usr/share/man/man1/pmu.1.gz
+# The tool links libpmu.so.0 and the private node of this exact version: it needs the same libpmu0.
+t tools-depends sh -c "dpkg-deb -f $d/libpmu-tools_${v}_$a.deb Depends | tr ',' '\\n' | grep -qx ' *libpmu0 (= $v)' &&
+	dpkg-deb --fsys-tarfile $d/libpmu-tools_${v}_$a.deb | tar -xOf - ./usr/bin/pmu > $d/pmu.bin &&
+	readelf -d $d/pmu.bin | grep -q 'NEEDED.*libpmu.so.0'"
 # The shared library is in libpmu0 alone (a -dev file there would break co-installation).
 t split sh -c "! grep -q '\./usr/lib/[^ ]*/libpmu\.so\.0' $d/libpmu-dev_${v}_$a.deb.list && ! grep -q '/include/' $d/libpmu0_${v}_$a.deb.list"
 # Every symbol of src/libpmu.map is in debian/libpmu0.symbols (dpkg-gensymbols

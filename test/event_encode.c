@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "introspect.h"
+#include "event.h"
 #include "test.h"
 
 /* test/fixtures from the repo root, or next to the build directory. */

@@ -10,7 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sysfs.h"
+#include "event.h"
+#include "event_pfm.h"
 #include "test.h"
 
 struct pfm_names {

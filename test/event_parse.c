@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "introspect.h"
+#include "event.h"
 #include "test.h"
 
 static const struct {

@@ -11,7 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "introspect.h"
+#include "event.h"
+#include "event_pfm.h"
 #include "pmu.h"
 #include "test.h"
 

@@ -15,7 +15,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
-#include "introspect.h"
+#include "event.h"
 #include "test.h"
 
 /* The subcommands, linked in: each names its usage() apart. */

@@ -27,7 +27,7 @@
 
 #include "pmu.h"
 #include "test.h"
-#include "introspect.h"
+#include "set_peek.h"
 
 #define GUEST_MAX_FDS 64
 

@@ -27,9 +27,13 @@ t run-shared "$d/count" task-clock,page-faults
 t build-static sh -c "cc examples/count.c \$(pkg-config --cflags libpmu) $p/lib/libpmu.a \$(pkg-config --static --libs-only-other --libs-only-l libpmu | sed 's/-lpmu//') -o $d/count-static"
 t run-static "$d/count-static" task-clock
 t soname sh -c "readelf -d $p/lib/libpmu.so.0 | grep -q 'SONAME.*libpmu.so.0'"
-# Only the public API is exported: pmu_*, never the internal pmu__*.
-t exports sh -c "nm -D --defined-only $p/lib/libpmu.so | awk '{print \$3}' | sed 's/@.*//' | grep -v '^LIBPMU' > $d/syms &&
-	! grep -v '^pmu_[a-z]' $d/syms && ! grep '^pmu__' $d/syms && grep -q '^pmu_read\$' $d/syms"
+# The public API is exported, pmu_*; the internal pmu__* only what the pmu
+# tool uses, in the node of this exact version (src/private.h).
+v=$(sed -n 's/^#define PMU_VERSION_[A-Z]* //p' include/pmu.h | paste -sd.)
+t exports sh -c "objdump -T $p/lib/libpmu.so | awk '\$2 == \"g\" && \$4 != \"*UND*\" && \$(NF-1) != \$NF {print \$(NF-1), \$NF}' > $d/syms &&
+	! grep -v '^LIBPMU' $d/syms | awk '{print \$2}' | grep -v '^pmu_[a-z]' &&
+	! grep '^LIBPMU_[0-9.]* pmu__' $d/syms && grep -q '^LIBPMU_PRIVATE_$v pmu__event_parse\$' $d/syms &&
+	! grep '^LIBPMU_PRIVATE' $d/syms | grep -v ' pmu__' && grep -q '^LIBPMU_0 pmu_read\$' $d/syms"
 # Installed headers: pmu.h and include/pmu/*.h, each a copy of the tree's
 # include/ file of the same path; nothing from src/.
 t header-only-public sh -c "cmp -s $p/include/pmu.h include/pmu.h &&
@@ -43,7 +47,10 @@ t man-aliases sh -c "[ -z \"\$(find man -type l)\" ] && for f in man/*.3; do
 	[ \"\$(head -n 1 $p/share/man/man3/pmu_close.3)\" = '.so man3/pmu_open.3' ]"
 t bash-completion sh -c "bash -n $p/share/bash-completion/completions/pmu &&
 	grep -q 'complete -F _pmu pmu' $p/share/bash-completion/completions/pmu"
-t tool "$p/bin/pmu" version
+t tool env LD_LIBRARY_PATH=$p/lib "$p/bin/pmu" version
+# The installed tool links the installed libpmu.so.0, and carries no RUNPATH.
+t tool-links-lib sh -c "LD_LIBRARY_PATH=$p/lib ldd $p/bin/pmu | grep -q 'libpmu.so.0 => $p/lib/libpmu.so.0' &&
+	! readelf -d $p/bin/pmu | grep -q 'RPATH\|RUNPATH'"
 
 # The loader cache: a prefix outside the loader's search path gets a hint.
 t ldconfig-hint grep -q "^libpmu: $p/lib is not in the loader's search path: .*LD_LIBRARY_PATH=$p/lib" "$d/install.out"

@@ -159,7 +159,7 @@ int main(void)
 	{
 		long paranoid = 0;
 		FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-		char dir[] = "/tmp/pmu-hints-XXXXXX", copy[64], as[PATH_MAX + 256], buf[512];
+		char dir[] = "/tmp/pmu-hints-XXXXXX", copy[64], as[3 * PATH_MAX + 512], buf[512];
 		unsigned before = followed;
 
 		if (f && fscanf(f, "%ld", &paranoid) != 1)
@@ -168,7 +168,9 @@ int main(void)
 			fclose(f);
 		if (geteuid() == 0 && paranoid >= 2 && !access("/usr/bin/setpriv", X_OK) && mkdtemp(dir)) {
 			snprintf(copy, sizeof(copy), "%s/pmu", dir);
-			snprintf(as, sizeof(as), "cp '%s' %s && chmod 755 %s %s", tool, copy, dir, copy);
+			/* the tool and, where it links it, the library beside it ($ORIGIN) */
+			snprintf(as, sizeof(as), "cp '%s' %s && chmod 755 %s %s && l=\"$(dirname '%s')/libpmu.so.0\" && "
+				 "{ [ ! -e \"$l\" ] || cp -L \"$l\" %s/; }", tool, copy, dir, copy, tool, dir);
 			CHECK(system(as) == 0);
 			snprintf(as, sizeof(as), "setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all");
 			for (const char *const *e = (const char *const[]){ "task-clock:k", "task-clock:ku",

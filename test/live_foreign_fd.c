@@ -10,13 +10,13 @@
 #include <unistd.h>
 
 #include "pmu.h"
-#include "introspect.h"
+#include "set_peek.h"
 #include "test.h"
 
 int main(void)
 {
 	struct pmu_set *s;
-	int fd, mine;
+	int fd = -1, mine;
 
 	CHECK(pmu_open(&s, "task-clock,page-faults") == 0);
 	CHECK(pmu__counter(s, 1, &fd, NULL, NULL) == 0);

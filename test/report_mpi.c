@@ -12,7 +12,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "introspect.h"
+#include "pmu.h"
+#include "tool_err.h"
+#include "report_read.h"
 #include "test.h"
 
 static char *slurp(const char *path)
@@ -47,7 +49,7 @@ static void merged(const char *path)
 	uint64_t x;
 
 	if (pmu__json_load(path, &doc) < 0) {
-		CHECK_MSG(0, "%s", pmu_errmsg());
+		CHECK_MSG(0, "%s", tool_errmsg());
 		return;
 	}
 	p = pmu__json_get(doc, "processes");

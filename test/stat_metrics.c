@@ -2,11 +2,13 @@
 /*
  * pmu stat's derived metrics come from the table the region report uses
  * (src/metrics.c): IPC, branch-miss and GHz under arm64's sysfs names too.
- * The tool's printing is compiled in here and given figures, since this
- * machine may have no PMU to count them.
+ * The tool's printing (stat_print.o, linked: see the Makefile) is given
+ * figures, since this machine may have no PMU to count them.
  */
-#include "../tools/stat.c"
-#include "../tools/stat_target.c"
+#include <stdio.h>
+#include <string.h>
+
+#include "stat.h"	/* the tool's (its archive links stat_print.o) */
 #include "test.h"
 
 #define SET ((struct pmu_set *)&dummy)
@@ -28,7 +30,7 @@ static char *print_to_string(struct ev *ev, unsigned n, const char *sep)
 		ev[i].counted = true;
 		ev[i].rd.enabled = ev[i].rd.running = 1000;
 	}
-	print(&so, ev, n, cmd, 0.5, &ru);
+	stat_print(&so, ev, n, cmd, 0.5, &ru);
 	fclose(so.out);
 	return buf;
 }

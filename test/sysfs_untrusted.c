@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "introspect.h"
+#include "event.h"
 #include "sysfs.h"
 #include "test.h"
 

@@ -8,7 +8,8 @@
 #include <sys/utsname.h>
 #include <time.h>
 
-#include "introspect.h"
+#include "private.h"
+#include "policy.h"
 #include "cmds.h"
 
 static int status;	/* 1 when something could not be shown (said) */
@@ -57,7 +58,7 @@ static void policy_line(void *arg, const char *name, const char *value, const ch
 static void show_policy(void)
 {
 	printf("\nPolicy:\n");
-	pmu__policy(policy_line, NULL);
+	policy_list(policy_line, NULL);
 }
 
 static uint64_t now_ns(void)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "introspect.h"
+#include "private.h"
 #include "cmds.h"
 
 static int usage(FILE *f)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "introspect.h"
+#include "private.h"
 #include "cmds.h"
 
 /* --available opens each of at most this many tracepoints (some 40 ms each), else one per subsystem */
@@ -289,7 +289,6 @@ static void list_pmu(struct out *o, struct pmu__desc *d, int json_pmus_only)
 		entry(o, "sysfs", d->name, names[i], NULL, r > 0 ? buf : "(malformed)", NULL, sc ? scale : NULL,
 		      un ? unit : NULL);
 	}
-	pmu__err_clear();
 	pmu__names_free(names, n);
 }
 

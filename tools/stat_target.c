@@ -11,7 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "introspect.h"
+#include "private.h"
+#include "procfs.h"
 #include "stat_target.h"
 
 /* A parsed list: sorted, each value once. */

@@ -9,11 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "introspect.h"
+#include "tool_err.h"
+#include "report_read.h"
 
 static bool said(void)
 {
-	return !strncmp(pmu_errmsg(), "in.json:", 8);
+	return !strncmp(tool_errmsg(), "in.json:", 8);
 }
 
 /* s[0..n) as a JSON string: bytes from 0x80 up as they are (the reader keeps them so). */

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "introspect.h"
+#include "event.h"
 #include "sysfs.h"
 
 static char root[PATH_MAX], alias[PATH_MAX + 32], format[PATH_MAX + 32], tpid[PATH_MAX + 64];

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The library's private interface for the pmu tool: the layer headers
+ * whose PMU_TOOL declarations libpmu.so exports, beyond pmu.h, in a version
+ * node named by the library's exact version (LIBPMU_PRIVATE_x.y.z). A tool
+ * run with a library of another version fails at load time with the
+ * loader's "version `LIBPMU_PRIVATE_x.y.z' not found". Only PMU_TOOL
+ * functions link from the tool; the rest of these headers is there for
+ * their types.
+ */
+#ifndef PMU_PRIVATE_H
+#define PMU_PRIVATE_H
+
+#include "event.h"	/* resolving events, perf's generic names, format fields */
+#include "sysfs.h"	/* PMUs of the sysfs root, aliases, tracepoints, sysctls, bounded file reads */
+#include "event_pfm.h"	/* libpfm4's event list */
+#include "metrics.h"	/* the derived metrics pmu stat shares with the region report */
+#include "report.h"	/* escaping for json, csv and tables; report file formats */
+
+#endif

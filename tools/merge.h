@@ -1,0 +1,107 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pmu report merge's figures (merge.c): reports read one at a time into
+ * per-region sums and spreads across processes, so that memory follows the
+ * largest input and the merged figures, never the number of inputs. A
+ * merged report (its json) is an input too: merging merged reports gives
+ * the figures of merging all their processes at once.
+ */
+#ifndef PMU_TOOL_MERGE_H
+#define PMU_TOOL_MERGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* The version of the merged report's json ("merged"), that merged_read.c reads back. */
+#define MERGE_FORMAT 1
+
+/* One figure across the processes that gave it; integers exact (counts may pass 2^53). */
+struct spread {
+	uint64_t tot, min, max;
+	unsigned imin, imax;	/* processes of the min and the max (the first, on a tie) */
+	unsigned n;		/* processes that gave it */
+};
+
+/*
+ * ns per call across processes. The mean's sum is of each process's ns per
+ * call in 1/1024 ns, truncated, as an exact integer: any tree of merges adds
+ * the same terms to the same total, so a merge of merges gives the mean one
+ * merge of every process gives (a double sum would depend on the order).
+ */
+#define NPC_SHIFT 10
+struct npc {
+	double min, max;
+	unsigned imin, imax;
+	unsigned __int128 sum;
+};
+
+struct mregion {
+	char *name;
+	unsigned nproc;
+	unsigned seen;		/* 1 + the last input that had it: a name twice in one input is refused */
+	struct spread calls, ns;
+	struct npc npc;
+	unsigned ne;		/* events allocated below (the union of events grows) */
+	struct spread *ev;	/* per event of the union */
+	bool range;		/* every process gave per call ranges */
+	double ns_min, ns_max, *min, *max;	/* per call: the least and most of any process */
+};
+
+struct proc {
+	char *file, *library, *hostname, *command, *start;
+	long pid;
+	uint64_t start_ns;
+	unsigned in;		/* the input it came in */
+};
+
+struct merge {
+	unsigned nin, incap;
+	char **in;		/* the inputs' paths */
+	unsigned nproc, pcap;
+	struct proc *proc;
+	unsigned *pslot;	/* processes by identity: 1 + index, 0 free */
+	size_t pmask;
+	unsigned nev, evcap;
+	char **ev;		/* every event of any input, in the order first seen */
+	unsigned char **has;	/* per event: a bit per input that has it */
+	unsigned nreg, rcap;
+	struct mregion *reg;
+	unsigned *slot;		/* regions by name: 1 + index, 0 free */
+	size_t mask;
+	unsigned ncommon, *common;	/* after merge_done(): the events every input has */
+};
+
+/* Reads the report at path, a process's or a merged one, into m. 0, or -errno with a message on stderr. */
+int merge_add(struct merge *m, const char *path);
+/* After the last input: the common events, a note on stderr for each left out. 0 or -errno. */
+int merge_done(struct merge *m);
+void merge_free(struct merge *m);
+
+/* For merged_read.c: process p (strings copied) of input in: its index, or -errno with a message
+ * (-EINVAL: m has it already). */
+int merge_proc(struct merge *m, unsigned in, const struct proc *p);
+/* The region named name, made when new, with every event of the union: NULL when out of memory. */
+struct mregion *merge_region(struct merge *m, const char *name);
+/* A merged report's json into m (merged_read.c). 0, or -errno with a message. */
+struct pmu__json;
+int merged_read(struct merge *m, const char *path, const struct pmu__json *doc, unsigned in);
+/* Event name's index in the union, added when new, and marked as had by input in. -ENOMEM or the index. */
+int merge_event(struct merge *m, const char *name, unsigned in);
+/* "out of memory": -ENOMEM. */
+int merge_nomem(void);
+/* x into s: sums, and the least and most (the earlier process on a tie). -ERANGE when a sum overflows. */
+int spread_merge(struct spread *s, const struct spread *x);
+/* x into s, which n processes gave so far. -ERANGE when the sum overflows. */
+int npc_merge(struct npc *s, unsigned n, const struct npc *x);
+/* Per call ranges of x's events (per union event in ev) into region r, which n processes gave so far. */
+void range_merge(struct mregion *r, unsigned n, bool range, double ns_min, double ns_max, const double *min,
+		 const double *max, const int *ev, unsigned nev);
+
+/* Output (merge_out.c), with numbers as C writes them. */
+void merge_table(FILE *f, const struct merge *m);
+void merge_csv(FILE *f, const struct merge *m);
+void merge_json(FILE *f, const struct merge *m);
+
+#endif

@@ -1,0 +1,281 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pmu report merge's output: table, csv, and the json that reads back as
+ * an input (merged_read.c). Per region: the totals over the processes and
+ * each figure's min, mean and max per process, with the processes of the
+ * min and max.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "merge.h"
+#include "private.h"
+
+/* Up to this many processes the table lists them all; past it, those of a min or max. */
+#define TABLE_PROCS 16
+
+/* A figure: calls, ns, ns per call, then each common event. */
+#define FIG_CALLS 0
+#define FIG_NS 1
+#define FIG_NPC 2
+#define FIG_EV 3
+
+static const char *const stat_names[] = { "total", "min", "mean", "max" };
+
+static const struct spread *fig(const struct merge *m, const struct mregion *r, unsigned k)
+{
+	return k == FIG_CALLS ? &r->calls : k == FIG_NS ? &r->ns : &r->ev[m->common[k - FIG_EV]];
+}
+
+/* A double as the shortest text that reads back as the same double. */
+static void put_exact(FILE *f, double x)
+{
+	char buf[40];
+
+	for (int p = 15; p <= 17; p++) {
+		snprintf(buf, sizeof(buf), "%.*g", p, x);
+		if (p == 17 || strtod(buf, NULL) == x)
+			break;
+	}
+	fputs(buf, f);
+}
+
+static double npc_mean(const struct mregion *r)
+{
+	return (double)r->npc.sum / (double)(1u << NPC_SHIFT) / r->nproc;
+}
+
+/* Figure k in row s (0 total, 1 min, 2 mean, 3 max) of region r: integers as integers, else one decimal. */
+static void put_value(FILE *f, int width, const struct merge *m, const struct mregion *r, unsigned s, unsigned k)
+{
+	if (k == FIG_NPC) {
+		double x = s == 0 ? (r->calls.tot ? (double)r->ns.tot / (double)r->calls.tot : 0) :
+			   s == 1 ? r->npc.min : s == 3 ? r->npc.max : npc_mean(r);
+
+		fprintf(f, "%*.1f", width, x);
+		return;
+	}
+	const struct spread *sp = fig(m, r, k);
+
+	if (s == 2)
+		fprintf(f, "%*.1f", width, (double)sp->tot / r->nproc);
+	else
+		fprintf(f, "%*" PRIu64, width, s == 0 ? sp->tot : s == 1 ? sp->min : sp->max);
+}
+
+static void table_proc(FILE *f, const struct merge *m, unsigned i)
+{
+	const struct proc *p = &m->proc[i];
+	char e[PMU_ESC_SIZE];
+
+	fprintf(f, "  #%-3u %s: pid %ld on %s", i, pmu__report_esc(e, p->file), p->pid,
+		pmu__report_esc((char[PMU_ESC_SIZE]){ 0 }, p->hostname));
+	fprintf(f, ", started %s: %s\n", pmu__report_esc((char[PMU_ESC_SIZE]){ 0 }, p->start),
+		pmu__report_esc(e, p->command));
+}
+
+/* The processes: each, or (many) their count and those of the min and max of ns. */
+static void table_procs(FILE *f, const struct merge *m)
+{
+	unsigned char *mark;
+
+	if (m->nproc <= TABLE_PROCS) {
+		for (unsigned i = 0; i < m->nproc; i++)
+			table_proc(f, m, i);
+		return;
+	}
+	fprintf(f, "  (%u processes: those of a min or max below; json lists every one)\n", m->nproc);
+	mark = calloc(m->nproc, 1);
+	for (unsigned i = 0; mark && i < m->nreg; i++)
+		mark[m->reg[i].ns.imin] = mark[m->reg[i].ns.imax] = 1;
+	for (unsigned i = 0; mark && i < m->nproc; i++)
+		if (mark[i])
+			table_proc(f, m, i);
+	free(mark);
+}
+
+void merge_table(FILE *f, const struct merge *m)
+{
+	char e[PMU_ESC_SIZE];
+	int wr = 6, we[m->ncommon ? m->ncommon : 1];
+
+	for (unsigned i = 0; i < m->nreg; i++)
+		if ((int)strlen(pmu__report_esc(e, m->reg[i].name)) > wr)
+			wr = (int)strlen(e);
+	fprintf(f, "libpmu merged report: %u process%s, %u region%s; events:", m->nproc, m->nproc == 1 ? "" : "es",
+		m->nreg, m->nreg == 1 ? "" : "s");
+	for (unsigned i = 0; i < m->ncommon; i++)
+		fprintf(f, "%s %s", i ? "," : "", pmu__report_esc(e, m->ev[m->common[i]]));
+	fputc('\n', f);
+	table_procs(f, m);
+	if (!m->nreg)
+		return;
+	fprintf(f, "%-*s %5s  %-5s %12s %16s %14s", wr, "region", "procs", "", "calls", "ns", "ns/call");
+	for (unsigned i = 0; i < m->ncommon; i++) {
+		int len = (int)strlen(pmu__report_esc(e, m->ev[m->common[i]]));
+
+		we[i] = len > 14 ? len : 14;
+		fprintf(f, " %*s", we[i], e);
+	}
+	fputs("  process (of ns)\n", f);
+	for (unsigned i = 0; i < m->nreg; i++) {
+		const struct mregion *r = &m->reg[i];
+
+		for (unsigned s = 0; s < 4; s++) {
+			if (s)
+				fprintf(f, "%-*s %5s  %-5s ", wr, "", "", stat_names[s]);
+			else
+				fprintf(f, "%-*s %5u  %-5s ", wr, pmu__report_esc(e, r->name), r->nproc, stat_names[s]);
+			put_value(f, 12, m, r, s, FIG_CALLS);
+			fputc(' ', f);
+			put_value(f, 16, m, r, s, FIG_NS);
+			fputc(' ', f);
+			put_value(f, 14, m, r, s, FIG_NPC);
+			for (unsigned k = 0; k < m->ncommon; k++) {
+				fputc(' ', f);
+				put_value(f, we[k], m, r, s, FIG_EV + k);
+			}
+			if (s == 1 || s == 3)
+				fprintf(f, "  #%u", s == 1 ? r->ns.imin : r->ns.imax);
+			fputc('\n', f);
+		}
+	}
+}
+
+void merge_csv(FILE *f, const struct merge *m)
+{
+	fputs("region,processes,figure,process,calls,ns,ns_per_call", f);
+	for (unsigned i = 0; i < m->ncommon; i++) {
+		fputc(',', f);
+		pmu__report_csv_field(f, m->ev[m->common[i]]);
+	}
+	fputc('\n', f);
+	for (unsigned i = 0; i < m->nreg; i++) {
+		const struct mregion *r = &m->reg[i];
+
+		for (unsigned s = 0; s < 4; s++) {
+			pmu__report_csv_field(f, r->name);
+			fprintf(f, ",%u,%s,", r->nproc, stat_names[s]);
+			if (s == 1 || s == 3)
+				pmu__report_csv_field(f, m->proc[s == 1 ? r->ns.imin : r->ns.imax].file);
+			for (unsigned k = 0; k < FIG_EV + m->ncommon; k++) {
+				fputc(',', f);
+				put_value(f, 0, m, r, s, k);
+			}
+			fputc('\n', f);
+		}
+	}
+}
+
+static void json_spread(FILE *f, const struct merge *m, const struct mregion *r, unsigned k)
+{
+	const struct spread *sp = k == FIG_NPC ? NULL : fig(m, r, k);
+
+	fputs("{\"min\": ", f);
+	if (sp)
+		put_value(f, 0, m, r, 1, k);
+	else
+		put_exact(f, r->npc.min);
+	fprintf(f, ", \"min_process\": %u, \"mean\": ", sp ? sp->imin : r->npc.imin);
+	put_value(f, 0, m, r, 2, k);
+	fputs(", \"max\": ", f);
+	if (sp)
+		put_value(f, 0, m, r, 3, k);
+	else
+		put_exact(f, r->npc.max);
+	fprintf(f, ", \"max_process\": %u", sp ? sp->imax : r->npc.imax);
+	if (!sp) {
+		char digits[48], *p = digits + sizeof(digits) - 1;
+		unsigned __int128 x = r->npc.sum;
+
+		*p = '\0';
+		do
+			*--p = (char)('0' + (unsigned)(x % 10));
+		while ((x /= 10));
+		fprintf(f, ", \"sum_1024\": \"%s\"", p);
+	}
+	fputc('}', f);
+}
+
+static void json_events(FILE *f, const struct merge *m, const double *x)
+{
+	fputc('{', f);
+	for (unsigned i = 0; i < m->ncommon; i++) {
+		fputs(i ? ", " : "", f);
+		pmu__json_str(f, m->ev[m->common[i]]);
+		fprintf(f, ": %.17g", x[m->common[i]]);
+	}
+	fputc('}', f);
+}
+
+static void json_region(FILE *f, const struct merge *m, const struct mregion *r)
+{
+	pmu__json_str(f, r->name);
+	fprintf(f, ", \"processes\": %u, \"calls\": %" PRIu64 ", \"ns\": %" PRIu64 ", \"ns_per_call\": %.1f, "
+		"\"counts\": {", r->nproc, r->calls.tot, r->ns.tot,
+		r->calls.tot ? (double)r->ns.tot / (double)r->calls.tot : 0);
+	for (unsigned k = 0; k < m->ncommon; k++) {
+		fputs(k ? ", " : "", f);
+		pmu__json_str(f, m->ev[m->common[k]]);
+		fprintf(f, ": %" PRIu64, fig(m, r, FIG_EV + k)->tot);
+	}
+	fputs("},\n      \"per_process\": {\"calls\": ", f);
+	json_spread(f, m, r, FIG_CALLS);
+	fputs(",\n        \"ns\": ", f);
+	json_spread(f, m, r, FIG_NS);
+	fputs(",\n        \"ns_per_call\": ", f);
+	json_spread(f, m, r, FIG_NPC);
+	fputs(",\n        \"counts\": {", f);
+	for (unsigned k = 0; k < m->ncommon; k++) {
+		fputs(k ? ",\n          " : "\n          ", f);
+		pmu__json_str(f, m->ev[m->common[k]]);
+		fputs(": ", f);
+		json_spread(f, m, r, FIG_EV + k);
+	}
+	fputs("}}", f);
+	if (r->range) {
+		fprintf(f, ",\n      \"ns_min\": %.17g, \"ns_max\": %.17g, \"min\": ", r->ns_min, r->ns_max);
+		json_events(f, m, r->min);
+		fputs(", \"max\": ", f);
+		json_events(f, m, r->max);
+	}
+	fputc('}', f);
+}
+
+void merge_json(FILE *f, const struct merge *m)
+{
+	fprintf(f, "{\n  \"library\": \"libpmu %s\",\n  \"merged\": %d,\n  \"files\": [", pmu_version(), MERGE_FORMAT);
+	for (unsigned i = 0; i < m->nin; i++) {
+		fputs(i ? ", " : "", f);
+		pmu__json_str(f, m->in[i]);
+	}
+	fputs("],\n  \"processes\": [", f);
+	for (unsigned i = 0; i < m->nproc; i++) {
+		const struct proc *p = &m->proc[i];
+
+		fputs(i ? ",\n    {\"file\": " : "\n    {\"file\": ", f);
+		pmu__json_str(f, p->file);
+		fputs(", \"library\": ", f);
+		pmu__json_str(f, p->library);
+		fprintf(f, ", \"pid\": %ld, \"hostname\": ", p->pid);
+		pmu__json_str(f, p->hostname);
+		fputs(", \"command\": ", f);
+		pmu__json_str(f, p->command);
+		fputs(", \"start\": ", f);
+		pmu__json_str(f, p->start);
+		fprintf(f, ", \"start_ns\": %" PRIu64 "}", p->start_ns);
+	}
+	fputs("\n  ],\n  \"events\": [", f);
+	for (unsigned i = 0; i < m->ncommon; i++) {
+		fputs(i ? ", " : "", f);
+		pmu__json_str(f, m->ev[m->common[i]]);
+	}
+	fputs("],\n  \"regions\": [", f);
+	for (unsigned i = 0; i < m->nreg; i++) {
+		fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
+		json_region(f, m, &m->reg[i]);
+	}
+	fputs(m->nreg ? "\n  ]\n}\n" : "]\n}\n", f);
+}

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A merged report read back as an input of pmu report merge: its schema
+ * (merge_json() writes it) checked on the tree json.c reads, and its
+ * processes, events and regions added to the merge as they are checked.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool_err.h"
+#include "merge.h"
+#include "private.h"
+#include "report_read.h"
+
+/* A process index of the file's own list: into *g, the merge's. */
+static int need_proc(const struct rep_ctx *c, const struct pmu__json *o, const char *key, const unsigned *map,
+		     unsigned n, unsigned *g)
+{
+	uint64_t i;
+	int e = rep_need_u64(c, o, key, &i);
+
+	if (e < 0)
+		return e;
+	if (i >= n)
+		return BAD(c, pmu__json_get(o, key), "\"%s\" is %llu, but \"processes\" has %u", key,
+			   (unsigned long long)i, n);
+	*g = map[i];
+	return 0;
+}
+
+/* A figure's spread over n processes: min <= max, and a total they bound. */
+static int spread(const struct rep_ctx *c, const struct pmu__json *o, const char *key, uint64_t tot,
+		  unsigned n, const unsigned *map, unsigned np, struct spread *s)
+{
+	const struct pmu__json *v;
+	int e;
+
+	if ((e = rep_need(c, o, key, PMU_JSON_OBJECT, &v)) < 0)
+		return e;
+	if ((e = rep_need_u64(c, v, "min", &s->min)) < 0 || (e = rep_need_u64(c, v, "max", &s->max)) < 0 ||
+	    (e = need_proc(c, v, "min_process", map, np, &s->imin)) < 0 ||
+	    (e = need_proc(c, v, "max_process", map, np, &s->imax)) < 0)
+		return e;
+	if (s->min > s->max || (unsigned __int128)s->min * n > tot || (unsigned __int128)s->max * n < tot)
+		return BAD(c, v, "\"%s\": min %llu, max %llu and %u processes do not fit the total %llu (an edited file?)",
+			   key, (unsigned long long)s->min, (unsigned long long)s->max, n, (unsigned long long)tot);
+	s->tot = tot;
+	s->n = n;
+	return 0;
+}
+
+static int npc(const struct rep_ctx *c, const struct pmu__json *o, const unsigned *map, unsigned np,
+	       struct npc *q)
+{
+	const struct pmu__json *v, *sum;
+	int e;
+
+	if ((e = rep_need(c, o, "ns_per_call", PMU_JSON_OBJECT, &v)) < 0 ||
+	    (e = need_proc(c, v, "min_process", map, np, &q->imin)) < 0 ||
+	    (e = need_proc(c, v, "max_process", map, np, &q->imax)) < 0 ||
+	    (e = rep_need(c, v, "sum_1024", PMU_JSON_STRING, &sum)) < 0)
+		return e;
+	if (rep_opt_num(c, v, "min", NULL, &q->min) != 1 || rep_opt_num(c, v, "max", NULL, &q->max) != 1 ||
+	    q->min > q->max)
+		return BAD(c, v, "\"ns_per_call\": \"min\" and \"max\" are not two non-negative numbers, min first");
+	q->sum = 0;
+	if (!sum->len || strspn(sum->s, "0123456789") != sum->len)
+		return BAD(c, sum, "\"sum_1024\" is not a string of decimal digits");
+	for (const char *p = sum->s; *p; p++)
+		if (__builtin_mul_overflow(q->sum, 10, &q->sum) || __builtin_add_overflow(q->sum, *p - '0', &q->sum))
+			return BAD(c, sum, "\"sum_1024\" is out of range");
+	return 0;
+}
+
+/* Region o of the file into the merge; ev maps the file's events to the merge's. */
+static int region(struct merge *m, struct rep_ctx *c, const struct pmu__json *o, const char *const *names,
+		  const int *ev, unsigned nev, const unsigned *map, unsigned np, unsigned in)
+{
+	const struct pmu__json *counts, *pp, *pc;
+	struct spread calls, ns, sev[nev ? nev : 1];
+	double min[nev ? nev : 1], max[nev ? nev : 1], ns_min = 0, ns_max = 0;
+	const char *name;
+	struct mregion *r;
+	struct npc q;
+	uint64_t n, tot;
+	int e, have = 0;
+
+	rep_ctx_set(c, NULL, NULL);
+	if (o->type != PMU_JSON_OBJECT)
+		return BAD(c, o, "a region is %s, not an object", rep_type_names[o->type]);
+	if ((e = rep_need_name(c, o, "name", &name)) < 0)
+		return e;
+	rep_ctx_set(c, name, NULL);
+	if ((e = rep_need_u64(c, o, "processes", &n)) < 0)
+		return e;
+	if (!n || n > np)
+		return BAD(c, pmu__json_get(o, "processes"), "\"processes\" is %llu (1 to %u)", (unsigned long long)n, np);
+	if ((e = rep_need(c, o, "per_process", PMU_JSON_OBJECT, &pp)) < 0 ||
+	    (e = rep_need_u64(c, o, "calls", &tot)) < 0 ||
+	    (e = spread(c, pp, "calls", tot, (unsigned)n, map, np, &calls)) < 0 ||
+	    (e = rep_need_u64(c, o, "ns", &tot)) < 0 || (e = spread(c, pp, "ns", tot, (unsigned)n, map, np, &ns)) < 0 ||
+	    (e = npc(c, pp, map, np, &q)) < 0 || (e = rep_need(c, o, "counts", PMU_JSON_OBJECT, &counts)) < 0 ||
+	    (e = rep_need(c, pp, "counts", PMU_JSON_OBJECT, &pc)) < 0)
+		return e;
+	for (unsigned i = 0; i < nev; i++) {
+		const struct pmu__json *v = pmu__json_get(counts, names[i]);
+
+		if (!v || !pmu__json_u64(v, &tot))
+			return BAD(c, counts, "\"counts\": \"%.64s\" is not a non-negative integer", names[i]);
+		if ((e = spread(c, pc, names[i], tot, (unsigned)n, map, np, &sev[i])) < 0)
+			return e;
+		have += rep_opt_num(c, o, "min", names[i], &min[i]) == 1;
+		have += rep_opt_num(c, o, "max", names[i], &max[i]) == 1;
+	}
+	have += rep_opt_num(c, o, "ns_min", NULL, &ns_min) == 1;
+	have += rep_opt_num(c, o, "ns_max", NULL, &ns_max) == 1;
+	r = merge_region(m, name);
+	if (!r)
+		return -ENOMEM;
+	if (r->seen == in + 1)
+		return BAD(c, o, "a second region of this name");
+	r->seen = in + 1;
+	range_merge(r, r->nproc, have == 2 + 2 * (int)nev, ns_min, ns_max, min, max, ev, nev);
+	if (spread_merge(&r->calls, &calls) < 0 || spread_merge(&r->ns, &ns) < 0 || npc_merge(&r->npc, r->nproc, &q) < 0)
+		return BAD(c, o, "the sums overflow");
+	for (unsigned i = 0; i < nev; i++)
+		if (spread_merge(&r->ev[ev[i]], &sev[i]) < 0)
+			return BAD(c, o, "the sum of %.64s overflows", names[i]);
+	r->nproc += (unsigned)n;
+	return 0;
+}
+
+static int process(struct merge *m, const struct rep_ctx *c, unsigned in, const struct pmu__json *o)
+{
+	const struct pmu__json *v;
+	struct proc p = { 0 };
+	unsigned ver[3];
+	uint64_t x;
+	int e;
+
+	if (o->type != PMU_JSON_OBJECT)
+		return BAD(c, o, "a process is %s, not an object", rep_type_names[o->type]);
+	if ((e = rep_need_name(c, o, "file", (const char **)&p.file)) < 0 ||
+	    (e = rep_library(c, o, (const char **)&p.library, &ver[0], &ver[1], &ver[2])) < 0 ||
+	    (e = rep_need_u64(c, o, "pid", &x)) < 0)
+		return e;
+	if (!x || x > 0x7fffffff)
+		return BAD(c, pmu__json_get(o, "pid"), "\"pid\" is not a process ID");
+	p.pid = (long)x;
+	if ((e = rep_need(c, o, "hostname", PMU_JSON_STRING, &v)) < 0)
+		return e;
+	p.hostname = (char *)v->s;
+	if ((e = rep_need(c, o, "command", PMU_JSON_STRING, &v)) < 0)
+		return e;
+	p.command = (char *)v->s;
+	if ((e = rep_need(c, o, "start", PMU_JSON_STRING, &v)) < 0)
+		return e;
+	p.start = (char *)v->s;
+	if ((e = rep_need_u64(c, o, "start_ns", &p.start_ns)) < 0)
+		return e;
+	return merge_proc(m, in, &p);
+}
+
+int merged_read(struct merge *m, const char *path, const struct pmu__json *doc, unsigned in)
+{
+	struct rep_ctx c = { path, "" };
+	const struct pmu__json *v, *procs, *evs, *regs;
+	unsigned ver[3], *map = NULL;
+	const char *lib, **names = NULL;
+	int e, *ev = NULL;
+	uint64_t fmt;
+
+	if ((e = rep_library(&c, doc, &lib, &ver[0], &ver[1], &ver[2])) < 0 ||
+	    (e = rep_need_u64(&c, doc, "merged", &fmt)) < 0)
+		return e;
+	if (fmt != MERGE_FORMAT)
+		return BAD(&c, pmu__json_get(doc, "merged"), "a merged report of format %llu; this pmu reads format %d",
+			   (unsigned long long)fmt, MERGE_FORMAT);
+	if ((e = rep_need(&c, doc, "processes", PMU_JSON_ARRAY, &procs)) < 0 ||
+	    (e = rep_need(&c, doc, "events", PMU_JSON_ARRAY, &evs)) < 0 ||
+	    (e = rep_need(&c, doc, "regions", PMU_JSON_ARRAY, &regs)) < 0)
+		return e;
+	if (!procs->n || procs->n > 1u << 30)
+		return BAD(&c, procs, "\"processes\" is empty");
+	if (!evs->n || evs->n > PMU_REP_EVENTS)
+		return BAD(&c, evs, "\"events\" has %zu events (1 to %d)", evs->n, PMU_REP_EVENTS);
+	map = calloc(procs->n, sizeof(*map));
+	names = calloc(evs->n, sizeof(*names));
+	ev = calloc(evs->n, sizeof(*ev));
+	if (!map || !names || !ev) {
+		e = merge_nomem();
+		goto out;
+	}
+	for (size_t i = 0; i < procs->n; i++) {
+		if ((e = process(m, &c, in, &procs->v[i])) < 0)
+			goto out;
+		map[i] = (unsigned)e;
+	}
+	for (size_t i = 0; i < evs->n; i++) {
+		v = &evs->v[i];
+		if (v->type != PMU_JSON_STRING || !v->len || strlen(v->s) != v->len) {
+			e = BAD(&c, v, "\"events\": item %zu is not an event name", i + 1);
+			goto out;
+		}
+		for (size_t k = 0; k < i; k++)
+			if (!strcmp(names[k], v->s)) {
+				e = BAD(&c, v, "\"events\" has \"%.64s\" twice", v->s);
+				goto out;
+			}
+		names[i] = v->s;
+		if ((ev[i] = merge_event(m, v->s, in)) < 0) {
+			e = ev[i];
+			goto out;
+		}
+	}
+	for (size_t i = 0; i < regs->n; i++)
+		if ((e = region(m, &c, &regs->v[i], names, ev, (unsigned)evs->n, map, (unsigned)procs->n, in)) < 0)
+			goto out;
+	e = 0;
+out:
+	free(map);
+	free(names);
+	free(ev);
+	return e;
+}

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pmu stat's parts, private to them: the command line (stat_args.c), the
+ * events and their groups (stat_events.c), running and counting
+ * (stat_run.c), the figures (stat_print.c), with stat.c taking a run
+ * through them in order and stat_target.c owning what is counted.
+ */
+#ifndef PMU_TOOL_STAT_H
+#define PMU_TOOL_STAT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/resource.h>
+#include <sys/types.h>
+
+#include "pmu.h"
+#include "stat_target.h"
+
+#define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults"
+#define DEFAULT_HW "cycles,instructions"	/* shown only when they open */
+
+/* -r: mean and spread of a value over the runs (Welford's). */
+struct runs {
+	unsigned n;
+	double mean, m2;
+};
+
+static inline void runs_add(struct runs *st, double x)
+{
+	double d = x - st->mean;
+
+	st->n++;
+	st->mean += d / st->n;
+	st->m2 += d * (x - st->mean);
+}
+
+/* An event on one unit: the leader holds its group's set there. */
+struct ev_count {
+	struct pmu_set *set;	/* NULL: not open (a thread gone before) */
+	struct pmu_reading rd;
+	struct pmu_reading last;	/* -I: the cumulative reading at the last interval */
+	double value;
+	bool counted;
+};
+
+struct ev {
+	char *name;		/* as the user wrote it */
+	struct pmu_set *set;	/* NULL: not supported here */
+	char *why;		/* why not */
+	struct pmu_reading rd;
+	bool counted;		/* ran at all */
+	bool optional;		/* a default event left out when it does not open */
+	double value;		/* scaled; with -r, the mean of the runs */
+	struct runs st;		/* -r: the runs' values */
+	unsigned slot;		/* its place in its group ({a,b}): 0 for the leader and for an event alone */
+	unsigned gsize;		/* the events of its group, 1 alone */
+	char *mod;		/* the group's modifier ({a,b}:u), NULL for none */
+	struct ev_count *per;	/* one per unit (the command, a thread, a CPU); rd, value and counted sum them */
+};
+
+struct stat_opts {
+	const char *sep;	/* -x */
+	bool json;
+	FILE *out;
+	const char *msg_prefix;
+	const char *prefix;	/* -I: the interval's timestamp field, before each line */
+	unsigned repeat;	/* -r: runs asked for */
+	struct runs el;		/* the runs made: their elapsed times */
+	const struct stat_target *tg;	/* NULL: a command */
+	const struct stat_unit *line;	/* the unit a line is about, NULL for the sum */
+};
+
+/* One run of pmu stat: what the command line asked, then what was counted. */
+struct stat_run {
+	struct stat_opts so;
+	char *events;		/* -e lists joined, NULL: the defaults */
+	const char *outpath;	/* -o */
+	bool append;		/* --append */
+	char **cmd;
+	struct ev *ev;
+	unsigned n;
+	bool user_only;		/* the kernel refused kernel counting */
+	unsigned interval;	/* -I, ms; 0: none */
+	long delay;		/* -D, ms; -1: the events stay disabled */
+	bool verbose;		/* -v */
+	unsigned intervals;	/* -I: lines of the table printed, for its header */
+	double elapsed;
+	struct rusage ru;
+	int status;		/* the command's, from wait4() */
+	struct stat_target tg;	/* -p, -t, -a, -C */
+	bool interrupted;	/* ^C ended the counting */
+};
+
+/* stat_args.c: perf stat's spellings into r; -1, or an exit status (-h, a usage error). */
+int stat_parse_args(struct stat_run *r, int argc, char **argv);
+
+/* stat_events.c */
+/* The -e lists (or the defaults) onto r->ev, each with a reading per unit: 0 or -errno (tool_errmsg() says). */
+int stat_events_resolve(struct stat_run *r);
+/* Closes group i on every unit. */
+void stat_group_close(struct ev *ev, unsigned i, unsigned units);
+/* Event e's memory, and its sets when it leads a group on units. */
+void stat_event_free(struct ev *e, unsigned units);
+void stat_events_free(struct ev *ev, unsigned n, unsigned units);
+/* Before another -r run: every event closed and its reading cleared, its statistics kept. */
+void stat_events_reset(struct stat_run *r);
+/* The user gave group i's levels, on an event or on the group. */
+bool stat_group_levels(const struct ev *ev, unsigned i);
+/* Group i's events as one list: each with suffix, or as written with the group's modifier (suffix NULL). */
+char *stat_group_spec(const struct ev *ev, unsigned i, const char *suffix);
+
+/* stat_run.c: -r's runs, until one fails or is killed; -1 or 0 when they ran, else an exit status. */
+int stat_runs(struct stat_run *r);
+
+/* stat_print.c */
+/* The figures of a run: perf stat's table, -x or --json lines. */
+void stat_print(const struct stat_opts *so, const struct ev *ev, unsigned n, char **cmd, double elapsed,
+		const struct rusage *ru);
+/* -I: the interval's lines (its counts read), each after its timestamp t, seconds since counting began. */
+void stat_print_interval(struct stat_run *r, double t);
+/* -v: event e's raw reading and read path, on standard error. */
+void stat_print_verbose(const struct ev *e);
+/* The figures, then why events were missing. */
+void stat_report(const struct stat_run *r);
+
+#endif

@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: MIT */
+/* pmu stat's command line: its usage, and perf stat's options into a struct stat_run. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "private.h"
+#include "stat.h"
+
+static int usage(FILE *f)
+{
+	fprintf(f, "usage: pmu stat [-e EVENTS]... [-x SEP | -j] [-o FILE [--append]] [-r N] [-I MS] [-D MS] [-v]\n"
+		"                [--] CMD [ARGS...]\n"
+		"       pmu stat {-p PIDS | -t TIDS} [--per-thread] [OPTIONS] [[--] CMD [ARGS...]]\n"
+		"       pmu stat {-a | -C CPUS} [-A] [OPTIONS] [[--] CMD [ARGS...]]\n"
+		"  counts CMD and its children; prints each event's count, unit and, when the\n"
+		"  kernel multiplexed it, the share of time it was counted (like perf stat)\n"
+		"  -e, --event EVENTS   comma-separated events (default: " DEFAULT_EVENTS ",\n"
+		"                       and " DEFAULT_HW " when the machine has them);\n"
+		"                       {a,b} or {a,b}:MOD counts a group together\n"
+		"  -p, --pid PIDS       count these processes (every thread) while CMD runs,\n"
+		"                       else until ^C or they exit\n"
+		"  -t, --tid TIDS       count these threads, as -p\n"
+		"  --per-thread         with -p or -t: a line per thread\n"
+		"  -a, --all-cpus       count every task on every CPU while CMD runs, else until ^C\n"
+		"  -C, --cpu CPUS       as -a, on these CPUs (0-1,3)\n"
+		"  -A, --no-aggr        with -a or -C: a line per CPU\n"
+		"  -x, --field-separator SEP  one line per event: value SEP unit SEP event SEP\n"
+		"                       running-ns SEP percent SEP metric-value SEP metric-unit\n"
+		"  -j, --json-output, --json  one JSON object per event (perf stat's fields)\n"
+		"  -o, --output FILE    write the figures to FILE (default: standard error)\n"
+		"  --append             with -o: add to FILE\n"
+		"  -r, --repeat N       run CMD N times; print the means and, as perf stat,\n"
+		"                       each one's relative standard deviation (+- x.xx%%)\n"
+		"  -I, --interval-print MS  every MS milliseconds, the counts of that interval\n"
+		"  -D, --delay MS       start counting MS milliseconds later: after CMD starts,\n"
+		"                       or without one after pmu stat does (-1: never)\n"
+		"  -v, --verbose        on standard error, each event's raw count, enabled and\n"
+		"                       running times, and how it was read and why\n"
+		"  exit status: the command's; 127 when it cannot be run, 128+N when killed by\n"
+		"  signal N, 129 for a usage error (as perf stat); without CMD, 0 or, after ^C,\n"
+		"  pmu stat ends by SIGINT as perf stat does\n");
+	return f == stdout ? 0 : 129;
+}
+
+/* Appends a -e list to r->events. */
+static int add_list(struct stat_run *r, const char *v)
+{
+	size_t l = r->events ? strlen(r->events) : 0;
+	char *e = realloc(r->events, l + strlen(v) + 2);
+
+	if (!e)
+		return -ENOMEM;
+	if (l)
+		e[l++] = ',';
+	strcpy(e + l, v);
+	r->events = e;
+	return 0;
+}
+
+/* perf stat's options that pmu stat does not have: refused by name, never taken for another meaning. */
+static const struct option perf_only[] = {
+	{ "metric-only", no_argument, NULL, 1002 },
+	{ "topdown", no_argument, NULL, 1003 },
+	{ "metrics", required_argument, NULL, 'M' },
+};
+
+static int not_supported(int c, const char *arg)
+{
+	for (size_t i = 0; i < PMU_ARRAY_SIZE(perf_only); i++)
+		if (perf_only[i].val == c) {
+			if (c < 256)
+				fprintf(stderr, "pmu stat: not supported: -%c/--%s (a perf stat option that pmu stat "
+					"does not have yet)\n", c, perf_only[i].name);
+			else
+				fprintf(stderr, "pmu stat: not supported: --%s (a perf stat option that pmu stat "
+					"does not have yet)\n", perf_only[i].name);
+			return usage(stderr);
+		}
+	fprintf(stderr, "pmu stat: unknown option '%s'\n", arg);
+	return usage(stderr);
+}
+
+/* A whole number of milliseconds from lo to INT_MAX (the range perf stat's int holds) into *ms. */
+static bool parse_ms(const char *arg, long lo, long *ms)
+{
+	char *end;
+	long v;
+
+	if (!((arg[0] >= '0' && arg[0] <= '9') || arg[0] == '-'))	/* strtol would take blanks and '+' */
+		return false;
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (*end || errno || v < lo || v > INT_MAX)
+		return false;
+	*ms = v;
+	return true;
+}
+
+/* perf stat's spellings; CMD may follow the options with or without "--". -1, or an exit status. */
+int stat_parse_args(struct stat_run *r, int argc, char **argv)
+{
+	enum { JSON = 2001, APPEND, PER_THREAD };
+	struct option longopts[PMU_ARRAY_SIZE(perf_only) + 18] = {
+		{ "event", required_argument, NULL, 'e' },
+		{ "field-separator", required_argument, NULL, 'x' },
+		{ "json-output", no_argument, NULL, 'j' },
+		{ "json", no_argument, NULL, JSON },
+		{ "output", required_argument, NULL, 'o' },
+		{ "append", no_argument, NULL, APPEND },
+		{ "help", no_argument, NULL, 'h' },
+		{ "repeat", required_argument, NULL, 'r' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "tid", required_argument, NULL, 't' },
+		{ "all-cpus", no_argument, NULL, 'a' },
+		{ "cpu", required_argument, NULL, 'C' },
+		{ "no-aggr", no_argument, NULL, 'A' },
+		{ "per-thread", no_argument, NULL, PER_THREAD },
+		{ "interval-print", required_argument, NULL, 'I' },
+		{ "delay", required_argument, NULL, 'D' },
+		{ "verbose", no_argument, NULL, 'v' },
+	};
+	long ms;
+	int c;
+
+	memcpy(longopts + 17, perf_only, sizeof(perf_only));
+	opterr = 0;
+	optind = 1;
+	/* "+": the first non-option is the command; ':' reports a missing value apart */
+	while ((c = getopt_long(argc, argv, "+:e:x:jo:hr:I:p:t:aC:AD:vM:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			if (add_list(r, optarg) < 0)
+				return 1;
+			break;
+		case 'x':
+			r->so.sep = optarg;
+			break;
+		case 'j':
+		case JSON:
+			r->so.json = true;
+			break;
+		case 'o':
+			r->outpath = optarg;
+			break;
+		case APPEND:
+			r->append = true;
+			break;
+		case 'h':
+			return usage(stdout);
+		case 'r': {
+			char *end;
+			unsigned long n = strtoul(optarg, &end, 10);
+
+			if (!*optarg || *end || optarg[0] == '-' || n < 1 || n > 100000) {
+				fprintf(stderr, "pmu stat: -r '%s': not a number of runs from 1 to 100000\n", optarg);
+				return usage(stderr);
+			}
+			r->so.repeat = (unsigned)n;
+			break;
+		}
+		case 'p':
+			r->tg.pids = optarg;
+			break;
+		case 't':
+			r->tg.tids = optarg;
+			break;
+		case 'a':
+			r->tg.all_cpus = true;
+			break;
+		case 'C':
+			r->tg.cpus = optarg;
+			break;
+		case 'A':
+			r->tg.no_aggr = true;
+			break;
+		case PER_THREAD:
+			r->tg.per_thread = true;
+			break;
+		case 'I':
+			/* perf stat 6.1 takes any interval from 1 ms on (0 would turn -I off there) */
+			if (!parse_ms(optarg, 1, &ms)) {
+				fprintf(stderr, "pmu stat: -I '%s': not an interval in milliseconds from 1 to %d\n",
+					optarg, INT_MAX);
+				return usage(stderr);
+			}
+			r->interval = (unsigned)ms;
+			break;
+		case 'D':
+			if (!parse_ms(optarg, -1, &r->delay)) {
+				fprintf(stderr, "pmu stat: -D '%s': not a delay in milliseconds from 0 to %d, or -1 "
+					"(the events stay disabled)\n", optarg, INT_MAX);
+				return usage(stderr);
+			}
+			break;
+		case 'v':
+			r->verbose = true;
+			break;
+		case ':':
+			fprintf(stderr, "pmu stat: %s needs a value\n", argv[optind - 1]);
+			return usage(stderr);
+		default:
+			return not_supported(c == '?' ? optopt : c, argv[optind - 1]);
+		}
+	}
+	r->cmd = argv + optind;
+	if (stat_target_check(&r->tg, r->cmd[0] != NULL, r->so.repeat) >= 0)
+		return usage(stderr);
+	if (r->so.sep && r->so.json) {
+		fprintf(stderr, "pmu stat: -x and --json do not go together\n");
+		return usage(stderr);
+	}
+	if (r->interval && r->so.repeat > 1) {
+		fprintf(stderr, "pmu stat: -I and -r do not go together\n");
+		return usage(stderr);
+	}
+	if (r->append && !r->outpath) {
+		fprintf(stderr, "pmu stat: --append needs -o FILE\n");
+		return usage(stderr);
+	}
+	return -1;
+}

@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pmu stat's events: the -e lists split into events and {a,b} groups, a
+ * group's modifier after its brace, each resolved before anything runs;
+ * and their memory.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "private.h"
+#include "stat.h"
+#include "tool_err.h"
+
+/*
+ * The user gave a modifier (or a pmu/.../ form, whose modifiers we do not
+ * touch). The one place pmu stat reads the u, k and h letters itself.
+ */
+static bool explicit_levels(const char *name)
+{
+	const char *c = strrchr(name, ':');
+
+	if (strchr(name, '/'))
+		return true;
+	return c && c[1] && !c[1 + strspn(c + 1, "ukh")];
+}
+
+bool stat_group_levels(const struct ev *ev, unsigned i)
+{
+	for (unsigned k = i; k < i + ev[i].gsize; k++)
+		if (ev[k].mod || explicit_levels(ev[k].name))
+			return true;
+	return false;
+}
+
+void stat_group_close(struct ev *ev, unsigned i, unsigned units)
+{
+	for (unsigned u = 0; ev[i].per && u < units; u++) {
+		pmu_close(ev[i].per[u].set);
+		ev[i].per[u].set = NULL;
+	}
+	for (unsigned k = i; k < i + ev[i].gsize; k++)
+		ev[k].set = NULL;
+}
+
+void stat_event_free(struct ev *e, unsigned units)
+{
+	if (e->per && !e->slot)
+		stat_group_close(e, 0, units);
+	else if (!e->per)
+		pmu_close(e->set);
+	free(e->per);
+	free(e->name);
+	free(e->why);
+	free(e->mod);
+}
+
+void stat_events_free(struct ev *ev, unsigned n, unsigned units)
+{
+	for (unsigned i = 0; i < n; i++)
+		stat_event_free(&ev[i], units);
+	free(ev);
+}
+
+/* One event onto ev, in a group with modifier mod or alone (mod NULL). */
+static int add_event(struct ev **ev, unsigned *n, const char *tok, size_t len, const char *mod, bool optional)
+{
+	struct ev *g = realloc(*ev, (*n + 1) * sizeof(**ev));
+	struct perf_event_attr attr = { .size = sizeof(attr) };
+	char *spec;
+	int r;
+
+	if (!g)
+		return tool_err(-ENOMEM, "out of memory");
+	*ev = g;
+	g += *n;
+	memset(g, 0, sizeof(*g));
+	g->gsize = 1;
+	g->name = strndup(tok, len);
+	g->mod = mod ? strdup(mod) : NULL;
+	if (!g->name || (mod && !g->mod) || asprintf(&spec, "%.*s%s%s", (int)len, tok, mod ? ":" : "",
+						     mod ? mod : "") < 0) {
+		stat_event_free(g, 0);
+		return tool_err(-ENOMEM, "out of memory");
+	}
+	/* A name that does not resolve is the user's mistake: stop before running anything. */
+	if (mod && explicit_levels(g->name))
+		r = tool_err(-EINVAL, "not supported: '%s' in a group with modifier ':%s' (a modifier on both the "
+			     "event and the group)", g->name, mod);
+	else
+		r = tool_err_lib(pmu_event_attr(spec, &attr));
+	free(spec);
+	if (r < 0) {
+		stat_event_free(g, 0);
+		return optional ? 0 : r;
+	}
+	g->optional = optional;
+	(*n)++;
+	return 0;
+}
+
+/* "{a,b}" or "{a,b}:mod" at *p onto ev as one group, *p past it: 0 or -errno, naming the group. */
+static int add_group(struct ev **ev, unsigned *n, const char **p)
+{
+	const char *s = *p, *close = strchr(s, '}'), *inner = strchr(s + 1, '{'), *end, *q, *tok;
+	unsigned first = *n;
+	char *body, *mod = NULL;
+	size_t len;
+	int r = 0;
+
+	if (!close)
+		return tool_err(-EINVAL, "'%s': group not closed with '}'", s);
+	if (inner && inner < close)
+		return tool_err(-EINVAL, "'%.*s': group not closed with '}' before the next '{' (groups do not nest)",
+				(int)(close + 1 - s), s);
+	end = close + 1;
+	if (*end == ':') {
+		len = strcspn(end + 1, ",");
+		if (!len)
+			return tool_err(-EINVAL, "'%.*s': no modifier after the group's ':'", (int)(end + 1 - s), s);
+		mod = strndup(end + 1, len);
+		if (!mod)
+			return tool_err(-ENOMEM, "out of memory");
+		end += 1 + len;
+	}
+	if (*end && *end != ',') {
+		free(mod);
+		return tool_err(-EINVAL, "'%.*s': a ',' or the end of the list must follow the group's '}'",
+				(int)(end + strcspn(end, ",") - s), s);
+	}
+	body = strndup(s + 1, (size_t)(close - s - 1));
+	if (!body) {
+		free(mod);
+		return tool_err(-ENOMEM, "out of memory");
+	}
+	if (!body[strspn(body, " \t")])
+		r = tool_err(-EINVAL, "'%.*s': an empty group", (int)(end - s), s);
+	for (q = body; r == 0 && q && (r = tool_err_lib(pmu__event_next(&q, &tok, &len))) > 0;)
+		r = add_event(ev, n, tok, len, mod, false);
+	for (unsigned k = first; r >= 0 && k < *n; k++) {
+		(*ev)[k].slot = k - first;
+		(*ev)[k].gsize = *n - first;
+	}
+	free(body);
+	free(mod);
+	*p = *end ? end + 1 : NULL;
+	return r < 0 ? r : 0;
+}
+
+/* Splits a comma-separated list, {groups} too, onto ev; -errno with a message on a bad list. */
+static int add_events(struct ev **ev, unsigned *n, const char *list, bool optional)
+{
+	const char *p = list, *tok;
+	size_t len;
+	int r = 0;
+
+	while (p && r >= 0) {
+		p += strspn(p, " \t");
+		if (*p == '{') {
+			r = add_group(ev, n, &p);
+			continue;
+		}
+		r = tool_err_lib(pmu__event_next(&p, &tok, &len));
+		if (r > 0 && (memchr(tok, '{', len) || memchr(tok, '}', len)))
+			r = tool_err(-EINVAL, "'%.*s': a brace must enclose a group of events, as in "
+				     "'{task-clock,page-faults}'", (int)len, tok);
+		if (r > 0)
+			r = add_event(ev, n, tok, len, NULL, optional);
+	}
+	return r;
+}
+
+int stat_events_resolve(struct stat_run *r)
+{
+	int rc;
+
+	rc = add_events(&r->ev, &r->n, r->events ? r->events : DEFAULT_EVENTS, false);
+	if (rc == 0 && !r->events)
+		rc = add_events(&r->ev, &r->n, DEFAULT_HW, true);
+	if (rc == 0 && !r->n)
+		rc = tool_err(-EINVAL, "\"%s\": no event named", r->events ? r->events : "");
+	for (unsigned i = 0; rc == 0 && i < r->n; i++)
+		if (!(r->ev[i].per = calloc(r->tg.n, sizeof(*r->ev[i].per))))
+			rc = tool_err(-ENOMEM, "out of memory");
+	return rc;
+}
+
+char *stat_group_spec(const struct ev *ev, unsigned i, const char *suffix)
+{
+	size_t len = 1;
+	char *spec, *p;
+
+	for (unsigned k = i; k < i + ev[i].gsize; k++)
+		len += strlen(ev[k].name) + 2 + (suffix ? strlen(suffix) : ev[k].mod ? strlen(ev[k].mod) + 1 : 0);
+	spec = p = malloc(len);
+	for (unsigned k = i; spec && k < i + ev[i].gsize; k++)
+		p += sprintf(p, "%s%s%s%s%s", k > i ? "," : "", ev[k].name, suffix ? suffix : "",
+			     !suffix && ev[k].mod ? ":" : "", !suffix && ev[k].mod ? ev[k].mod : "");
+	return spec;
+}
+
+void stat_events_reset(struct stat_run *r)
+{
+	for (unsigned i = 0; i < r->n; i++) {
+		struct ev *e = &r->ev[i];
+
+		if (!e->slot)
+			stat_group_close(r->ev, i, r->tg.n);
+		free(e->why);
+		e->why = NULL;
+		e->counted = false;
+		memset(&e->rd, 0, sizeof(e->rd));
+	}
+}

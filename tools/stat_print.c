@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pmu stat's figures, as perf stat prints them: its table, -x's fields,
+ * --json's objects, each event's metric comment, -I's interval lines and
+ * -v's raw readings.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "private.h"
+#include "stat.h"
+
+/* The standard deviation of the mean, as perf stat computes it. */
+static double runs_sd(const struct runs *st)
+{
+	double v = st->n > 1 ? st->m2 / (st->n - 1) / st->n : 0;
+
+	return v > 0 ? sqrt(v) : 0;
+}
+
+/* perf stat's "+- x.xx%": the standard deviation of the mean relative to it. */
+static double runs_pct(const struct runs *st)
+{
+	return st->mean ? 100.0 * runs_sd(st) / st->mean : 0;
+}
+
+static bool is_clock(const char *name)
+{
+	return pmu__metric_is(name, pmu__metric_clocks);
+}
+
+/* The events that can take part in a metric: those counted, NULL for the others. */
+static void counted_names(const struct ev *ev, unsigned n, const char **names)
+{
+	for (unsigned k = 0; k < n; k++)
+		names[k] = ev[k].set && ev[k].counted ? ev[k].name : NULL;
+}
+
+/* perf stat's comment for event i: value and unit, false when there is none. */
+static bool metric(const struct ev *ev, unsigned n, unsigned i, double elapsed, double *v, const char **unit,
+		   char *ubuf, size_t usize)
+{
+	const struct ev *e = &ev[i];
+	const char *names[n];
+	double rate;
+	int clk;
+
+	if (!e->set || !e->counted)
+		return false;
+	if (is_clock(e->name)) {
+		if (elapsed <= 0)
+			return false;
+		*v = e->value / 1e9 / elapsed;
+		*unit = "CPUs utilized";
+		return true;
+	}
+	counted_names(ev, n, names);
+	for (unsigned k = 0; k < PMU_NMETRICS; k++) {
+		const struct pmu__metric *m = &pmu__metrics[k];
+		int den;
+
+		if (!pmu__metric_is(e->name, m->num) || (den = pmu__metric_find(names, n, m->den)) < 0)
+			continue;
+		if (!pmu__metric_value(e->value, ev[den].value, v))
+			return false;
+		*v *= m->scale;
+		*unit = m->unit;
+		return true;
+	}
+	clk = pmu__metric_find(names, n, pmu__metric_clocks);
+	if (!pmu__metric_rated(e->name) || clk < 0 || !ev[clk].value)
+		return false;
+	rate = e->value / (ev[clk].value / 1e9);
+	snprintf(ubuf, usize, "%s/sec", rate >= 1e9 ? "G" : rate >= 1e6 ? "M" : rate >= 1e3 ? "K" : "");
+	*v = rate >= 1e9 ? rate / 1e9 : rate >= 1e6 ? rate / 1e6 : rate >= 1e3 ? rate / 1e3 : rate;
+	*unit = ubuf;
+	return true;
+}
+
+/* Event i's line: perf stat's text, -x or --json fields. */
+static void print_event(const struct stat_opts *so, const struct ev *ev, unsigned n, unsigned i, double elapsed)
+{
+	FILE *f = so->out;
+	const struct ev *e = &ev[i];
+	const char *unit = is_clock(e->name) ? "msec" : "", *munit = "";
+	double pct = e->rd.enabled ? 100.0 * (double)e->rd.running / (double)e->rd.enabled : 100.0;
+	double mv = 0;
+	char val[64], ubuf[16];
+	bool has_m = metric(ev, n, i, elapsed, &mv, &munit, ubuf, sizeof(ubuf));
+
+	if (!e->set)
+		snprintf(val, sizeof(val), "<not supported>");
+	else if (!e->counted)
+		snprintf(val, sizeof(val), "<not counted>");
+	else if (is_clock(e->name))
+		snprintf(val, sizeof(val), so->json ? "%f" : "%.2f", e->value / 1e6);
+	else
+		snprintf(val, sizeof(val), so->json ? "%.6f" : "%.0f", e->value);
+	if (so->json)
+		fputc('{', f);
+	if (so->prefix)
+		fputs(so->prefix, f);
+	if (so->line)
+		stat_unit_print(so->line, f, so->sep, so->json);
+	if (so->json) {
+		fprintf(f, "\"counter-value\" : \"%s\", \"unit\" : \"%s\", \"event\" : ", val, unit);
+		pmu__json_str(f, e->name);
+		if (so->el.n > 1)
+			fprintf(f, ", \"variance\" : %.2f", runs_pct(&e->st));
+		fprintf(f, ", \"event-runtime\" : %" PRIu64 ", \"pcnt-running\" : %.2f", e->rd.running, pct);
+		if (has_m)
+			fprintf(f, ", \"metric-value\" : %f, \"metric-unit\" : \"%s\"", mv, munit);
+		else if (!e->set || !e->counted)	/* as perf stat */
+			fprintf(f, ", \"metric-value\" : 0.000000, \"metric-unit\" : \"\"");
+		fprintf(f, "}\n");
+	} else if (so->sep) {
+		fprintf(f, "%s%s%s%s%s%s", val, so->sep, unit, so->sep, e->name, so->sep);
+		if (so->el.n > 1)
+			fprintf(f, "%.2f%%%s", runs_pct(&e->st), so->sep);
+		fprintf(f, "%" PRIu64 "%s%.2f%s", e->rd.running, so->sep, pct, so->sep);
+		if (has_m)
+			fprintf(f, "%.3f%s%s", mv, so->sep, munit);
+		else
+			fprintf(f, "%s", so->sep);
+		fputc('\n', f);
+	} else {
+		/* perf stat's columns: a name narrower when not counted, a comment of 35 */
+		fprintf(f, "%18s %-4s %-*s", val, unit, e->set && e->counted ? 32 : 25, e->name);
+		if (has_m) {
+			int w = snprintf(NULL, 0, "%8.3f", mv);
+
+			fprintf(f, " # %8.3f %-*s", mv, w < 31 ? 31 - w : 0, munit);
+		} else {
+			fprintf(f, "%*s", 35, "");
+		}
+		if (so->el.n > 1 && runs_pct(&e->st) != 0)	/* perf leaves out a deviation of 0 */
+			fprintf(f, "  ( +-%6.2f%% )", runs_pct(&e->st));
+		if (e->set && e->counted && e->rd.running < e->rd.enabled)
+			fprintf(f, "  (%.2f%%)", pct);
+		fputc('\n', f);
+	}
+}
+
+/* Event i, a line per unit: CPUs in order, threads by count as perf stat sorts them. */
+static void print_units(const struct stat_opts *so, const struct ev *ev, unsigned n, unsigned i, double elapsed)
+{
+	const struct stat_target *tg = so->tg;
+	struct stat_opts o = *so;
+	unsigned order[tg->n];
+	struct ev view[n];
+
+	for (unsigned u = 0; u < tg->n; u++) {
+		unsigned k = u;
+
+		/* stable, highest first */
+		for (; k > 0 && tg->per_thread && ev[i].per[order[k - 1]].rd.value < ev[i].per[u].rd.value; k--)
+			order[k] = order[k - 1];
+		order[k] = u;
+	}
+	for (unsigned u = 0; u < tg->n; u++) {
+		memcpy(view, ev, sizeof(view));
+		for (unsigned k = 0; k < n; k++) {
+			view[k].rd = ev[k].per[order[u]].rd;
+			view[k].value = ev[k].per[order[u]].value;
+			view[k].counted = ev[k].per[order[u]].counted;
+		}
+		o.line = &tg->u[order[u]];
+		print_event(&o, view, n, i, elapsed);
+	}
+}
+
+/* Every event's lines: their sums, or a line per unit. */
+static void print_events(const struct stat_opts *so, const struct ev *ev, unsigned n, double elapsed)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (stat_target_lines(so->tg))
+			print_units(so, ev, n, i, elapsed);
+		else
+			print_event(so, ev, n, i, elapsed);
+}
+
+void stat_print(const struct stat_opts *so, const struct ev *ev, unsigned n, char **cmd, double elapsed,
+		const struct rusage *ru)
+{
+	const struct runs *el = &so->el;
+	bool table = !so->sep && !so->json;
+	FILE *f = so->out;
+
+	if (table) {
+		fprintf(f, "\n Performance counter stats for ");
+		stat_target_header(so->tg, cmd, f);
+		if (el->n > 1)
+			fprintf(f, " (%u runs):\n\n", el->n);
+		else
+			fprintf(f, ":\n\n");
+	}
+	print_events(so, ev, n, elapsed);
+	if (!table)
+		return;
+	if (el->n > 1) {
+		double sd = runs_sd(el), p = sd;
+		int prec = 2;
+
+		/* perf stat: two digits more than the deviation's first significant one */
+		while (p > 0 && p < 1 && prec < 11) {
+			p *= 10;
+			prec++;
+		}
+		fprintf(f, "\n %17.*f +- %.*f seconds time elapsed  ( +-%6.2f%% )\n\n", prec, el->mean, prec, sd,
+			runs_pct(el));
+		return;
+	}
+	fprintf(f, "\n %17.9f seconds time elapsed\n\n", elapsed);
+	if (so->tg && so->tg->kind != STAT_CMD)	/* the times of a command only */
+		return;
+	fprintf(f, " %17.9f seconds user\n", (double)ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6);
+	fprintf(f, " %17.9f seconds sys\n\n\n", (double)ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6);
+}
+
+/* perf stat's interval header: the time, then the unit's column when there is one. */
+static void print_interval_header(const struct stat_opts *so)
+{
+	const char *col = !stat_target_lines(so->tg) ? "             counts" :
+			  so->tg->kind == STAT_CPUS ? " CPU                    counts" :
+			  "             comm-pid                  counts";
+
+	fprintf(so->out, "#           time%s unit events\n", col);
+}
+
+void stat_print_interval(struct stat_run *r, double t)
+{
+	struct stat_opts so = r->so;
+	unsigned long sec = (unsigned long)t, ns = (unsigned long)((t - (double)sec) * 1e9);
+	char prefix[64];
+
+	if (so.json)
+		snprintf(prefix, sizeof(prefix), "\"interval\" : %lu.%09lu, ", sec, ns);
+	else
+		snprintf(prefix, sizeof(prefix), "%6lu.%09lu%s", sec, ns, so.sep ? so.sep : " ");
+	so.prefix = prefix;
+	/* perf stat repeats the table's header every 25 intervals */
+	if (!so.sep && !so.json && r->intervals++ % 25 == 0)
+		print_interval_header(&so);
+	/* rates over the interval asked for, as perf stat's, the last partial one too */
+	print_events(&so, r->ev, r->n, r->interval / 1e3);
+	fflush(so.out);
+}
+
+void stat_print_verbose(const struct ev *e)
+{
+	const char *why = "";
+	int user;
+
+	if (!e->set) {
+		fprintf(stderr, "%s: <not supported> (%s)\n", e->name, e->why ? e->why : "");
+		return;
+	}
+	user = pmu_user_read(e->set, e->slot, &why);
+	fprintf(stderr, "%s: %" PRIu64 " %" PRIu64 " %" PRIu64 " (%s: %s)\n", e->name, e->rd.value, e->rd.enabled,
+		e->rd.running, user > 0 ? "user-space read" : "read(2)", why);
+}
+
+void stat_report(const struct stat_run *r)
+{
+	if (!r->interval)	/* -I printed every interval, and perf stat no total */
+		stat_print(&r->so, r->ev, r->n, r->cmd, r->elapsed, &r->ru);
+	for (unsigned i = 0; i < r->n; i++)
+		if (r->ev[i].why)
+			fprintf(stderr, "pmu stat: %s\n", r->ev[i].why);
+	if (r->user_only)
+		fprintf(stderr, "pmu stat: counting user space only: the kernel refused kernel counting "
+			"(kernel.perf_event_paranoid); add :u to the events to say so, or lower it\n");
+}
