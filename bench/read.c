@@ -99,7 +99,7 @@ static int perf_open(struct perf_event_attr *a, int group)
 /* A raw descriptor for event with the attributes pmu_open() would give it. */
 static int open_attr(const char *event, uint64_t fmt, int group)
 {
-	struct perf_event_attr a;
+	struct perf_event_attr a = { .size = sizeof(a) };
 
 	if (pmu_event_attr(event, &a) < 0)
 		return -1;

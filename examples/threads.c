@@ -38,7 +38,7 @@ static void *worker(void *arg)
 		buf[i] = (char)j->id;
 	free((void *)buf);
 	j->err = pmu_thread_read(after);
-	for (int i = 0; !j->err && i < pmu_thread_count(); i++)
+	for (int i = 0; !j->err && i < pmu_thread_event_count(); i++)
 		j->counts[i] = after[i] - before[i];
 	return NULL;			/* the counters close as the thread exits */
 }
@@ -54,7 +54,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s\n", pmu_errmsg());
 		return 1;
 	}
-	n = pmu_thread_count();
+	n = pmu_thread_event_count();
 	if (n > MAX_EVENTS) {
 		fprintf(stderr, "at most %d events\n", MAX_EVENTS);
 		return 1;
@@ -65,7 +65,7 @@ int main(int argc, char **argv)
 	}
 	printf("%-8s %10s", "thread", "MiB");
 	for (int i = 0; i < n; i++)
-		printf(" %16s", pmu_thread_name((unsigned)i));
+		printf(" %16s", pmu_thread_event_name((unsigned)i));
 	printf("\n");
 	for (int t = 0; t < THREADS; t++) {
 		pthread_join(th[t], NULL);

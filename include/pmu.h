@@ -26,8 +26,14 @@ extern "C" {
 #endif
 
 #define PMU_VERSION_MAJOR 0
-#define PMU_VERSION_MINOR 4
+#define PMU_VERSION_MINOR 5
 #define PMU_VERSION_PATCH 0
+
+/* True when these headers are version major.minor.patch or later (compile time). */
+#define PMU_CHECK_VERSION(major, minor, patch)						\
+	(PMU_VERSION_MAJOR > (major) ||							\
+	 (PMU_VERSION_MAJOR == (major) && (PMU_VERSION_MINOR > (minor) ||			\
+					   (PMU_VERSION_MINOR == (minor) && PMU_VERSION_PATCH >= (patch)))))
 
 struct perf_event_attr;
 
@@ -51,13 +57,23 @@ enum {
 	PMU_ON_CPU         = 1u << 5, /* count on opts.cpu only (with pid -1: every task there) */
 };
 
-/* Options for pmu_open_opts(). Zero-initialise, then set size. */
+/*
+ * Options for pmu_open_opts(), declared with PMU_OPTS(). size says how much
+ * of the struct the caller has: any size from the first published struct's
+ * (its fields up to flags) is taken; a larger one (a newer header's) only
+ * when the bytes this library does not know are zero (E2BIG otherwise);
+ * size 0 is refused. Fields are only ever appended, after unused.
+ */
 struct pmu_opts {
-	size_t size;      /* sizeof(struct pmu_opts), for compatibility */
+	size_t size;      /* sizeof(struct pmu_opts): PMU_OPTS sets it */
 	pid_t pid;        /* 0: the calling thread; -1: every task (needs PMU_ON_CPU); else that task */
 	int cpu;          /* the CPU, with PMU_ON_CPU; otherwise ignored (any CPU) */
 	unsigned flags;   /* PMU_* flags above */
+	unsigned unused;  /* 0.4's padding, named so no field lands in it: never read */
 };
+
+/* Declares struct pmu_opts NAME, zeroed and sized: PMU_OPTS(o, .flags = PMU_INHERIT); */
+#define PMU_OPTS(NAME, ...) struct pmu_opts NAME = { .size = sizeof(struct pmu_opts), __VA_ARGS__ }
 
 /*
  * Opens the comma-separated events for the calling thread as one group,
@@ -79,7 +95,7 @@ int pmu_enable(struct pmu_set *set);
 int pmu_disable(struct pmu_set *set);
 int pmu_reset(struct pmu_set *set);
 
-/* Number of events, and event i as the user wrote it (NULL if out of range). */
+/* Number of events, and event i as the user wrote it (NULL and a message if out of range). */
 unsigned pmu_count(const struct pmu_set *set);
 const char *pmu_name(const struct pmu_set *set, unsigned i);
 
@@ -116,7 +132,10 @@ struct pmu_counter {
 	struct pmu_set *set;				/* the set, for the library's full path */
 };
 
-/* A handle on event i of the set, valid until pmu_close(set). NULL and errno EINVAL on bad arguments. */
+/*
+ * A handle on event i of the set, valid until pmu_close(set). NULL and errno
+ * EINVAL on bad arguments; errno is left alone on success.
+ */
 const struct pmu_counter *pmu_counter(struct pmu_set *set, unsigned i);
 
 /*
@@ -132,12 +151,19 @@ const char *pmu_errmsg(void);
 
 /*
  * Fills *attr with the perf_event_attr pmu_open() would use for a single-PMU
- * event (the first PMU on hybrid machines). 0 or -errno.
+ * event (the first PMU on hybrid machines). attr->size must say how big the
+ * caller's struct is (sizeof(struct perf_event_attr), as perf_event_open(2)
+ * wants it); no byte past it is written. 0, as the kernel takes it, is
+ * PERF_ATTR_SIZE_VER0 (64 bytes). -E2BIG when the encoding needs a field past
+ * the caller's size (config2 past 64 bytes, config3 past 128). 0 or -errno.
  */
 int pmu_event_attr(const char *event, struct perf_event_attr *attr);
 
-/* The library's version, "MAJOR.MINOR.PATCH". */
+/* The library's version, "MAJOR.MINOR.PATCH", and its parts as numbers (run time). */
 const char *pmu_version(void);
+unsigned pmu_version_major(void);
+unsigned pmu_version_minor(void);
+unsigned pmu_version_patch(void);
 
 /*
  * ---- Per-thread counters, regions and reports ----
@@ -159,13 +185,21 @@ int pmu_thread_init(const char *events);
 /* Reads the calling thread's counters like pmu_read(), opening them on the first call. */
 int pmu_thread_read(uint64_t *values);
 
-/* Number of events of the per-thread layer (0 before pmu_thread_init()), and event i. */
+/*
+ * Number of events of the per-thread layer (0 before pmu_thread_init()), and
+ * event i (NULL and a message when out of range). pmu_thread_count() and
+ * pmu_thread_name() are the same functions under their 0.1 names.
+ */
+int pmu_thread_event_count(void);
+const char *pmu_thread_event_name(unsigned i);
 int pmu_thread_count(void);
 const char *pmu_thread_name(unsigned i);
 
 /*
  * Closes every thread's counters and forgets all figures; pmu_thread_init()
  * may be called again. No other thread may be using the layer meanwhile.
+ * 0 (also when there was nothing to finish), or -errno when part of it
+ * failed (the layer is finished all the same).
  */
 int pmu_thread_fini(void);
 
@@ -227,7 +261,11 @@ unsigned pmu_results_events(const struct pmu_results *r, const char *const **nam
 unsigned pmu_results_regions(const struct pmu_results *r, const char *const **names);
 unsigned pmu_results_threads(const struct pmu_results *r);
 
-/* A thread of the snapshot. Set size to sizeof(struct pmu_thread_result) first. */
+/*
+ * A thread of the snapshot. Set size to sizeof(struct pmu_thread_result)
+ * first: any size from 0.4's struct up is taken, and the bytes past what
+ * this library knows are zeroed (a newer caller's fields: "not given").
+ */
 struct pmu_thread_result {
 	size_t size;		/* set by the caller, for compatibility */
 	pid_t tid;

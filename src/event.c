@@ -424,7 +424,43 @@ int pmu__event_next(const char **p, const char **tok, size_t *len)
 	return 1;
 }
 
-PMU_API int pmu_event_attr(const char *event, struct perf_event_attr *attr)
+/* The field of perf_event_attr at byte off (past 64), for E2BIG's message. */
+static const char *attr_field(size_t off)
+{
+	if (off >= offsetof(struct perf_event_attr, config3))
+		return "config3";
+	if (off < offsetof(struct perf_event_attr, branch_sample_type))
+		return "config2";
+	return "a field after config2";
+}
+
+/*
+ * The caller's struct is attr->size bytes (0: PERF_ATTR_SIZE_VER0, as the
+ * kernel takes it, which every header's struct has: what 0.4 callers that
+ * left it 0 get), and nothing past it is written. It may be larger than the
+ * library's (newer headers): the rest is zeroed, as the kernel wants it.
+ */
+static int copy_attr(struct perf_event_attr *attr, const struct perf_event_attr *a, const char *event)
+{
+	size_t size = attr->size ? attr->size : PERF_ATTR_SIZE_VER0, n = size;
+	const unsigned char *b = (const unsigned char *)a;
+	struct pmu__shown s;
+
+	if (n > sizeof(*a))
+		n = sizeof(*a);
+	for (size_t i = n; i < sizeof(*a); i++)
+		if (b[i])
+			return pmu__err(-E2BIG, "%s: the encoding sets %s, past the caller's struct "
+					"perf_event_attr of %zu bytes (attr->size): build with newer kernel "
+					"headers (config2: %d bytes, config3: %d)", pmu__show(&s, event, strlen(event)),
+					attr_field(i), size, PERF_ATTR_SIZE_VER1, PERF_ATTR_SIZE_VER8);
+	memcpy(attr, a, n);
+	memset((char *)attr + n, 0, size - n);
+	attr->size = (uint32_t)size;
+	return 0;
+}
+
+static int event_attr(const char *event, struct perf_event_attr *attr)
 {
 	struct pmu__event ev;
 	const char *p = event, *tok;
@@ -433,6 +469,10 @@ PMU_API int pmu_event_attr(const char *event, struct perf_event_attr *attr)
 
 	if (!event || !attr)
 		return pmu__err(-EINVAL, "pmu_event_attr: NULL argument");
+	if (attr->size && (attr->size < PERF_ATTR_SIZE_VER0 || attr->size > PMU_SIZE_MAX || attr->size % 8))
+		return pmu__err(-EINVAL, "pmu_event_attr: attr->size is %u, which no struct perf_event_attr "
+				"has: set it to sizeof(struct perf_event_attr) (%d to %d, a multiple of 8)",
+				attr->size, PERF_ATTR_SIZE_VER0, PMU_SIZE_MAX);
 	r = pmu__event_next(&p, &tok, &len);
 	if (r < 0)
 		return r;
@@ -445,6 +485,15 @@ PMU_API int pmu_event_attr(const char *event, struct perf_event_attr *attr)
 	r = pmu__event_parse(tok, len, &ev);
 	if (r < 0)
 		return r;
-	*attr = ev.a[0].attr;
-	return 0;
+	return copy_attr(attr, &ev.a[0].attr, event);
+}
+
+/* errno as it was on success: sysfs files probed on the way may be absent. */
+PMU_API int pmu_event_attr(const char *event, struct perf_event_attr *attr)
+{
+	int saved = errno, r = event_attr(event, attr);
+
+	if (r == 0)
+		errno = saved;
+	return r;
 }

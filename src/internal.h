@@ -22,4 +22,20 @@ int pmu__err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3))
 void pmu__err_append(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pmu__err_clear(void);
 
+/*
+ * error.c: the size rule of every struct a caller sizes (struct pmu_opts,
+ * the results structs): size from first (the first published struct's
+ * fields) up; past known (this library's struct) only zero bytes (check_tail,
+ * for a struct the library reads) and never past PMU_SIZE_MAX. 0 or -errno,
+ * the message saying what to set.
+ */
+#define PMU_SIZE_MAX 4096
+int pmu__check_size(const char *who, const char *what, const void *p, size_t size, size_t first,
+		    size_t known, int check_tail);
+
+/* struct pmu_opts as 0.1 to 0.4 published it: its fields up to flags. */
+#define PMU_OPTS_SIZE_0_1 (offsetof(struct pmu_opts, flags) + sizeof(unsigned))
+_Static_assert(sizeof(struct pmu_opts) == offsetof(struct pmu_opts, unused) + sizeof(unsigned),
+	       "struct pmu_opts has padding a new field could land in");
+
 #endif

@@ -65,7 +65,7 @@ int pmu__parse_events(struct pmu__cold *c, const char *events)
  */
 int pmu__plan_groups(struct pmu__cold *c, unsigned flags)
 {
-	struct pmu__counter *ctr = malloc(c->nctr * sizeof(*ctr));
+	struct pmu__perf_counter *ctr = malloc(c->nctr * sizeof(*ctr));
 	struct pmu__attr *attr = malloc(c->nctr * sizeof(*attr));
 	unsigned *gid = malloc(c->nctr * sizeof(*gid));
 	const char **hw = malloc(c->nctr * sizeof(*hw));
@@ -161,7 +161,7 @@ void pmu__settle_read_paths(struct pmu_set *set)
 	for (i = 0; i < c->nev; i++)
 		set->ev[i].page = NULL;
 	for (i = 0; i < c->nctr; i++) {
-		struct pmu__counter *k = &c->ctr[i];
+		struct pmu__perf_counter *k = &c->ctr[i];
 
 		if (k->page && (k->why = pmu__user_read_blocker(k, k->page, &c->attr[i]))) {
 			munmap(k->page, pmu__page_size());

@@ -309,17 +309,22 @@ PMU_API unsigned pmu_results_threads(const struct pmu_results *r)
 	return r ? r->nthr : 0;
 }
 
-/* The caller's struct of size bytes may be newer (larger) than this library's: its tail is zeroed. */
-static int check_out(const char *who, const void *r, void *out, size_t min)
+/*
+ * The caller's struct of size bytes, from 0.4's (first) up: it may be newer
+ * (larger) than this library's, whose tail is zeroed ("not given"). The
+ * fields written below all date from 0.4; a later one is written only when
+ * size covers it.
+ */
+static int check_out(const char *who, const char *what, const void *r, void *out, size_t first)
 {
 	size_t size;
+	int err;
 
 	if (!r || !out)
 		return pmu__err(-EINVAL, "%s: %s is NULL", who, r ? "out" : "the results");
 	size = *(const size_t *)out;
-	if (size < min)
-		return pmu__err(-EINVAL, "%s: out->size is %zu, less than this version's struct (%zu bytes): "
-				"set it to sizeof the struct", who, size, min);
+	if ((err = pmu__check_size(who, what, out, size, first, first, 0)) < 0)
+		return err;
 	memset(out, 0, size);
 	*(size_t *)out = size;
 	return 0;
@@ -327,7 +332,7 @@ static int check_out(const char *who, const void *r, void *out, size_t min)
 
 PMU_API int pmu_results_thread(const struct pmu_results *r, unsigned i, struct pmu_thread_result *out)
 {
-	int err = check_out("pmu_results_thread", r, out, sizeof(*out));
+	int err = check_out("pmu_results_thread", "struct pmu_thread_result", r, out, sizeof(*out));
 
 	if (err < 0)
 		return err;
@@ -344,7 +349,7 @@ PMU_API int pmu_results_get(const struct pmu_results *r, unsigned region, int th
 			    struct pmu_region_result *out)
 {
 	const struct pmu__rent *e;
-	int err = check_out("pmu_results_get", r, out, sizeof(*out));
+	int err = check_out("pmu_results_get", "struct pmu_region_result", r, out, sizeof(*out));
 
 	if (err < 0)
 		return err;

@@ -206,7 +206,7 @@ static int open_counters(struct pmu_set *set, const struct pmu_opts *o)
 	return 0;
 }
 
-PMU_API int pmu_open_opts(struct pmu_set **setp, const char *events, const struct pmu_opts *opts)
+static int open_opts(struct pmu_set **setp, const char *events, const struct pmu_opts *opts)
 {
 	struct pmu_opts o = { .size = sizeof(o), .pid = 0, .cpu = -1 };
 	struct pmu_set *set;
@@ -221,14 +221,13 @@ PMU_API int pmu_open_opts(struct pmu_set **setp, const char *events, const struc
 	if (!events)
 		return pmu__err(-EINVAL, "pmu_open: the event list is NULL");
 	if (opts) {
-		if (opts->size < sizeof(o) && opts->size != 0) {
-			memcpy(&o, opts, opts->size);
-		} else if (opts->size > sizeof(o)) {
-			return pmu__err(-EINVAL, "pmu_open: struct pmu_opts of size %zu is newer than "
-					"this library (%zu)", opts->size, sizeof(o));
-		} else {
-			o = *opts;
-		}
+		r = pmu__check_size("pmu_open", "struct pmu_opts", opts, opts->size, PMU_OPTS_SIZE_0_1,
+				    sizeof(o), 1);
+		if (r < 0)
+			return r;
+		/* The unused field (0.4's padding) is never read: old callers may have left anything there. */
+		memcpy(&o, opts, PMU_OPTS_SIZE_0_1);
+		o.size = sizeof(o);
 		if (o.flags & ~(unsigned)(PMU_INHERIT | PMU_ENABLE_ON_EXEC | PMU_NO_GROUP |
 					  PMU_DISABLED | PMU_NO_USER_READ | PMU_ON_CPU))
 			return pmu__err(-EINVAL, "pmu_open: unknown flags 0x%x", o.flags);
@@ -290,6 +289,16 @@ PMU_API int pmu_open_opts(struct pmu_set **setp, const char *events, const struc
 	return 0;
 fail:
 	free_set(set);
+	return r;
+}
+
+/* errno as it was on success: sysfs files and kernel features probed on the way may be absent. */
+PMU_API int pmu_open_opts(struct pmu_set **set, const char *events, const struct pmu_opts *opts)
+{
+	int saved = errno, r = open_opts(set, events, opts);
+
+	if (r == 0)
+		errno = saved;
 	return r;
 }
 
@@ -372,22 +381,38 @@ PMU_API int pmu_reset(struct pmu_set *set)
 
 PMU_API unsigned pmu_count(const struct pmu_set *set)
 {
-	return set ? pmu__cold(set)->nev : 0;
+	if (!set) {
+		errno = EINVAL;
+		pmu__err(-EINVAL, "pmu_count: the set is NULL");
+		return 0;
+	}
+	return pmu__cold(set)->nev;
 }
 
 PMU_API const char *pmu_name(const struct pmu_set *set, unsigned i)
 {
-	return set && i < pmu__cold(set)->nev ? pmu__cold(set)->names[i] : NULL;
+	if (!set) {
+		errno = EINVAL;
+		pmu__err(-EINVAL, "pmu_name: the set is NULL");
+		return NULL;
+	}
+	if (i >= pmu__cold(set)->nev) {
+		errno = EINVAL;
+		pmu__err(-EINVAL, "pmu_name: event %u out of range (the set has %u)", i, pmu__cold(set)->nev);
+		return NULL;
+	}
+	return pmu__cold(set)->names[i];
 }
 
 PMU_API const struct pmu_counter *pmu_counter(struct pmu_set *set, unsigned i)
 {
-	errno = EINVAL;
 	if (!set) {
+		errno = EINVAL;
 		pmu__err(-EINVAL, "pmu_counter: the set is NULL");
 		return NULL;
 	}
 	if (i >= pmu__cold(set)->nev) {
+		errno = EINVAL;
 		pmu__err(-EINVAL, "pmu_counter: event %u out of range (the set has %u)", i, pmu__cold(set)->nev);
 		return NULL;
 	}

@@ -47,7 +47,7 @@ struct pmu_set {			/* the hot pages */
 	struct pmu_counter ev[PMU_MAX_COUNTERS];	/* per event: .page when it alone may be read inline */
 };
 
-struct pmu__counter {
+struct pmu__perf_counter {
 	struct perf_event_mmap_page *page;	/* mapped while it may be read from user space */
 	int fd;
 	unsigned event;			/* the user's event this counter adds to */
@@ -69,7 +69,7 @@ struct pmu__cold {			/* the page after the hot ones */
 	bool wiped;			/* MADV_WIPEONFORK in force */
 	bool enabled;			/* counting (pmu_enable, or opened enabled) */
 	unsigned nev, nctr, ngroups;
-	struct pmu__counter *ctr;
+	struct pmu__perf_counter *ctr;
 	struct pmu__group *grp;
 	char **names;
 	struct pmu_reading *rd;		/* read(2): per counter, then per event */
@@ -148,7 +148,7 @@ const char *pmu__type_blocker(const struct pmu__attr *a);
 /* Why no counter of a set opened with these options can be read from user space, or NULL. */
 const char *pmu__set_blocker(const struct pmu_opts *o);
 /* Why counter k of an enabled set cannot be read from user space, given its page, or NULL. */
-const char *pmu__user_read_blocker(struct pmu__counter *k, const struct perf_event_mmap_page *pc,
+const char *pmu__user_read_blocker(struct pmu__perf_counter *k, const struct perf_event_mmap_page *pc,
 				   const struct pmu__attr *a);
 /* Explains a failed perf_event_open() of event name on PMU a for task pid; returns -err. */
 int pmu__open_error(int err, const char *name, const struct pmu__attr *a, unsigned group_size, pid_t pid);

@@ -228,6 +228,7 @@ out:
 PMU_API int pmu_thread_fini(void)
 {
 	const struct pmu__thr_hooks *h;
+	int e = 0;
 
 	pthread_mutex_lock(&tlock);
 	drop_all();
@@ -236,17 +237,20 @@ PMU_API int pmu_thread_fini(void)
 	pmu__self = NULL;
 	if (key_made) {
 		/* Threads still alive keep a value for the old key: deleting it means no destructor runs. */
-		pthread_key_delete(key);
+		e = pthread_key_delete(key);
 		key_made = false;
 	}
 	h = __atomic_load_n(&hooks, __ATOMIC_ACQUIRE);
 	pthread_mutex_unlock(&tlock);
 	if (h)
 		h->fini();
+	/* The layer is finished either way; a key the C library refused to delete is said. */
+	if (e)
+		return pmu__err(-e, "pmu_thread_fini: pthread_key_delete: %s", strerror(e));
 	return 0;
 }
 
-PMU_API int pmu_thread_count(void)
+PMU_API int pmu_thread_event_count(void)
 {
 	int n;
 
@@ -256,14 +260,32 @@ PMU_API int pmu_thread_count(void)
 	return n;
 }
 
-PMU_API const char *pmu_thread_name(unsigned i)
+PMU_API const char *pmu_thread_event_name(unsigned i)
 {
 	const char *s;
+	unsigned n;
 
 	pthread_mutex_lock(&tlock);
-	s = tconf && i < tconf->n ? tconf->names[i] : NULL;
+	n = tconf ? tconf->n : 0;
+	s = i < n ? tconf->names[i] : NULL;
 	pthread_mutex_unlock(&tlock);
+	if (!s) {
+		errno = EINVAL;
+		pmu__err(-EINVAL, "pmu_thread_event_name: event %u out of range (the per-thread layer has %u)",
+			 i, n);
+	}
 	return s;
+}
+
+/* The 0.1 names, kept (the same functions). */
+PMU_API int pmu_thread_count(void)
+{
+	return pmu_thread_event_count();
+}
+
+PMU_API const char *pmu_thread_name(unsigned i)
+{
+	return pmu_thread_event_name(i);
 }
 
 const struct pmu__tconf *pmu__thr_walk_begin(void)

@@ -104,7 +104,7 @@ int pmu__open_error(int err, const char *name, const struct pmu__attr *a, unsign
 	}
 }
 
-const char *pmu__user_read_blocker(struct pmu__counter *k, const struct perf_event_mmap_page *pc,
+const char *pmu__user_read_blocker(struct pmu__perf_counter *k, const struct perf_event_mmap_page *pc,
 				   const struct pmu__attr *a)
 {
 	bool cap = PMU_LD(pc, capabilities) & PMU_CAP_RDPMC;

@@ -13,7 +13,7 @@ b() {
 		echo "SKIP builds/$name: $cc is not installed"
 		return
 	fi
-	if out=$(make -s --no-print-directory CC="$cc" "$@" 2>&1); then
+	if out=$(make -s --no-print-directory WERROR=1 CC="$cc" "$@" 2>&1); then
 		pass=$((pass + 1))
 		echo "PASS builds/$name"
 	else

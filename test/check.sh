@@ -10,6 +10,8 @@
 #   valgrind  tests marked "tier: valgrind" under valgrind memcheck
 #   install   make install, outside programs built with pkg-config and CMake,
 #             DESTDIR staging, the ldconfig decision, make uninstall
+#   abi       abidiff of build/libpmu.so against abi/libpmu.so.0.abi, the symbols
+#             file, a program built against 0.4.0 run unchanged (test/abi.sh)
 #   python    python/tests under pytest over build/libpmu.so (test/python.sh)
 #   deb       the Debian packages built with dpkg-buildpackage, checked with
 #             lintian (test/deb.sh; `make deb` keeps them)
@@ -20,6 +22,8 @@
 #             parsers under qemu-user (which has no perf_event_open)
 # SKIP_TIERS="arm64 fuzz" leaves tiers out (they then count as skipped).
 cd "$(dirname "$0")/.." || exit 1
+# Warnings fail every build of the tiers (a plain make only warns).
+export WERROR=1
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 tp=0 tf=0 ts=0
@@ -80,7 +84,7 @@ riscv64() {
 		return
 	fi
 	build O=build-riscv64 CC=riscv64-linux-gnu-gcc STATIC=1 tests &&
-		TESTS="sim_math sim_page sim_stress event_parse event_encode event_format" PMU_TEST_QUICK=1 \
+		TESTS="sim_math sim_page sim_stress event_parse event_encode event_format attr_size" PMU_TEST_QUICK=1 \
 		test/run.sh build-riscv64/test qemu-riscv64-static
 }
 arm64() {
@@ -95,6 +99,7 @@ tier asan asan
 tier tsan tsan
 tier valgrind vg
 tier install test/install.sh
+tier abi test/abi.sh
 tier python test/python.sh
 tier deb test/deb.sh
 tier fuzz fuzz

@@ -245,7 +245,7 @@ int main(void)
 {
 	const char *root = fixtures();
 	struct pmu__event ev;
-	struct perf_event_attr a;
+	struct perf_event_attr a = { .size = sizeof(a) };
 
 	if (!root)
 		T_SKIP("test/fixtures not found (run from the source tree)");

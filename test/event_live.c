@@ -32,7 +32,7 @@ int main(void)
 {
 	struct pmu__desc core[PMU_MAX_PMUS];
 	struct pmu__event ev;
-	struct perf_event_attr a;
+	struct perf_event_attr a = { .size = sizeof(a) };
 	struct pmu_set *set;
 	char **pmus, buf[160];
 	static struct pfm_names pfm;

@@ -83,7 +83,7 @@ static void check_list(const char *list, int n_expect, int err_expect)
 
 int main(void)
 {
-	struct perf_event_attr a;
+	struct perf_event_attr a = { .size = sizeof(a) };
 	char *big;
 
 	setenv("PMU_SYSFS_DEVICES", "/nonexistent", 1);

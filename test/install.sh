@@ -41,6 +41,10 @@ t header-only-public sh -c "cmp -s $p/include/pmu.h include/pmu.h &&
 		case \$f in pmu.h|pmu/*.h) cmp -s \"\$f\" \"$PWD/include/\$f\" || { echo \"not from include/: \$f\"; exit 1; } ;;
 		*) echo \"not a public header: \$f\"; exit 1 ;; esac; done"
 t man-pages sh -c "ls $p/share/man/man3/pmu_open.3 $p/share/man/man1/pmu.1"
+# Alias pages are .so stubs in the tree (no symlinks) and are installed as such, not as copies.
+t man-aliases sh -c "[ -z \"\$(find man -type l)\" ] && for f in man/*.3; do
+	if head -n 1 \$f | grep -q '^\.so '; then cmp -s \$f $p/share/man/man3/\$(basename \$f) || exit 1; fi; done &&
+	[ \"\$(head -n 1 $p/share/man/man3/pmu_close.3)\" = '.so man3/pmu_open.3' ]"
 t bash-completion sh -c "bash -n $p/share/bash-completion/completions/pmu &&
 	grep -q 'complete -F _pmu pmu' $p/share/bash-completion/completions/pmu"
 t tool env LD_LIBRARY_PATH=$p/lib "$p/bin/pmu" version
@@ -76,6 +80,10 @@ if command -v cmake >/dev/null; then
 	printf 'cmake_minimum_required(VERSION 3.13)\nproject(v C)\nfind_package(libpmu 1.0 CONFIG REQUIRED)\n' > "$d/v1/CMakeLists.txt"
 	t cmake-version sh -c "! cmake -S $d/v1 -B $d/v1/b -DCMAKE_PREFIX_PATH=$p > $d/v1.out 2>&1 &&
 		grep -q 'version: $ver' $d/v1.out"
+	# Relocatable: the prefix moved elsewhere (its old path gone), the package finds its files there.
+	t cmake-relocated sh -c "mv $p $d/moved && cmake -S examples/cmake -B $d/app2 -DCMAKE_PREFIX_PATH=$d/moved >$d/reloc.out 2>&1 &&
+		cmake --build $d/app2 >>$d/reloc.out 2>&1 && $d/app2/count task-clock >>$d/reloc.out 2>&1 &&
+		grep -q '$d/moved/include' $d/app2/CMakeCache.txt $d/app2/CMakeFiles/*/flags.make 2>/dev/null; r=\$?; mv $d/moved $p; exit \$r"
 else
 	sk cmake "cmake is not installed"
 fi
@@ -88,7 +96,7 @@ t destdir sh -c "make -s install DESTDIR=$s PREFIX=/usr LIBDIR=/usr/lib/x86_64-l
 	[ ! -s $d/stage.out ] && [ -f $s/usr/lib/x86_64-linux-gnu/libpmu.so.$ver ] &&
 	[ -f $s/usr/lib/x86_64-linux-gnu/cmake/libpmu/libpmuConfig.cmake ] && [ -f $s/usr/include/pmu.h ] &&
 	! grep -rq $s $s/usr/lib/x86_64-linux-gnu/pkgconfig $s/usr/lib/x86_64-linux-gnu/cmake &&
-	grep -q '/usr/lib/x86_64-linux-gnu/libpmu.so.$ver' $s/usr/lib/x86_64-linux-gnu/cmake/libpmu/libpmuConfig.cmake"
+	grep -q '\"/usr/lib/x86_64-linux-gnu\"' $s/usr/lib/x86_64-linux-gnu/cmake/libpmu/libpmuConfig.cmake"
 t destdir-uninstall sh -c "make -s uninstall DESTDIR=$s PREFIX=/usr LIBDIR=/usr/lib/x86_64-linux-gnu &&
 	[ -z \"\$(find $s ! -type d)\" ]"
 

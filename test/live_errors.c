@@ -74,10 +74,12 @@ int main(void)
 	CHECK(pmu_read(s, NULL) == -EINVAL);
 	CHECK(pmu_user_read(s, 1, &why) == -EINVAL);
 	CHECK(strstr(pmu_errmsg(), "out of range"));
-	struct pmu_opts o = { .size = sizeof(o) + 8, .cpu = -1 };
+	/* A newer caller's larger struct: refused when it sets a byte this library does not know. */
+	struct { struct pmu_opts o; uint64_t tail; } newer = { { .size = sizeof(newer), .cpu = -1 }, 1 };
+	struct pmu_opts o = { .size = sizeof(o), .cpu = -1 };
 	struct pmu_set *s2;
-	CHECK(pmu_open_opts(&s2, "task-clock", &o) == -EINVAL);
-	o.size = sizeof(o);
+	CHECK(pmu_open_opts(&s2, "task-clock", &newer.o) == -E2BIG);
+	CHECK(strstr(pmu_errmsg(), "struct pmu_opts"));
 	o.flags = 1u << 30;
 	CHECK(pmu_open_opts(&s2, "task-clock", &o) == -EINVAL);
 	CHECK(strstr(pmu_errmsg(), "flags"));

@@ -66,7 +66,7 @@ void stat_events_free(struct ev *ev, unsigned n, unsigned units)
 static int add_event(struct ev **ev, unsigned *n, const char *tok, size_t len, const char *mod, bool optional)
 {
 	struct ev *g = realloc(*ev, (*n + 1) * sizeof(**ev));
-	struct perf_event_attr attr;
+	struct perf_event_attr attr = { .size = sizeof(attr) };
 	char *spec;
 	int r;
 

@@ -9,6 +9,13 @@
  * pmc_width's sign extension, an odd or changed lock, and a multiplexed
  * event (whose value needs scaling). Whatever it cannot answer it leaves to
  * pmu_counter_read_slow(), which gives the library's full answer.
+ *
+ * It needs only the program's own <linux/perf_event.h>, whichever kernel's:
+ * the fields of perf_event_mmap_page it reads (lock, index, offset,
+ * time_enabled, time_running, pmc_width and the capabilities word with
+ * cap_user_rdpmc) are all there since Linux 3.12, so any 4.x or later
+ * header will do; pmu.h itself only declares struct perf_event_attr. The
+ * library builds against its own copy of the header (src/uapi).
  */
 #ifndef PMU_INLINE_H
 #define PMU_INLINE_H

@@ -1,0 +1,109 @@
+#!/bin/sh
+# The ABI of the built libpmu.so.0 against the last release's, committed in
+# abi/libpmu.so.0.abi (abigail-tools' abidw): abidiff must find no incompatible
+# change, symbols added since must be in a version node of their own (one the
+# baseline does not have), the Debian symbols file must list exactly what the
+# library exports, and a program built against 0.4.0's headers and library
+# (test/abi/old_caller.c) must run unchanged with this library.
+# Prints "abi: N passed, N failed, N skipped".
+cd "$(dirname "$0")/.." || exit 1
+O=${O:-build}
+pass=0 fail=0 skip=0
+ok() { pass=$((pass + 1)); echo "PASS abi/$1"; }
+ko() { fail=$((fail + 1)); echo "FAIL abi/$1"; }
+sk() { skip=$((skip + 1)); echo "SKIP abi/$1: $2"; }
+
+ver() { sed -n "s/^#define PMU_VERSION_$1 //p" include/pmu.h; }
+major=$(ver MAJOR) version=$(ver MAJOR).$(ver MINOR).$(ver PATCH)
+lib=$O/libpmu.so.$version
+base=abi/libpmu.so.$major.abi
+bless="To bless an intended change: bump the version in include/pmu.h (PMU_VERSION_MAJOR, and with it the
+  soname, for an incompatible one; otherwise PMU_VERSION_MINOR, with the new symbols in a new node
+  LIBPMU_$major.MINOR of src/libpmu.map and debian/libpmu0.symbols), then 'make abi-baseline' at
+  the release and commit $base with the bump."
+
+make -s --no-print-directory "$lib" >/dev/null || { echo "abi: 0 passed, 1 failed, 0 skipped (build failed)"; exit 1; }
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+
+if ! command -v abidiff >/dev/null || ! command -v abidw >/dev/null; then
+	sk abidiff "abigail-tools is not installed (apt-get install abigail-tools)"
+elif [ ! -f "$base" ]; then
+	ko "baseline: $base is missing (soname libpmu.so.$major has no baseline)"
+	echo "  $bless"
+else
+	abidw --no-corpus-path --no-comp-dir-path --drop-undefined-syms "$lib" > "$d/new.abi"
+	abidiff --suppressions abi/libpmu.suppr "$base" "$d/new.abi" > "$d/diff"
+	rc=$?
+	sed 's/^/    /' "$d/diff"
+	# abidiff's exit status: bit 1 error, 2 usage, 4 a change, 8 an incompatible change.
+	if [ $((rc & 3)) -ne 0 ]; then
+		ko "abidiff: abidiff failed ($rc)"
+	elif [ $((rc & 8)) -ne 0 ]; then
+		ko "abidiff: an incompatible change to libpmu.so.$major"
+		echo "  $bless"
+	else
+		ok abidiff
+	fi
+	# Added symbols: each in a node the baseline does not have.
+	grep -o " version='[^']*'" "$base" | sort -u | sed "s/ version='//; s/'//" > "$d/old-nodes"
+	grep '^ *\[A\]' "$d/diff" | grep -o '[a-z_0-9]*@@LIBPMU_[0-9.]*' > "$d/added"
+	bad=$(while IFS=@ read -r sym _ node; do grep -qx "$node" "$d/old-nodes" && echo "$sym@$node"; done < "$d/added")
+	if [ -n "$bad" ]; then
+		ko "new-node: added to a version node of the baseline: $bad"
+		echo "  $bless"
+	else
+		ok "new-node"
+	fi
+fi
+
+# The Debian symbols file: exactly the library's exported symbols and versions
+# (a version node's own symbol, shown as LIBPMU_0.5, is listed as LIBPMU_0.5@LIBPMU_0.5),
+# the tool's private node by one pattern.
+nm -D --defined-only --with-symbol-versions "$lib" | awk '{print $3}' | grep -v 'LIBPMU_PRIVATE_' |
+	sed 's/@@*/@/; s/^\(LIBPMU_[0-9.]*\)$/\1@\1/' | LC_ALL=C sort > "$d/exported"
+if nm -D --defined-only --with-symbol-versions "$lib" | grep -q '@LIBPMU_PRIVATE_'; then
+	echo '(symver|regex)^LIBPMU_PRIVATE_' >> "$d/exported"
+	LC_ALL=C sort -o "$d/exported" "$d/exported"
+fi
+sed -n 's/^ \([^ ]*\) .*/\1/p' debian/libpmu0.symbols | LC_ALL=C sort > "$d/listed"
+if diff "$d/exported" "$d/listed" > "$d/symdiff"; then
+	ok debian-symbols
+else
+	ko "debian-symbols: debian/libpmu0.symbols and $lib differ (< exported, > listed)"
+	sed 's/^/    /' "$d/symdiff"
+fi
+
+# A program built against 0.4.0: its headers and library from the v0.4.0 tag.
+old=$O/abi/v0.4.0
+if ! git rev-parse -q --verify v0.4.0^{commit} >/dev/null; then
+	sk old-caller "no v0.4.0 tag in this repository"
+else
+	if [ ! -f "$old/build/libpmu.so.0.4.0" ]; then
+		rm -rf "$old" && mkdir -p "$old" && git archive v0.4.0 | tar -x -C "$old" &&
+			make -s --no-print-directory -C "$old" -j2 build/libpmu.so.0.4.0 >/dev/null 2>&1
+	fi
+	if [ ! -f "$old/build/libpmu.so.0.4.0" ]; then
+		ko "old-caller: v0.4.0 did not build in $old"
+	elif ! cc -std=gnu11 -I"$old/include" test/abi/old_caller.c -o "$d/old_caller" \
+			-L"$old/build" -l:libpmu.so.0 -Wl,-rpath,"$PWD/$old/build" 2> "$d/cc.out"; then
+		ko "old-caller: does not build against 0.4.0"
+		sed 's/^/    /' "$d/cc.out"
+	elif ! "$d/old_caller" > "$d/run-040.out" 2>&1; then
+		# Where perf_event_open is refused, 0.4.0 itself cannot run it: nothing to compare.
+		sk old-caller "it fails with 0.4.0's own library here: $(tail -n 1 "$d/run-040.out")"
+	else
+		mkdir -p "$d/new" && cp "$lib" "$d/new/libpmu.so.0"
+		if LD_LIBRARY_PATH="$d/new" "$d/old_caller" > "$d/run-new.out" 2>&1 &&
+				grep -q "running with $version" "$d/run-new.out"; then
+			ok "old-caller (built against 0.4.0, run with $version)"
+		else
+			ko "old-caller: a program built against 0.4.0 fails with $version"
+		fi
+		sed 's/^/    0.4.0: /' "$d/run-040.out"
+		sed "s/^/    $version: /" "$d/run-new.out"
+	fi
+fi
+
+echo "abi: $pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ]
