@@ -62,7 +62,8 @@ enum {
  * of the struct the caller has: any size from the first published struct's
  * (its fields up to flags) is taken; a larger one (a newer header's) only
  * when the bytes this library does not know are zero (E2BIG otherwise);
- * size 0 is refused. Fields are only ever appended, after unused.
+ * size 0, which 0.4 documented as its whole struct, is taken as that struct
+ * (the fields up to flags). Fields are only ever appended, after unused.
  */
 struct pmu_opts {
 	size_t size;      /* sizeof(struct pmu_opts): PMU_OPTS sets it */

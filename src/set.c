@@ -221,8 +221,9 @@ static int open_opts(struct pmu_set **setp, const char *events, const struct pmu
 	if (!events)
 		return pmu__err(-EINVAL, "pmu_open: the event list is NULL");
 	if (opts) {
-		r = pmu__check_size("pmu_open", "struct pmu_opts", opts, opts->size, PMU_OPTS_SIZE_0_1,
-				    sizeof(o), 1);
+		/* 0: what 0.4 documented as "the whole struct", its struct: its fields, never more */
+		r = pmu__check_size("pmu_open", "struct pmu_opts", opts, opts->size ? opts->size : PMU_OPTS_SIZE_0_1,
+				    PMU_OPTS_SIZE_0_1, sizeof(o), 1);
 		if (r < 0)
 			return r;
 		/* The unused field (0.4's padding) is never read: old callers may have left anything there. */

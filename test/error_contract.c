@@ -214,7 +214,7 @@ int main(void)
 		PMU_OPTS(o, .flags = 1u << 30);
 
 		arm(); failed("pmu_open_opts", pmu_open_opts(&x, "task-clock", &o), EINVAL, "flags");
-		o.size = 0;
+		o.size = 1;
 		arm(); failed("pmu_open_opts", pmu_open_opts(&x, "task-clock", &o), EINVAL, "size");
 	}
 	arm(); failed("pmu_enable", pmu_enable(NULL), EINVAL, "pmu_enable");

@@ -4,7 +4,7 @@
  * pmu_opts of the first published size (fields up to flags, whatever lies
  * after), of this header's size (PMU_OPTS, with rubbish in unused), larger
  * with a zero tail (a newer header's, nothing asked of this library) and
- * larger with a non-zero tail (E2BIG), size 0 and too small (EINVAL); and the
+ * larger with a non-zero tail (E2BIG), size 0 as 0.4's struct, too small (EINVAL); and the
  * results structs, which the library writes, smaller (refused, untouched) and
  * larger (the tail zeroed, nothing past it written).
  */
@@ -49,6 +49,9 @@ int main(void)
 	u.o.cpu = -1;
 	u.o.flags = PMU_DISABLED;
 	CHECK_MSG(open_disabled(&u.o, &s) == 0, "the first published size: %s", pmu_errmsg());
+	/* Size 0, which 0.4 documented as its whole struct: that struct, the bytes past flags unread. */
+	u.o.size = 0;
+	CHECK_MSG(open_disabled(&u.o, &s) == 0, "size 0 (a 0.4 program's): %s", pmu_errmsg());
 
 	/* This header's: PMU_OPTS, and unused (0.4's padding) not read even when not zero. */
 	{
@@ -81,8 +84,8 @@ int main(void)
 	u.o.size = 1u << 20;	/* no struct is that big: refused before reading it */
 	CHECK(pmu_open_opts(&s, "task-clock", &u.o) == -E2BIG);
 
-	/* Size 0 and sizes below the first struct: EINVAL, saying what to set. */
-	static const size_t small[] = { 0, 1, sizeof(size_t), offsetof(struct pmu_opts, flags) };
+	/* Sizes below the first struct: EINVAL, saying what to set. */
+	static const size_t small[] = { 1, sizeof(size_t), offsetof(struct pmu_opts, flags) };
 	for (size_t k = 0; k < sizeof(small) / sizeof(small[0]); k++) {
 		memset(&u, 0, sizeof(u));
 		u.o.size = small[k];
