@@ -129,6 +129,12 @@ const char *pmu__user_read_blocker(struct pmu__counter *k, const struct perf_eve
 #endif
 	}
 #endif
+	/* One rule with both readers (pmu/inline.h): without a width the page is not read. */
+	if (cap && pmu_inl_width_shift(PMU_LD(pc, pmc_width)) >= 64) {
+		snprintf(k->why_buf, sizeof(k->why_buf), "the page gives no valid counter width (pmc_width "
+			 "%u, with cap_user_rdpmc 1)", (unsigned)PMU_LD(pc, pmc_width));
+		return k->why_buf;
+	}
 	if (cap)
 		return NULL;
 #ifdef PMU_ARCH_RDPMC_FILE
