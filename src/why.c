@@ -22,7 +22,7 @@ const char *pmu__type_blocker(const struct pmu__attr *a)
 	}
 	if (!strcmp(a->pmu, "software") || !strcmp(a->pmu, "tracepoint") || !strcmp(a->pmu, "breakpoint"))
 		return "software event";
-	return PMU_ARCH_EVENT_BLOCKER(&a->attr);
+	return PMU_ARCH_EVENT_NO_USER_READ(&a->attr) ? PMU_ARCH_EVENT_WHY : NULL;
 }
 
 static bool is_core_type(uint32_t type)
@@ -154,7 +154,7 @@ const char *pmu__user_read_blocker(struct pmu__counter *k, const struct perf_eve
 
 const char *pmu__set_blocker(const struct pmu_opts *o)
 {
-	if (!PMU_ARCH_USER_READ)
+	if (!PMU_INL_USER_READ)
 		return "no user-space counter read on this architecture (" PMU_ARCH_NAME ")";
 	if (o->flags & PMU_NO_USER_READ)
 		return "PMU_NO_USER_READ was asked for";

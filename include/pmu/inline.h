@@ -16,6 +16,12 @@
 #include <stdint.h>
 #include <linux/perf_event.h>
 
+/*
+ * The one place the architecture is picked, for this header and for the
+ * library's own hooks (src/arch.h includes src/arch/PMU_INL_ARCH.h). Each
+ * file defines PMU_INL_ARCH (its name as a token), PMU_INL_USER_READ and
+ * pmu_inl_rdpmc(idx), the counter instruction for the page's 1-based index.
+ */
 #if defined(PMU_ARCH_GENERIC)	/* forced: the read(2)-only build */
 #include "arch-generic.h"
 #elif defined(__x86_64__)
