@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A counter set's layout, shared by plan.c (events into counters and
- * groups), set.c (open, enable, close), read.c (the read paths) and why.c
- * (which path, and why).
+ * groups), set.c (open, enable, close), read.c (the read paths), why.c
+ * (which path, and why) and open_error.c (why an open failed).
  *
  * A set is one mmap of two kinds of page. The first ("hot") pages, which
  * struct pmu_set points at, hold what a user-space read needs, the handles
@@ -143,13 +143,22 @@ void pmu__plan_event_reads(struct pmu__cold *c);
 void pmu__settle_read_paths(struct pmu_set *set);
 
 /* why.c */
-/* Why a counter of this PMU type can never be read from user space ("software event"), or NULL. */
-const char *pmu__type_blocker(const struct pmu__attr *a);
+/*
+ * Whether events of a's PMU can be read from user space at all: not
+ * software, tracepoint or breakpoint events, which have no counter (and
+ * which the kernel moves into any hardware group's context).
+ */
+bool pmu__type_user_readable(const struct pmu__attr *a);
+/* Whether a may be read from user space, as far as the event tells: its PMU and the architecture's rules. */
+bool pmu__event_user_readable(const struct pmu__attr *a);
+/* Why not ("software event", "an SBI firmware event ..."), or NULL when it may. */
+const char *pmu__event_blocker(const struct pmu__attr *a);
 /* Why no counter of a set opened with these options can be read from user space, or NULL. */
 const char *pmu__set_blocker(const struct pmu_opts *o);
 /* Why counter k of an enabled set cannot be read from user space, given its page, or NULL. */
 const char *pmu__user_read_blocker(struct pmu__counter *k, const struct perf_event_mmap_page *pc,
 				   const struct pmu__attr *a);
+/* open_error.c */
 /* Explains a failed perf_event_open() of event name on PMU a for task pid; returns -err. */
 int pmu__open_error(int err, const char *name, const struct pmu__attr *a, unsigned group_size, pid_t pid);
 
