@@ -126,6 +126,54 @@ static inline const uint64_t *pmu__group_values(const uint64_t *buf, unsigned n)
 	return n > 1 ? buf + 3 : buf;
 }
 
+/*
+ * What pmu_read() of a set tells besides the values, for the layers above
+ * (regions), which read no field of the set:
+ */
+/* Events read from user space, each from its page: all of the set's, or 0 when pmu_read() calls read(2). */
+static inline unsigned pmu__set_user_events(const struct pmu_set *set)
+{
+	return set->direct;
+}
+
+/* Events of the one group read(2) gives in order with its times, when pmu_read() reads that way; else 0. */
+static inline unsigned pmu__set_group_events(const struct pmu_set *set)
+{
+	return set->group_n;
+}
+
+/* Event i (< pmu__set_user_events()) was multiplexed: its page shows enabled != running, which then stays so. */
+static inline bool pmu__set_event_multiplexed(const struct pmu_set *set, unsigned i)
+{
+	const struct perf_event_mmap_page *pc = set->ev[i].page;
+
+	return PMU_INL_LD(pc, time_enabled) != PMU_INL_LD(pc, time_running);
+}
+
+/*
+ * Whether any event may have been multiplexed, for all a look at no more
+ * than the first page tells: false only for one group read from user space
+ * whose first page (the group's schedule) shows it never was.
+ */
+static inline bool pmu__set_maybe_multiplexed(const struct pmu_set *set)
+{
+	return !set->direct || !set->one_group || pmu__set_event_multiplexed(set, 0);
+}
+
+/*
+ * The enabled and running ns of the group's last read(2) by pmu_read(),
+ * when pmu__set_group_events() is not 0 and pmu_read() returned 0.
+ */
+static inline uint64_t pmu__set_group_enabled(const struct pmu_set *set)
+{
+	return set->group_buf[1];
+}
+
+static inline uint64_t pmu__set_group_running(const struct pmu_set *set)
+{
+	return set->group_buf[2];
+}
+
 /* plan.c */
 /* Parses events into c->attr, c->ctr and c->names. 0 or -errno. */
 int pmu__parse_events(struct pmu__cold *c, const char *events);

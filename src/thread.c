@@ -59,12 +59,13 @@ static void unlink_thr(struct pmu__thr *t)
 		tlast = t->prev;
 }
 
+/* Frees a record, its upper part through the hooks (set before any upper part is). */
 static void free_thr(struct pmu__thr *t)
 {
-	for (unsigned i = 0; i < PMU_REGION_MAX; i++)
-		free(t->acc[i]);
-	free(t->scratch);
-	free(t->rd);
+	const struct pmu__thr_hooks *h = __atomic_load_n(&hooks, __ATOMIC_ACQUIRE);
+
+	if (t->upper && h)
+		h->drop(t->upper);
 	free(t);
 }
 
@@ -82,7 +83,7 @@ static void drop_all(void)
 	__atomic_add_fetch(&pmu__tgen, 1, __ATOMIC_RELAXED);
 }
 
-/* Thread exit: close the set; keep the figures if the thread used regions. */
+/* Thread exit: close the set; keep the record if the layer above asked to (figures for its report). */
 static void thr_exit(void *p)
 {
 	struct pmu__thr *t = p;
@@ -91,7 +92,7 @@ static void thr_exit(void *p)
 	if (t == pmu__self && pmu__self_gen == __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED)) {
 		pmu_close(t->set);
 		t->set = NULL;
-		if (__atomic_load_n(&t->used_regions, __ATOMIC_RELAXED)) {
+		if (__atomic_load_n(&t->keep, __ATOMIC_RELAXED)) {
 			__atomic_store_n(&t->exited, 1, __ATOMIC_RELAXED);
 		} else {
 			unlink_thr(t);
@@ -295,12 +296,8 @@ int pmu__thr_get(struct pmu__thr **tp)
 				"first (or set PMU_EVENTS in the environment)");
 	}
 	n = tconf->n;
-	t = calloc(1, sizeof(*t) + (3 * (size_t)PMU_REGION_DEPTH + 2) * n * sizeof(uint64_t));
-	if (!t || !(t->scratch = calloc((size_t)n + 1, sizeof(uint64_t))) ||
-	    !(t->rd = calloc((size_t)n + 1, sizeof(*t->rd)))) {
-		if (t)
-			free(t->scratch);
-		free(t);
+	t = calloc(1, sizeof(*t));
+	if (!t) {
 		pthread_mutex_unlock(&tlock);
 		return pmu__err(-ENOMEM, "pmu_thread: out of memory");
 	}
