@@ -104,6 +104,10 @@ $(O)/test/x86_rdpmc_emu_so: test/x86_rdpmc_emu.c $(SHARED_LIB) $(HDRS)
 # This test compiles the tool's stat.c in, to give its printing figures.
 $(O)/test/stat_metrics: tools/stat.c tools/stat_target.c
 
+# Zero-code mode (zero.o) is in a static link only when asked for; these use it.
+ZERO_LDFLAGS := -Wl,-u,pmu__zero_linked
+$(O)/test/region_zero $(O)/examples/zero_code: LDLIBS += $(ZERO_LDFLAGS)
+
 # The fault-injection test puts its own allocator under the library's calls
 # and the tool's subcommands (which it includes).
 $(O)/test/fault_alloc: $(TOOL_SRCS)

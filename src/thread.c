@@ -362,10 +362,3 @@ PMU_API int pmu_thread_read(uint64_t *values)
 		return r;
 	return pmu__thr_read(&t, values);
 }
-
-/*
- * Zero-code mode (zero.c) starts itself before main(); in a static link
- * only this reference brings it in with the layer.
- */
-extern const char pmu__zero_linked;
-__attribute__((used)) static const char *const zero_anchor = &pmu__zero_linked;
