@@ -12,7 +12,6 @@
 
 #include "set.h"
 #include "format.h"
-#include "readpage.h"
 
 /* Parses events into c->attr / c->ctr / c->names. */
 int pmu__parse_events(struct pmu__cold *c, const char *events)

@@ -17,7 +17,6 @@
 
 #include "set.h"
 #include "sysfs.h"
-#include "readpage.h"
 #include "arch.h"
 
 #ifndef MADV_WIPEONFORK
