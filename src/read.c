@@ -155,9 +155,10 @@ PMU_API int pmu_read(struct pmu_set *set, uint64_t *values)
 		goto other;
 	ev = set->ev;
 	/*
-	 * Checked at open: each page allows user reads (cap_user_rdpmc). The
-	 * events of one group are scheduled together: the first page alone
-	 * tells whether they are multiplexed. 1 and 4 events without a loop.
+	 * Checked at open: each page allows user reads (cap_user_rdpmc, with a
+	 * pmc_width). The events of one group are scheduled together: the
+	 * first page alone tells whether they are multiplexed. 1 and 4 events
+	 * without a loop.
 	 */
 #define READ(k, checks) if (unlikely(pmu_inl_page_read(ev[k].page, pmu_inl_rdpmc, checks, &values[k]))) goto other
 	n = set->direct;

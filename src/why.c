@@ -72,8 +72,13 @@ const char *pmu__user_read_blocker(struct pmu__counter *k, const struct perf_eve
 #endif
 	}
 #endif
-	/* One rule with both readers (pmu/inline.h): without a width the page is not read. */
-	if (cap && pmu_inl_width_shift(PMU_LD(pc, pmc_width)) >= 64) {
+	/*
+	 * The readers' rule (pmu/inline.h): no width, no user-space read.
+	 * Checked here once for pmu_read(), which then trusts it as it trusts
+	 * cap_user_rdpmc; while the event is off its counter (index 0) the
+	 * width is not looked at, by the readers either.
+	 */
+	if (cap && PMU_LD(pc, index) && pmu_inl_width_shift(PMU_LD(pc, pmc_width)) >= 64) {
 		snprintf(k->why_buf, sizeof(k->why_buf), "the page gives no valid counter width (pmc_width "
 			 "%u, with cap_user_rdpmc 1)", (unsigned)PMU_LD(pc, pmc_width));
 		return k->why_buf;
