@@ -452,8 +452,8 @@ PMU_API int pmu_region_end(const char *name)
 
 	if (unlikely(!name))
 		return pmu__err(-EINVAL, "pmu_region_end: the name is NULL");
-	if (unlikely(!thr || pmu__self_gen != __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED) ||
-		     !(t = thr->upper) || !(d = t->depth)))
+	if (unlikely(pmu__self_gen != __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED) || !(t = thr->upper) ||
+		     !(d = t->depth)))
 		return pmu__err(-EINVAL, "%s: pmu_region_end() without pmu_region_begin() in this "
 				"thread", name);
 	/* The usual case: the name begun last, often through the same pointer. */

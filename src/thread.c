@@ -100,6 +100,7 @@ static void thr_exit(void *p)
 		}
 	}
 	pmu__self = NULL;
+	pmu__self_gen = 0;
 	pthread_mutex_unlock(&tlock);
 }
 
@@ -149,6 +150,7 @@ static void reset_child(bool raw)
 	/* Closing is safe in the child: it touches descriptors and memory, not the parent's pages. */
 	drop_all();
 	pmu__self = NULL;
+	pmu__self_gen = 0;
 	if (key_made)
 		pthread_setspecific(key, NULL);
 	pthread_mutex_unlock(&tlock);
@@ -235,6 +237,7 @@ PMU_API int pmu_thread_fini(void)
 	conf_free(tconf);
 	tconf = NULL;
 	pmu__self = NULL;
+	pmu__self_gen = 0;
 	if (key_made) {
 		/* Threads still alive keep a value for the old key: deleting it means no destructor runs. */
 		pthread_key_delete(key);

@@ -40,6 +40,10 @@ struct pmu__thr {
 
 /* thread.c */
 extern uint64_t pmu__tgen;		/* atomic: bumped when every record becomes invalid */
+/*
+ * The calling thread's record, valid while pmu__self_gen equals pmu__tgen:
+ * never otherwise, for the generation is 0 whenever pmu__self is NULL.
+ */
 extern __thread struct pmu__thr *pmu__self __attribute__((tls_model("initial-exec")));
 extern __thread uint64_t pmu__self_gen __attribute__((tls_model("initial-exec")));
 
@@ -60,7 +64,7 @@ int pmu__thr_read_slow(struct pmu__thr **t, uint64_t *values, int err);
 static inline int pmu__thr_current(struct pmu__thr **t)
 {
 	*t = pmu__self;
-	if (likely(*t && pmu__self_gen == __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED)))
+	if (likely(pmu__self_gen == __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED)))
 		return 0;
 	return pmu__thr_get(t);
 }
