@@ -119,7 +119,7 @@ static inline __attribute__((always_inline)) uint64_t floor_read(const struct pe
 		idx = pc->index;
 		off = pc->offset;
 		shift = 64 - pc->pmc_width;
-		pmc = pmu__arch_rdpmc(idx);
+		pmc = pmu_inl_rdpmc(idx);
 		__asm__ volatile("" ::: "memory");
 	} while (*(volatile uint32_t *)&pc->lock != seq);
 	return off + (uint64_t)((int64_t)(pmc << shift) >> shift);
@@ -164,7 +164,7 @@ static inline __attribute__((always_inline)) uint64_t floor_read_checked(const s
 			return ~0ull;
 		off = pc->offset;
 		shift = (64 - pc->pmc_width) & 63;
-		pmc = pmu__arch_rdpmc(idx);
+		pmc = pmu_inl_rdpmc(idx);
 		__asm__ volatile("" ::: "memory");
 	} while (*(volatile uint32_t *)&pc->lock != seq || (seq & 1));
 	return off + (uint64_t)((int64_t)(pmc << shift) >> shift);
@@ -458,7 +458,7 @@ static void setup_hw(void)
 		B.why[M_HW4] = "no list of 4 hardware events opened with user-space reads";
 	for (m = M_HWCTR; m <= M_FLOOR_CHECKED; m++) {
 		if (((m == M_FLOOR4 || m == M_HWCTREV) && !B.hw4_events) ||
-		    ((m >= M_FLOOR || m == M_HWCTR || m == M_HWCTREV) && !PMU_ARCH_USER_READ))
+		    ((m >= M_FLOOR || m == M_HWCTR || m == M_HWCTREV) && !PMU_INL_USER_READ))
 			continue;
 		B.available[m] = acquire(m) == 0;
 		if (m == M_FLOOR && B.floor[0])

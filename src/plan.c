@@ -12,7 +12,6 @@
 
 #include "set.h"
 #include "format.h"
-#include "readpage.h"
 
 /* Parses events into c->attr / c->ctr / c->names. */
 int pmu__parse_events(struct pmu__cold *c, const char *events)
@@ -79,10 +78,14 @@ int pmu__plan_groups(struct pmu__cold *c, unsigned flags)
 		free(hw);
 		return pmu__err(-ENOMEM, "out of memory");
 	}
-	/* A group takes software events, and hardware events of one PMU (hw[g], NULL if none yet). */
+	/*
+	 * A group takes software events, and hardware events of one PMU (hw[g],
+	 * NULL if none yet): by the PMU alone, whichever way the events are read
+	 * (riscv's firmware events are of the cpu PMU though read through read(2)).
+	 */
 	c->ngroups = 0;
 	for (i = 0; i < c->nctr; i++) {
-		const char *pmu = pmu__type_blocker(&c->attr[i]) ? NULL : c->attr[i].pmu;
+		const char *pmu = pmu__type_user_readable(&c->attr[i]) ? c->attr[i].pmu : NULL;
 
 		for (g = 0; g < c->ngroups && !(flags & PMU_NO_GROUP); g++)
 			if (!pmu || !hw[g] || !strcmp(hw[g], pmu))

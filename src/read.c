@@ -80,7 +80,7 @@ static __attribute__((noinline)) int read_scaled(struct pmu_set *set, uint64_t *
 		return pmu__err(-EINVAL, "pmu_read: %s is NULL", set ? "values" : "the set");
 	for (i = 0; i < set->direct; i++) {
 		if (pmu__read_page(set->ev[i].page, out ? PMU_READ_TIMES : PMU_READ_COUNT,
-				   pmu__arch_rdpmc, pmu__arch_clock, &v))
+				   pmu_inl_rdpmc, pmu__arch_clock, &v))
 			return read_slow(set, values, out);
 		if (values)
 			values[i] = pmu__scale(v.count, v.enabled, v.running);
@@ -155,11 +155,12 @@ PMU_API int pmu_read(struct pmu_set *set, uint64_t *values)
 		goto other;
 	ev = set->ev;
 	/*
-	 * Checked at open: each page allows user reads (cap_user_rdpmc). The
-	 * events of one group are scheduled together: the first page alone
-	 * tells whether they are multiplexed. 1 and 4 events without a loop.
+	 * Checked at open: each page allows user reads (cap_user_rdpmc, with a
+	 * pmc_width). The events of one group are scheduled together: the
+	 * first page alone tells whether they are multiplexed. 1 and 4 events
+	 * without a loop.
 	 */
-#define READ(k, checks) if (unlikely(pmu_inl_page_read(ev[k].page, pmu__arch_rdpmc, checks, &values[k]))) goto other
+#define READ(k, checks) if (unlikely(pmu_inl_page_read(ev[k].page, pmu_inl_rdpmc, checks, &values[k]))) goto other
 	n = set->direct;
 	if (likely(n == 1)) {
 		READ(0, PMU_INL_TIMES);
@@ -229,7 +230,7 @@ static __attribute__((noinline)) int read_counter_page(const struct pmu_counter 
 {
 	struct pmu__page_value v;
 
-	if (pmu__read_page(c->page, PMU_READ_COUNT, pmu__arch_rdpmc, pmu__arch_clock, &v))
+	if (pmu__read_page(c->page, PMU_READ_COUNT, pmu_inl_rdpmc, pmu__arch_clock, &v))
 		return read_event(c->set, (unsigned)(c - c->set->ev), value);
 	*value = pmu__scale(v.count, v.enabled, v.running);
 	return 0;

@@ -36,18 +36,6 @@ static inline uint64_t pmu__mul_u64_u32_shr(uint64_t a, uint32_t mul, unsigned s
 }
 
 /*
- * Sign-extends the low width bits of v (1 <= width <= 64). Shifts stay below
- * 64 and GCC and clang define the conversion and the arithmetic right shift
- * of a negative value: no undefined behaviour. pmu__read_page() inlines this.
- */
-static inline uint64_t pmu__sign_extend(uint64_t v, unsigned width)
-{
-	unsigned shift = (64 - width) & 63;
-
-	return (uint64_t)((int64_t)(v << shift) >> shift);
-}
-
-/*
  * count * enabled / running: the estimate for a multiplexed event. 0 when it
  * never ran (no division by zero), saturated when it would not fit.
  */
@@ -64,8 +52,9 @@ static inline uint64_t pmu__scale(uint64_t count, uint64_t enabled, uint64_t run
 }
 
 /*
- * The page's capability bits and its loads and barriers are the inline
- * read's (pmu/inline.h): one definition for both reads.
+ * The page's capability bits, its loads and barriers, and the pmc_width
+ * rule and sign extension are the inline read's (pmu/inline.h): one
+ * definition for both reads.
  */
 #define PMU_CAP_RDPMC PMU_INL_CAP_RDPMC
 #define PMU_CAP_TIME PMU_INL_CAP_BIT(3)
@@ -104,12 +93,11 @@ pmu__read_page(const struct perf_event_mmap_page *pc, enum pmu__read_mode mode,
 		/* A stale offset alone would be a wrong count: fall back. */
 		if (__builtin_expect(!idx, 0))
 			return PMU_PAGE_NO_INDEX;
-		shift = 64 - (uint32_t)PMU_LDV(pc, pmc_width);
+		shift = pmu_inl_width_shift(PMU_LDV(pc, pmc_width));
 		if (__builtin_expect(shift >= 64, 0))	/* pmc_width 0 or above 64 */
 			return PMU_PAGE_BAD_WIDTH;
 		pmc = rdpmc(idx);
-		/* Sign-extend from pmc_width bits: the kernel starts counters at -period. */
-		count = PMU_LD(pc, offset) + (uint64_t)((int64_t)(pmc << shift) >> shift);
+		count = PMU_LD(pc, offset) + pmu_inl_sign_extend(pmc, shift);
 		enabled = PMU_LD(pc, time_enabled);
 		running = PMU_LD(pc, time_running);
 		if (mode == PMU_READ_TIMES || __builtin_expect(enabled != running, 0)) {

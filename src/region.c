@@ -9,6 +9,11 @@
  * thread by pointer, so that begin/end with a string literal costs a
  * pointer compare and a short strcmp (which keeps a reused buffer holding
  * another name correct).
+ *
+ * Each thread's figures are in a record of this layer's own (struct
+ * pmu__region_thr), made on the thread's first begin and hung on its
+ * per-thread record, which frees it through the hooks below. The counters
+ * are read through the set layer's functions (set.h), never its fields.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,7 +22,7 @@
 
 #include <sched.h>
 
-#include "readpage.h"
+#include "readpage.h"	/* pmu__scale() */
 #include "region.h"
 #include "set.h"
 
@@ -72,6 +77,18 @@ static void names_child(bool raw)
 		pthread_mutex_unlock(&names_lock);
 }
 
+/* A thread's record goes (pmu_thread_fini(), fork, an exit that keeps no figures). */
+static void rec_drop(void *p)
+{
+	struct pmu__region_thr *r = p;
+
+	for (unsigned i = 0; i < PMU_REGION_MAX; i++)
+		free(r->acc[i]);
+	free(r->scratch);
+	free(r->rd);
+	free(r);
+}
+
 /* pmu_thread_fini(): the names go with the figures, so a new start has room for as many. */
 static void names_fini(void)
 {
@@ -85,7 +102,31 @@ static void names_fini(void)
 	pthread_mutex_unlock(&names_lock);
 }
 
-static const struct pmu__thr_hooks names_hooks = { names_prepare, names_parent, names_child, names_fini };
+static const struct pmu__thr_hooks hooks = { names_prepare, names_parent, names_child, names_fini, rec_drop };
+
+/*
+ * The calling thread's region record, made on its first begin. From the
+ * first one on, the names have a state to keep across fork and the records
+ * are to be freed: the hooks are set before the record is hung on t.
+ */
+static __attribute__((noinline)) struct pmu__region_thr *rec_new(struct pmu__thr *t)
+{
+	unsigned n = t->n;
+	struct pmu__region_thr *r = calloc(1, sizeof(*r) + (3 * (size_t)PMU_REGION_DEPTH + 2) * n * sizeof(uint64_t));
+
+	if (!r || !(r->scratch = calloc((size_t)n + 1, sizeof(uint64_t))) ||
+	    !(r->rd = calloc((size_t)n + 1, sizeof(*r->rd)))) {
+		if (r)
+			free(r->scratch);
+		free(r);
+		return NULL;
+	}
+	r->n = n;
+	r->set = t->set;
+	pmu__thr_set_hooks(&hooks);
+	__atomic_store_n(&t->upper, r, __ATOMIC_RELEASE);
+	return r;
+}
 
 static uint32_t hash(const char *s)
 {
@@ -111,7 +152,7 @@ static struct pmu__rname *probe(const char *name, uint32_t h, unsigned *slot)
 }
 
 /* The region id of name, interned if create. -ENOENT (no message) when absent and !create. */
-static int intern(struct pmu__thr *t, const char *name, unsigned cslot, int create)
+static int intern(struct pmu__region_thr *t, const char *name, unsigned cslot, int create)
 {
 	size_t len = strnlen(name, PMU_REGION_NAME);
 	struct pmu__rname *r;
@@ -132,8 +173,6 @@ static int intern(struct pmu__thr *t, const char *name, unsigned cslot, int crea
 		r = probe(name, h, &slot);	/* another thread may have added it */
 		if (!r) {
 			id = __atomic_load_n(&nregions, __ATOMIC_RELAXED);
-			if (id == 0)	/* from the first name on, the table has a state to keep across fork */
-				pmu__thr_set_hooks(&names_hooks);
 			if (id == PMU_REGION_MAX) {
 				pthread_mutex_unlock(&names_lock);
 				return pmu__err(-ENOSPC, "%s: more than %d distinct region names in this "
@@ -157,7 +196,7 @@ static int intern(struct pmu__thr *t, const char *name, unsigned cslot, int crea
 	return (int)r->id;
 }
 
-static inline int region_id(struct pmu__thr *t, const char *name, int create)
+static inline int region_id(struct pmu__region_thr *t, const char *name, int create)
 {
 	unsigned c = (unsigned)((uintptr_t)name >> 3 ^ (uintptr_t)name >> 11) & (PMU_NAME_CACHE - 1);
 	const struct pmu__rname *r = t->cache[c].r;
@@ -176,33 +215,41 @@ static inline uint64_t now_ns(void)
 }
 
 /* PMU_TIMES_FULL: each event's enabled times read at slot (a depth, or PMU_REGION_DEPTH at end); running follow. */
-static inline uint64_t *times_at(struct pmu__thr *t, unsigned slot)
+static inline uint64_t *times_at(struct pmu__region_thr *t, unsigned slot)
 {
 	return &t->stk_v[(PMU_REGION_DEPTH + slot) * t->n];
+}
+
+/* pmu_read() failed with r: a forked child's copy (1, the thread's record made anew) or -errno. */
+static __attribute__((noinline, cold)) int read_failed(int r)
+{
+	struct pmu__thr *fresh;
+
+	return pmu__thr_read_slow(&fresh, NULL, r);
 }
 
 /*
  * Reads t's counters into values, and as t->times says their times into
  * slot (a depth, or PMU_REGION_DEPTH at end) of the group's or of each
  * event's: buffers in t. 0, -errno, or 1 when t was a forked child's copy,
- * now freed, and *tp a fresh record (nothing read).
+ * now freed with the thread's record (a fresh one is set up, nothing read).
  */
-static inline int read_into(struct pmu__thr **tp, uint64_t *values, unsigned slot)
+static inline int read_into(struct pmu__region_thr *t, uint64_t *values, unsigned slot)
 {
-	struct pmu__thr *t = *tp;
+	struct pmu_set *set = t->set;
 	int r;
 
 	if (likely(t->times != PMU_TIMES_FULL)) {
-		r = pmu_read(t->set, values);
+		r = pmu_read(set, values);
 		if (likely(r == 0) && t->times == PMU_TIMES_GROUP) {
-			/* pmu_read() read the group with read(2): its times are in the buffer. */
-			t->grp_en[slot] = t->set->group_buf[1];
-			t->grp_run[slot] = t->set->group_buf[2];
+			/* pmu_read() read the group with read(2), which gave its times. */
+			t->grp_en[slot] = pmu__set_group_enabled(set);
+			t->grp_run[slot] = pmu__set_group_running(set);
 		}
 	} else {
 		uint64_t *en = times_at(t, slot), *run = en + (PMU_REGION_DEPTH + 1) * t->n;
 
-		r = pmu_read_full(t->set, t->rd);
+		r = pmu_read_full(set, t->rd);
 		for (unsigned i = 0; r == 0 && i < t->n; i++) {
 			/* What pmu_read() gives: sums mean the same whatever the mode. */
 			values[i] = pmu__scale(t->rd[i].value, t->rd[i].enabled, t->rd[i].running);
@@ -210,7 +257,7 @@ static inline int read_into(struct pmu__thr **tp, uint64_t *values, unsigned slo
 			run[i] = t->rd[i].running;
 		}
 	}
-	return likely(r == 0) ? 0 : pmu__thr_read_slow(tp, NULL, r);
+	return likely(r == 0) ? 0 : read_failed(r);
 }
 
 /*
@@ -220,51 +267,47 @@ static inline int read_into(struct pmu__thr **tp, uint64_t *values, unsigned slo
  * when pmu_read() reads the clock anyway: until then every event ran all
  * the time and the region needs no times.
  */
-static __attribute__((noinline)) unsigned want_times(const struct pmu__thr *t)
+static __attribute__((noinline)) unsigned want_times(const struct pmu_set *s, unsigned n)
 {
-	const struct pmu_set *s = t->set;
+	unsigned user = pmu__set_user_events(s);
 
-	if (!s->direct)
-		return s->group_n == t->n ? PMU_TIMES_GROUP : PMU_TIMES_FULL;
-	for (unsigned i = 0; i < s->direct; i++)
-		if (PMU_INL_LD(s->ev[i].page, time_enabled) != PMU_INL_LD(s->ev[i].page, time_running))
+	if (!user)
+		return pmu__set_group_events(s) == n ? PMU_TIMES_GROUP : PMU_TIMES_FULL;
+	for (unsigned i = 0; i < user; i++)
+		if (pmu__set_event_multiplexed(s, i))
 			return PMU_TIMES_FULL;
 	return PMU_TIMES_NONE;
 }
 
-/*
- * Whether want_times() may say something new: but for one group read from
- * user space, whose first page tells inline that it was never multiplexed.
- */
-static inline bool times_maybe(const struct pmu_set *s)
-{
-	return !s->direct || !s->one_group ||
-	       PMU_INL_LD(s->ev[0].page, time_enabled) != PMU_INL_LD(s->ev[0].page, time_running);
-}
-
-static struct pmu__acc *acc_new(struct pmu__thr *t, unsigned id)
+static struct pmu__acc *acc_new(struct pmu__thr *thr, struct pmu__region_thr *t, unsigned id)
 {
 	struct pmu__acc *a = calloc(1, sizeof(*a) + (t->n + 1) * sizeof(a->f[0]));
 
 	if (!a)
 		return NULL;
-	__atomic_store_n(&t->used_regions, true, __ATOMIC_RELAXED);
+	/* Figures to report: the thread's records stay after it exits. */
+	__atomic_store_n(&t->used, true, __ATOMIC_RELAXED);
+	__atomic_store_n(&thr->keep, true, __ATOMIC_RELAXED);
 	__atomic_store_n(&t->acc[id], a, __ATOMIC_RELEASE);
 	return a;
 }
 
 PMU_API int pmu_region_begin(const char *name)
 {
-	struct pmu__thr *t;
+	struct pmu__region_thr *t;
+	struct pmu__thr *thr;
 	struct pmu__acc *a;
 	unsigned d;
 	int id, r;
 
 	if (unlikely(!name))
 		return pmu__err(-EINVAL, "pmu_region_begin: the name is NULL");
-	r = pmu__thr_current(&t);
+	r = pmu__thr_current(&thr);
 	if (unlikely(r < 0))
 		return r;
+	t = thr->upper;	/* this thread's own store */
+	if (unlikely(!t) && !(t = rec_new(thr)))
+		return pmu__err(-ENOMEM, "%s: out of memory", name);
 	d = t->depth;
 	if (unlikely(d == PMU_REGION_DEPTH))
 		return pmu__err(-ENOSPC, "%s: more than %d regions open in this thread (a missing "
@@ -273,13 +316,15 @@ PMU_API int pmu_region_begin(const char *name)
 	if (unlikely(id < 0))
 		return id;
 	a = t->acc[id];
-	if (unlikely(!a) && !(a = acc_new(t, (unsigned)id)))
+	if (unlikely(!a) && !(a = acc_new(thr, t, (unsigned)id)))
 		return pmu__err(-ENOMEM, "%s: out of memory", name);
-	if (unlikely(t->times == PMU_TIMES_NONE) && times_maybe(t->set) && (t->times = want_times(t)))
+	/* Whether times are wanted may change only while the set says its events may have been multiplexed. */
+	if (unlikely(t->times == PMU_TIMES_NONE) && pmu__set_maybe_multiplexed(t->set) &&
+	    (t->times = want_times(t->set, t->n)))
 		t->times_from = d;
 	/* The clock outside, the counters inside: the counts take in as little of this code as possible. */
 	t->stk_t0[d] = now_ns();
-	r = read_into(&t, &t->stk_v[d * t->n], d);
+	r = read_into(t, &t->stk_v[d * t->n], d);
 	if (unlikely(r < 0))
 		return r;
 	if (unlikely(r))	/* a forked child's fresh record: start over in it */
@@ -313,7 +358,7 @@ static inline __attribute__((always_inline)) void fig_add(struct pmu__fig *f, ui
 }
 
 /* Adds each event's times of the call begun at depth d to a's events. */
-static __attribute__((noinline)) void add_times(struct pmu__thr *t, struct pmu__acc *a, unsigned d)
+static __attribute__((noinline)) void add_times(struct pmu__region_thr *t, struct pmu__acc *a, unsigned d)
 {
 	unsigned n = t->n;
 	const uint64_t *e0 = times_at(t, d), *r0 = e0 + (PMU_REGION_DEPTH + 1) * n;
@@ -325,17 +370,16 @@ static __attribute__((noinline)) void add_times(struct pmu__thr *t, struct pmu__
 	}
 }
 
-/* Closes the innermost open region, adding its figures unless the counters could not be read. */
-static inline __attribute__((always_inline)) int end_top(struct pmu__thr **tp, const char *name)
+/* Closes t's innermost open region, adding its figures unless the counters could not be read. */
+static inline __attribute__((always_inline)) int end_top(struct pmu__region_thr *t, const char *name)
 {
-	struct pmu__thr *t = *tp;
 	unsigned d = t->depth - 1, id = t->stk_id[d], i, n = t->n;
 	struct pmu__acc *a = t->acc[id];
 	const uint64_t *v0 = &t->stk_v[d * n];
 	uint64_t now, seq;
 	int r;
 
-	r = read_into(tp, t->scratch, PMU_REGION_DEPTH);
+	r = read_into(t, t->scratch, PMU_REGION_DEPTH);
 	now = now_ns();
 	if (unlikely(r > 0))	/* t, a and v0 are gone with the parent's records */
 		return pmu__err(-EINVAL, "%s: the region was begun before fork(); the child starts with "
@@ -384,39 +428,59 @@ static inline __attribute__((always_inline)) int end_top(struct pmu__thr **tp, c
 	return 0;
 }
 
-PMU_API int pmu_region_end(const char *name)
+/* The end of a name given through another pointer than its begin's: looked up, and checked to be the innermost. */
+static __attribute__((noinline)) int end_named(struct pmu__region_thr *t, const char *name,
+					       const struct pmu__rname *top)
 {
-	struct pmu__thr *t = pmu__self;
-	const struct pmu__rname *top;
-	unsigned d;
-	int id;
+	int id = region_id(t, name, 0);
 
-	if (unlikely(!name))
-		return pmu__err(-EINVAL, "pmu_region_end: the name is NULL");
-	if (unlikely(!t || pmu__self_gen != __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED) ||
-		     !(d = t->depth)))
-		return pmu__err(-EINVAL, "%s: pmu_region_end() without pmu_region_begin() in this "
-				"thread", name);
-	/* The usual case: the name begun last, often through the same pointer. */
-	top = byid[t->stk_id[d - 1]];
-	if (likely(name == t->stk_p[d - 1] && !strcmp(top->name, name)))
-		return end_top(&t, name);
-	id = region_id(t, name, 0);
 	if (unlikely(id < 0))
 		return id != -ENOENT ? id : pmu__err(-EINVAL, "%s: pmu_region_end() of a region never "
 						     "begun", name);
 	if (unlikely(top->id != (unsigned)id))
 		return pmu__err(-EINVAL, "%s: ended while \"%s\" is the innermost open region "
 				"(end the inner region first)", name, top->name);
-	return end_top(&t, name);
+	return end_top(t, name);
 }
 
-void pmu__region_copy(const struct pmu__thr *t, unsigned nreg, struct pmu__rcopy *d)
+PMU_API int pmu_region_end(const char *name)
 {
-	unsigned n = t->n;
+	struct pmu__thr *thr = pmu__self;
+	struct pmu__region_thr *t;
+	const struct pmu__rname *top;
+	unsigned d;
+
+	if (unlikely(!name))
+		return pmu__err(-EINVAL, "pmu_region_end: the name is NULL");
+	if (unlikely(pmu__self_gen != __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED) || !(t = thr->upper) ||
+		     !(d = t->depth)))
+		return pmu__err(-EINVAL, "%s: pmu_region_end() without pmu_region_begin() in this "
+				"thread", name);
+	/* The usual case: the name begun last, often through the same pointer. */
+	top = byid[t->stk_id[d - 1]];
+	if (likely(name == t->stk_p[d - 1] && !strcmp(top->name, name)))
+		return end_top(t, name);
+	return end_named(t, name, top);
+}
+
+bool pmu__region_used(const struct pmu__thr *thr)
+{
+	const struct pmu__region_thr *t = __atomic_load_n(&thr->upper, __ATOMIC_ACQUIRE);
+
+	return t && __atomic_load_n(&t->used, __ATOMIC_RELAXED);
+}
+
+void pmu__region_copy(const struct pmu__thr *thr, unsigned nreg, struct pmu__rcopy *d)
+{
+	const struct pmu__region_thr *t = __atomic_load_n(&thr->upper, __ATOMIC_ACQUIRE);
+	unsigned n = thr->n;
 	size_t size = pmu__rcopy_size(n);
 	uint64_t s1, s2;
 
+	if (!t) {	/* no region begun yet: every figure 0 */
+		memset(d, 0, nreg * size);
+		return;
+	}
 	for (;;) {
 		s1 = __atomic_load_n(&t->seq, __ATOMIC_ACQUIRE);
 		if (s1 & 1) {
@@ -450,12 +514,14 @@ void pmu__region_copy(const struct pmu__thr *t, unsigned nreg, struct pmu__rcopy
 
 int pmu__region_end_all(void)
 {
-	struct pmu__thr *t = pmu__self;
+	struct pmu__thr *thr = pmu__self;
+	struct pmu__region_thr *t;
 	int r = 0;
 
-	if (!t || pmu__self_gen != __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED))
+	if (!thr || pmu__self_gen != __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED) || !(t = thr->upper))
 		return 0;
-	while (t->depth && r == 0)
-		r = end_top(&t, byid[t->stk_id[t->depth - 1]]->name);
+	/* r first: once end_top() failed, t may be gone with a forked child's records. */
+	while (r == 0 && t->depth)
+		r = end_top(t, byid[t->stk_id[t->depth - 1]]->name);
 	return r;
 }

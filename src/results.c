@@ -192,7 +192,7 @@ again:
 	r->nreg = pmu__region_count();
 	size = pmu__rcopy_size(r->n);
 	for (t = pmu__thr_walk_next(NULL); t; t = pmu__thr_walk_next(t))
-		nthr += __atomic_load_n(&t->used_regions, __ATOMIC_RELAXED);
+		nthr += pmu__region_used(t);
 	r->ev = calloc(r->n + 1, sizeof(*r->ev));
 	r->reg = calloc(r->nreg + 1, sizeof(*r->reg));
 	r->thr = calloc(nthr + 1, sizeof(*r->thr));
@@ -209,7 +209,7 @@ again:
 		struct pmu__rthr *rt = &r->thr[k];
 
 		/* A thread that begins its first region now is in the next snapshot. */
-		if (!__atomic_load_n(&t->used_regions, __ATOMIC_RELAXED))
+		if (!pmu__region_used(t))
 			continue;
 		rt->tid = t->tid;
 		memcpy(rt->name, t->tname, sizeof(rt->name));

@@ -2,7 +2,7 @@
 /*
  * Counter sets' lifecycle: open the counters plan.c planned (with arm64's
  * 64-bit counters where the PMU has them), enable, disable, reset, close.
- * The layout is in set.h; reads are in read.c, reasons in why.c.
+ * The layout is in set.h; reads are in read.c, reasons in why.c and open_error.c.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -17,7 +17,6 @@
 
 #include "set.h"
 #include "sysfs.h"
-#include "readpage.h"
 #include "arch.h"
 
 #ifndef MADV_WIPEONFORK
@@ -186,7 +185,7 @@ static int open_counters(struct pmu_set *set, const struct pmu_opts *o)
 			}
 			if (leader)
 				gr->fd = fd;
-			c->ctr[i].why = pmu__type_blocker(&c->attr[i]);
+			c->ctr[i].why = pmu__event_blocker(&c->attr[i]);
 			if (!c->ctr[i].why)
 				c->ctr[i].why = blocker;
 			if (!c->ctr[i].why && !c->wiped)

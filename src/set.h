@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A counter set's layout, shared by plan.c (events into counters and
- * groups), set.c (open, enable, close), read.c (the read paths) and why.c
- * (which path, and why).
+ * groups), set.c (open, enable, close), read.c (the read paths), why.c
+ * (which path, and why) and open_error.c (why an open failed).
  *
  * A set is one mmap of two kinds of page. The first ("hot") pages, which
  * struct pmu_set points at, hold what a user-space read needs, the handles
@@ -126,6 +126,54 @@ static inline const uint64_t *pmu__group_values(const uint64_t *buf, unsigned n)
 	return n > 1 ? buf + 3 : buf;
 }
 
+/*
+ * What pmu_read() of a set tells besides the values, for the layers above
+ * (regions), which read no field of the set:
+ */
+/* Events read from user space, each from its page: all of the set's, or 0 when pmu_read() calls read(2). */
+static inline unsigned pmu__set_user_events(const struct pmu_set *set)
+{
+	return set->direct;
+}
+
+/* Events of the one group read(2) gives in order with its times, when pmu_read() reads that way; else 0. */
+static inline unsigned pmu__set_group_events(const struct pmu_set *set)
+{
+	return set->group_n;
+}
+
+/* Event i (< pmu__set_user_events()) was multiplexed: its page shows enabled != running, which then stays so. */
+static inline bool pmu__set_event_multiplexed(const struct pmu_set *set, unsigned i)
+{
+	const struct perf_event_mmap_page *pc = set->ev[i].page;
+
+	return PMU_INL_LD(pc, time_enabled) != PMU_INL_LD(pc, time_running);
+}
+
+/*
+ * Whether any event may have been multiplexed, for all a look at no more
+ * than the first page tells: false only for one group read from user space
+ * whose first page (the group's schedule) shows it never was.
+ */
+static inline bool pmu__set_maybe_multiplexed(const struct pmu_set *set)
+{
+	return !set->direct || !set->one_group || pmu__set_event_multiplexed(set, 0);
+}
+
+/*
+ * The enabled and running ns of the group's last read(2) by pmu_read(),
+ * when pmu__set_group_events() is not 0 and pmu_read() returned 0.
+ */
+static inline uint64_t pmu__set_group_enabled(const struct pmu_set *set)
+{
+	return set->group_buf[1];
+}
+
+static inline uint64_t pmu__set_group_running(const struct pmu_set *set)
+{
+	return set->group_buf[2];
+}
+
 /* plan.c */
 /* Parses events into c->attr, c->ctr and c->names. 0 or -errno. */
 int pmu__parse_events(struct pmu__cold *c, const char *events);
@@ -143,13 +191,22 @@ void pmu__plan_event_reads(struct pmu__cold *c);
 void pmu__settle_read_paths(struct pmu_set *set);
 
 /* why.c */
-/* Why a counter of this PMU type can never be read from user space ("software event"), or NULL. */
-const char *pmu__type_blocker(const struct pmu__attr *a);
+/*
+ * Whether events of a's PMU can be read from user space at all: not
+ * software, tracepoint or breakpoint events, which have no counter (and
+ * which the kernel moves into any hardware group's context).
+ */
+bool pmu__type_user_readable(const struct pmu__attr *a);
+/* Whether a may be read from user space, as far as the event tells: its PMU and the architecture's rules. */
+bool pmu__event_user_readable(const struct pmu__attr *a);
+/* Why not ("software event", "an SBI firmware event ..."), or NULL when it may. */
+const char *pmu__event_blocker(const struct pmu__attr *a);
 /* Why no counter of a set opened with these options can be read from user space, or NULL. */
 const char *pmu__set_blocker(const struct pmu_opts *o);
 /* Why counter k of an enabled set cannot be read from user space, given its page, or NULL. */
 const char *pmu__user_read_blocker(struct pmu__perf_counter *k, const struct perf_event_mmap_page *pc,
 				   const struct pmu__attr *a);
+/* open_error.c */
 /* Explains a failed perf_event_open() of event name on PMU a for task pid; returns -err. */
 int pmu__open_error(int err, const char *name, const struct pmu__attr *a, unsigned group_size, pid_t pid);
 

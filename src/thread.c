@@ -59,12 +59,13 @@ static void unlink_thr(struct pmu__thr *t)
 		tlast = t->prev;
 }
 
+/* Frees a record, its upper part through the hooks (set before any upper part is). */
 static void free_thr(struct pmu__thr *t)
 {
-	for (unsigned i = 0; i < PMU_REGION_MAX; i++)
-		free(t->acc[i]);
-	free(t->scratch);
-	free(t->rd);
+	const struct pmu__thr_hooks *h = __atomic_load_n(&hooks, __ATOMIC_ACQUIRE);
+
+	if (t->upper && h)
+		h->drop(t->upper);
 	free(t);
 }
 
@@ -82,7 +83,7 @@ static void drop_all(void)
 	__atomic_add_fetch(&pmu__tgen, 1, __ATOMIC_RELAXED);
 }
 
-/* Thread exit: close the set; keep the figures if the thread used regions. */
+/* Thread exit: close the set; keep the record if the layer above asked to (figures for its report). */
 static void thr_exit(void *p)
 {
 	struct pmu__thr *t = p;
@@ -91,7 +92,7 @@ static void thr_exit(void *p)
 	if (t == pmu__self && pmu__self_gen == __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED)) {
 		pmu_close(t->set);
 		t->set = NULL;
-		if (__atomic_load_n(&t->used_regions, __ATOMIC_RELAXED)) {
+		if (__atomic_load_n(&t->keep, __ATOMIC_RELAXED)) {
 			__atomic_store_n(&t->exited, 1, __ATOMIC_RELAXED);
 		} else {
 			unlink_thr(t);
@@ -99,6 +100,7 @@ static void thr_exit(void *p)
 		}
 	}
 	pmu__self = NULL;
+	pmu__self_gen = 0;
 	pthread_mutex_unlock(&tlock);
 }
 
@@ -148,6 +150,7 @@ static void reset_child(bool raw)
 	/* Closing is safe in the child: it touches descriptors and memory, not the parent's pages. */
 	drop_all();
 	pmu__self = NULL;
+	pmu__self_gen = 0;
 	if (key_made)
 		pthread_setspecific(key, NULL);
 	pthread_mutex_unlock(&tlock);
@@ -235,6 +238,7 @@ PMU_API int pmu_thread_fini(void)
 	conf_free(tconf);
 	tconf = NULL;
 	pmu__self = NULL;
+	pmu__self_gen = 0;
 	if (key_made) {
 		/* Threads still alive keep a value for the old key: deleting it means no destructor runs. */
 		e = pthread_key_delete(key);
@@ -317,12 +321,8 @@ int pmu__thr_get(struct pmu__thr **tp)
 				"first (or set PMU_EVENTS in the environment)");
 	}
 	n = tconf->n;
-	t = calloc(1, sizeof(*t) + (3 * (size_t)PMU_REGION_DEPTH + 2) * n * sizeof(uint64_t));
-	if (!t || !(t->scratch = calloc((size_t)n + 1, sizeof(uint64_t))) ||
-	    !(t->rd = calloc((size_t)n + 1, sizeof(*t->rd)))) {
-		if (t)
-			free(t->scratch);
-		free(t);
+	t = calloc(1, sizeof(*t));
+	if (!t) {
 		pthread_mutex_unlock(&tlock);
 		return pmu__err(-ENOMEM, "pmu_thread: out of memory");
 	}
@@ -387,10 +387,3 @@ PMU_API int pmu_thread_read(uint64_t *values)
 		return r;
 	return pmu__thr_read(&t, values);
 }
-
-/*
- * Zero-code mode (zero.c) starts itself before main(); in a static link
- * only this reference brings it in with the layer.
- */
-extern const char pmu__zero_linked;
-__attribute__((used)) static const char *const zero_anchor = &pmu__zero_linked;

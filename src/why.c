@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Why: which read path each counter takes and the reason, why an open
- * failed, and the system policy behind both. The architecture's rules come
- * from arch.h; the files they name are read by sysfs.c.
+ * Why a counter takes the read path it takes: which events, sets and pages
+ * may be read from user space, and the reason when not (pmu_user_read()).
+ * The architecture's rules come from arch.h; the files they name are read
+ * by sysfs.c. (pmu check's table of that policy is the tool's: policy.c.)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -13,7 +14,8 @@
 #include "readpage.h"
 #include "arch.h"
 
-const char *pmu__type_blocker(const struct pmu__attr *a)
+/* Software, tracepoint and breakpoint events: the kernel keeps no counter for them. */
+static const char *type_blocker(const struct pmu__attr *a)
 {
 	switch (a->attr.type) {
 	case PERF_TYPE_SOFTWARE: return "software event";
@@ -22,86 +24,26 @@ const char *pmu__type_blocker(const struct pmu__attr *a)
 	}
 	if (!strcmp(a->pmu, "software") || !strcmp(a->pmu, "tracepoint") || !strcmp(a->pmu, "breakpoint"))
 		return "software event";
-	return PMU_ARCH_EVENT_BLOCKER(&a->attr);
+	return NULL;
 }
 
-static bool is_core_type(uint32_t type)
+bool pmu__type_user_readable(const struct pmu__attr *a)
 {
-	return type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE || type == PERF_TYPE_RAW;
+	return !type_blocker(a);
 }
 
-/* The event counting user space only: "task-clock:k" as task-clock:u, "cpu/event=1/k" as cpu/event=1/u. */
-static const char *user_only(char *buf, size_t size, const char *name)
+bool pmu__event_user_readable(const struct pmu__attr *a)
 {
-	const char *slash = strrchr(name, '/'), *colon = strrchr(name, ':');
-	size_t n = strlen(name);
-
-	if (slash && memchr(name, '/', (size_t)(slash - name))) {
-		snprintf(buf, size, "%.*su", (int)(slash + 1 - name), name);
-		return buf;
-	}
-	if (colon && colon[1] && strspn(colon + 1, "ukh") == strlen(colon + 1))
-		n = (size_t)(colon - name);
-	snprintf(buf, size, "%.*s:u", (int)n, name);
-	return buf;
+	return !type_blocker(a) && !PMU_ARCH_EVENT_NO_USER_READ(&a->attr);
 }
 
-int pmu__open_error(int err, const char *name, const struct pmu__attr *a, unsigned group_size, pid_t pid)
+const char *pmu__event_blocker(const struct pmu__attr *a)
 {
-	bool hw = !pmu__type_blocker(a);
-	struct pmu__shown b;
-	char u[sizeof(b) + 2];
-	long paranoid;
+	const char *w = type_blocker(a);
 
-	name = pmu__show(&b, name, strlen(name));	/* as written, escaped */
-	switch (err) {
-	case ENOENT:
-	case ENODEV:
-	case EOPNOTSUPP:
-		if (is_core_type(a->attr.type) && !pmu__have_core_pmu())
-			return pmu__err(-ENODEV, "%s: no hardware PMU on this machine (a virtual machine "
-					"without a virtual PMU?)", name);
-		return pmu__err(-err, "%s: the %s PMU does not support this event (%s)", name, a->pmu,
-				strerror(err));
-	case EACCES:
-	case EPERM:
-		/* the usual cause at Debian's and the kernel's defaults: the kernel is counted */
-		if (!a->attr.exclude_kernel && pmu__sysctl("kernel.perf_event_paranoid", &paranoid) &&
-		    paranoid >= 2) {
-			if (is_core_type(a->attr.type) || a->attr.type == PERF_TYPE_SOFTWARE)
-				return pmu__err(-err, "%s: permission denied: kernel.perf_event_paranoid is %ld, "
-						"and counting the kernel needs CAP_PERFMON or paranoid <= 1 (%s "
-						"counts user space only)", name, paranoid, user_only(u, sizeof(u), name));
-			/* uncore, msr, tracepoints: most cannot leave the kernel out */
-			return pmu__err(-err, "%s: permission denied: kernel.perf_event_paranoid is %ld, and "
-					"events of the %s PMU count the kernel too, which needs CAP_PERFMON or "
-					"paranoid <= 1", name, paranoid, a->pmu);
-		}
-		if (pid > 0)
-			return pmu__err(-err, "%s: permission denied counting task %d (it must be yours "
-					"and traceable, or you need CAP_PERFMON)", name, (int)pid);
-		return pmu__err(-err, "%s: permission denied; kernel.perf_event_paranoid is %ld "
-				"(counting the kernel needs CAP_PERFMON or paranoid <= 1; "
-				"any counting needs paranoid <= 2)", name,
-				pmu__sysctl("kernel.perf_event_paranoid", &paranoid) ? paranoid : -1);
-	case EINVAL:
-		if (group_size > 1 && hw)
-			return pmu__err(-EINVAL, "%s: the kernel rejected the event in a group of %u "
-					"(more events than the PMU has counters? open them in "
-					"separate sets or with PMU_NO_GROUP)", name, group_size);
-		return pmu__err(-EINVAL, "%s: the kernel rejected the event's attributes (unsupported "
-				"modifier or config for the %s PMU?)", name, a->pmu);
-	case EMFILE:
-	case ENFILE:
-		return pmu__err(-err, "%s: out of file descriptors (%s)", name, strerror(err));
-	case EBUSY:
-		return pmu__err(-EBUSY, "%s: the %s PMU is busy (used exclusively by someone else, "
-				"e.g. the NMI watchdog?)", name, a->pmu);
-	case ESRCH:
-		return pmu__err(-ESRCH, "%s: no such task to count", name);
-	default:
-		return pmu__err(-err, "%s: perf_event_open failed: %s", name, strerror(err));
-	}
+	if (!w && PMU_ARCH_EVENT_NO_USER_READ(&a->attr))
+		w = PMU_ARCH_EVENT_WHY;
+	return w;
 }
 
 const char *pmu__user_read_blocker(struct pmu__perf_counter *k, const struct perf_event_mmap_page *pc,
@@ -129,6 +71,17 @@ const char *pmu__user_read_blocker(struct pmu__perf_counter *k, const struct per
 #endif
 	}
 #endif
+	/*
+	 * The readers' rule (pmu/inline.h): no width, no user-space read.
+	 * Checked here once for pmu_read(), which then trusts it as it trusts
+	 * cap_user_rdpmc; while the event is off its counter (index 0) the
+	 * width is not looked at, by the readers either.
+	 */
+	if (cap && PMU_LD(pc, index) && pmu_inl_width_shift(PMU_LD(pc, pmc_width)) >= 64) {
+		snprintf(k->why_buf, sizeof(k->why_buf), "the page gives no valid counter width (pmc_width "
+			 "%u, with cap_user_rdpmc 1)", (unsigned)PMU_LD(pc, pmc_width));
+		return k->why_buf;
+	}
 	if (cap)
 		return NULL;
 #ifdef PMU_ARCH_RDPMC_FILE
@@ -148,7 +101,7 @@ const char *pmu__user_read_blocker(struct pmu__perf_counter *k, const struct per
 
 const char *pmu__set_blocker(const struct pmu_opts *o)
 {
-	if (!PMU_ARCH_USER_READ)
+	if (!PMU_INL_USER_READ)
 		return "no user-space counter read on this architecture (" PMU_ARCH_NAME ")";
 	if (o->flags & PMU_NO_USER_READ)
 		return "PMU_NO_USER_READ was asked for";

@@ -17,7 +17,11 @@
 
 #define WHOLE_RUN "(whole run)"
 
-/* Static links: thread.c refers to this, so any use of the layer brings zero-code mode in. */
+/*
+ * Nothing below refers to this file: the shared library has it, and a
+ * static link brings it in when asked, with -Wl,-u,pmu__zero_linked (which
+ * pkg-config --static and the CMake target libpmu::pmu_static give).
+ */
 const char pmu__zero_linked;
 
 static char *zero_path;

@@ -85,7 +85,7 @@ int main(void)
 	if (exact)
 		CHECK(pmu_read(ref.s, &ref0) == 0);
 	CHECK(pmu_read(as.s, &start) == 0);
-	raw0 = rawprev = (uint32_t)pmu__arch_rdpmc(idx);
+	raw0 = rawprev = (uint32_t)pmu_inl_rdpmc(idx);
 	printf("%s: index %u, pmc_width 32, register starts at 0x%08x\n", ev, idx, raw0);
 	prev = start;
 	limit = start + TWO31 + (TWO31 >> 3);
@@ -97,9 +97,9 @@ int main(void)
 		CHECK(pmu_read(as.s, &v) == 0);
 		reads++;
 		CHECK_MSG(v >= prev, "%s: went back from %" PRIu64 " to %" PRIu64 " (register 0x%08x)",
-			  ev, prev, v, (uint32_t)pmu__arch_rdpmc(idx));
+			  ev, prev, v, (uint32_t)pmu_inl_rdpmc(idx));
 		if (guest_index(&as, 0) == idx) {
-			raw = (uint32_t)pmu__arch_rdpmc(idx);
+			raw = (uint32_t)pmu_inl_rdpmc(idx);
 			wraps += raw < rawprev;
 			rawprev = raw;
 		}

@@ -7,7 +7,7 @@
  * regions must show about 50% running, and page faults scaled back to the
  * truth; without the halving, 100%. Then the same with each event's own
  * times (pmu_read_full(), what a set of several groups or a multiplexed
- * user-space read takes), forced on the thread's record, and a region open
+ * user-space read takes), forced on the thread's region record, and a region open
  * while the thread starts taking times, which has none.
  */
 /* tier: valgrind */
@@ -17,7 +17,7 @@
 
 #include "pmu.h"
 #include "test.h"
-#include "thread.h"
+#include "region.h"
 
 static int halve;
 
@@ -88,11 +88,12 @@ int main(void)
 	/* Each event's times, from pmu_read_full(). */
 	CHECK_MSG(pmu_thread_init("task-clock,page-faults") == 0, "%s", pmu_errmsg());
 	CHECK(pmu_region_begin("before") == 0);	/* sets the record up, taking the group's times */
-	pmu__self->times = PMU_TIMES_NONE;	/* as a user-space read never multiplexed so far */
+	struct pmu__region_thr *rt = pmu__self->upper;	/* the thread's region record */
+	rt->times = PMU_TIMES_NONE;	/* as a user-space read never multiplexed so far */
 	CHECK(pmu_region_end("before") == 0);
 	CHECK(pmu_region_begin("before") == 0);	/* begun without times */
-	pmu__self->times = PMU_TIMES_FULL;	/* what begin does once it sees multiplexing */
-	pmu__self->times_from = pmu__self->depth;
+	rt->times = PMU_TIMES_FULL;	/* what begin does once it sees multiplexing */
+	rt->times_from = rt->depth;
 	halve = 1;
 	for (int i = 0; i < 5; i++)
 		region("full", 100);

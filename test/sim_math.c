@@ -2,11 +2,12 @@
 /*
  * The arithmetic of the read path against references that share no code with
  * it: pmu__mul_u64_u32_shr and pmu__scale against multiplication and long
- * division done in 32-bit limbs (no __int128), pmu__sign_extend against a
- * branch on the sign bit. Random inputs biased towards edge values.
+ * division done in 32-bit limbs (no __int128), the sign extension both page
+ * readers run (pmu/inline.h's pmu_inl_width_shift and pmu_inl_sign_extend)
+ * against a branch on the sign bit. Random inputs biased towards edge values.
  */
 #include "test.h"
-#include "readpage.h"
+#include "readpage.h"	/* and through pmu.h, pmu/inline.h */
 #include "sim_ref.h"
 
 /* Wrong on purpose: what the references must catch. */
@@ -122,33 +123,44 @@ static void test_scale(long n)
 	printf("scale: %ld random inputs, reference rejected the 64-bit form %ld times\n", n, wrong);
 }
 
+/* What both readers compute from a page's pmc_width w and counter value v. */
+static uint64_t sign_extend(uint64_t v, unsigned w)
+{
+	return pmu_inl_sign_extend(v, pmu_inl_width_shift((uint16_t)w));
+}
+
 static void test_sign_extend(long n)
 {
 	long i, bad = 0, wrong = 0;
 	unsigned w;
 
+	/* The one pmc_width rule: 1..64 is a width; 0 (none set) and above 64 leave the page to read(2). */
+	for (w = 0; w <= 0xffff; w++)
+		CHECK_MSG((pmu_inl_width_shift((uint16_t)w) < 64) == (w >= 1 && w <= 64), "width %u", w);
+	CHECK_EQ(pmu_inl_width_shift(64), 0);
+	CHECK_EQ(pmu_inl_width_shift(1), 63);
 	for (w = 1; w <= 64; w++) {
 		uint64_t top = 1ull << (w - 1);
 
-		CHECK_EQ(pmu__sign_extend(top, w), -top);		/* most negative */
-		CHECK_EQ(pmu__sign_extend(top - 1, w), top - 1);	/* most positive */
-		CHECK_EQ(pmu__sign_extend(UINT64_MAX, w), UINT64_MAX);	/* -1 */
-		CHECK_EQ(pmu__sign_extend(0, w), 0);
+		CHECK_EQ(sign_extend(top, w), -top);		/* most negative */
+		CHECK_EQ(sign_extend(top - 1, w), top - 1);	/* most positive */
+		CHECK_EQ(sign_extend(UINT64_MAX, w), UINT64_MAX);	/* -1 */
+		CHECK_EQ(sign_extend(0, w), 0);
 		/* Bits above the width are ignored, set or not. */
 		if (w < 64)
-			CHECK_EQ(pmu__sign_extend(~0ull << w | 5, w), ref_sign_extend(5, w));
+			CHECK_EQ(sign_extend(~0ull << w | 5, w), ref_sign_extend(5, w));
 	}
-	CHECK_EQ(pmu__sign_extend(0xffffffffull, 32), UINT64_MAX);
-	CHECK_EQ(pmu__sign_extend(0x80000001ull, 32), 0xffffffff80000001ull);
-	CHECK_EQ(pmu__sign_extend(0xffffffffffffull, 48), UINT64_MAX);
-	CHECK_EQ(pmu__sign_extend(0x7fffffffffull, 40), 0x7fffffffffull);
+	CHECK_EQ(sign_extend(0xffffffffull, 32), UINT64_MAX);
+	CHECK_EQ(sign_extend(0x80000001ull, 32), 0xffffffff80000001ull);
+	CHECK_EQ(sign_extend(0xffffffffffffull, 48), UINT64_MAX);
+	CHECK_EQ(sign_extend(0x7fffffffffull, 40), 0x7fffffffffull);
 	for (i = 0; i < n; i++) {
 		uint64_t v = rnd_edge();
 
 		w = 1 + rnd() % 64;
-		if (pmu__sign_extend(v, w) != ref_sign_extend(v, w) && bad++ < 5)
+		if (sign_extend(v, w) != ref_sign_extend(v, w) && bad++ < 5)
 			fprintf(stderr, "sign_extend(0x%" PRIx64 ", %u) = 0x%" PRIx64 ", reference 0x%" PRIx64 "\n",
-				v, w, pmu__sign_extend(v, w), ref_sign_extend(v, w));
+				v, w, sign_extend(v, w), ref_sign_extend(v, w));
 		wrong += wrong_sign_extend_mask(v, w) != ref_sign_extend(v, w);
 	}
 	CHECK_EQ(bad, 0);

@@ -98,14 +98,14 @@ static int inline_disagreed;
  * The inline read of pmu.h over the same page, beside every full read
  * without a hook: it answers exactly where the full read answers without
  * scaling, with the same count, and refuses where the full read refuses
- * (but for a pmc_width the kernel never publishes, which it does not check).
+ * (a pmc_width of 0 or above 64 too: one rule for both readers).
  */
 static void inline_agrees(enum pmu__read_mode mode, int r, const struct pmu__page_value *v)
 {
 	uint32_t saved[16];
 	int n = n_rdpmc, ir;
 	uint64_t x = 0x5a5a5a5a5a5a5a5aull;
-	bool refused = r == PMU_PAGE_NO_RDPMC || r == PMU_PAGE_NO_INDEX;	/* it trusts pmc_width */
+	bool refused = r == PMU_PAGE_NO_RDPMC || r == PMU_PAGE_NO_INDEX || r == PMU_PAGE_BAD_WIDTH;
 	bool plain = mode == PMU_READ_COUNT && r == PMU_PAGE_OK && pg.time_enabled == pg.time_running;
 
 	memcpy(saved, asked, sizeof(saved));

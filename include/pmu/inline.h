@@ -5,10 +5,10 @@
  *
  * The read is the sequence-locked read of the event's perf_event_mmap_page
  * that linux/perf_event.h documents, with every check it needs: the
- * user-read capability, index 0 (not on a counter now, or user reads off),
- * pmc_width's sign extension, an odd or changed lock, and a multiplexed
- * event (whose value needs scaling). Whatever it cannot answer it leaves to
- * pmu_counter_read_slow(), which gives the library's full answer.
+ * user-read capability and its pmc_width, index 0 (not on a counter now, or
+ * user reads off), pmc_width's sign extension, an odd or changed lock, and
+ * a multiplexed event (whose value needs scaling). Whatever it cannot answer
+ * it leaves to pmu_counter_read_slow(), which gives the library's full answer.
  *
  * It needs only the program's own <linux/perf_event.h>, whichever kernel's:
  * the fields of perf_event_mmap_page it reads (lock, index, offset,
@@ -23,6 +23,12 @@
 #include <stdint.h>
 #include <linux/perf_event.h>
 
+/*
+ * The one place the architecture is picked, for this header and for the
+ * library's own hooks (src/arch.h includes src/arch/PMU_INL_ARCH.h). Each
+ * file defines PMU_INL_ARCH (its name as a token), PMU_INL_USER_READ and
+ * pmu_inl_rdpmc(idx), the counter instruction for the page's 1-based index.
+ */
 #if defined(PMU_ARCH_GENERIC)	/* forced: the read(2)-only build */
 #include "arch-generic.h"
 #elif defined(__x86_64__)
@@ -63,8 +69,32 @@ extern "C" {
 #define PMU_INL_BARRIER() __asm__ __volatile__("" ::: "memory")
 #endif
 
+/*
+ * pmc_width as the shift that sign-extends a counter from it: 64 - width.
+ * linux/perf_event.h sets the width whenever cap_user_rdpmc is set; a page
+ * without one (0), or with more than 64 bits, gives a shift of 64 or more
+ * and is not read from user space (read(2) answers), like cap_user_rdpmc 0.
+ */
+static inline __attribute__((always_inline)) uint32_t pmu_inl_width_shift(uint16_t width)
+{
+	return 64 - (uint32_t)width;
+}
+
+/*
+ * Sign-extends pmc from 64 - shift bits (shift below 64; the kernel starts
+ * counters at -period). The & 63 keeps the shifts defined whatever the
+ * page says and costs nothing where the instruction masks its count (x86,
+ * arm64, riscv). GCC and clang define the conversion and the arithmetic
+ * right shift of a negative value: no undefined behaviour.
+ */
+static inline __attribute__((always_inline)) uint64_t pmu_inl_sign_extend(uint64_t pmc, uint32_t shift)
+{
+	shift &= 63;
+	return (uint64_t)((int64_t)(pmc << shift) >> shift);
+}
+
 /* What pmu_inl_page_read() checks besides index 0 and the lock; the library knows some at open. */
-#define PMU_INL_CAP 1	/* cap_user_rdpmc */
+#define PMU_INL_CAP 1	/* cap_user_rdpmc, and the pmc_width that comes with it */
 #define PMU_INL_TIMES 2	/* a multiplexed event (time_enabled != time_running) */
 
 /*
@@ -86,13 +116,12 @@ pmu_inl_page_read(const struct perf_event_mmap_page *pc, uint64_t (*rdpmc)(uint3
 		idx = PMU_INL_LDV(pc, index);
 		if (__builtin_expect(!idx, 0))
 			return 1;	/* and never a stale offset */
-		if ((checks & PMU_INL_CAP) && __builtin_expect(!(PMU_INL_LD(pc, capabilities) & PMU_INL_CAP_RDPMC), 0))
+		shift = pmu_inl_width_shift(PMU_INL_LD(pc, pmc_width));
+		if ((checks & PMU_INL_CAP) &&
+		    __builtin_expect(!(PMU_INL_LD(pc, capabilities) & PMU_INL_CAP_RDPMC) || shift >= 64, 0))
 			return 1;
-		/* The kernel publishes pmc_width with the index: 1..64 (64 - 64 is a shift of 0). */
-		shift = (64 - (uint32_t)PMU_INL_LD(pc, pmc_width)) & 63;
 		pmc = rdpmc(idx);
-		/* Sign-extend from pmc_width bits: the kernel starts counters at -period. */
-		count = PMU_INL_LD(pc, offset) + (uint64_t)((int64_t)(pmc << shift) >> shift);
+		count = PMU_INL_LD(pc, offset) + pmu_inl_sign_extend(pmc, shift);
 		if ((checks & PMU_INL_TIMES) &&
 		    __builtin_expect(PMU_INL_LD(pc, time_enabled) != PMU_INL_LD(pc, time_running), 0))
 			return 1;	/* multiplexed: scaled by the library */

@@ -2,8 +2,6 @@
 /* arm64: the clock behind the page's times is the virtual counter; the counters are read by pmu/arch-aarch64.h. */
 #include <stdint.h>
 
-#define PMU_ARCH_NAME "aarch64"
-
 /*
  * Policy: the sysctl kernel.perf_user_access (Linux 5.17+) gates user reads;
  * when 0 the page keeps cap_user_rdpmc but shows index 0. Where only the

@@ -2,8 +2,6 @@
 /* x86-64: the clock behind the page's times is the TSC; the counters are read by pmu/arch-x86_64.h. */
 #include <stdint.h>
 
-#define PMU_ARCH_NAME "x86_64"
-
 /* Policy: each core PMU's sysfs file rdpmc gates the instruction (0 off, 1 tasks with a mapped event, 2 all). */
 #define PMU_ARCH_RDPMC_FILE "rdpmc"
 #define PMU_ARCH_RDPMC_FILE_OFF "x86 rdpmc is disabled"

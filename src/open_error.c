@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Why a perf_event_open() failed, said for the event as the user wrote it:
+ * the PMU missing or not supporting it, the permission the paranoid level
+ * asks for (and the :u spelling that needs none), a group too big for the
+ * PMU, descriptors, a busy PMU, a missing task.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "set.h"
+#include "sysfs.h"
+
+static bool is_core_type(uint32_t type)
+{
+	return type == PERF_TYPE_HARDWARE || type == PERF_TYPE_HW_CACHE || type == PERF_TYPE_RAW;
+}
+
+/* The event counting user space only: "task-clock:k" as task-clock:u, "cpu/event=1/k" as cpu/event=1/u. */
+static const char *user_only(char *buf, size_t size, const char *name)
+{
+	const char *slash = strrchr(name, '/'), *colon = strrchr(name, ':');
+	size_t n = strlen(name);
+
+	if (slash && memchr(name, '/', (size_t)(slash - name))) {
+		snprintf(buf, size, "%.*su", (int)(slash + 1 - name), name);
+		return buf;
+	}
+	if (colon && colon[1] && strspn(colon + 1, "ukh") == strlen(colon + 1))
+		n = (size_t)(colon - name);
+	snprintf(buf, size, "%.*s:u", (int)n, name);
+	return buf;
+}
+
+int pmu__open_error(int err, const char *name, const struct pmu__attr *a, unsigned group_size, pid_t pid)
+{
+	bool hw = pmu__event_user_readable(a);
+	struct pmu__shown b;
+	char u[sizeof(b) + 2];
+	long paranoid;
+
+	name = pmu__show(&b, name, strlen(name));	/* as written, escaped */
+	switch (err) {
+	case ENOENT:
+	case ENODEV:
+	case EOPNOTSUPP:
+		if (is_core_type(a->attr.type) && !pmu__have_core_pmu())
+			return pmu__err(-ENODEV, "%s: no hardware PMU on this machine (a virtual machine "
+					"without a virtual PMU?)", name);
+		return pmu__err(-err, "%s: the %s PMU does not support this event (%s)", name, a->pmu,
+				strerror(err));
+	case EACCES:
+	case EPERM:
+		/* the usual cause at Debian's and the kernel's defaults: the kernel is counted */
+		if (!a->attr.exclude_kernel && pmu__sysctl("kernel.perf_event_paranoid", &paranoid) &&
+		    paranoid >= 2) {
+			if (is_core_type(a->attr.type) || a->attr.type == PERF_TYPE_SOFTWARE)
+				return pmu__err(-err, "%s: permission denied: kernel.perf_event_paranoid is %ld, "
+						"and counting the kernel needs CAP_PERFMON or paranoid <= 1 (%s "
+						"counts user space only)", name, paranoid, user_only(u, sizeof(u), name));
+			/* uncore, msr, tracepoints: most cannot leave the kernel out */
+			return pmu__err(-err, "%s: permission denied: kernel.perf_event_paranoid is %ld, and "
+					"events of the %s PMU count the kernel too, which needs CAP_PERFMON or "
+					"paranoid <= 1", name, paranoid, a->pmu);
+		}
+		if (pid > 0)
+			return pmu__err(-err, "%s: permission denied counting task %d (it must be yours "
+					"and traceable, or you need CAP_PERFMON)", name, (int)pid);
+		return pmu__err(-err, "%s: permission denied; kernel.perf_event_paranoid is %ld "
+				"(counting the kernel needs CAP_PERFMON or paranoid <= 1; "
+				"any counting needs paranoid <= 2)", name,
+				pmu__sysctl("kernel.perf_event_paranoid", &paranoid) ? paranoid : -1);
+	case EINVAL:
+		if (group_size > 1 && hw)
+			return pmu__err(-EINVAL, "%s: the kernel rejected the event in a group of %u "
+					"(more events than the PMU has counters? open them in "
+					"separate sets or with PMU_NO_GROUP)", name, group_size);
+		return pmu__err(-EINVAL, "%s: the kernel rejected the event's attributes (unsupported "
+				"modifier or config for the %s PMU?)", name, a->pmu);
+	case EMFILE:
+	case ENFILE:
+		return pmu__err(-err, "%s: out of file descriptors (%s)", name, strerror(err));
+	case EBUSY:
+		return pmu__err(-EBUSY, "%s: the %s PMU is busy (used exclusively by someone else, "
+				"e.g. the NMI watchdog?)", name, a->pmu);
+	case ESRCH:
+		return pmu__err(-ESRCH, "%s: no such task to count", name);
+	default:
+		return pmu__err(-err, "%s: perf_event_open failed: %s", name, strerror(err));
+	}
+}
