@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "metrics.h"
 #include "region.h"
 #include "report.h"
@@ -57,68 +58,14 @@ static bool metric(const struct pmu__metric_use *m, unsigned i, const struct pmu
 	return m[i].num >= 0 && pmu__metric_value((double)e->sum[1 + m[i].num], (double)e->sum[1 + m[i].den], out);
 }
 
-/* The longest name escaped: each byte may take four. */
-#define ESC_SIZE (4 * PMU_REGION_NAME)
-
-/*
- * s for a table or csv: a name taken from the program must neither end the
- * row nor drive a terminal, so control characters are written as \n, \t,
- * \r or \xHH (and \ as \\, so that it reads back one way).
- */
-static const char *esc(char *buf, const char *s)
-{
-	size_t k = 0;
-
-	for (; *s && k + 5 <= ESC_SIZE; s++) {
-		unsigned char c = (unsigned char)*s;
-		const char *e = c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\r' ? "\\r" : c == '\\' ? "\\\\" : NULL;
-
-		if (e)
-			k += (size_t)sprintf(buf + k, "%s", e);
-		else if (c < 0x20 || c == 0x7f)
-			k += (size_t)sprintf(buf + k, "\\x%02x", c);
-		else
-			buf[k++] = (char)c;
-	}
-	buf[k] = '\0';
-	return buf;
-}
-
-_Static_assert(ESC_SIZE == PMU_ESC_SIZE, "PMU_ESC_SIZE");
-
-const char *pmu__report_esc(char *buf, const char *s)
-{
-	return esc(buf, s);
-}
+/* Each byte of a name escaped takes four at most. */
+_Static_assert(4 * (PMU_REGION_NAME - 1) < PMU_ESC_SIZE, "a region name escaped fits a table cell");
 
 static void thread_label(char *buf, size_t size, const struct pmu__rthr *t)
 {
-	char e[ESC_SIZE];
+	char e[PMU_ESC_SIZE];
 
-	snprintf(buf, size, "%d %s", (int)t->tid, esc(e, t->name));
-}
-
-static void csv_field(FILE *f, const char *raw)
-{
-	char buf[ESC_SIZE];
-	const char *s = esc(buf, raw);
-
-	if (!s[strcspn(s, ",\"")]) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-void pmu__report_csv_field(FILE *f, const char *s)
-{
-	csv_field(f, s);
+	snprintf(buf, size, "%d %s", (int)t->tid, pmu__report_esc(e, t->name));
 }
 
 /* Column widths of the table; NULL for csv. */
@@ -137,7 +84,7 @@ struct widths {
  */
 static void report_rows(FILE *f, const struct pmu_results *s, const struct pmu__metric_use *m, const struct widths *w)
 {
-	char lab[96], e[ESC_SIZE];
+	char lab[96], e[PMU_ESC_SIZE];
 
 	for (unsigned id = 0; id < s->nreg; id++) {
 		const struct pmu__rent *tot = ENT(s, -1, id);
@@ -156,15 +103,15 @@ static void report_rows(FILE *f, const struct pmu_results *s, const struct pmu__
 					snprintf(lab, sizeof(lab), "total");
 				else
 					thread_label(lab, sizeof(lab), &s->thr[k]);
-				fprintf(f, "%-*s  %-*s %10" PRIu64 " %14.1f", w->region, k < 0 ? esc(e, s->reg[id]) : "",
+				fprintf(f, "%-*s  %-*s %10" PRIu64 " %14.1f", w->region, k < 0 ? pmu__report_esc(e, s->reg[id]) : "",
 					w->thread, lab, d->calls, (double)d->sum[0] / (double)d->calls);
 			} else {
-				csv_field(f, s->reg[id]);
+				pmu__report_csv_field(f, s->reg[id]);
 				if (k < 0) {
 					fputs(",total,", f);
 				} else {
 					fputc(',', f);
-					csv_field(f, s->thr[k].name);
+					pmu__report_csv_field(f, s->thr[k].name);
 					fprintf(f, ",%d", (int)s->thr[k].tid);
 				}
 				fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.1f", d->calls, d->sum[0],
@@ -202,13 +149,13 @@ static void report_table(FILE *f, const struct pmu_results *s, const struct pmu_
 	size_t we[s->n ? s->n : 1], wr[s->n ? s->n : 1];
 	struct widths w = { 6, 6, we, multiplexed(s) ? wr : NULL };
 	unsigned nreg = 0;
-	char lab[96], e[ESC_SIZE];
+	char lab[96], e[PMU_ESC_SIZE];
 
 	for (unsigned id = 0; id < s->nreg; id++) {
 		if (!ENT(s, -1, id)->calls)
 			continue;
 		nreg++;
-		if ((int)strlen(esc(e, s->reg[id])) > w.region)
+		if ((int)strlen(pmu__report_esc(e, s->reg[id])) > w.region)
 			w.region = (int)strlen(e);
 	}
 	for (unsigned k = 0; k < s->nthr; k++) {
@@ -219,13 +166,13 @@ static void report_table(FILE *f, const struct pmu_results *s, const struct pmu_
 	fprintf(f, "libpmu report: %u region%s, %u thread%s; events:", nreg, nreg == 1 ? "" : "s",
 		s->nthr, s->nthr == 1 ? "" : "s");
 	for (unsigned i = 0; i < s->n; i++)
-		fprintf(f, "%s %s", i ? "," : "", esc(e, s->ev[i]));
+		fprintf(f, "%s %s", i ? "," : "", pmu__report_esc(e, s->ev[i]));
 	fputc('\n', f);
 	if (!nreg)
 		return;
 	fprintf(f, "%-*s  %-*s %10s %14s", w.region, "region", w.thread, "thread", "calls", "ns/call");
 	for (unsigned i = 0; i < s->n; i++) {
-		size_t len = strlen(esc(e, s->ev[i]));
+		size_t len = strlen(pmu__report_esc(e, s->ev[i]));
 
 		we[i] = len > 14 ? len : 14;
 		fprintf(f, " %*s", (int)we[i], e);
@@ -235,7 +182,7 @@ static void report_table(FILE *f, const struct pmu_results *s, const struct pmu_
 			fprintf(f, " %12s", pmu__metrics[i].label);
 	fprintf(f, " %12s %12s %12s", "min ns", "max ns", "stddev ns");
 	for (unsigned i = 0; w.run && i < s->n; i++) {
-		size_t len = strlen(esc(e, s->ev[i])) + 5;
+		size_t len = strlen(pmu__report_esc(e, s->ev[i])) + 5;
 
 		wr[i] = len > 8 ? len : 8;
 		fprintf(f, " %*s run%%", (int)wr[i] - 5, e);
@@ -252,7 +199,7 @@ static void report_csv(FILE *f, const struct pmu_results *s, const struct pmu__m
 	fputs("region,thread,tid,calls,ns,ns_per_call", f);
 	for (unsigned i = 0; i < s->n; i++) {
 		fputc(',', f);
-		csv_field(f, s->ev[i]);
+		pmu__report_csv_field(f, s->ev[i]);
 	}
 	for (unsigned i = 0; i < PMU_NMETRICS; i++)
 		if (m[i].num >= 0 && m[i].den >= 0)
@@ -262,26 +209,10 @@ static void report_csv(FILE *f, const struct pmu_results *s, const struct pmu__m
 		for (unsigned j = 0; j < 4; j++) {
 			snprintf(col, sizeof(col), "%s(%s)", per[j], s->ev[i]);
 			fputc(',', f);
-			csv_field(f, col);
+			pmu__report_csv_field(f, col);
 		}
 	fputc('\n', f);
 	report_rows(f, s, m, NULL);
-}
-
-void pmu__json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
 }
 
 /* "key": {EVENT: value, ...} */
