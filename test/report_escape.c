@@ -1,23 +1,63 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Region and thread names in the table and csv reports carry no raw control
- * characters: a newline or a terminal escape in a name is written escaped
- * (\n, \x1b), so a name can neither add a row nor drive the terminal.
+ * Region and thread names in the table report and in messages carry no raw
+ * control character (C0, DEL, C1 as a raw byte or as UTF-8) and no byte that
+ * is not UTF-8: they are written escaped (\n, \x1b, \x9b, \xc2\x9b), so a
+ * name can neither add a row nor drive the terminal. Valid UTF-8 (café)
+ * is written as it is.
  */
 #include <sys/prctl.h>
 
 #include "report_capture.h"
 
-static const char *const names[] = { "line\nbreak", "esc\x1b[31mred", "tab\there", "back\\slash", "comma,\"q\"" };
+static const char *const names[] = {
+	"line\nbreak", "esc\x1b[31mred", "tab\there", "back\\slash", "comma,\"q\"", "cr\rret", "del\x7f",
+	"csi\x9b" "31m", "csi\xc2\x9b" "31m", "caf\xe9", "caf\xc3\xa9", "quote\"d",
+};
 #define N (sizeof(names) / sizeof(names[0]))
 
-/* Bytes below 0x20 but newlines, and DEL. */
-static int controls(const char *s)
+/* The length of the valid UTF-8 sequence (RFC 3629) at p, 0 when there is none. */
+static size_t seq(const unsigned char *p)
+{
+	unsigned char c = *p;
+	size_t len = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 :
+		     c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+
+	for (size_t i = 1; i < len; i++)
+		if (p[i] < 0x80 || p[i] > 0xbf)
+			return 0;
+	if ((c == 0xe0 && p[1] < 0xa0) || (c == 0xed && p[1] > 0x9f) || (c == 0xf0 && p[1] < 0x90) ||
+	    (c == 0xf4 && p[1] > 0x8f))
+		return 0;
+	return len;
+}
+
+/* Whether s is valid UTF-8. */
+static int utf8_ok(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p += seq(p))
+		if (!seq(p))
+			return 0;
+	return 1;
+}
+
+/* C0 control characters but newlines. */
+static int c0(const char *s)
 {
 	int n = 0;
 
 	for (; *s; s++)
-		n += ((unsigned char)*s < 0x20 && *s != '\n') || *s == 0x7f;
+		n += (unsigned char)*s < 0x20 && *s != '\n';
+	return n;
+}
+
+/* Those, DEL and C1 ones: a raw byte 0x80..0x9f, or U+0080..U+009F in UTF-8. */
+static int controls(const char *s)
+{
+	int n = c0(s);
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p += seq(p) ? seq(p) : 1)
+		n += *p == 0x7f || (seq(p) ? p[0] == 0xc2 && p[1] <= 0x9f : *p >= 0x80 && *p <= 0x9f);
 	return n;
 }
 
@@ -30,12 +70,28 @@ static int lines(const char *s)
 	return n;
 }
 
+/* A message naming a hostile event name shows it escaped. */
+static void message(const char *event, const char *shown)
+{
+	struct perf_event_attr *attr = calloc(1, 512);
+	const char *m;
+
+	CHECK(attr && pmu_event_attr(event, attr) < 0);
+	m = pmu_errmsg();
+	CHECK_MSG(controls(m) == 0 && utf8_ok(m) && strstr(m, shown), "%s", m);
+	free(attr);
+}
+
 int main(void)
 {
 	char *out;
 
 	if (getenv("PMU_EVENTS"))
 		T_SKIP("PMU_EVENTS is set in the environment: the layer is already set up");
+	message("cyc\x9bles", "cyc\\x9bles");
+	message("cyc\xc2\x9bles", "cyc\\xc2\\x9bles");
+	message("caf\xe9", "caf\\xe9");
+	message("x\x1b]0;t\a", "x\\x1b]0;t\\x07");
 	CHECK_MSG(pmu_thread_init("task-clock") == 0, "%s", pmu_errmsg());
 	prctl(PR_SET_NAME, "t\x1b]0;x\a");	/* before the thread's record is made */
 	for (unsigned i = 0; i < N; i++) {
@@ -45,9 +101,11 @@ int main(void)
 
 	/* A heading line, the column line, one row per region (a single thread). */
 	out = t_report("table");
-	CHECK_MSG(controls(out) == 0 && lines(out) == 2 + (int)N, "%s", out);
+	CHECK_MSG(controls(out) == 0 && utf8_ok(out) && lines(out) == 2 + (int)N, "%s", out);
 	CHECK_MSG(strstr(out, "\nline\\nbreak ") && strstr(out, "\nesc\\x1b[31mred ") &&
-		  strstr(out, "\ntab\\there ") && strstr(out, "\nback\\\\slash "), "%s", out);
+		  strstr(out, "\ntab\\there ") && strstr(out, "\nback\\\\slash ") && strstr(out, "\ncr\\rret ") &&
+		  strstr(out, "\ndel\\x7f ") && strstr(out, "\ncsi\\x9b31m ") && strstr(out, "\ncsi\\xc2\\x9b31m ") &&
+		  strstr(out, "\ncaf\\xe9 ") && strstr(out, "\ncaf\xc3\xa9 "), "%s", out);
 	free(out);
 
 	/* The heading line, a total and a thread row per region. */
@@ -59,8 +117,7 @@ int main(void)
 
 	/* JSON has escapes of its own. */
 	out = t_report("json");
-	CHECK_MSG(controls(out) == 0 && strstr(out, "\"line\\u000abreak\"") && strstr(out, "\"esc\\u001b[31mred\""),
-		  "%s", out);
+	CHECK_MSG(c0(out) == 0 && strstr(out, "\"line\\u000abreak\"") && strstr(out, "\"esc\\u001b[31mred\""), "%s", out);
 	free(out);
 	CHECK(pmu_thread_fini() == 0);
 	T_DONE();
