@@ -146,12 +146,14 @@ const char *pmu__report_esc(char *buf, const char *s)
 
 /* ---- CSV ---- */
 
-void pmu__report_csv_field(FILE *f, const char *raw)
+/*
+ * RFC 4180: a field holding a comma, a quote, CR or LF is quoted, with its
+ * quotes doubled; its bytes are written as they are, so that a name, a
+ * newline in it too, reads back exactly.
+ */
+void pmu__report_csv_field(FILE *f, const char *s)
 {
-	char buf[PMU_ESC_SIZE];
-	const char *s = pmu__report_esc(buf, raw);
-
-	if (!s[strcspn(s, ",\"")]) {
+	if (!s[strcspn(s, ",\"\r\n")]) {
 		fputs(s, f);
 		return;
 	}
