@@ -168,18 +168,34 @@ void pmu__report_csv_field(FILE *f, const char *s)
 
 /* ---- JSON ---- */
 
+/*
+ * Always valid JSON (RFC 8259) and valid UTF-8: " and \ as \" and \\, the
+ * control characters (C0, DEL, C1) as \u00XX, other UTF-8 as it is, and
+ * each byte that is not part of a UTF-8 character as \ufffd, the
+ * replacement character.
+ */
 void pmu__json_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	const unsigned char *u = (const unsigned char *)s;
+	size_t len = strlen(s);
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
+	fputc('"', f);
+	while (len) {
+		size_t n = utf8_len(u, len);
+
+		if (n == 1 && (*u == '"' || *u == '\\'))
+			fprintf(f, "\\%c", *u);
+		else if (n == 1 && (*u < 0x20 || *u == 0x7f))
+			fprintf(f, "\\u%04x", *u);
+		else if (utf8_c1(u, n))
+			fprintf(f, "\\u%04x", u[1]);
+		else if (n)
+			fwrite(u, 1, n, f);
 		else
-			fputc(c, f);
+			fputs("\\ufffd", f);
+		n = n ? n : 1;
+		u += n;
+		len -= n;
 	}
 	fputc('"', f);
 }

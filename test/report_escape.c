@@ -5,7 +5,9 @@
  * is not UTF-8: they are written escaped (\n, \x1b, \x9b, \xc2\x9b), so a
  * name can neither add a row nor drive the terminal. Valid UTF-8 (café)
  * is written as it is. The csv report (RFC 4180) quotes what needs it, so
- * that every name reads back exactly through Python's csv module.
+ * that every name reads back exactly through Python's csv module. The json
+ * report is valid UTF-8 that Python's json.load reads, a byte that is not
+ * UTF-8 written as U+FFFD.
  */
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -17,6 +19,11 @@ static const char *const names[] = {
 	"csi\x9b" "31m", "csi\xc2\x9b" "31m", "caf\xe9", "caf\xc3\xa9", "quote\"d",
 };
 #define N (sizeof(names) / sizeof(names[0]))
+/* The names as JSON gives them back: each byte that is not UTF-8 as U+FFFD. */
+static const char *const json_names[N] = {
+	"line\nbreak", "esc\x1b[31mred", "tab\there", "back\\slash", "comma,\"q\"", "cr\rret", "del\x7f",
+	"csi\xef\xbf\xbd" "31m", "csi\xc2\x9b" "31m", "caf\xef\xbf\xbd", "caf\xc3\xa9", "quote\"d",
+};
 
 /* The length of the valid UTF-8 sequence (RFC 3629) at p, 0 when there is none. */
 static size_t seq(const unsigned char *p)
@@ -186,10 +193,15 @@ int main(void)
 	free(out);
 	round_trip(dir, "csv", names, N, "t\x1b]0;x\a");
 
-	/* JSON has escapes of its own. */
+	/* JSON has escapes of its own, and is valid UTF-8: a byte that is not as U+FFFD. */
 	out = t_report("json");
-	CHECK_MSG(c0(out) == 0 && strstr(out, "\"line\\u000abreak\"") && strstr(out, "\"esc\\u001b[31mred\""), "%s", out);
+	CHECK_MSG(controls(out) == 0 && utf8_ok(out) && strstr(out, "\"line\\u000abreak\"") &&
+		  strstr(out, "\"esc\\u001b[31mred\"") && strstr(out, "\"del\\u007f\"") &&
+		  strstr(out, "\"csi\\ufffd31m\"") && strstr(out, "\"csi\\u009b31m\"") &&
+		  strstr(out, "\"caf\\ufffd\"") && strstr(out, "\"caf\xc3\xa9\"") &&
+		  strstr(out, "\"quote\\\"d\"") && strstr(out, "\"t\\u001b]0;x\\u0007\""), "%s", out);
 	free(out);
+	round_trip(dir, "json", json_names, N, "t\x1b]0;x\a");
 	CHECK(pmu_thread_fini() == 0);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	CHECK(system(cmd) == 0);
