@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The pure grammar of event strings and sysfs files: format fields
- * ("config1:0-7,32-35"), term lists ("a=1,b,c=?") and numbers. No I/O:
- * every function is fuzzed. Input shown in messages: pmu__show() (escape.c).
+ * ("config1:0-7,32-35"), term lists ("a=1,b,c=?"), numbers and modifiers
+ * (":uk"). No I/O: every function is fuzzed. Input shown in messages:
+ * pmu__show() (escape.c).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -124,6 +125,41 @@ void pmu__field_str(const struct pmu__field *f, char *buf, size_t size)
 			n += snprintf(buf + n, size - (size_t)n, "%s%u-%u", i ? "," : "",
 				      f->r[i].lo, f->r[i].hi);
 	}
+}
+
+/* ---- modifiers ---- */
+
+int pmu__mods_parse(const char *s, size_t len, struct pmu__mods *m)
+{
+	struct pmu__mods v = { 0 };
+
+	if (m)
+		*m = v;
+	for (size_t i = 0; i < len; i++) {
+		switch (s[i]) {
+		case 'u': v.u = true; break;
+		case 'k': v.k = true; break;
+		case 'h': v.h = true; break;
+		default: return 0;
+		}
+	}
+	if (!len)
+		return 0;
+	v.given = true;
+	if (m)
+		*m = v;
+	return 1;
+}
+
+size_t pmu__mods_split(const char *s, size_t len, struct pmu__mods *m)
+{
+	const char *colon = memrchr(s, ':', len);
+
+	if (colon && pmu__mods_parse(colon + 1, len - (size_t)(colon - s) - 1, m))
+		return (size_t)(colon - s);
+	if (m)
+		memset(m, 0, sizeof(*m));
+	return len;
 }
 
 /* ---- term lists ---- */
