@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Report file names, for pmu_report_path() and zero-code mode. */
+/* Report file names (report_path.c), for pmu_report_path() and zero-code mode. */
 #ifndef PMU_REPORT_H
 #define PMU_REPORT_H
 
