@@ -319,7 +319,8 @@ static int format_kind(const char *format)
 		return 1;
 	if (!strcmp(format, "json"))
 		return 2;
-	return pmu__err(-EINVAL, "%s: unknown report format (use table, csv or json)", format);
+	return pmu__err(-EINVAL, "%s: unknown report format (use table, csv or json)",
+			pmu__show(&(struct pmu__shown){ 0 }, format, strlen(format)));
 }
 
 /* Writes the snapshot s as format kind to out, and frees it. */
@@ -368,7 +369,7 @@ PMU_API int pmu_report(FILE *out, const char *format)
 
 PMU_API int pmu_report_path(const char *path, const char *format)
 {
-	char name[4096], why[512];
+	char name[4096], shown[1024], why[512];
 	struct pmu_results s;
 	FILE *f;
 	int r, kind;
@@ -379,23 +380,25 @@ PMU_API int pmu_report_path(const char *path, const char *format)
 	if (kind < 0)
 		return kind;
 	if (!pmu__report_name(name, sizeof(name), path))
-		return pmu__err(-ENAMETOOLONG, "%.64s...: path too long (%zu bytes at most, %%p, %%h and %%r "
-				"expanded)", path, sizeof(name) - 1);
+		return pmu__err(-ENAMETOOLONG, "%s: path too long (%zu bytes at most, %%p, %%h and %%r "
+				"expanded)", pmu__show(&(struct pmu__shown){ 0 }, path, strlen(path)), sizeof(name) - 1);
+	pmu__text_esc(shown, sizeof(shown), name, strlen(name));	/* the name in messages */
 	/* The figures first: a failure leaves no file made or written over. */
 	r = pmu__results_fill(&s, "pmu_report");
 	if (r < 0)
 		goto fail;
 	f = fopen(name, "we");
 	if (!f) {
+		r = -errno;
 		pmu__results_clear(&s);
-		return pmu__err(-errno, "%s: %s", name, strerror(errno));
+		return pmu__err(r, "%s: %s", shown, strerror(-r));
 	}
 	r = write_snap(f, &s, kind);
 	if (fclose(f) != 0 && r >= 0)
-		return pmu__err(-errno, "%s: %s", name, strerror(errno));
+		return pmu__err(-errno, "%s: %s", shown, strerror(errno));
 	if (r >= 0)
 		return 0;
 fail:
 	snprintf(why, sizeof(why), "%s", pmu_errmsg());
-	return pmu__err(r, "%s: %s", name, why);
+	return pmu__err(r, "%s: %s", shown, why);
 }

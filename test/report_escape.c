@@ -7,8 +7,9 @@
  * is written as it is. The csv report (RFC 4180) quotes what needs it, so
  * that every name reads back exactly through Python's csv module. The json
  * report is valid UTF-8 that Python's json.load reads, a byte that is not
- * UTF-8 written as U+FFFD.
+ * UTF-8 written as U+FFFD. The report's messages escape the names they show.
  */
+#include <errno.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 
@@ -158,7 +159,7 @@ static void round_trip(const char *dir, const char *format, const char *const *w
 
 int main(void)
 {
-	char dir[] = "/tmp/pmu-escape-XXXXXX", cmd[64], *out;
+	char dir[] = "/tmp/pmu-escape-XXXXXX", cmd[64], path[96], *out;
 
 	if (getenv("PMU_EVENTS"))
 		T_SKIP("PMU_EVENTS is set in the environment: the layer is already set up");
@@ -202,6 +203,14 @@ int main(void)
 		  strstr(out, "\"quote\\\"d\"") && strstr(out, "\"t\\u001b]0;x\\u0007\""), "%s", out);
 	free(out);
 	round_trip(dir, "json", json_names, N, "t\x1b]0;x\a");
+	/* the report's own messages name the format and the file escaped */
+	CHECK(pmu_report(stdout, "x\x1b[2J") == -EINVAL);
+	CHECK_MSG(controls(pmu_errmsg()) == 0 && strstr(pmu_errmsg(), "x\\x1b[2J: unknown report format"), "%s",
+		  pmu_errmsg());
+	snprintf(path, sizeof(path), "%s/missing\x1b]0;x\a/r.csv", dir);
+	CHECK(pmu_report_path(path, NULL) == -ENOENT);
+	CHECK_MSG(controls(pmu_errmsg()) == 0 && strstr(pmu_errmsg(), "/missing\\x1b]0;x\\x07/r.csv: "), "%s",
+		  pmu_errmsg());
 	CHECK(pmu_thread_fini() == 0);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	CHECK(system(cmd) == 0);
