@@ -199,3 +199,4 @@ clean:
 
 .PHONY: all lib tests bench examples check check-host check-arm64 check-riscv64 stress deb install uninstall clean
 .DELETE_ON_ERROR:
+include mk/compat.mk
