@@ -96,6 +96,7 @@ tier tsan tsan
 tier valgrind vg
 tier install test/install.sh
 tier python test/python.sh
+tier compat test/compat.sh
 tier deb test/deb.sh
 tier fuzz fuzz
 tier arm64 arm64
