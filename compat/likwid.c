@@ -27,7 +27,7 @@
 #define MAXGROUPS 16
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static int ready;			/* likwid_markerInit() succeeded */
+static _Atomic int ready;		/* likwid_markerInit() succeeded; set after the rest */
 static int own_report;			/* we called pmu_thread_init(): we write the report at close */
 static int ngroups = 1;
 static int gsize[MAXGROUPS];		/* events per group */

@@ -107,7 +107,7 @@ static size_t slot_size;
 static char *ev_papi[MAXEV];		/* the events' names as PAPI_EVENTS gave them */
 static int use_regions;			/* PMU_REPORT set: libpmu's region layer too */
 static char *pmu_report_to;
-static int deactivated;			/* a misuse: no output, as PAPI does */
+static _Atomic int deactivated;		/* a misuse: no output, as PAPI does */
 static int verbose;
 static struct thr *threads;
 static __thread struct thr *self;
@@ -521,7 +521,7 @@ static void json_value(FILE *f, const struct call *c, int k)
 static void write_json(FILE *f)
 {
 	static const char *const fixed[] = { "cycles", "real_time_nsec" };
-	struct thr *list[1024];
+	struct thr **list;
 	size_t n = 0;
 
 	fprintf(f, "{\"papi_version\":\"7.0.0.0\",\"event_definitions\":{");
@@ -532,7 +532,14 @@ static void write_json(FILE *f)
 	}
 	fprintf(f, "},\"threads\":{");
 	/* The oldest thread first. */
-	for (struct thr *t = threads; t && n < sizeof(list) / sizeof(list[0]); t = t->next)
+	for (struct thr *t = threads; t; t = t->next)
+		n++;
+	if (!(list = calloc(n ? n : 1, sizeof(*list)))) {
+		fprintf(f, "}}\n");
+		return;
+	}
+	n = 0;
+	for (struct thr *t = threads; t; t = t->next)
 		list[n++] = t;
 	for (size_t ti = n, first = 1; ti-- > 0;) {
 		struct thr *t = list[ti];
@@ -564,6 +571,7 @@ static void write_json(FILE *f)
 		fprintf(f, "}}");
 	}
 	fprintf(f, "}}\n");
+	free(list);
 }
 
 /* The MPI rank as the launchers give it, else the process ID. */
@@ -631,4 +639,39 @@ static void write_output(void)
 	}
 	if (verbose)
 		fprintf(stderr, "PAPI-HL Info: output written to %s\n", path);
+}
+
+/*
+ * ---- Fortran: call PAPIf_hl_region_begin(name, check) and the others ----
+ * gfortran's names (lower case, one underscore) and its hidden length of a
+ * character argument; trailing blanks are not part of the name.
+ */
+static int fortran_name(char *buf, size_t cap, const char *s, size_t len)
+{
+	while (len && s[len - 1] == ' ')
+		len--;
+	if (len >= cap)
+		return PAPI_EINVAL;
+	memcpy(buf, s, len);
+	buf[len] = 0;
+	return PAPI_OK;
+}
+
+#define FORTRAN_NAMED(fname, cfn)							\
+	API void fname(const char *name, int *check, size_t len);			\
+	API void fname(const char *name, int *check, size_t len)			\
+	{										\
+		char buf[256];								\
+		int r = fortran_name(buf, sizeof(buf), name, len);			\
+		*check = r == PAPI_OK ? cfn(buf) : r;					\
+	}
+
+FORTRAN_NAMED(papif_hl_region_begin_, PAPI_hl_region_begin)
+FORTRAN_NAMED(papif_hl_read_, PAPI_hl_read)
+FORTRAN_NAMED(papif_hl_region_end_, PAPI_hl_region_end)
+
+API void papif_hl_stop_(int *check);
+API void papif_hl_stop_(int *check)
+{
+	*check = PAPI_hl_stop();
 }

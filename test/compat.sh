@@ -90,6 +90,14 @@ else
 	for t in papi_json papi_codes papi_report; do sk $t "$nopapi"; done
 fi
 
+# papi_fortran: the Fortran calls, gfortran's names and string lengths.
+if ! command -v gfortran >/dev/null; then
+	sk papi_fortran "gfortran is not installed"
+else
+	run papi_fortran sh -c "cd $tmp && mkdir -p f90 && cd f90 && gfortran -o $bin/papi_fortran $PWD/test/compat/papi_fortran.f90 $LINK -lpmu-papi &&
+		PAPI_EVENTS=$EVENTS $bin/papi_fortran && grep -q '\"name\":\"fortran region\",\"parent_region_id\":\"-1\"' papi_hl_output/rank_*.json"
+fi
+
 # papi_writer: papi_hl_output_writer reads libpmu-papi's output; its summary has the regions and page faults.
 if [ $have_papi != yes ]; then
 	sk papi_writer "$nopapi"
