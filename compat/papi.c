@@ -281,29 +281,38 @@ static inline uint64_t now_ns(void)
 }
 
 /*
+ * libpmu's region layer failed (a region ended that is not the innermost,
+ * which PAPI allows and libpmu does not): said once; PAPI's figures go on.
+ */
+static void region_layer_failed(const char *name)
+{
+	static _Atomic int said;
+
+	if (!said++)
+		warn("PMU_REPORT: region \"%s\": %s: libpmu's report leaves such calls out", name, pmu_errmsg());
+}
+
+/*
  * The region calls, all in these two: today a read of the thread's counters
  * for the per-call figures PAPI writes, and, when libpmu's report is asked
  * for, its region layer by name. With region handles that hand back the
- * values they read, both become one call each.
+ * values they read, both become one call each. 0, or -1 when the counters
+ * cannot be read.
  */
 static inline int reg_enter(const char *name, uint64_t *v)
 {
-	int r = nev ? pmu_thread_read(v) : 0;
-
-	if (r == 0 && use_regions)
-		r = pmu_region_begin(name);
-	return r;
+	if (nev && pmu_thread_read(v) < 0)
+		return -1;
+	if (use_regions && pmu_region_begin(name) < 0)
+		region_layer_failed(name);
+	return 0;
 }
 
 static inline int reg_exit(const char *name, uint64_t *v)
 {
-	int r = 0;
-
-	if (use_regions)
-		r = pmu_region_end(name);
-	if (r == 0 && nev)
-		r = pmu_thread_read(v);
-	return r;
+	if (use_regions && pmu_region_end(name) < 0)
+		region_layer_failed(name);
+	return nev && pmu_thread_read(v) < 0 ? -1 : 0;
 }
 
 static struct thr *thread_state(void)
