@@ -371,7 +371,7 @@ API void likwid_markerGetRegion(const char *regionTag, int *nr_events, double *e
 /*
  * LIKWID writes its file for likwid-perfctr here; libpmu-likwid writes
  * libpmu's report (PMU_REPORT, else stderr) unless libpmu's zero-code mode
- * (PMU_EVENTS with one group) writes it at exit.
+ * (PMU_EVENTS with one group) writes it at exit. Later marker calls do nothing.
  */
 API void likwid_markerClose(void)
 {
@@ -384,4 +384,7 @@ API void likwid_markerClose(void)
 			warn("PMU_REPORT", "%s", pmu_errmsg());
 	} else if (pmu_report(stderr, NULL) < 0)
 		warn("report", "%s", pmu_errmsg());
+	/* Called in a serial part, as LIKWID asks: no thread is in a region, the counters can go. */
+	ready = 0;
+	pmu_thread_fini();
 }

@@ -93,6 +93,7 @@ struct thr {
 	struct thr *next;
 	pid_t tid;
 	int stopped;
+	_Atomic int exited;	/* set by the thread's key destructor */
 	size_t ncalls, cap;
 	char *calls;		/* ncalls slots of slot_size */
 	int64_t *stack;		/* open calls, innermost last */
@@ -111,6 +112,8 @@ static _Atomic int deactivated;		/* a misuse: no output, as PAPI does */
 static int verbose;
 static struct thr *threads;
 static __thread struct thr *self;
+static pthread_key_t exit_key;		/* tells the output at exit which threads are gone */
+static int have_key;
 static char **names;			/* the interned region names */
 static size_t nnames, names_cap;
 
@@ -203,7 +206,12 @@ static int add_event(const char *e, char *list, size_t len)
 	return 0;
 }
 
-static void write_output(void);
+static void output_and_close(void);
+
+static void thread_gone(void *p)
+{
+	((struct thr *)p)->exited = 1;
+}
 
 static void init(void)
 {
@@ -257,7 +265,8 @@ static void init(void)
 		warn("PAPI_MULTIPLEX: the kernel multiplexes and libpmu scales by itself");
 	if (verbose)
 		fprintf(stderr, "PAPI-HL Info: libpmu-papi has been initiated, events %s\n", *list ? list : "(none)");
-	atexit(write_output);
+	have_key = pthread_key_create(&exit_key, thread_gone) == 0;
+	atexit(output_and_close);
 }
 
 static inline uint64_t now_cycles(void)
@@ -328,6 +337,8 @@ static struct thr *thread_state(void)
 	t->next = threads;
 	threads = t;
 	pthread_mutex_unlock(&lock);
+	if (have_key)
+		pthread_setspecific(exit_key, t);
 	return self = t;
 }
 
@@ -648,6 +659,21 @@ static void write_output(void)
 	}
 	if (verbose)
 		fprintf(stderr, "PAPI-HL Info: output written to %s\n", path);
+}
+
+/*
+ * After the output: libpmu's counters are closed when no other thread that
+ * measured is left (the exiting thread's would otherwise stay open to the end).
+ */
+static void output_and_close(void)
+{
+	int others = 0;
+
+	write_output();
+	for (struct thr *t = threads; t; t = t->next)
+		others |= t != self && !t->exited;
+	if (!others && nev)
+		pmu_thread_fini();
 }
 
 /*
