@@ -107,6 +107,7 @@ static int nev, nval;			/* events; values per call: cycles, ns, events */
 static size_t slot_size;
 static char *ev_papi[MAXEV];		/* the events' names as PAPI_EVENTS gave them */
 static int use_regions;			/* PMU_REPORT set: libpmu's region layer too */
+static int own_layer;			/* the per-thread layer was set up here, not before */
 static char *pmu_report_to;
 static _Atomic int deactivated;		/* a misuse: no output, as PAPI does */
 static int verbose;
@@ -247,6 +248,7 @@ static void init(void)
 				add_event(default_events[i], list, sizeof(list));
 			}
 		}
+	own_layer = nev && pmu_thread_count() == 0;
 	if (nev && (r = pmu_thread_init(list)) < 0) {
 		warn("events %s: %s%s", list, pmu_errmsg(),
 		     r == -EBUSY ? " (PMU_EVENTS is set: libpmu counts those; unset it with libpmu-papi)" : "");
@@ -672,7 +674,7 @@ static void output_and_close(void)
 	write_output();
 	for (struct thr *t = threads; t; t = t->next)
 		others |= t != self && !t->exited;
-	if (!others && nev)
+	if (!others && own_layer)
 		pmu_thread_fini();
 }
 
