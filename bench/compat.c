@@ -5,6 +5,8 @@
  * it is installed and can count), and libpmu-likwid's LIKWID_MARKER_START/STOP
  * against libpmu's own pmu_region_begin/end. The drop-ins are loaded from the
  * build directory beside this program. Figures only, never compared.
+ * On a machine without a hardware PMU the real PAPI counts only with
+ * test/compat/pfm_core.c preloaded (test/compat.sh does that).
  *   bench/compat [PAIRS]
  */
 #include <dlfcn.h>
@@ -17,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define BATCHES 5
+#define BATCHES 9
 
 typedef int (*name_fn)(const char *);
 
@@ -69,6 +71,16 @@ static int cmp(const void *a, const void *b)
 	double x = *(const double *)a, y = *(const double *)b;
 
 	return (x > y) - (x < y);
+}
+
+/* The fewest ns of the batches: the one least disturbed by the rest of the machine. */
+static double best(const double *v)
+{
+	double s[BATCHES];
+
+	memcpy(s, v, sizeof(s));
+	qsort(s, BATCHES, sizeof(s[0]), cmp);
+	return s[0];
 }
 
 static double median(const double *v)
@@ -159,17 +171,17 @@ int main(int argc, char **argv)
 			}
 			m[i].ns[b] = (now() - t0) / pairs;
 		}
-	printf("region pair, ns (median of %d batches of %ld pairs, round robin), events task-clock:\n", BATCHES, pairs);
+	printf("region pair, ns: fewest / median of %d batches of %ld pairs, round robin; events task-clock\n", BATCHES, pairs);
 	for (int i = 0; i < 4; i++) {
 		if (!m[i].begin) {
-			printf("  %-42s  -  (%s)\n", m[i].label, m[i].why);
+			printf("  %-42s     -  (%s)\n", m[i].label, m[i].why);
 			continue;
 		}
-		printf("  %-42s %6.0f", m[i].label, median(m[i].ns));
+		printf("  %-42s %6.0f / %6.0f", m[i].label, best(m[i].ns), median(m[i].ns));
 		if (i == 1 && m[0].begin)
-			printf("   %.2fx libpmu's own API", median(m[1].ns) / median(m[0].ns));
+			printf("   %.2fx libpmu's own API", best(m[1].ns) / best(m[0].ns));
 		if (i == 2 && m[3].begin)
-			printf("   %.2fx the real PAPI_hl", median(m[2].ns) / median(m[3].ns));
+			printf("   %.2fx the real PAPI_hl", best(m[2].ns) / best(m[3].ns));
 		printf("\n");
 	}
 	if (lk_close)

@@ -56,7 +56,37 @@ struct thr {
 	struct base *bases;
 };
 
-static __thread struct thr self;
+static void warn(const char *what, const char *fmt, const char *arg);
+
+/* Initial-exec, as libpmu's own: no __tls_get_addr call on the way to a region. */
+static __thread struct thr *self __attribute__((tls_model("initial-exec")));
+static pthread_key_t thr_key;		/* frees a thread's state when it exits */
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+
+static void thr_free(void *p)
+{
+	struct thr *t = p;
+
+	for (struct base *b = t->bases, *next; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	free(t);
+}
+
+static void key_init(void)
+{
+	if (pthread_key_create(&thr_key, thr_free) != 0)
+		warn("thread state", "%s", "no thread-specific key: each thread's state stays to the end");
+}
+
+static struct thr *thr_new(void)
+{
+	pthread_once(&key_once, key_init);
+	if ((self = calloc(1, sizeof(*self))))
+		pthread_setspecific(thr_key, self);
+	return self;
+}
 
 static void warn(const char *what, const char *fmt, const char *arg)
 {
@@ -172,10 +202,14 @@ API void likwid_markerNextGroup(void)
 static const struct name *lookup(const char *tag, int g)
 {
 	unsigned h = (unsigned)((((uintptr_t)tag >> 3) + (unsigned)g * 7) & 63);
-	const struct name *c = self.cache[h].n;
+	struct thr *t = self ? self : thr_new();
+	const struct name *c;
 	struct name *n;
 
-	if (c && self.cache[h].ptr == tag && c->group == g && !strcmp(c->tag, tag))
+	if (!t)
+		return NULL;
+	c = t->cache[h].n;
+	if (c && t->cache[h].ptr == tag && c->group == g && !strcmp(c->tag, tag))
 		return c;
 	pthread_mutex_lock(&lock);
 	for (n = names; n; n = n->next)
@@ -203,8 +237,8 @@ static const struct name *lookup(const char *tag, int g)
 	}
 	pthread_mutex_unlock(&lock);
 	if (n) {
-		self.cache[h].ptr = tag;
-		self.cache[h].n = n;
+		t->cache[h].ptr = tag;
+		t->cache[h].n = n;
 	}
 	return n;
 }
@@ -304,13 +338,15 @@ static struct base *base_of(const struct name *n, int create)
 {
 	struct base *b;
 
-	for (b = self.bases; b; b = b->next)
+	if (!self)	/* lookup() made it, or failed */
+		return NULL;
+	for (b = self->bases; b; b = b->next)
 		if (b->n == n)
 			return b;
 	if (create && (b = calloc(1, sizeof(*b)))) {
 		b->n = n;
-		b->next = self.bases;
-		self.bases = b;
+		b->next = self->bases;
+		self->bases = b;
 	}
 	return b;
 }

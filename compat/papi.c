@@ -112,7 +112,7 @@ static char *pmu_report_to;
 static _Atomic int deactivated;		/* a misuse: no output, as PAPI does */
 static int verbose;
 static struct thr *threads;
-static __thread struct thr *self;
+static __thread struct thr *self __attribute__((tls_model("initial-exec")));	/* as libpmu's: no __tls_get_addr */
 static pthread_key_t exit_key;		/* tells the output at exit which threads are gone */
 static int have_key;
 static char **names;			/* the interned region names */
@@ -515,6 +515,11 @@ API int PAPI_hl_stop(void)
 static void json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
+	if (!s[strcspn(s, "\"\\\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f")]) {
+		fputs(s, f);	/* nothing to escape: the usual case */
+		fputc('"', f);
+		return;
+	}
 	for (; *s; s++) {
 		unsigned char ch = (unsigned char)*s;
 
@@ -540,13 +545,59 @@ static void json_value(FILE *f, const struct call *c, int k)
 	fputc('}', f);
 }
 
+/* The first line of /proc/cpuinfo starting with key, its value into buf; "" when none. */
+static void cpuinfo(const char *key, char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/cpuinfo", "re");
+	char line[512];
+
+	*buf = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (strncmp(line, key, strlen(key)) || !colon)
+			continue;
+		colon += strspn(colon + 1, " \t") + 1;
+		colon[strcspn(colon, "\n")] = 0;
+		snprintf(buf, len, "%s", colon);
+		break;
+	}
+	if (f)
+		fclose(f);
+}
+
+/* The CPU's highest or lowest rate in MHz: cpufreq's, else /proc/cpuinfo's current one. */
+static long cpu_mhz(const char *which)
+{
+	char path[128], buf[64];
+	FILE *f;
+	long khz;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_%s_freq", which);
+	if ((f = fopen(path, "re"))) {
+		int ok = fscanf(f, "%ld", &khz) == 1;
+
+		fclose(f);
+		if (ok)
+			return khz / 1000;
+	}
+	cpuinfo("cpu MHz", buf, sizeof(buf));
+	return atol(buf);
+}
+
 static void write_json(FILE *f)
 {
 	static const char *const fixed[] = { "cycles", "real_time_nsec" };
 	struct thr **list;
+	char model[256];
 	size_t n = 0;
 
-	fprintf(f, "{\"papi_version\":\"7.0.0.0\",\"event_definitions\":{");
+	/* PAPI's header: its version and the processor, as its output has them. */
+	cpuinfo("model name", model, sizeof(model));
+	fprintf(f, "{\"papi_version\":\"7.0.0.0\",\"cpu_info\":");
+	json_str(f, model);
+	fprintf(f, ",\"max_cpu_rate_mhz\":\"%ld\",\"min_cpu_rate_mhz\":\"%ld\",\"event_definitions\":{",
+		cpu_mhz("max"), cpu_mhz("min"));
 	for (int i = 0; i < nev; i++) {
 		fprintf(f, "%s", i ? "," : "");
 		json_str(f, ev_papi[i]);
@@ -563,7 +614,8 @@ static void write_json(FILE *f)
 	n = 0;
 	for (struct thr *t = threads; t; t = t->next)
 		list[n++] = t;
-	for (size_t ti = n, first = 1; ti-- > 0;) {
+	/* Threads are numbered from 0 in the order they began their first region, as PAPI does. */
+	for (size_t ti = n, first = 1, num = 0; ti-- > 0;) {
 		struct thr *t = list[ti];
 		int any = 0;
 
@@ -571,7 +623,7 @@ static void write_json(FILE *f)
 			any |= !slot(t, (int64_t)i)->open;
 		if (!any)
 			continue;
-		fprintf(f, "%s\"%d\":{\"regions\":{", first ? "" : ",", (int)t->tid);
+		fprintf(f, "%s\"%zu\":{\"regions\":{", first ? "" : ",", num++);
 		first = 0;
 		for (size_t i = 0, firstr = 1; i < t->ncalls; i++) {
 			const struct call *c = slot(t, (int64_t)i);
@@ -630,24 +682,12 @@ static void write_output(void)
 	snprintf(dir, sizeof(dir), "%s/papi_hl_output", base && *base ? base : ".");
 	if (base && *base)
 		mkdir(base, 0777);
-	/* An earlier measurement's directory is kept, renamed with its time, as PAPI does. */
-	struct stat st;
-	if (stat(dir, &st) == 0 && !getenv("OMPI_COMM_WORLD_RANK") && !getenv("PMI_RANK") &&
-	    !getenv("SLURM_PROCID")) {
-		char old[4200], stamp[32];
-		time_t now = st.st_mtime;
-		struct tm tm;
-
-		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime_r(&now, &tm));
-		snprintf(old, sizeof(old), "%s-%s", dir, stamp);
-		if (rename(dir, old) < 0)
-			warn("%s: cannot rename to %s: %s", dir, old, strerror(errno));
-	}
+	/* PAPI 7.0 adds its file to an existing directory, a file of the same rank written over. */
 	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
 		warn("%s: %s", dir, strerror(errno));
 		return;
 	}
-	snprintf(path, sizeof(path), "%s/rank_%ld.json", dir, rank_of());
+	snprintf(path, sizeof(path), "%s/rank_%06ld.json", dir, rank_of());
 	if (!(f = fopen(path, "w"))) {
 		warn("%s: %s", path, strerror(errno));
 		return;
