@@ -35,6 +35,10 @@ example=/usr/share/likwid/examples/C-markerAPI.c
 nopapi="libpapi-dev is not installed (papi.h)"
 notools="papi-tools is not installed (papi_hl_output_writer), or python3"
 nolikwid="likwid is not installed (likwid-marker.h, $example)"
+if ! command -v python3 >/dev/null; then	# the JSON checks
+	have_papi=no have_likwid=no
+	nopapi="python3 is not installed (it reads the JSON)" nolikwid=$nopapi
+fi
 
 # protos: our prototypes against the installed papi.h and likwid.h.
 if [ $have_papi = yes ] && [ $have_likwid = yes ]; then
@@ -123,6 +127,8 @@ fi
 # papi_vs_real: the same program with the real libpapi: the same JSON, summary and return codes.
 if [ $have_papi != yes ]; then
 	sk papi_vs_real "$nopapi"
+elif [ $have_tools != yes ]; then
+	sk papi_vs_real "$notools"
 elif [ $have_real != yes ]; then
 	sk papi_vs_real "$why_real"
 else
