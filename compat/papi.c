@@ -585,7 +585,7 @@ static long cpu_mhz(const char *which)
 	return atol(buf);
 }
 
-static void write_json(FILE *f)
+static void write_compact(FILE *f)
 {
 	static const char *const fixed[] = { "cycles", "real_time_nsec" };
 	struct thr **list;
@@ -648,6 +648,62 @@ static void write_json(FILE *f)
 	free(list);
 }
 
+/*
+ * The output laid out as PAPI 7.0 lays its own out: one member a line,
+ * two spaces of indent a level, "key":value with no space.
+ */
+static void write_json(FILE *f)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int depth = 0, in_str = 0;
+
+	if (!m) {
+		write_compact(f);
+		return;
+	}
+	write_compact(m);
+	if (fclose(m) != 0) {
+		free(buf);
+		write_compact(f);
+		return;
+	}
+	for (size_t i = 0; i < len; i++) {
+		char c = buf[i];
+
+		if (in_str) {
+			fputc(c, f);
+			if (c == '\\' && i + 1 < len)
+				fputc(buf[++i], f);
+			else if (c == '"')
+				in_str = 0;
+			continue;
+		}
+		switch (c) {
+		case '"':
+			in_str = 1;
+			fputc(c, f);
+			break;
+		case '{':
+			fprintf(f, "{\n%*s", 2 * ++depth, "");
+			break;
+		case '}':
+			fprintf(f, "\n%*s}", 2 * --depth, "");
+			break;
+		case ',':
+			fprintf(f, ",\n%*s", 2 * depth, "");
+			break;
+		case '\n':
+			break;
+		default:
+			fputc(c, f);
+		}
+	}
+	fputc('\n', f);
+	free(buf);
+}
+
 /* The MPI rank as the launchers give it, else the process ID. */
 static long rank_of(void)
 {
@@ -696,7 +752,9 @@ static void write_output(void)
 	if (fclose(f) != 0)
 		warn("%s: %s", path, strerror(errno));
 	if (rep && *rep && strcmp(rep, "0")) {
+		fputs("\n\nPAPI-HL Output:\n", stdout);
 		write_json(stdout);
+		fputc('\n', stdout);
 		fflush(stdout);
 	}
 	if (verbose)
