@@ -168,6 +168,7 @@ for g in (1, 2):
     print(r[\"name\"], \"calls per thread\", th)
     assert th == [5, 5, 5, 5], th
 '"
+	grep -E '^(counts|example )' "$tmp/out" | sed 's/^/    # /'
 else
 	sk likwid_example "$nolikwid"
 fi
