@@ -198,6 +198,22 @@ else
 	sk install "needs libpapi-dev, likwid and pkg-config"
 fi
 
+# abi: each drop-in against its baseline abi/libpmu-NAME.so.0.abi (abidw as for libpmu), and
+# debian/libpmu-NAME0.symbols listing exactly what the library exports.
+if ! command -v abidiff >/dev/null || ! command -v abidw >/dev/null; then
+	sk abi "abigail-tools is not installed (abidw, abidiff)"
+else
+	run abi sh -c 'for l in papi likwid; do
+		so=$0/libpmu-$l.so.$(sed -n "s/^#define PMU_VERSION_MAJOR //p" include/pmu.h)
+		so=$(readlink -f $so) && abidw --no-corpus-path --no-comp-dir-path --drop-undefined-syms $so >$1/$l.abi || exit 1
+		abidiff abi/libpmu-$l.so.0.abi $1/$l.abi; rc=$?
+		[ $((rc & 11)) -eq 0 ] || { echo "libpmu-$l: abidiff $rc (bit 8: an incompatible change)"; exit 1; }
+		nm -D --defined-only $so | awk "{print \$3}" | sed "s/@@*/@/; /@/!s/.*/&@&/" | sort >$1/$l.syms
+		sed -n "s/^ \([^ ]*\) .*/\1/p" debian/libpmu-${l}0.symbols | sort | diff -u - $1/$l.syms || exit 1
+		echo "libpmu-$l: the ABI of the baseline, $(wc -l <$1/$l.syms) symbols as debian/libpmu-${l}0.symbols lists them"
+	done' "$O" "$tmp"
+fi
+
 # The cost of a region pair, printed, never compared.
 if make -s --no-print-directory O="$O" "$O/bench/compat" >/dev/null 2>&1; then
 	run bench_compat env ${REAL_ENV:-} "$O/bench/compat" 20000
