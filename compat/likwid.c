@@ -139,7 +139,7 @@ static int parse_groups(const char *env, char *list, size_t len)
 
 API void likwid_markerInit(void)
 {
-	const char *env = getenv("PMU_EVENTS");
+	const char *env = secure_getenv("PMU_EVENTS");
 	char list[4096];
 	int pre, r;
 
@@ -411,7 +411,7 @@ API void likwid_markerGetRegion(const char *regionTag, int *nr_events, double *e
  */
 API void likwid_markerClose(void)
 {
-	const char *rep = getenv("PMU_REPORT");
+	const char *rep = secure_getenv("PMU_REPORT");
 
 	if (!ready || !own_report)
 		return;

@@ -216,11 +216,11 @@ static void thread_gone(void *p)
 
 static void init(void)
 {
-	const char *env = getenv("PAPI_EVENTS"), *rep = getenv("PMU_REPORT");
+	const char *env = secure_getenv("PAPI_EVENTS"), *rep = secure_getenv("PMU_REPORT");
 	char list[4096] = "";
 	int r;
 
-	verbose = getenv("PAPI_HL_VERBOSE") != NULL;
+	verbose = secure_getenv("PAPI_HL_VERBOSE") != NULL;
 	if (env && *env) {
 		char *copy = strdup(env), *save = NULL;
 
@@ -263,7 +263,7 @@ static void init(void)
 		use_regions = 1;
 		pmu_report_to = strdup(rep);
 	}
-	if (getenv("PAPI_MULTIPLEX") && verbose)
+	if (secure_getenv("PAPI_MULTIPLEX") && verbose)
 		warn("PAPI_MULTIPLEX: the kernel multiplexes and libpmu scales by itself");
 	if (verbose)
 		fprintf(stderr, "PAPI-HL Info: libpmu-papi has been initiated, events %s\n", *list ? list : "(none)");
@@ -704,13 +704,31 @@ static void write_json(FILE *f)
 	free(buf);
 }
 
+/*
+ * The process's umask, for the mode fopen() would have given the file: read
+ * from /proc (umask() itself would change it for the other threads a moment).
+ */
+static mode_t current_umask(void)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	char line[128];
+	unsigned m = 022;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "Umask: %o", &m) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return (mode_t)m;
+}
+
 /* The MPI rank as the launchers give it, else the process ID. */
 static long rank_of(void)
 {
 	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID" };
 
 	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
-		const char *v = getenv(vars[i]);
+		const char *v = secure_getenv(vars[i]);
 		char *end;
 		long r;
 
@@ -722,9 +740,9 @@ static long rank_of(void)
 
 static void write_output(void)
 {
-	const char *base = getenv("PAPI_OUTPUT_DIRECTORY"), *rep = getenv("PAPI_REPORT");
-	char dir[4096], path[4200];
-	int any = 0;
+	const char *base = secure_getenv("PAPI_OUTPUT_DIRECTORY"), *rep = secure_getenv("PAPI_REPORT");
+	char dir[4096], path[4200], tmp[4300];
+	int any = 0, fd = -1;
 	FILE *f;
 
 	if (use_regions && pmu_report_to && pmu_report_path(pmu_report_to, NULL) < 0)
@@ -744,13 +762,22 @@ static void write_output(void)
 		return;
 	}
 	snprintf(path, sizeof(path), "%s/rank_%06ld.json", dir, rank_of());
-	if (!(f = fopen(path, "w"))) {
-		warn("%s: %s", path, strerror(errno));
+	/* Written beside it, then renamed into place: a reader never sees half a file. */
+	snprintf(tmp, sizeof(tmp), "%s.XXXXXX", path);
+	if ((fd = mkstemp(tmp)) < 0 || !(f = fdopen(fd, "w"))) {
+		warn("%s: %s", fd < 0 ? tmp : path, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(tmp);
+		}
 		return;
 	}
+	fchmod(fd, 0666 & ~current_umask());
 	write_json(f);
-	if (fclose(f) != 0)
+	if (fclose(f) != 0 || rename(tmp, path) < 0) {
 		warn("%s: %s", path, strerror(errno));
+		unlink(tmp);
+	}
 	if (rep && *rep && strcmp(rep, "0")) {
 		fputs("\n\nPAPI-HL Output:\n", stdout);
 		write_json(stdout);
