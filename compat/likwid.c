@@ -264,7 +264,11 @@ API int likwid_markerRegisterRegion(const char *regionTag)
 	return 0;
 }
 
-API int likwid_markerStartRegion(const char *regionTag)
+/*
+ * Start and stop: the name is that of the current group. A stop ends the call
+ * begun in the same group: SWITCH is called between regions, as LIKWID asks.
+ */
+static int mark(const char *regionTag, int stop)
 {
 	const struct name *n;
 	int r;
@@ -273,27 +277,19 @@ API int likwid_markerStartRegion(const char *regionTag)
 		return -EINVAL;
 	if (!(n = lookup(regionTag, atomic_load_explicit(&group, memory_order_relaxed))))
 		return -ENOMEM;
-	if ((r = reg_enter(n)) < 0)
-		warn("LIKWID_MARKER_START", "%s", pmu_errmsg());
+	if ((r = stop ? reg_exit(n) : reg_enter(n)) < 0)
+		warn(stop ? "LIKWID_MARKER_STOP" : "LIKWID_MARKER_START", "%s", pmu_errmsg());
 	return r;
 }
 
-/*
- * The name of the innermost open call of regionTag is that of the group it
- * began in; SWITCH is called between regions, so that is the current group.
- */
+API int likwid_markerStartRegion(const char *regionTag)
+{
+	return mark(regionTag, 0);
+}
+
 API int likwid_markerStopRegion(const char *regionTag)
 {
-	const struct name *n;
-	int r;
-
-	if (!ready || !regionTag)
-		return -EINVAL;
-	if (!(n = lookup(regionTag, atomic_load_explicit(&group, memory_order_relaxed))))
-		return -ENOMEM;
-	if ((r = reg_exit(n)) < 0)
-		warn("LIKWID_MARKER_STOP", "%s", pmu_errmsg());
-	return r;
+	return mark(regionTag, 1);
 }
 
 /* The calling thread's figures of name n now, from a snapshot of libpmu's results. */

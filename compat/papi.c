@@ -374,11 +374,9 @@ static inline struct call *slot(struct thr *t, int64_t i)
 }
 
 /* A misuse, as PAPI treats one: a message, no output at exit, later calls fail. */
-static int misuse(const char *fmt, const char *region)
+static int misuse(const char *fn, const char *region)
 {
-	fputs("libpmu-papi: ", stderr);
-	fprintf(stderr, fmt, region);
-	fputs(": output generation is deactivated!\n", stderr);
+	warn("%s: region \"%s\" is not open in this thread: output generation is deactivated!", fn, region);
 	deactivated = 1;
 	return PAPI_EINVAL;
 }
@@ -445,19 +443,33 @@ static int64_t find_open(struct thr *t, const char *name, size_t *depth)
 	return -1;
 }
 
-API int PAPI_hl_read(const char *region)
+/*
+ * The thread's innermost open call of region, for PAPI_hl_read and
+ * PAPI_hl_region_end (fn): its index, and its depth in *depth; else a PAPI
+ * code (negative), a region not open being a misuse.
+ */
+static int64_t open_call(struct thr **t, const char *region, const char *fn, size_t *depth)
 {
-	struct thr *t = enter();
-	uint64_t v[2 + MAXEV];
 	const char *name;
-	struct call *c;
-	size_t d;
 	int64_t i;
 
-	if (!t)
+	if (!(*t = enter()))
 		return deactivated ? PAPI_EMISC : PAPI_ENOMEM;
-	if (!region || !(name = intern(t, region)) || (i = find_open(t, name, &d)) < 0)
-		return misuse("PAPI_hl_read: region \"%s\" is not open in this thread", region ? region : "(null)");
+	if (!region || !(name = intern(*t, region)) || (i = find_open(*t, name, depth)) < 0)
+		return misuse(fn, region ? region : "(null)");
+	return i;
+}
+
+API int PAPI_hl_read(const char *region)
+{
+	uint64_t v[2 + MAXEV];
+	struct thr *t;
+	struct call *c;
+	size_t d;
+	int64_t i = open_call(&t, region, "PAPI_hl_read", &d);
+
+	if (i < 0)
+		return (int)i;
 	if (nev && pmu_thread_read(v + 2) < 0)
 		return PAPI_ESYS;
 	v[1] = now_ns();
@@ -476,19 +488,16 @@ API int PAPI_hl_read(const char *region)
 API int PAPI_hl_region_end(const char *region)
 {
 	uint64_t cyc = now_cycles(), ns = now_ns(), v[2 + MAXEV];
-	struct thr *t = enter();
-	const char *name;
+	struct thr *t;
 	struct call *c;
 	size_t d;
-	int64_t i;
+	int64_t i = open_call(&t, region, "PAPI_hl_region_end", &d);
 
-	if (!t)
-		return deactivated ? PAPI_EMISC : PAPI_ENOMEM;
-	if (!region || !(name = intern(t, region)) || (i = find_open(t, name, &d)) < 0)
-		return misuse("PAPI_hl_region_end: region \"%s\" is not open in this thread", region ? region : "(null)");
-	if (reg_exit(name, v + 2) < 0)
-		return PAPI_ESYS;
+	if (i < 0)
+		return (int)i;
 	c = slot(t, i);
+	if (reg_exit(c->name, v + 2) < 0)
+		return PAPI_ESYS;
 	c->v[0] = cyc - c->v[0];
 	c->v[1] = ns - c->v[1];
 	for (int k = 2; k < nval; k++)
