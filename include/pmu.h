@@ -214,6 +214,19 @@ int pmu_region_begin(const char *name);
 int pmu_region_end(const char *name);
 
 /*
+ * Regions by handle, for hot code: pmu_region_register() gives name's
+ * handle (>= 0, the same in every thread and for every call with an equal
+ * name; the name's rules are begin's) or -errno. pmu_region_enter() and
+ * pmu_region_exit() are begin and end of the handle's region, with their
+ * nesting rules and errors, and mix with them freely: a region is the
+ * same whether named or given by handle. A handle is valid until
+ * pmu_thread_fini(); any other is -EINVAL with a message.
+ */
+int pmu_region_register(const char *name);
+int pmu_region_enter(int handle);
+int pmu_region_exit(int handle);
+
+/*
  * Writes every region's figures, per thread and in total, with derived
  * metrics (IPC, miss ratios, ns per call) when the events allow, as
  * format "table" (NULL too), "csv" or "json". Safe while threads run.

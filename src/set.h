@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "event.h"
+#include "arch.h"
 
 #define PMU_MAX_COUNTERS 256
 #define PMU_ALIVE 0x706d7531u	/* in the hot page: wiped to 0 in a forked child */
@@ -172,6 +173,123 @@ static inline uint64_t pmu__set_group_enabled(const struct pmu_set *set)
 static inline uint64_t pmu__set_group_running(const struct pmu_set *set)
 {
 	return set->group_buf[2];
+}
+
+/*
+ * The regions' clock: the perf clock of the set's first page (ns, the
+ * time_zero conversion of linux/perf_event.h, cap_user_time_zero), which a
+ * user-space read of the counters gets for a few instructions where a
+ * clock_gettime() costs a call. Its durations are CLOCK_MONOTONIC's (the
+ * same counter; the page's clock is not slewed by NTP).
+ */
+#define PMU_CAP_TIME_ZERO PMU_INL_CAP_BIT(4)
+#define PMU_CAP_TIME_SHORT_ PMU_INL_CAP_BIT(5)
+
+/* The page's clock at counter value cyc; pc's fields are loaded under its lock, caps among them. */
+static inline __attribute__((always_inline)) uint64_t pmu__page_ns(const struct perf_event_mmap_page *pc,
+								  uint64_t caps, uint64_t cyc)
+{
+	uint64_t quot, rem;
+	uint32_t mult = PMU_INL_LD(pc, time_mult);
+	uint16_t shift = PMU_INL_LD(pc, time_shift) & 63;
+
+	if (caps & PMU_CAP_TIME_SHORT_) {
+		uint64_t base = PMU_INL_LD(pc, time_cycles);
+
+		cyc = base + ((cyc - base) & PMU_INL_LD(pc, time_mask));
+	}
+	quot = cyc >> shift;
+	rem = cyc & ((1ull << shift) - 1);
+	return PMU_INL_LD(pc, time_zero) + quot * mult + ((rem * mult) >> shift);
+}
+
+/* The page clock now: 0 with *ns set, or 1 when the set has none (not read from user space, no cap_user_time_zero). */
+static inline int pmu__set_clock(const struct pmu_set *set, uint64_t *ns)
+{
+#if PMU_INL_USER_READ
+	const struct perf_event_mmap_page *pc;
+	uint64_t caps, t;
+	uint32_t seq;
+
+	if (unlikely(!set->direct))
+		return 1;
+	pc = set->ev[0].page;
+	do {
+		seq = PMU_INL_LDV(pc, lock);
+		PMU_INL_BARRIER();
+		caps = PMU_INL_LD(pc, capabilities);
+		if (unlikely(!(caps & PMU_CAP_TIME_ZERO)))
+			return 1;
+		t = pmu__page_ns(pc, caps, pmu__arch_clock());
+		PMU_INL_BARRIER();
+	} while (unlikely(PMU_INL_LDV(pc, lock) != seq || (seq & 1)));
+	*ns = t;
+	return 0;
+#else
+	(void)set;
+	(void)ns;
+	return 1;
+#endif
+}
+
+/*
+ * What pmu_read() gives of a set read from user space as one group (or of
+ * one event), with the page clock (pmu__set_clock()) read in the same
+ * sequence as the first counter: just before the counters when clock_first,
+ * else just after them, so that the counts take in as little of the
+ * caller as possible. 0, or 1 when the pages cannot answer so (read(2),
+ * multiplexed, index 0, no clock): pmu_read() gives the full answer then.
+ */
+static inline __attribute__((always_inline)) int pmu__set_read_timed(const struct pmu_set *set, uint64_t *values,
+								     uint64_t *ns, bool clock_first)
+{
+#if PMU_INL_USER_READ
+	const struct pmu_counter *ev = set->ev;
+	const struct perf_event_mmap_page *pc;
+	uint32_t n = set->direct, seq, idx, shift, i;
+	uint64_t caps, cyc = 0, pmc, count, t;
+
+	if (unlikely(!n || (n > 1 && !set->one_group)))
+		return 1;
+	/* The group's other events: their schedule is the first's, which is checked. */
+	for (i = 1; !clock_first && i < n; i++)
+		if (unlikely(pmu_inl_page_read(ev[i].page, pmu_inl_rdpmc, 0, &values[i])))
+			return 1;
+	pc = ev[0].page;
+	for (;;) {
+		seq = PMU_INL_LDV(pc, lock);
+		PMU_INL_BARRIER();
+		caps = PMU_INL_LD(pc, capabilities);
+		idx = PMU_INL_LDV(pc, index);
+		if (unlikely(!idx || !(caps & PMU_CAP_TIME_ZERO)))
+			return 1;
+		shift = pmu_inl_width_shift(PMU_INL_LD(pc, pmc_width));
+		if (clock_first)
+			cyc = pmu__arch_clock();
+		pmc = pmu_inl_rdpmc(idx);
+		if (!clock_first)
+			cyc = pmu__arch_clock();
+		count = PMU_INL_LD(pc, offset) + pmu_inl_sign_extend(pmc, shift);
+		if (unlikely(PMU_INL_LD(pc, time_enabled) != PMU_INL_LD(pc, time_running)))
+			return 1;	/* multiplexed: scaled, with times */
+		t = pmu__page_ns(pc, caps, cyc);
+		PMU_INL_BARRIER();
+		if (likely(PMU_INL_LDV(pc, lock) == seq && !(seq & 1)))
+			break;
+	}
+	values[0] = count;
+	*ns = t;
+	for (i = 1; clock_first && i < n; i++)
+		if (unlikely(pmu_inl_page_read(ev[i].page, pmu_inl_rdpmc, 0, &values[i])))
+			return 1;
+	return 0;
+#else
+	(void)set;
+	(void)values;
+	(void)ns;
+	(void)clock_first;
+	return 1;
+#endif
 }
 
 /* plan.c */
