@@ -274,9 +274,15 @@ static int intern(struct pmu__region_thr *t, const char *name, unsigned cslot, i
 	return (int)r->id;
 }
 
+/* name's slot in a thread's cache by pointer. */
+static inline unsigned cache_slot(const char *name)
+{
+	return (unsigned)((uintptr_t)name >> 3 ^ (uintptr_t)name >> 11) & (PMU_NAME_CACHE - 1);
+}
+
 static inline int region_id(struct pmu__region_thr *t, const char *name, int create)
 {
-	unsigned c = (unsigned)((uintptr_t)name >> 3 ^ (uintptr_t)name >> 11) & (PMU_NAME_CACHE - 1);
+	unsigned c = cache_slot(name);
 	const struct pmu__rname *r = t->cache[c].r;
 
 	if (likely(t->cache[c].p == name && name_eq(r, name)))
@@ -404,13 +410,26 @@ static struct pmu__acc *acc_new(struct pmu__thr *thr, struct pmu__region_thr *t,
 	return a;
 }
 
-/*
- * The begin's reads when the one-sequence read of the pages cannot give
- * them: the times as t->times says, then the clock and the counters.
- * 0, -errno, or 1 when t was a forked child's copy (now gone).
- */
-static __attribute__((noinline)) int push_slow(struct pmu__region_thr *t, unsigned d)
+/* Puts region id (figures a), begun by name p (NULL by handle), at depth d of t, its reads done. */
+static inline __attribute__((always_inline)) void push_top(struct pmu__region_thr *t, struct pmu__acc *a,
+							   unsigned id, const char *p, unsigned d)
 {
+	t->stk_id[d] = id;
+	t->stk_p[d] = p;
+	a->depth++;
+	t->depth = d + 1;
+}
+
+/*
+ * push() when the one-sequence read of the pages cannot give the reads: the
+ * times as t->times says, then the clock and the counters; and after a
+ * fork, the call made again in the child's fresh record.
+ */
+static __attribute__((noinline)) int push_slow(struct pmu__region_thr *t, struct pmu__acc *a, unsigned id,
+					       const char *p, unsigned d)
+{
+	int r;
+
 	/* Whether times are wanted may change only while the set says its events may have been multiplexed. */
 	if (unlikely(t->times == PMU_TIMES_NONE) && pmu__set_maybe_multiplexed(t->set) &&
 	    (t->times = want_times(t->set, t->n)))
@@ -418,39 +437,36 @@ static __attribute__((noinline)) int push_slow(struct pmu__region_thr *t, unsign
 	if (!t->clk_page) {
 		/* The clock outside, the counters inside: the counts take in as little of this code as possible. */
 		t->stk_t0[d] = now_ns();
-		return read_into(t, &t->stk_v[d * t->n], d);
+		r = read_into(t, &t->stk_v[d * t->n], d);
+	} else {
+		/* The page clock after the counters, which tell first whether the set is a forked child's copy. */
+		r = read_into(t, &t->stk_v[d * t->n], d);
+		if (likely(r == 0))
+			t->stk_t0[d] = clock_now(t);
 	}
-	/* The page clock after the counters, which tell first whether the set is a forked child's copy. */
-	int r = read_into(t, &t->stk_v[d * t->n], d);
-
-	if (likely(r == 0))
-		t->stk_t0[d] = clock_now(t);
-	return r;
+	if (unlikely(r < 0))
+		return r;
+	if (unlikely(r))	/* a forked child's fresh record: start over in it */
+		return p ? pmu_region_begin(p) : pmu_region_enter((int)id);
+	push_top(t, a, id, p, d);
+	return 0;
 }
 
 /*
  * Opens region id (figures a, room checked) at depth d of t, begun by name
- * p (NULL by handle). 0, -errno, or 1 when t was a forked child's copy,
- * now gone: the caller starts over in the fresh record.
+ * p (NULL by handle). 0 or -errno.
  *
  * Where every event is read from user space and has run all along, one
- * sequence over the pages gives the counters and the clock; and then t
- * wants no times, for an event that was ever multiplexed shows it on its
- * page from then on and is not read so.
+ * sequence over the pages gives the counters and the clock, with no call:
+ * and then t wants no times, for an event that was ever multiplexed shows
+ * it on its page from then on and is not read so.
  */
 static inline __attribute__((always_inline)) int push(struct pmu__region_thr *t, struct pmu__acc *a, unsigned id,
 						      const char *p, unsigned d)
 {
-	if (unlikely(pmu__set_read_timed(t->set, &t->stk_v[d * t->n], &t->stk_t0[d], true))) {
-		int r = push_slow(t, d);
-
-		if (unlikely(r))
-			return r;
-	}
-	t->stk_id[d] = id;
-	t->stk_p[d] = p;
-	a->depth++;
-	t->depth = d + 1;
+	if (unlikely(pmu__set_read_timed(t->set, &t->stk_v[d * t->n], &t->stk_t0[d], true)))
+		return push_slow(t, a, id, p, d);
+	push_top(t, a, id, p, d);
 	return 0;
 }
 
@@ -481,32 +497,26 @@ static __attribute__((noinline)) int begin_slow(const char *name)
 	a = t->acc[id];
 	if (!a && !(a = acc_new(thr, t, (unsigned)id)))
 		return pmu__err(-ENOMEM, "%s: out of memory", name);
-	r = push(t, a, (unsigned)id, name, d);
-	if (r > 0)	/* a forked child's fresh record: start over in it */
-		return pmu_region_begin(name);
-	return r;
+	return push(t, a, (unsigned)id, name, d);
 }
 
+/* The usual case here, the rest in begin_slow(): no call, and so no stack frame. */
 PMU_API int pmu_region_begin(const char *name)
 {
 	struct pmu__thr *thr = pmu__self;
 	struct pmu__region_thr *t;
+	const struct pmu__rname *rn;
 	struct pmu__acc *a;
-	unsigned d;
-	int id, r;
+	unsigned d, c;
 
 	if (unlikely(!name || pmu__self_gen != __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED) ||
 		     !(t = thr->upper) || (d = t->depth) == PMU_REGION_DEPTH))
 		return begin_slow(name);
-	id = region_id(t, name, 1);
-	if (unlikely(id < 0))
-		return id;
-	if (unlikely(!(a = t->acc[id])))
+	c = cache_slot(name);
+	rn = t->cache[c].r;
+	if (unlikely(t->cache[c].p != name || !name_eq(rn, name) || !(a = t->acc[rn->id])))
 		return begin_slow(name);
-	r = push(t, a, (unsigned)id, name, d);
-	if (unlikely(r > 0))
-		return pmu_region_begin(name);
-	return r;
+	return push(t, a, rn->id, name, d);
 }
 
 /* The handle's name for a message, or NULL when it has none. */
@@ -546,10 +556,7 @@ static __attribute__((noinline)) int enter_slow(int h)
 	a = t->acc[h];
 	if (!a && !(a = acc_new(thr, t, (unsigned)h)))
 		return pmu__err(-ENOMEM, "%s: out of memory", name);
-	r = push(t, a, (unsigned)h, NULL, d);
-	if (r > 0)
-		return pmu_region_enter(h);
-	return r;
+	return push(t, a, (unsigned)h, NULL, d);
 }
 
 /*
@@ -562,15 +569,11 @@ PMU_API int pmu_region_enter(int h)
 	struct pmu__region_thr *t;
 	struct pmu__acc *a;
 	unsigned d;
-	int r;
 
 	if (unlikely(pmu__self_gen != __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED) || !(t = thr->upper) ||
 		     (unsigned)h >= PMU_REGION_MAX || !(a = t->acc[h]) || (d = t->depth) == PMU_REGION_DEPTH))
 		return enter_slow(h);
-	r = push(t, a, (unsigned)h, NULL, d);
-	if (unlikely(r > 0))
-		return pmu_region_enter(h);
-	return r;
+	return push(t, a, (unsigned)h, NULL, d);
 }
 
 PMU_API int pmu_region_register(const char *name)
