@@ -131,14 +131,6 @@ static void names_fini(void)
 
 static const struct pmu__thr_hooks hooks = { names_prepare, names_parent, names_child, names_fini, rec_drop };
 
-/* Whether the page clock is the thread's: once, when its record is made. */
-static bool clock_page(const struct pmu_set *set)
-{
-	uint64_t ns;
-
-	return !pmu__set_clock(set, &ns);
-}
-
 /*
  * The calling thread's region record, made on its first begin. From the
  * first one on, the names have a state to keep across fork and the records
@@ -158,7 +150,7 @@ static __attribute__((noinline)) struct pmu__region_thr *rec_new(struct pmu__thr
 	}
 	r->n = n;
 	r->set = t->set;
-	r->clk_page = clock_page(t->set);
+	r->clk_page = pmu__set_has_clock(t->set);
 	pmu__thr_set_hooks(&hooks);
 	__atomic_store_n(&t->upper, r, __ATOMIC_RELEASE);
 	return r;
@@ -299,22 +291,19 @@ static inline uint64_t now_ns(void)
 }
 
 /*
- * The page clock failed (its capability gone, as on an x86 TSC found
- * unstable): CLOCK_MONOTONIC from now on. The open regions' starts move to
- * it as if the innermost had begun now, so their times lose the span since
- * then, and no more.
+ * The set's clock failed (its capability gone, as on an x86 TSC found
+ * unstable): CLOCK_MONOTONIC from now on, and the open regions start now,
+ * for their starts in the set's clock have no ns to convert to. The call
+ * ending counts 0 ns.
  */
-static __attribute__((noinline, cold)) void clock_lost(struct pmu__region_thr *t)
+static __attribute__((noinline, cold)) uint64_t clock_lost(struct pmu__region_thr *t)
 {
 	uint64_t now = now_ns();
 
 	t->clk_page = false;
-	if (t->depth) {
-		uint64_t shift = now - t->stk_t0[t->depth - 1];
-
-		for (unsigned i = 0; i < t->depth; i++)
-			t->stk_t0[i] += shift;
-	}
+	for (unsigned i = 0; i < t->depth; i++)
+		t->stk_t0[i] = now;
+	return 0;
 }
 
 /* PMU_TIMES_FULL: each event's enabled times read at slot (a depth, or PMU_REGION_DEPTH at end); running follow. */
@@ -364,18 +353,25 @@ static inline int read_into(struct pmu__region_thr *t, uint64_t *values, unsigne
 }
 
 /*
- * The thread's clock for region times: the page clock of its counters when
- * they are read from user space (pmu__set_clock()), else CLOCK_MONOTONIC.
+ * The thread's clock for region times: the set's (pmu__set_cycles() at
+ * begin, pmu__set_ns_since() at end) when its counters are read from user
+ * space, else CLOCK_MONOTONIC (ns at begin too).
  */
-static inline uint64_t clock_now(struct pmu__region_thr *t)
+static inline uint64_t clock_begin(const struct pmu__region_thr *t)
+{
+	return t->clk_page ? pmu__set_cycles() : now_ns();
+}
+
+/* The ns since t0, a clock_begin() value. */
+static inline uint64_t clock_since(struct pmu__region_thr *t, uint64_t t0)
 {
 	uint64_t ns;
 
-	if (likely(t->clk_page) && likely(!pmu__set_clock(t->set, &ns)))
+	if (likely(t->clk_page) && likely(!pmu__set_ns_since(t->set, t0, &ns)))
 		return ns;
 	if (unlikely(t->clk_page))
-		clock_lost(t);
-	return now_ns();
+		return clock_lost(t);
+	return now_ns() - t0;
 }
 
 /*
@@ -434,16 +430,9 @@ static __attribute__((noinline)) int push_slow(struct pmu__region_thr *t, struct
 	if (unlikely(t->times == PMU_TIMES_NONE) && pmu__set_maybe_multiplexed(t->set) &&
 	    (t->times = want_times(t->set, t->n)))
 		t->times_from = d;
-	if (!t->clk_page) {
-		/* The clock outside, the counters inside: the counts take in as little of this code as possible. */
-		t->stk_t0[d] = now_ns();
-		r = read_into(t, &t->stk_v[d * t->n], d);
-	} else {
-		/* The page clock after the counters, which tell first whether the set is a forked child's copy. */
-		r = read_into(t, &t->stk_v[d * t->n], d);
-		if (likely(r == 0))
-			t->stk_t0[d] = clock_now(t);
-	}
+	/* The clock outside, the counters inside: the counts take in as little of this code as possible. */
+	t->stk_t0[d] = clock_begin(t);
+	r = read_into(t, &t->stk_v[d * t->n], d);
 	if (unlikely(r < 0))
 		return r;
 	if (unlikely(r))	/* a forked child's fresh record: start over in it */
@@ -621,12 +610,12 @@ static __attribute__((noinline)) void add_times(struct pmu__region_thr *t, struc
 }
 
 /*
- * Adds the call of a begun at depth d of t, ending at now with the values
- * in t->scratch, under the seqcount; with_times: t->times may want times
+ * Adds the call of a begun at depth d of t, ns long, with the values at
+ * its end in t->scratch, under the seqcount; with_times: t->times may want times
  * (not on the one-sequence read, see push()).
  */
 static inline __attribute__((always_inline)) void add_call(struct pmu__region_thr *t, struct pmu__acc *a, unsigned d,
-							   uint64_t now, bool with_times)
+							   uint64_t ns, bool with_times)
 {
 	unsigned n = t->n, i;
 	const uint64_t *v0 = &t->stk_v[d * n];
@@ -642,7 +631,7 @@ static inline __attribute__((always_inline)) void add_call(struct pmu__region_th
 		bool first = a->spans == 0;
 
 		PMU_FIG_ST(a->spans, a->spans + 1);
-		fig_add(&a->f[0], now - t->stk_t0[d], first);
+		fig_add(&a->f[0], ns, first);
 		for (i = 0; i < n; i++) {
 			uint64_t v = t->scratch[i];
 
@@ -676,32 +665,33 @@ static __attribute__((noinline)) int end_slow(struct pmu__region_thr *t, unsigne
 {
 	unsigned d = t->depth - 1;
 	struct pmu__acc *a = t->acc[id];
-	uint64_t now;
+	uint64_t ns;
 	int r;
 
 	r = read_into(t, t->scratch, PMU_REGION_DEPTH);
 	if (unlikely(r > 0))	/* t and a are gone with the parent's records */
 		return pmu__err(-EINVAL, "%s: the region was begun before fork(); the child starts with "
 				"no open region", pmu__region_name(id));
-	now = clock_now(t);
+	ns = clock_since(t, t->stk_t0[d]);
 	if (unlikely(r < 0)) {
 		t->depth = d;
 		a->depth--;
 		pmu__err_append(" (region %s closed without figures)", pmu__region_name(id));
 		return r;
 	}
-	add_call(t, a, d, now, true);
+	add_call(t, a, d, ns, true);
 	return 0;
 }
 
 /* Closes t's innermost open region, id, adding its figures unless the counters could not be read. */
 static inline __attribute__((always_inline)) int end_top(struct pmu__region_thr *t, unsigned id)
 {
-	uint64_t now;
+	unsigned d = t->depth - 1;
+	uint64_t ns = t->stk_t0[d];
 
-	if (unlikely(pmu__set_read_timed(t->set, t->scratch, &now, false)))
+	if (unlikely(pmu__set_read_timed(t->set, t->scratch, &ns, false)))
 		return end_slow(t, id);
-	add_call(t, t->acc[id], t->depth - 1, now, false);
+	add_call(t, t->acc[id], d, ns, false);
 	return 0;
 }
 

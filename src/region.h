@@ -74,7 +74,7 @@ struct pmu__region_thr {
 	unsigned times_from;
 	unsigned stk_id[PMU_REGION_DEPTH];
 	const char *stk_p[PMU_REGION_DEPTH];	/* the name pointer given to begin */
-	uint64_t stk_t0[PMU_REGION_DEPTH];
+	uint64_t stk_t0[PMU_REGION_DEPTH];	/* at begin: the set's clock counter (clk_page), else CLOCK_MONOTONIC ns */
 	struct pmu__acc *acc[PMU_REGION_MAX];	/* published with release, read with acquire */
 	uint64_t grp_en[PMU_REGION_DEPTH + 1];	/* PMU_TIMES_GROUP: at begin per depth, then at end */
 	uint64_t grp_run[PMU_REGION_DEPTH + 1];

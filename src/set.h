@@ -176,35 +176,49 @@ static inline uint64_t pmu__set_group_running(const struct pmu_set *set)
 }
 
 /*
- * The regions' clock: the perf clock of the set's first page (ns, the
- * time_zero conversion of linux/perf_event.h, cap_user_time_zero), which a
- * user-space read of the counters gets for a few instructions where a
+ * The regions' clock: the counter behind the set's first page's times
+ * (pmu__arch_clock(): one instruction, no call), whose differences the
+ * page's time_mult and time_shift turn into ns as linux/perf_event.h
+ * documents (cap_user_time; time_mask with cap_user_time_short), where a
  * clock_gettime() costs a call. Its durations are CLOCK_MONOTONIC's (the
- * same counter; the page's clock is not slewed by NTP).
+ * same counter, though the page's conversion is not slewed by NTP).
  */
-#define PMU_CAP_TIME_ZERO PMU_INL_CAP_BIT(4)
+#define PMU_CAP_TIME_ PMU_INL_CAP_BIT(3)
 #define PMU_CAP_TIME_SHORT_ PMU_INL_CAP_BIT(5)
 
-/* The page's clock at counter value cyc; pc's fields are loaded under its lock, caps among them. */
-static inline __attribute__((always_inline)) uint64_t pmu__page_ns(const struct perf_event_mmap_page *pc,
-								  uint64_t caps, uint64_t cyc)
+/* The clock's counter now. */
+static inline __attribute__((always_inline)) uint64_t pmu__set_cycles(void)
 {
-	uint64_t quot, rem;
-	uint32_t mult = PMU_INL_LD(pc, time_mult);
-	uint16_t shift = PMU_INL_LD(pc, time_shift) & 63;
-
-	if (caps & PMU_CAP_TIME_SHORT_) {
-		uint64_t base = PMU_INL_LD(pc, time_cycles);
-
-		cyc = base + ((cyc - base) & PMU_INL_LD(pc, time_mask));
-	}
-	quot = cyc >> shift;
-	rem = cyc & ((1ull << shift) - 1);
-	return PMU_INL_LD(pc, time_zero) + quot * mult + ((rem * mult) >> shift);
+	return pmu__arch_clock();
 }
 
-/* The page clock now: 0 with *ns set, or 1 when the set has none (not read from user space, no cap_user_time_zero). */
-static inline int pmu__set_clock(const struct pmu_set *set, uint64_t *ns)
+/* ns from counter value c0 to c1, with pc's fields loaded under its lock, caps among them. */
+static inline __attribute__((always_inline)) uint64_t pmu__page_ns_between(const struct perf_event_mmap_page *pc,
+									   uint64_t caps, uint64_t c0, uint64_t c1)
+{
+	uint32_t mult = PMU_INL_LD(pc, time_mult);
+	uint16_t shift = PMU_INL_LD(pc, time_shift) & 63;
+	uint64_t d = c1 - c0;
+
+	if (caps & PMU_CAP_TIME_SHORT_)	/* a counter narrower than 64 bits */
+		d &= PMU_INL_LD(pc, time_mask);
+	/* The documented quotient and remainder: no 128-bit product. */
+	return (d >> shift) * mult + (((d & ((1ull << shift) - 1)) * mult) >> shift);
+}
+
+/* Whether the set has the clock: read from user space, its first page with cap_user_time. */
+static inline bool pmu__set_has_clock(const struct pmu_set *set)
+{
+#if PMU_INL_USER_READ
+	return set->direct && (PMU_INL_LD(set->ev[0].page, capabilities) & PMU_CAP_TIME_);
+#else
+	(void)set;
+	return false;
+#endif
+}
+
+/* The ns since counter value c0 (pmu__set_cycles()): 0 with *ns set, or 1 when the set has no clock now. */
+static inline int pmu__set_ns_since(const struct pmu_set *set, uint64_t c0, uint64_t *ns)
 {
 #if PMU_INL_USER_READ
 	const struct perf_event_mmap_page *pc;
@@ -218,15 +232,16 @@ static inline int pmu__set_clock(const struct pmu_set *set, uint64_t *ns)
 		seq = PMU_INL_LDV(pc, lock);
 		PMU_INL_BARRIER();
 		caps = PMU_INL_LD(pc, capabilities);
-		if (unlikely(!(caps & PMU_CAP_TIME_ZERO)))
+		if (unlikely(!(caps & PMU_CAP_TIME_)))
 			return 1;
-		t = pmu__page_ns(pc, caps, pmu__arch_clock());
+		t = pmu__page_ns_between(pc, caps, c0, pmu__set_cycles());
 		PMU_INL_BARRIER();
 	} while (unlikely(PMU_INL_LDV(pc, lock) != seq || (seq & 1)));
 	*ns = t;
 	return 0;
 #else
 	(void)set;
+	(void)c0;
 	(void)ns;
 	return 1;
 #endif
@@ -234,25 +249,28 @@ static inline int pmu__set_clock(const struct pmu_set *set, uint64_t *ns)
 
 /*
  * What pmu_read() gives of a set read from user space as one group (or of
- * one event), with the page clock (pmu__set_clock()) read in the same
- * sequence as the first counter: just before the counters when clock_first,
- * else just after them, so that the counts take in as little of the
- * caller as possible. 0, or 1 when the pages cannot answer so (read(2),
- * multiplexed, index 0, no clock): pmu_read() gives the full answer then.
+ * one event), in one sequence over the pages with no call, and the clock:
+ * at begin (begin true) the clock's counter into *clk just before the
+ * counters, at end the ns since *clk (a begin's) into it just after them, so
+ * that the counts take in as little of the caller as possible. 0, or 1 when
+ * the pages cannot answer so (read(2), multiplexed, index 0, no clock):
+ * pmu_read() gives the full answer then.
  */
 static inline __attribute__((always_inline)) int pmu__set_read_timed(const struct pmu_set *set, uint64_t *values,
-								     uint64_t *ns, bool clock_first)
+								     uint64_t *clk, bool begin)
 {
 #if PMU_INL_USER_READ
 	const struct pmu_counter *ev = set->ev;
 	const struct perf_event_mmap_page *pc;
 	uint32_t n = set->direct, seq, idx, shift, i;
-	uint64_t caps, cyc = 0, pmc, count, t;
+	uint64_t caps, cyc = 0, pmc, count, t = 0;
 
 	if (unlikely(!n || (n > 1 && !set->one_group)))
 		return 1;
+	if (begin)
+		cyc = pmu__set_cycles();
 	/* The group's other events: their schedule is the first's, which is checked. */
-	for (i = 1; !clock_first && i < n; i++)
+	for (i = 1; !begin && i < n; i++)
 		if (unlikely(pmu_inl_page_read(ev[i].page, pmu_inl_rdpmc, 0, &values[i])))
 			return 1;
 	pc = ev[0].page;
@@ -261,33 +279,32 @@ static inline __attribute__((always_inline)) int pmu__set_read_timed(const struc
 		PMU_INL_BARRIER();
 		caps = PMU_INL_LD(pc, capabilities);
 		idx = PMU_INL_LDV(pc, index);
-		if (unlikely(!idx || !(caps & PMU_CAP_TIME_ZERO)))
+		if (unlikely(!idx || (!begin && !(caps & PMU_CAP_TIME_))))
 			return 1;
 		shift = pmu_inl_width_shift(PMU_INL_LD(pc, pmc_width));
-		if (clock_first)
-			cyc = pmu__arch_clock();
 		pmc = pmu_inl_rdpmc(idx);
-		if (!clock_first)
-			cyc = pmu__arch_clock();
+		if (!begin)
+			cyc = pmu__set_cycles();
 		count = PMU_INL_LD(pc, offset) + pmu_inl_sign_extend(pmc, shift);
 		if (unlikely(PMU_INL_LD(pc, time_enabled) != PMU_INL_LD(pc, time_running)))
 			return 1;	/* multiplexed: scaled, with times */
-		t = pmu__page_ns(pc, caps, cyc);
+		if (!begin)
+			t = pmu__page_ns_between(pc, caps, *clk, cyc);
 		PMU_INL_BARRIER();
 		if (likely(PMU_INL_LDV(pc, lock) == seq && !(seq & 1)))
 			break;
 	}
 	values[0] = count;
-	*ns = t;
-	for (i = 1; clock_first && i < n; i++)
+	*clk = begin ? cyc : t;
+	for (i = 1; begin && i < n; i++)
 		if (unlikely(pmu_inl_page_read(ev[i].page, pmu_inl_rdpmc, 0, &values[i])))
 			return 1;
 	return 0;
 #else
 	(void)set;
 	(void)values;
-	(void)ns;
-	(void)clock_first;
+	(void)clk;
+	(void)begin;
 	return 1;
 #endif
 }
