@@ -207,8 +207,8 @@ int pmu_thread_fini(void);
 /*
  * Marks the start and end of a named region in the calling thread. Regions
  * nest; the end must name the innermost open region. Each thread adds up,
- * per region name: calls, ns (CLOCK_MONOTONIC) and each event between
- * begin and end. 0 or -errno; a failed call changes no figure.
+ * per region name: calls, ns (CLOCK_MONOTONIC durations) and each event
+ * between begin and end. 0 or -errno; a failed call changes no figure.
  */
 int pmu_region_begin(const char *name);
 int pmu_region_end(const char *name);
@@ -301,7 +301,7 @@ struct pmu_region_result {
 	const char *name;	/* the region's name */
 	uint64_t calls;		/* completed calls, recursive ones included */
 	uint64_t spans;		/* completed outermost calls: the samples of min, max, stddev */
-	uint64_t ns;		/* CLOCK_MONOTONIC ns over the outermost calls */
+	uint64_t ns;		/* ns over the outermost calls (CLOCK_MONOTONIC durations) */
 	uint64_t ns_min, ns_max;	/* of one outermost call; 0 when spans is 0 */
 	double ns_stddev;	/* population standard deviation over the outermost calls */
 	unsigned nevents;
