@@ -41,10 +41,13 @@
 #else
 /*
  * Elsewhere one release fence after the odd seqcount orders it before every
- * figure's relaxed store (fence to acquire load): one instruction where
- * arm64's release stores each want their address in a register.
+ * figure's store, as the kernel's seqcount writers do: one instruction where
+ * arm64's release stores each want their address in a register. The stores
+ * are volatile (each made once, whole), not atomic, so that the compiler
+ * may address them by offset, pair them and keep the record's fields in
+ * registers across them.
  */
-#define PMU_FIG_ST(p, v) __atomic_store_n(&(p), (v), __ATOMIC_RELAXED)
+#define PMU_FIG_ST(p, v) (*(volatile __typeof__(p) *)&(p) = (v))
 #define PMU_FIG_FENCE() __atomic_thread_fence(__ATOMIC_RELEASE)
 #endif
 #define PMU_FIG_LD(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
