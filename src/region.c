@@ -163,13 +163,23 @@ static __attribute__((noinline)) struct pmu__region_thr *rec_new(struct pmu__thr
  * Whether name is r's. An 8-aligned name is compared a word at a time: a
  * word is read only while the previous ones matched r's, none of which
  * holds a NUL, so it is within name or holds its NUL, and an aligned word
- * never crosses a page. The bytes past the NUL are masked out; the
- * sanitizers, which would see them as read, do not check this function.
+ * never crosses a page. The bytes past the NUL are masked out; AddressSanitizer,
+ * which sees them read, gets the string compare.
  */
-static inline __attribute__((always_inline, no_sanitize_address)) bool name_eq(const struct pmu__rname *r,
-									       const char *name)
+#if defined(__SANITIZE_ADDRESS__)
+#define PMU_NAME_WORDS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PMU_NAME_WORDS 0
+#endif
+#endif
+#ifndef PMU_NAME_WORDS
+#define PMU_NAME_WORDS 1
+#endif
+
+static inline __attribute__((always_inline)) bool name_eq(const struct pmu__rname *r, const char *name)
 {
-	if (likely(!((uintptr_t)name & 7))) {
+	if (PMU_NAME_WORDS && likely(!((uintptr_t)name & 7))) {
 		const pmu__word *u = (const pmu__word *)(const void *)name;
 		unsigned i;
 
