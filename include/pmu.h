@@ -207,11 +207,24 @@ int pmu_thread_fini(void);
 /*
  * Marks the start and end of a named region in the calling thread. Regions
  * nest; the end must name the innermost open region. Each thread adds up,
- * per region name: calls, ns (CLOCK_MONOTONIC) and each event between
- * begin and end. 0 or -errno; a failed call changes no figure.
+ * per region name: calls, ns (CLOCK_MONOTONIC durations) and each event
+ * between begin and end. 0 or -errno; a failed call changes no figure.
  */
 int pmu_region_begin(const char *name);
 int pmu_region_end(const char *name);
+
+/*
+ * Regions by handle, for hot code: pmu_region_register() gives name's
+ * handle (>= 0, the same in every thread and for every call with an equal
+ * name; the name's rules are begin's) or -errno. pmu_region_enter() and
+ * pmu_region_exit() are begin and end of the handle's region, with their
+ * nesting rules and errors, and mix with them freely: a region is the
+ * same whether named or given by handle. A handle is valid until
+ * pmu_thread_fini(); any other is -EINVAL with a message.
+ */
+int pmu_region_register(const char *name);
+int pmu_region_enter(int handle);
+int pmu_region_exit(int handle);
 
 /*
  * Writes every region's figures, per thread and in total, with derived
@@ -288,7 +301,7 @@ struct pmu_region_result {
 	const char *name;	/* the region's name */
 	uint64_t calls;		/* completed calls, recursive ones included */
 	uint64_t spans;		/* completed outermost calls: the samples of min, max, stddev */
-	uint64_t ns;		/* CLOCK_MONOTONIC ns over the outermost calls */
+	uint64_t ns;		/* ns over the outermost calls (CLOCK_MONOTONIC durations) */
 	uint64_t ns_min, ns_max;	/* of one outermost call; 0 when spans is 0 */
 	double ns_stddev;	/* population standard deviation over the outermost calls */
 	unsigned nevents;

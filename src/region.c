@@ -16,6 +16,7 @@
  * are read through the set layer's functions (set.h), never its fields.
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -34,14 +35,43 @@
  * seqcount and before the re-check, without fences (which TSan does not
  * model); on x86 they are plain moves.
  */
+#ifdef PMU_TSAN
 #define PMU_FIG_ST(p, v) __atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
+#define PMU_FIG_FENCE() do { } while (0)
+#else
+/*
+ * Elsewhere one release fence after the odd seqcount orders it before every
+ * figure's store, as the kernel's seqcount writers do: one instruction where
+ * arm64's release stores each want their address in a register. The stores
+ * are volatile (each made once, whole), not atomic, so that the compiler
+ * may address them by offset, pair them and keep the record's fields in
+ * registers across them.
+ */
+#define PMU_FIG_ST(p, v) (*(volatile __typeof__(p) *)&(p) = (v))
+#define PMU_FIG_FENCE() __atomic_thread_fence(__ATOMIC_RELEASE)
+#endif
 #define PMU_FIG_LD(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
 
-/* An interned region name: freed only by pmu_thread_fini(), when no thread uses the layer. */
+/* A word of a name, read through a char pointer. */
+typedef uint64_t __attribute__((may_alias)) pmu__word;
+
+/*
+ * An interned region name: freed only by pmu_thread_fini(), when no thread
+ * uses the layer. The name is 8-aligned and padded with zeros to its words,
+ * so that a name given at an 8-aligned address (string literals usually
+ * are) is compared a word at a time.
+ */
 struct pmu__rname {
 	unsigned id;
-	char name[];
+	unsigned words;		/* of the name with its NUL */
+	uint64_t last;		/* the bytes of the last word that belong to the name, NUL included */
+	pmu__word w[];		/* the name */
 };
+
+static inline const char *rname(const struct pmu__rname *r)
+{
+	return (const char *)r->w;
+}
 
 static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;	/* interning a new name */
 static unsigned nregions;	/* atomic */
@@ -55,7 +85,7 @@ unsigned pmu__region_count(void)
 
 const char *pmu__region_name(unsigned id)
 {
-	return __atomic_load_n(&byid[id], __ATOMIC_ACQUIRE)->name;
+	return rname(__atomic_load_n(&byid[id], __ATOMIC_ACQUIRE));
 }
 
 /* Fork: the child gets a name table no other thread is changing. */
@@ -123,9 +153,42 @@ static __attribute__((noinline)) struct pmu__region_thr *rec_new(struct pmu__thr
 	}
 	r->n = n;
 	r->set = t->set;
+	r->clk_page = pmu__set_has_clock(t->set);
 	pmu__thr_set_hooks(&hooks);
 	__atomic_store_n(&t->upper, r, __ATOMIC_RELEASE);
 	return r;
+}
+
+/*
+ * Whether name is r's. An 8-aligned name is compared a word at a time: a
+ * word is read only while the previous ones matched r's, none of which
+ * holds a NUL, so it is within name or holds its NUL, and an aligned word
+ * never crosses a page. The bytes past the NUL are masked out; AddressSanitizer,
+ * which sees them read, gets the string compare.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define PMU_NAME_WORDS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PMU_NAME_WORDS 0
+#endif
+#endif
+#ifndef PMU_NAME_WORDS
+#define PMU_NAME_WORDS 1
+#endif
+
+static inline __attribute__((always_inline)) bool name_eq(const struct pmu__rname *r, const char *name)
+{
+	if (PMU_NAME_WORDS && likely(!((uintptr_t)name & 7))) {
+		const pmu__word *u = (const pmu__word *)(const void *)name;
+		unsigned i;
+
+		for (i = 0; i + 1 < r->words; i++)
+			if (u[i] != r->w[i])
+				return false;
+		return !((u[i] ^ r->w[i]) & r->last);
+	}
+	return !strcmp(rname(r), name);
 }
 
 static uint32_t hash(const char *s)
@@ -144,14 +207,34 @@ static struct pmu__rname *probe(const char *name, uint32_t h, unsigned *slot)
 
 	for (i = h & (TAB_SIZE - 1);; i = (i + 1) & (TAB_SIZE - 1)) {
 		r = __atomic_load_n(&tab[i], __ATOMIC_ACQUIRE);
-		if (!r || !strcmp(r->name, name))
+		if (!r || !strcmp(rname(r), name))
 			break;
 	}
 	*slot = i;
 	return r;
 }
 
-/* The region id of name, interned if create. -ENOENT (no message) when absent and !create. */
+/* Name's record, the name copied into its words (zero-padded). */
+static struct pmu__rname *rname_new(const char *name, size_t len, unsigned id)
+{
+	unsigned words = (unsigned)(len / 8 + 1);
+	struct pmu__rname *r = calloc(1, offsetof(struct pmu__rname, w) + words * sizeof(uint64_t));
+	unsigned char m[8] = { 0 };
+
+	if (!r)
+		return NULL;
+	r->id = id;
+	r->words = words;
+	memcpy(r->w, name, len + 1);
+	memset(m, 0xff, len % 8 + 1);	/* in memory order, whatever the byte order */
+	memcpy(&r->last, m, sizeof(r->last));
+	return r;
+}
+
+/*
+ * The region id of name, interned if create, and cached in t's slot cslot
+ * when t is not NULL. -ENOENT (no message) when absent and !create.
+ */
 static int intern(struct pmu__region_thr *t, const char *name, unsigned cslot, int create)
 {
 	size_t len = strnlen(name, PMU_REGION_NAME);
@@ -178,30 +261,36 @@ static int intern(struct pmu__region_thr *t, const char *name, unsigned cslot, i
 				return pmu__err(-ENOSPC, "%s: more than %d distinct region names in this "
 						"process", name, PMU_REGION_MAX);
 			}
-			r = malloc(sizeof(*r) + len + 1);
+			r = rname_new(name, len, id);
 			if (!r) {
 				pthread_mutex_unlock(&names_lock);
 				return pmu__err(-ENOMEM, "%s: out of memory", name);
 			}
-			r->id = id;
-			memcpy(r->name, name, len + 1);
 			__atomic_store_n(&byid[id], r, __ATOMIC_RELEASE);
 			__atomic_store_n(&tab[slot], r, __ATOMIC_RELEASE);
 			__atomic_store_n(&nregions, id + 1, __ATOMIC_RELEASE);
 		}
 		pthread_mutex_unlock(&names_lock);
 	}
-	t->cache[cslot].p = name;
-	t->cache[cslot].r = r;
+	if (t) {
+		t->cache[cslot].p = name;
+		t->cache[cslot].r = r;
+	}
 	return (int)r->id;
+}
+
+/* name's slot in a thread's cache by pointer. */
+static inline unsigned cache_slot(const char *name)
+{
+	return (unsigned)((uintptr_t)name >> 3 ^ (uintptr_t)name >> 11) & (PMU_NAME_CACHE - 1);
 }
 
 static inline int region_id(struct pmu__region_thr *t, const char *name, int create)
 {
-	unsigned c = (unsigned)((uintptr_t)name >> 3 ^ (uintptr_t)name >> 11) & (PMU_NAME_CACHE - 1);
+	unsigned c = cache_slot(name);
 	const struct pmu__rname *r = t->cache[c].r;
 
-	if (likely(t->cache[c].p == name && !strcmp(r->name, name)))
+	if (likely(t->cache[c].p == name && name_eq(r, name)))
 		return (int)r->id;
 	return intern(t, name, c, create);
 }
@@ -212,6 +301,22 @@ static inline uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * The set's clock failed (its capability gone, as on an x86 TSC found
+ * unstable): CLOCK_MONOTONIC from now on, and the open regions start now,
+ * for their starts in the set's clock have no ns to convert to. The call
+ * ending counts 0 ns.
+ */
+static __attribute__((noinline, cold)) uint64_t clock_lost(struct pmu__region_thr *t)
+{
+	uint64_t now = now_ns();
+
+	t->clk_page = false;
+	for (unsigned i = 0; i < t->depth; i++)
+		t->stk_t0[i] = now;
+	return 0;
 }
 
 /* PMU_TIMES_FULL: each event's enabled times read at slot (a depth, or PMU_REGION_DEPTH at end); running follow. */
@@ -261,6 +366,28 @@ static inline int read_into(struct pmu__region_thr *t, uint64_t *values, unsigne
 }
 
 /*
+ * The thread's clock for region times: the set's (pmu__set_cycles() at
+ * begin, pmu__set_ns_since() at end) when its counters are read from user
+ * space, else CLOCK_MONOTONIC (ns at begin too).
+ */
+static inline uint64_t clock_begin(const struct pmu__region_thr *t)
+{
+	return t->clk_page ? pmu__set_cycles() : now_ns();
+}
+
+/* The ns since t0, a clock_begin() value. */
+static inline uint64_t clock_since(struct pmu__region_thr *t, uint64_t t0)
+{
+	uint64_t ns;
+
+	if (likely(t->clk_page) && likely(!pmu__set_ns_since(t->set, t0, &ns)))
+		return ns;
+	if (unlikely(t->clk_page))
+		return clock_lost(t);
+	return now_ns() - t0;
+}
+
+/*
  * How t's counters give their times from now on (PMU_TIMES_*): with the
  * values on the read(2) path; on the user-space path only once an event's
  * page shows it was multiplexed (enabled != running, which then stays so),
@@ -292,7 +419,61 @@ static struct pmu__acc *acc_new(struct pmu__thr *thr, struct pmu__region_thr *t,
 	return a;
 }
 
-PMU_API int pmu_region_begin(const char *name)
+/* Puts region id (figures a), begun by name p (NULL by handle), at depth d of t, its reads done. */
+static inline __attribute__((always_inline)) void push_top(struct pmu__region_thr *t, struct pmu__acc *a,
+							   unsigned id, const char *p, unsigned d)
+{
+	t->stk_id[d] = id;
+	t->stk_p[d] = p;
+	a->depth++;
+	t->depth = d + 1;
+}
+
+/*
+ * push() when the one-sequence read of the pages cannot give the reads: the
+ * times as t->times says, then the clock and the counters; and after a
+ * fork, the call made again in the child's fresh record.
+ */
+static __attribute__((noinline)) int push_slow(struct pmu__region_thr *t, struct pmu__acc *a, unsigned id,
+					       const char *p, unsigned d)
+{
+	int r;
+
+	/* Whether times are wanted may change only while the set says its events may have been multiplexed. */
+	if (unlikely(t->times == PMU_TIMES_NONE) && pmu__set_maybe_multiplexed(t->set) &&
+	    (t->times = want_times(t->set, t->n)))
+		t->times_from = d;
+	/* The clock outside, the counters inside: the counts take in as little of this code as possible. */
+	t->stk_t0[d] = clock_begin(t);
+	r = read_into(t, &t->stk_v[d * t->n], d);
+	if (unlikely(r < 0))
+		return r;
+	if (unlikely(r))	/* a forked child's fresh record: start over in it */
+		return p ? pmu_region_begin(p) : pmu_region_enter((int)id);
+	push_top(t, a, id, p, d);
+	return 0;
+}
+
+/*
+ * Opens region id (figures a, room checked) at depth d of t, begun by name
+ * p (NULL by handle). 0 or -errno.
+ *
+ * Where every event is read from user space and has run all along, one
+ * sequence over the pages gives the counters and the clock, with no call:
+ * and then t wants no times, for an event that was ever multiplexed shows
+ * it on its page from then on and is not read so.
+ */
+static inline __attribute__((always_inline)) int push(struct pmu__region_thr *t, struct pmu__acc *a, unsigned id,
+						      const char *p, unsigned d)
+{
+	if (unlikely(pmu__set_read_timed(t->set, &t->stk_v[d * t->n], &t->stk_t0[d], true)))
+		return push_slow(t, a, id, p, d);
+	push_top(t, a, id, p, d);
+	return 0;
+}
+
+/* begin's refusals, the thread's first region, a name's first use in it: all but the usual case. */
+static __attribute__((noinline)) int begin_slow(const char *name)
 {
 	struct pmu__region_thr *t;
 	struct pmu__thr *thr;
@@ -300,40 +481,110 @@ PMU_API int pmu_region_begin(const char *name)
 	unsigned d;
 	int id, r;
 
-	if (unlikely(!name))
+	if (!name)
 		return pmu__err(-EINVAL, "pmu_region_begin: the name is NULL");
 	r = pmu__thr_current(&thr);
-	if (unlikely(r < 0))
+	if (r < 0)
 		return r;
 	t = thr->upper;	/* this thread's own store */
-	if (unlikely(!t) && !(t = rec_new(thr)))
+	if (!t && !(t = rec_new(thr)))
 		return pmu__err(-ENOMEM, "%s: out of memory", name);
 	d = t->depth;
-	if (unlikely(d == PMU_REGION_DEPTH))
+	if (d == PMU_REGION_DEPTH)
 		return pmu__err(-ENOSPC, "%s: more than %d regions open in this thread (a missing "
 				"pmu_region_end()?)", name, PMU_REGION_DEPTH);
 	id = region_id(t, name, 1);
-	if (unlikely(id < 0))
+	if (id < 0)
 		return id;
 	a = t->acc[id];
-	if (unlikely(!a) && !(a = acc_new(thr, t, (unsigned)id)))
+	if (!a && !(a = acc_new(thr, t, (unsigned)id)))
 		return pmu__err(-ENOMEM, "%s: out of memory", name);
-	/* Whether times are wanted may change only while the set says its events may have been multiplexed. */
-	if (unlikely(t->times == PMU_TIMES_NONE) && pmu__set_maybe_multiplexed(t->set) &&
-	    (t->times = want_times(t->set, t->n)))
-		t->times_from = d;
-	/* The clock outside, the counters inside: the counts take in as little of this code as possible. */
-	t->stk_t0[d] = now_ns();
-	r = read_into(t, &t->stk_v[d * t->n], d);
-	if (unlikely(r < 0))
+	return push(t, a, (unsigned)id, name, d);
+}
+
+/* The usual case here, the rest in begin_slow(): no call, and so no stack frame. */
+PMU_API int pmu_region_begin(const char *name)
+{
+	struct pmu__thr *thr = pmu__self;
+	struct pmu__region_thr *t;
+	const struct pmu__rname *rn;
+	struct pmu__acc *a;
+	unsigned d, c;
+
+	if (unlikely(!name || pmu__self_gen != __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED) ||
+		     !(t = thr->upper) || (d = t->depth) == PMU_REGION_DEPTH))
+		return begin_slow(name);
+	c = cache_slot(name);
+	rn = t->cache[c].r;
+	if (unlikely(t->cache[c].p != name || !name_eq(rn, name) || !(a = t->acc[rn->id])))
+		return begin_slow(name);
+	return push(t, a, rn->id, name, d);
+}
+
+/* The handle's name for a message, or NULL when it has none. */
+static const char *handle_name(int h)
+{
+	return h >= 0 && (unsigned)h < pmu__region_count() ? pmu__region_name((unsigned)h) : NULL;
+}
+
+static __attribute__((cold)) int bad_handle(const char *fn, int h)
+{
+	return pmu__err(-EINVAL, "%s: %d is not a region handle (pmu_region_register() gives them, valid "
+			"until pmu_thread_fini())", fn, h);
+}
+
+/* enter's refusals, the thread's first region, the handle's first use in it. */
+static __attribute__((noinline)) int enter_slow(int h)
+{
+	struct pmu__region_thr *t;
+	struct pmu__thr *thr;
+	struct pmu__acc *a;
+	const char *name = handle_name(h);
+	unsigned d;
+	int r;
+
+	if (!name)
+		return bad_handle("pmu_region_enter", h);
+	r = pmu__thr_current(&thr);
+	if (r < 0)
 		return r;
-	if (unlikely(r))	/* a forked child's fresh record: start over in it */
-		return pmu_region_begin(name);
-	t->stk_id[d] = (unsigned)id;
-	t->stk_p[d] = name;
-	a->depth++;
-	t->depth = d + 1;
-	return 0;
+	t = thr->upper;
+	if (!t && !(t = rec_new(thr)))
+		return pmu__err(-ENOMEM, "%s: out of memory", name);
+	d = t->depth;
+	if (d == PMU_REGION_DEPTH)
+		return pmu__err(-ENOSPC, "%s: more than %d regions open in this thread (a missing "
+				"pmu_region_end()?)", name, PMU_REGION_DEPTH);
+	a = t->acc[h];
+	if (!a && !(a = acc_new(thr, t, (unsigned)h)))
+		return pmu__err(-ENOMEM, "%s: out of memory", name);
+	return push(t, a, (unsigned)h, NULL, d);
+}
+
+/*
+ * A handle whose figures the thread has is valid: they are made only for
+ * an interned id, and go with the names at pmu_thread_fini().
+ */
+PMU_API int pmu_region_enter(int h)
+{
+	struct pmu__thr *thr = pmu__self;
+	struct pmu__region_thr *t;
+	struct pmu__acc *a;
+	unsigned d;
+
+	if (unlikely(pmu__self_gen != __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED) || !(t = thr->upper) ||
+		     (unsigned)h >= PMU_REGION_MAX || !(a = t->acc[h]) || (d = t->depth) == PMU_REGION_DEPTH))
+		return enter_slow(h);
+	return push(t, a, (unsigned)h, NULL, d);
+}
+
+PMU_API int pmu_region_register(const char *name)
+{
+	if (!name)
+		return pmu__err(-EINVAL, "pmu_region_register: the name is NULL");
+	/* The names now have a state to keep across fork and to free at pmu_thread_fini(). */
+	pmu__thr_set_hooks(&hooks);
+	return intern(NULL, name, 0, 1);
 }
 
 /* Adds x, one outermost call's figure, to f; first: the region's first such call. */
@@ -346,9 +597,10 @@ static inline __attribute__((always_inline)) void fig_add(struct pmu__fig *f, ui
 		PMU_FIG_ST(f->k, x);
 		return;
 	}
-	if (x < f->min)
+	/* Stored only when they change, which few calls do. */
+	if (unlikely(x < f->min))
 		PMU_FIG_ST(f->min, x);
-	if (x > f->max)
+	if (unlikely(x > f->max))
 		PMU_FIG_ST(f->max, x);
 	int64_t dx = (int64_t)(x - f->k);
 	unsigned __int128 sq = ((unsigned __int128)f->sq_hi << 64 | f->sq_lo) + (unsigned __int128)((__int128)dx * dx);
@@ -370,38 +622,29 @@ static __attribute__((noinline)) void add_times(struct pmu__region_thr *t, struc
 	}
 }
 
-/* Closes t's innermost open region, adding its figures unless the counters could not be read. */
-static inline __attribute__((always_inline)) int end_top(struct pmu__region_thr *t, const char *name)
+/*
+ * Adds the call of a begun at depth d of t, ns long, with the values at
+ * its end in t->scratch, under the seqcount; with_times: t->times may want times
+ * (not on the one-sequence read, see push()).
+ */
+static inline __attribute__((always_inline)) void add_call(struct pmu__region_thr *t, struct pmu__acc *a, unsigned d,
+							   uint64_t ns, bool with_times)
 {
-	unsigned d = t->depth - 1, id = t->stk_id[d], i, n = t->n;
-	struct pmu__acc *a = t->acc[id];
+	unsigned n = t->n, i;
 	const uint64_t *v0 = &t->stk_v[d * n];
-	uint64_t now, seq;
-	int r;
+	uint64_t seq = t->seq;
 
-	r = read_into(t, t->scratch, PMU_REGION_DEPTH);
-	now = now_ns();
-	if (unlikely(r > 0))	/* t, a and v0 are gone with the parent's records */
-		return pmu__err(-EINVAL, "%s: the region was begun before fork(); the child starts with "
-				"no open region", name);
-	if (unlikely(r < 0)) {
-		t->depth = d;
-		a->depth--;
-		pmu__err_append(" (region %s closed without figures)", name);
-		return r;
-	}
-	seq = t->seq;
 	__atomic_store_n(&t->seq, seq + 1, __ATOMIC_RELAXED);
-	PMU_FIG_ST(a->calls, a->calls + 1);
+	PMU_FIG_FENCE();
 	/*
 	 * A region nested in itself counts every call, but its time and events
 	 * over the outermost one: that is the call its per-call figures are of.
 	 */
-	if (--a->depth == 0) {
+	if (likely(--a->depth == 0)) {
 		bool first = a->spans == 0;
 
 		PMU_FIG_ST(a->spans, a->spans + 1);
-		fig_add(&a->f[0], now - t->stk_t0[d], first);
+		fig_add(&a->f[0], ns, first);
 		for (i = 0; i < n; i++) {
 			uint64_t v = t->scratch[i];
 
@@ -414,17 +657,54 @@ static inline __attribute__((always_inline)) int end_top(struct pmu__region_thr 
 		 * on. Each event's start when multiplexing is first seen: a call
 		 * begun before (below times_from) has none.
 		 */
-		if (t->times == PMU_TIMES_GROUP) {
+		if (!with_times) {
+		} else if (t->times == PMU_TIMES_GROUP) {
 			PMU_FIG_ST(a->f[0].en, a->f[0].en + (t->grp_en[PMU_REGION_DEPTH] - t->grp_en[d]));
 			PMU_FIG_ST(a->f[0].run, a->f[0].run + (t->grp_run[PMU_REGION_DEPTH] - t->grp_run[d]));
 		} else if (unlikely(t->times == PMU_TIMES_FULL) && d >= t->times_from) {
 			add_times(t, a, d);
 		}
+	} else {
+		PMU_FIG_ST(a->nested, a->nested + 1);
 	}
-	if (unlikely(d < t->times_from))	/* what begins at d from now on has times */
+	if (with_times && unlikely(d < t->times_from))	/* what begins at d from now on has times */
 		t->times_from = d;
 	__atomic_store_n(&t->seq, seq + 2, __ATOMIC_RELEASE);
 	t->depth = d;
+}
+
+/* The end's reads when the one-sequence read cannot give them, and the call added. */
+static __attribute__((noinline)) int end_slow(struct pmu__region_thr *t, unsigned id)
+{
+	unsigned d = t->depth - 1;
+	struct pmu__acc *a = t->acc[id];
+	uint64_t ns;
+	int r;
+
+	r = read_into(t, t->scratch, PMU_REGION_DEPTH);
+	if (unlikely(r > 0))	/* t and a are gone with the parent's records */
+		return pmu__err(-EINVAL, "%s: the region was begun before fork(); the child starts with "
+				"no open region", pmu__region_name(id));
+	ns = clock_since(t, t->stk_t0[d]);
+	if (unlikely(r < 0)) {
+		t->depth = d;
+		a->depth--;
+		pmu__err_append(" (region %s closed without figures)", pmu__region_name(id));
+		return r;
+	}
+	add_call(t, a, d, ns, true);
+	return 0;
+}
+
+/* Closes t's innermost open region, id, adding its figures unless the counters could not be read. */
+static inline __attribute__((always_inline)) int end_top(struct pmu__region_thr *t, unsigned id)
+{
+	unsigned d = t->depth - 1;
+	uint64_t ns = t->stk_t0[d];
+
+	if (unlikely(pmu__set_read_timed(t->set, t->scratch, &ns, false)))
+		return end_slow(t, id);
+	add_call(t, t->acc[id], d, ns, false);
 	return 0;
 }
 
@@ -439,8 +719,8 @@ static __attribute__((noinline)) int end_named(struct pmu__region_thr *t, const 
 						     "begun", name);
 	if (unlikely(top->id != (unsigned)id))
 		return pmu__err(-EINVAL, "%s: ended while \"%s\" is the innermost open region "
-				"(end the inner region first)", name, top->name);
-	return end_top(t, name);
+				"(end the inner region first)", name, rname(top));
+	return end_top(t, (unsigned)id);
 }
 
 PMU_API int pmu_region_end(const char *name)
@@ -458,9 +738,41 @@ PMU_API int pmu_region_end(const char *name)
 				"thread", name);
 	/* The usual case: the name begun last, often through the same pointer. */
 	top = byid[t->stk_id[d - 1]];
-	if (likely(name == t->stk_p[d - 1] && !strcmp(top->name, name)))
-		return end_top(t, name);
+	if (likely(name == t->stk_p[d - 1] && name_eq(top, name)))
+		return end_top(t, top->id);
 	return end_named(t, name, top);
+}
+
+/* exit's refusals: the same as end's, naming the handle's region. */
+static __attribute__((noinline)) int exit_slow(int h)
+{
+	struct pmu__thr *thr = pmu__self;
+	struct pmu__region_thr *t;
+	const char *name = handle_name(h);
+	unsigned d;
+
+	if (!name)
+		return bad_handle("pmu_region_exit", h);
+	if (pmu__self_gen != __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED) || !(t = thr->upper) ||
+	    !(d = t->depth))
+		return pmu__err(-EINVAL, "%s: pmu_region_end() without pmu_region_begin() in this "
+				"thread", name);
+	if (t->stk_id[d - 1] != (unsigned)h)
+		return pmu__err(-EINVAL, "%s: ended while \"%s\" is the innermost open region "
+				"(end the inner region first)", name, pmu__region_name(t->stk_id[d - 1]));
+	return end_top(t, (unsigned)h);
+}
+
+PMU_API int pmu_region_exit(int h)
+{
+	struct pmu__thr *thr = pmu__self;
+	struct pmu__region_thr *t;
+	unsigned d;
+
+	if (unlikely(pmu__self_gen != __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED) || !(t = thr->upper) ||
+		     !(d = t->depth) || t->stk_id[d - 1] != (unsigned)h))
+		return exit_slow(h);
+	return end_top(t, (unsigned)h);
 }
 
 bool pmu__region_used(const struct pmu__thr *thr)
@@ -495,8 +807,8 @@ void pmu__region_copy(const struct pmu__thr *thr, unsigned nreg, struct pmu__rco
 				memset(o, 0, size);
 				continue;
 			}
-			o->calls = PMU_FIG_LD(a->calls);
 			o->spans = PMU_FIG_LD(a->spans);
+			o->calls = o->spans + PMU_FIG_LD(a->nested);
 			for (unsigned i = 0; i <= n; i++) {
 				const struct pmu__fig *f = &a->f[i];
 
@@ -522,6 +834,6 @@ int pmu__region_end_all(void)
 		return 0;
 	/* r first: once end_top() failed, t may be gone with a forked child's records. */
 	while (r == 0 && t->depth)
-		r = end_top(t, byid[t->stk_id[t->depth - 1]]->name);
+		r = end_top(t, t->stk_id[t->depth - 1]);
 	return r;
 }

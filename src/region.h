@@ -35,8 +35,8 @@ struct pmu__fig {
 
 /* What a thread has accumulated for one region; written by its owner only. */
 struct pmu__acc {
-	uint64_t calls;		/* every call, recursive ones too */
 	uint64_t spans;		/* outermost calls: what the figures are measured over */
+	uint64_t nested;	/* the other calls (recursive ones): calls are spans + nested */
 	unsigned depth;		/* instances open now (recursion); owner-only */
 	struct pmu__fig f[];	/* ns, then the n events */
 };
@@ -64,6 +64,7 @@ struct pmu__region_thr {
 		const struct pmu__rname *r;
 	} cache[PMU_NAME_CACHE];
 	unsigned depth;			/* open regions */
+	bool clk_page;			/* times from the page clock (pmu__set_clock()), else CLOCK_MONOTONIC */
 	/*
 	 * How region.c gets the counters' enabled and running times
 	 * (PMU_TIMES_*, see want_times()); open regions from depth times_from
@@ -73,7 +74,7 @@ struct pmu__region_thr {
 	unsigned times_from;
 	unsigned stk_id[PMU_REGION_DEPTH];
 	const char *stk_p[PMU_REGION_DEPTH];	/* the name pointer given to begin */
-	uint64_t stk_t0[PMU_REGION_DEPTH];
+	uint64_t stk_t0[PMU_REGION_DEPTH];	/* at begin: the set's clock counter (clk_page), else CLOCK_MONOTONIC ns */
 	struct pmu__acc *acc[PMU_REGION_MAX];	/* published with release, read with acquire */
 	uint64_t grp_en[PMU_REGION_DEPTH + 1];	/* PMU_TIMES_GROUP: at begin per depth, then at end */
 	uint64_t grp_run[PMU_REGION_DEPTH + 1];

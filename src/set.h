@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "event.h"
+#include "arch.h"
 
 #define PMU_MAX_COUNTERS 256
 #define PMU_ALIVE 0x706d7531u	/* in the hot page: wiped to 0 in a forked child */
@@ -172,6 +173,140 @@ static inline uint64_t pmu__set_group_enabled(const struct pmu_set *set)
 static inline uint64_t pmu__set_group_running(const struct pmu_set *set)
 {
 	return set->group_buf[2];
+}
+
+/*
+ * The regions' clock: the counter behind the set's first page's times
+ * (pmu__arch_clock(): one instruction, no call), whose differences the
+ * page's time_mult and time_shift turn into ns as linux/perf_event.h
+ * documents (cap_user_time; time_mask with cap_user_time_short), where a
+ * clock_gettime() costs a call. Its durations are CLOCK_MONOTONIC's (the
+ * same counter, though the page's conversion is not slewed by NTP).
+ */
+#define PMU_CAP_TIME_ PMU_INL_CAP_BIT(3)
+#define PMU_CAP_TIME_SHORT_ PMU_INL_CAP_BIT(5)
+
+/* The clock's counter now. */
+static inline __attribute__((always_inline)) uint64_t pmu__set_cycles(void)
+{
+	return pmu__arch_clock();
+}
+
+/* ns from counter value c0 to c1, with pc's fields loaded under its lock, caps among them. */
+static inline __attribute__((always_inline)) uint64_t pmu__page_ns_between(const struct perf_event_mmap_page *pc,
+									   uint64_t caps, uint64_t c0, uint64_t c1)
+{
+	uint32_t mult = PMU_INL_LD(pc, time_mult);
+	uint16_t shift = PMU_INL_LD(pc, time_shift) & 63;
+	uint64_t d = c1 - c0;
+
+	if (caps & PMU_CAP_TIME_SHORT_)	/* a counter narrower than 64 bits */
+		d &= PMU_INL_LD(pc, time_mask);
+	/* The documented quotient and remainder: no 128-bit product. */
+	return (d >> shift) * mult + (((d & ((1ull << shift) - 1)) * mult) >> shift);
+}
+
+/* Whether the set has the clock: read from user space, its first page with cap_user_time. */
+static inline bool pmu__set_has_clock(const struct pmu_set *set)
+{
+#if PMU_INL_USER_READ
+	return set->direct && (PMU_INL_LD(set->ev[0].page, capabilities) & PMU_CAP_TIME_);
+#else
+	(void)set;
+	return false;
+#endif
+}
+
+/* The ns since counter value c0 (pmu__set_cycles()): 0 with *ns set, or 1 when the set has no clock now. */
+static inline int pmu__set_ns_since(const struct pmu_set *set, uint64_t c0, uint64_t *ns)
+{
+#if PMU_INL_USER_READ
+	const struct perf_event_mmap_page *pc;
+	uint64_t caps, t;
+	uint32_t seq;
+
+	if (unlikely(!set->direct))
+		return 1;
+	pc = set->ev[0].page;
+	do {
+		seq = PMU_INL_LDV(pc, lock);
+		PMU_INL_BARRIER();
+		caps = PMU_INL_LD(pc, capabilities);
+		if (unlikely(!(caps & PMU_CAP_TIME_)))
+			return 1;
+		t = pmu__page_ns_between(pc, caps, c0, pmu__set_cycles());
+		PMU_INL_BARRIER();
+	} while (unlikely(PMU_INL_LDV(pc, lock) != seq || (seq & 1)));
+	*ns = t;
+	return 0;
+#else
+	(void)set;
+	(void)c0;
+	(void)ns;
+	return 1;
+#endif
+}
+
+/*
+ * What pmu_read() gives of a set read from user space as one group (or of
+ * one event), in one sequence over the pages with no call, and the clock:
+ * at begin (begin true) the clock's counter into *clk just before the
+ * counters, at end the ns since *clk (a begin's) into it just after them, so
+ * that the counts take in as little of the caller as possible. 0, or 1 when
+ * the pages cannot answer so (read(2), multiplexed, index 0, no clock):
+ * pmu_read() gives the full answer then.
+ */
+static inline __attribute__((always_inline)) int pmu__set_read_timed(const struct pmu_set *set, uint64_t *values,
+								     uint64_t *clk, bool begin)
+{
+#if PMU_INL_USER_READ
+	const struct pmu_counter *ev = set->ev;
+	const struct perf_event_mmap_page *pc;
+	uint32_t n = set->direct, seq, idx, shift, i;
+	uint64_t caps, cyc = 0, pmc, count, t = 0;
+
+	if (unlikely(!n || (n > 1 && !set->one_group)))
+		return 1;
+	if (begin)
+		cyc = pmu__set_cycles();
+	/* The group's other events: their schedule is the first's, which is checked. */
+	for (i = 1; !begin && i < n; i++)
+		if (unlikely(pmu_inl_page_read(ev[i].page, pmu_inl_rdpmc, 0, &values[i])))
+			return 1;
+	pc = ev[0].page;
+	for (;;) {
+		seq = PMU_INL_LDV(pc, lock);
+		PMU_INL_BARRIER();
+		caps = PMU_INL_LD(pc, capabilities);
+		idx = PMU_INL_LDV(pc, index);
+		if (unlikely(!idx || (!begin && !(caps & PMU_CAP_TIME_))))
+			return 1;
+		shift = pmu_inl_width_shift(PMU_INL_LD(pc, pmc_width));
+		pmc = pmu_inl_rdpmc(idx);
+		if (!begin)
+			cyc = pmu__set_cycles();
+		count = PMU_INL_LD(pc, offset) + pmu_inl_sign_extend(pmc, shift);
+		if (unlikely(PMU_INL_LD(pc, time_enabled) != PMU_INL_LD(pc, time_running)))
+			return 1;	/* multiplexed: scaled, with times */
+		if (!begin)
+			t = pmu__page_ns_between(pc, caps, *clk, cyc);
+		PMU_INL_BARRIER();
+		if (likely(PMU_INL_LDV(pc, lock) == seq && !(seq & 1)))
+			break;
+	}
+	values[0] = count;
+	*clk = begin ? cyc : t;
+	for (i = 1; begin && i < n; i++)
+		if (unlikely(pmu_inl_page_read(ev[i].page, pmu_inl_rdpmc, 0, &values[i])))
+			return 1;
+	return 0;
+#else
+	(void)set;
+	(void)values;
+	(void)clk;
+	(void)begin;
+	return 1;
+#endif
 }
 
 /* plan.c */

@@ -28,7 +28,7 @@ import functools
 import os
 import tempfile
 
-__all__ = ["open", "Set", "region", "thread_init", "thread_fini", "report", "results", "Region", "Thread",
+__all__ = ["open", "Set", "region", "region_register", "region_enter", "region_exit", "thread_init", "thread_fini", "report", "results", "Region", "Thread",
            "version", "library"]
 
 
@@ -70,6 +70,9 @@ _lib.pmu_version.restype = ctypes.c_char_p
 _lib.pmu_thread_init.argtypes = [ctypes.c_char_p]
 _lib.pmu_region_begin.argtypes = [ctypes.c_char_p]
 _lib.pmu_region_end.argtypes = [ctypes.c_char_p]
+_lib.pmu_region_register.argtypes = [ctypes.c_char_p]
+_lib.pmu_region_enter.argtypes = [ctypes.c_int]
+_lib.pmu_region_exit.argtypes = [ctypes.c_int]
 _lib.pmu_report_path.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
 
 
@@ -195,6 +198,21 @@ class region:  # noqa: N801 - used as pmu.region("name")
             with self:
                 return fn(*a, **k)
         return wrapper
+
+
+def region_register(name):
+    """The handle of region name (pmu_region_register): the same in every thread, valid until thread_fini()."""
+    return _check(_lib.pmu_region_register(name.encode()))
+
+
+def region_enter(handle):
+    """pmu_region_enter: begin the handle's region, the same region as by name."""
+    _check(_lib.pmu_region_enter(handle))
+
+
+def region_exit(handle):
+    """pmu_region_exit: end the handle's region."""
+    _check(_lib.pmu_region_exit(handle))
 
 
 class Thread:

@@ -87,6 +87,31 @@ def test_regions_and_report(tmp_path):
         pmu.thread_fini()
 
 
+def test_regions_by_handle():
+    pmu.thread_init("task-clock")
+    try:
+        h = pmu.region_register("hot")
+        assert h >= 0 and pmu.region_register("hot") == h
+        pmu.region_enter(h)
+        pmu.region_exit(h)
+        with pmu.region("hot"):
+            pass
+        pmu.region_enter(h)
+        with pmu.region("hot"):  # nested in itself, by name inside by handle
+            pass
+        pmu.region_exit(h)
+        hot = [r for r in pmu.results() if r.name == "hot"]
+        assert len(hot) == 1 and hot[0].calls == 4
+        with pytest.raises(OSError) as e:
+            pmu.region_enter(12345)
+        assert e.value.errno == errno.EINVAL and "12345" in e.value.strerror
+        with pytest.raises(OSError) as e:
+            pmu.region_exit(h)
+        assert e.value.errno == errno.EINVAL
+    finally:
+        pmu.thread_fini()
+
+
 def test_pip_installs_the_package(tmp_path):
     import subprocess
     import sys

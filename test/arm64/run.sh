@@ -8,7 +8,7 @@
 # 77 the tier cannot run here (the closing line says why).
 #
 # usage: test/arm64/run.sh [--bench] [-v] [-j N] [--list]
-#   --bench   only boot the -icount configuration and print the benchmarks
+#   --bench   only boot the -icount configurations with user access and print the benchmarks
 #   -v        also show every test's own output (each test runs twice)
 #   --list    print the configuration matrix and exit
 # environment:

@@ -125,7 +125,8 @@ selected=() missing=()
 while read -r name kern cpu icount ua tests bench tmo; do
 	[ -n "$name" ] || continue
 	if [ $bench_only -eq 1 ]; then
-		[ "$icount" = 1 ] && [ "$bench" = 1 ] || continue
+		# every kernel with user access, exact under -icount (the full tier benches one)
+		[ "$icount" = 1 ] && [ "$ua" != - ] || continue
 		tests=none bench=only
 	fi
 	if [ -n "$configs" ]; then
