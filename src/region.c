@@ -24,88 +24,8 @@
 #include <sched.h>
 
 #include "readpage.h"	/* pmu__scale() */
-#include "region.h"
+#include "region_int.h"
 #include "set.h"
-
-#define TAB_SIZE (2 * PMU_REGION_MAX)	/* open addressing, at most half full */
-
-/*
- * A report reads what owner threads write, under the thread's seqcount.
- * Release stores and acquire loads of the figures order them after the odd
- * seqcount and before the re-check, without fences (which TSan does not
- * model); on x86 they are plain moves.
- */
-#ifdef PMU_TSAN
-#define PMU_FIG_ST(p, v) __atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
-#define PMU_FIG_FENCE() do { } while (0)
-#else
-/*
- * Elsewhere one release fence after the odd seqcount orders it before every
- * figure's store, as the kernel's seqcount writers do: one instruction where
- * arm64's release stores each want their address in a register. The stores
- * are volatile (each made once, whole), not atomic, so that the compiler
- * may address them by offset, pair them and keep the record's fields in
- * registers across them.
- */
-#define PMU_FIG_ST(p, v) (*(volatile __typeof__(p) *)&(p) = (v))
-#define PMU_FIG_FENCE() __atomic_thread_fence(__ATOMIC_RELEASE)
-#endif
-#define PMU_FIG_LD(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
-
-/* A word of a name, read through a char pointer. */
-typedef uint64_t __attribute__((may_alias)) pmu__word;
-
-/*
- * An interned region name: freed only by pmu_thread_fini(), when no thread
- * uses the layer. The name is 8-aligned and padded with zeros to its words,
- * so that a name given at an 8-aligned address (string literals usually
- * are) is compared a word at a time.
- */
-struct pmu__rname {
-	unsigned id;
-	unsigned words;		/* of the name with its NUL */
-	uint64_t last;		/* the bytes of the last word that belong to the name, NUL included */
-	pmu__word w[];		/* the name */
-};
-
-static inline const char *rname(const struct pmu__rname *r)
-{
-	return (const char *)r->w;
-}
-
-static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;	/* interning a new name */
-static unsigned nregions;	/* atomic */
-static struct pmu__rname *tab[TAB_SIZE];
-static struct pmu__rname *byid[PMU_REGION_MAX];
-
-unsigned pmu__region_count(void)
-{
-	return __atomic_load_n(&nregions, __ATOMIC_ACQUIRE);
-}
-
-const char *pmu__region_name(unsigned id)
-{
-	return rname(__atomic_load_n(&byid[id], __ATOMIC_ACQUIRE));
-}
-
-/* Fork: the child gets a name table no other thread is changing. */
-static void names_prepare(void)
-{
-	pthread_mutex_lock(&names_lock);
-}
-
-static void names_parent(void)
-{
-	pthread_mutex_unlock(&names_lock);
-}
-
-static void names_child(bool raw)
-{
-	if (raw)	/* its holder may be a thread the child does not have */
-		pthread_mutex_init(&names_lock, NULL);
-	else
-		pthread_mutex_unlock(&names_lock);
-}
 
 /* A thread's record goes (pmu_thread_fini(), fork, an exit that keeps no figures). */
 static void rec_drop(void *p)
@@ -119,20 +39,8 @@ static void rec_drop(void *p)
 	free(r);
 }
 
-/* pmu_thread_fini(): the names go with the figures, so a new start has room for as many. */
-static void names_fini(void)
-{
-	pthread_mutex_lock(&names_lock);
-	for (unsigned id = 0; id < nregions; id++) {
-		free(byid[id]);
-		byid[id] = NULL;
-	}
-	memset(tab, 0, sizeof(tab));
-	__atomic_store_n(&nregions, 0, __ATOMIC_RELEASE);
-	pthread_mutex_unlock(&names_lock);
-}
-
-static const struct pmu__thr_hooks hooks = { names_prepare, names_parent, names_child, names_fini, rec_drop };
+static const struct pmu__thr_hooks pmu__region_hooks = { pmu__names_prepare, pmu__names_parent, pmu__names_child,
+						     pmu__names_fini, rec_drop };
 
 /*
  * The calling thread's region record, made on its first begin. From the
@@ -154,129 +62,9 @@ static __attribute__((noinline)) struct pmu__region_thr *rec_new(struct pmu__thr
 	r->n = n;
 	r->set = t->set;
 	r->clk_page = pmu__set_has_clock(t->set);
-	pmu__thr_set_hooks(&hooks);
+	pmu__thr_set_hooks(&pmu__region_hooks);
 	__atomic_store_n(&t->upper, r, __ATOMIC_RELEASE);
 	return r;
-}
-
-/*
- * Whether name is r's. An 8-aligned name is compared a word at a time: a
- * word is read only while the previous ones matched r's, none of which
- * holds a NUL, so it is within name or holds its NUL, and an aligned word
- * never crosses a page. The bytes past the NUL are masked out; AddressSanitizer,
- * which sees them read, gets the string compare.
- */
-#if defined(__SANITIZE_ADDRESS__)
-#define PMU_NAME_WORDS 0
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PMU_NAME_WORDS 0
-#endif
-#endif
-#ifndef PMU_NAME_WORDS
-#define PMU_NAME_WORDS 1
-#endif
-
-static inline __attribute__((always_inline)) bool name_eq(const struct pmu__rname *r, const char *name)
-{
-	if (PMU_NAME_WORDS && likely(!((uintptr_t)name & 7))) {
-		const pmu__word *u = (const pmu__word *)(const void *)name;
-		unsigned i;
-
-		for (i = 0; i + 1 < r->words; i++)
-			if (u[i] != r->w[i])
-				return false;
-		return !((u[i] ^ r->w[i]) & r->last);
-	}
-	return !strcmp(rname(r), name);
-}
-
-static uint32_t hash(const char *s)
-{
-	uint32_t h = 2166136261u;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
-}
-
-static struct pmu__rname *probe(const char *name, uint32_t h, unsigned *slot)
-{
-	struct pmu__rname *r;
-	unsigned i;
-
-	for (i = h & (TAB_SIZE - 1);; i = (i + 1) & (TAB_SIZE - 1)) {
-		r = __atomic_load_n(&tab[i], __ATOMIC_ACQUIRE);
-		if (!r || !strcmp(rname(r), name))
-			break;
-	}
-	*slot = i;
-	return r;
-}
-
-/* Name's record, the name copied into its words (zero-padded). */
-static struct pmu__rname *rname_new(const char *name, size_t len, unsigned id)
-{
-	unsigned words = (unsigned)(len / 8 + 1);
-	struct pmu__rname *r = calloc(1, offsetof(struct pmu__rname, w) + words * sizeof(uint64_t));
-	unsigned char m[8] = { 0 };
-
-	if (!r)
-		return NULL;
-	r->id = id;
-	r->words = words;
-	memcpy(r->w, name, len + 1);
-	memset(m, 0xff, len % 8 + 1);	/* in memory order, whatever the byte order */
-	memcpy(&r->last, m, sizeof(r->last));
-	return r;
-}
-
-/*
- * The region id of name, interned if create, and cached in t's slot cslot
- * when t is not NULL. -ENOENT (no message) when absent and !create.
- */
-static int intern(struct pmu__region_thr *t, const char *name, unsigned cslot, int create)
-{
-	size_t len = strnlen(name, PMU_REGION_NAME);
-	struct pmu__rname *r;
-	unsigned slot, id;
-	uint32_t h;
-
-	if (!len)
-		return pmu__err(-EINVAL, "\"\": a region name must not be empty");
-	if (len == PMU_REGION_NAME)
-		return pmu__err(-ENAMETOOLONG, "\"%.32s...\": region name longer than %d characters",
-				name, PMU_REGION_NAME - 1);
-	h = hash(name);
-	r = probe(name, h, &slot);
-	if (!r) {
-		if (!create)
-			return -ENOENT;
-		pthread_mutex_lock(&names_lock);
-		r = probe(name, h, &slot);	/* another thread may have added it */
-		if (!r) {
-			id = __atomic_load_n(&nregions, __ATOMIC_RELAXED);
-			if (id == PMU_REGION_MAX) {
-				pthread_mutex_unlock(&names_lock);
-				return pmu__err(-ENOSPC, "%s: more than %d distinct region names in this "
-						"process", name, PMU_REGION_MAX);
-			}
-			r = rname_new(name, len, id);
-			if (!r) {
-				pthread_mutex_unlock(&names_lock);
-				return pmu__err(-ENOMEM, "%s: out of memory", name);
-			}
-			__atomic_store_n(&byid[id], r, __ATOMIC_RELEASE);
-			__atomic_store_n(&tab[slot], r, __ATOMIC_RELEASE);
-			__atomic_store_n(&nregions, id + 1, __ATOMIC_RELEASE);
-		}
-		pthread_mutex_unlock(&names_lock);
-	}
-	if (t) {
-		t->cache[cslot].p = name;
-		t->cache[cslot].r = r;
-	}
-	return (int)r->id;
 }
 
 /* name's slot in a thread's cache by pointer. */
@@ -292,7 +80,7 @@ static inline int region_id(struct pmu__region_thr *t, const char *name, int cre
 
 	if (likely(t->cache[c].p == name && name_eq(r, name)))
 		return (int)r->id;
-	return intern(t, name, c, create);
+	return pmu__region_intern(t, name, c, create);
 }
 
 static inline uint64_t now_ns(void)
@@ -583,8 +371,8 @@ PMU_API int pmu_region_register(const char *name)
 	if (!name)
 		return pmu__err(-EINVAL, "pmu_region_register: the name is NULL");
 	/* The names now have a state to keep across fork and to free at pmu_thread_fini(). */
-	pmu__thr_set_hooks(&hooks);
-	return intern(NULL, name, 0, 1);
+	pmu__thr_set_hooks(&pmu__region_hooks);
+	return pmu__region_intern(NULL, name, 0, 1);
 }
 
 /* Adds x, one outermost call's figure, to f; first: the region's first such call. */
@@ -737,7 +525,7 @@ PMU_API int pmu_region_end(const char *name)
 		return pmu__err(-EINVAL, "%s: pmu_region_end() without pmu_region_begin() in this "
 				"thread", name);
 	/* The usual case: the name begun last, often through the same pointer. */
-	top = byid[t->stk_id[d - 1]];
+	top = pmu__region_byid[t->stk_id[d - 1]];
 	if (likely(name == t->stk_p[d - 1] && name_eq(top, name)))
 		return end_top(t, top->id);
 	return end_named(t, name, top);
@@ -773,55 +561,6 @@ PMU_API int pmu_region_exit(int h)
 		     !(d = t->depth) || t->stk_id[d - 1] != (unsigned)h))
 		return exit_slow(h);
 	return end_top(t, (unsigned)h);
-}
-
-bool pmu__region_used(const struct pmu__thr *thr)
-{
-	const struct pmu__region_thr *t = __atomic_load_n(&thr->upper, __ATOMIC_ACQUIRE);
-
-	return t && __atomic_load_n(&t->used, __ATOMIC_RELAXED);
-}
-
-void pmu__region_copy(const struct pmu__thr *thr, unsigned nreg, struct pmu__rcopy *d)
-{
-	const struct pmu__region_thr *t = __atomic_load_n(&thr->upper, __ATOMIC_ACQUIRE);
-	unsigned n = thr->n;
-	size_t size = pmu__rcopy_size(n);
-	uint64_t s1, s2;
-
-	if (!t) {	/* no region begun yet: every figure 0 */
-		memset(d, 0, nreg * size);
-		return;
-	}
-	for (;;) {
-		s1 = __atomic_load_n(&t->seq, __ATOMIC_ACQUIRE);
-		if (s1 & 1) {
-			sched_yield();
-			continue;
-		}
-		for (unsigned id = 0; id < nreg; id++) {
-			const struct pmu__acc *a = __atomic_load_n(&t->acc[id], __ATOMIC_ACQUIRE);
-			struct pmu__rcopy *o = (struct pmu__rcopy *)((char *)d + id * size);
-
-			if (!a) {
-				memset(o, 0, size);
-				continue;
-			}
-			o->spans = PMU_FIG_LD(a->spans);
-			o->calls = o->spans + PMU_FIG_LD(a->nested);
-			for (unsigned i = 0; i <= n; i++) {
-				const struct pmu__fig *f = &a->f[i];
-
-				o->f[i] = (struct pmu__fig){
-					PMU_FIG_LD(f->sum), PMU_FIG_LD(f->min), PMU_FIG_LD(f->max), PMU_FIG_LD(f->k),
-					PMU_FIG_LD(f->sq_lo), PMU_FIG_LD(f->sq_hi), PMU_FIG_LD(f->en), PMU_FIG_LD(f->run),
-				};
-			}
-		}
-		s2 = __atomic_load_n(&t->seq, __ATOMIC_RELAXED);
-		if (s1 == s2)
-			return;
-	}
 }
 
 int pmu__region_end_all(void)

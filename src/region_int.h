@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: MIT */
+/* What region.c (figures, begin and end) and region_names.c (the names) share. */
+#ifndef PMU_REGION_INT_H
+#define PMU_REGION_INT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "region.h"
+
+/* A word of a name, read through a char pointer. */
+typedef uint64_t __attribute__((may_alias)) pmu__word;
+
+/*
+ * An interned region name: freed only by pmu_thread_fini(), when no thread
+ * uses the layer. The name is 8-aligned and padded with zeros to its words,
+ * so that a name given at an 8-aligned address (string literals usually
+ * are) is compared a word at a time.
+ */
+struct pmu__rname {
+	unsigned id;
+	unsigned words;		/* of the name with its NUL */
+	uint64_t last;		/* the bytes of the last word that belong to the name, NUL included */
+	pmu__word w[];		/* the name */
+};
+
+static inline const char *rname(const struct pmu__rname *r)
+{
+	return (const char *)r->w;
+}
+
+/*
+ * A report reads what owner threads write, under the thread's seqcount.
+ * Release stores and acquire loads of the figures order them after the odd
+ * seqcount and before the re-check, without fences (which TSan does not
+ * model); on x86 they are plain moves.
+ */
+#ifdef PMU_TSAN
+#define PMU_FIG_ST(p, v) __atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
+#define PMU_FIG_FENCE() do { } while (0)
+#else
+/*
+ * Elsewhere one release fence after the odd seqcount orders it before every
+ * figure's store, as the kernel's seqcount writers do: one instruction where
+ * arm64's release stores each want their address in a register. The stores
+ * are volatile (each made once, whole), not atomic, so that the compiler
+ * may address them by offset, pair them and keep the record's fields in
+ * registers across them.
+ */
+#define PMU_FIG_ST(p, v) (*(volatile __typeof__(p) *)&(p) = (v))
+#define PMU_FIG_FENCE() __atomic_thread_fence(__ATOMIC_RELEASE)
+#endif
+#define PMU_FIG_LD(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
+
+/* region_names.c */
+extern struct pmu__rname *pmu__region_byid[PMU_REGION_MAX];	/* written once per id, under the names' lock */
+/*
+ * The region id of name, interned if create, and cached in t's slot cslot
+ * when t is not NULL. -ENOENT (no message) when absent and !create.
+ */
+int pmu__region_intern(struct pmu__region_thr *t, const char *name, unsigned cslot, int create);
+/* The thread layer's hooks for the names: fork (prepare, parent, child) and pmu_thread_fini(). */
+void pmu__names_prepare(void);
+void pmu__names_parent(void);
+void pmu__names_child(bool raw);
+void pmu__names_fini(void);
+
+/*
+ * Whether name is r's. An 8-aligned name is compared a word at a time: a
+ * word is read only while the previous ones matched r's, none of which
+ * holds a NUL, so it is within name or holds its NUL, and an aligned word
+ * never crosses a page. The bytes past the NUL are masked out; AddressSanitizer,
+ * which sees them read, gets the string compare.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define PMU_NAME_WORDS 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PMU_NAME_WORDS 0
+#endif
+#endif
+#ifndef PMU_NAME_WORDS
+#define PMU_NAME_WORDS 1
+#endif
+
+static inline __attribute__((always_inline)) bool name_eq(const struct pmu__rname *r, const char *name)
+{
+	if (PMU_NAME_WORDS && likely(!((uintptr_t)name & 7))) {
+		const pmu__word *u = (const pmu__word *)(const void *)name;
+		unsigned i;
+
+		for (i = 0; i + 1 < r->words; i++)
+			if (u[i] != r->w[i])
+				return false;
+		return !((u[i] ^ r->w[i]) & r->last);
+	}
+	return !strcmp(rname(r), name);
+}
+
+#endif
