@@ -102,7 +102,7 @@ static void zero_exit(void)
 
 static void zero_setup(void)
 {
-	const char *ev = getenv("PMU_EVENTS"), *rep = getenv("PMU_REPORT");
+	const char *ev = pmu__getenv("PMU_EVENTS"), *rep = pmu__getenv("PMU_REPORT");
 
 	if (!ev || !*ev)
 		return;
@@ -128,6 +128,6 @@ static void zero_setup(void)
 
 __attribute__((constructor)) static void zero_ctor(void)
 {
-	if (getenv("PMU_EVENTS"))
+	if (pmu__getenv("PMU_EVENTS"))
 		zero_setup();
 }
