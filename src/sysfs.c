@@ -465,6 +465,20 @@ int pmu__tracepoint_id(const char *s, size_t len, uint64_t *id)
 	return 0;
 }
 
+bool pmu__tracefs_denied(void)
+{
+	char path[PATH_MAX];
+	const char *root;
+
+	for (unsigned i = 0; (root = tracefs_root(i)); i++) {
+		snprintf(path, sizeof(path), "%s/events", root);
+		if (access(path, F_OK) && errno != EACCES)
+			continue;
+		return access(path, R_OK | X_OK) != 0;
+	}
+	return false;
+}
+
 const char *pmu__tracefs_problem(char *buf, size_t size)
 {
 	const char *root, *env = pmu__getenv("PMU_TRACEFS");
