@@ -138,7 +138,7 @@ $(O)/test/x86_rdpmc_emu_so: test/x86_rdpmc_emu.c $(SHARED_LIB)
 
 # Zero-code mode (zero.o) is in a static link only when asked for; these use it.
 ZERO_LDFLAGS := -Wl,-u,pmu__zero_linked
-$(O)/test/region_zero $(O)/test/region_exec $(O)/test/cloexec $(O)/examples/zero_code: LDLIBS += $(ZERO_LDFLAGS)
+$(O)/test/region_zero $(O)/test/region_exec $(O)/test/zero_children $(O)/test/cloexec $(O)/examples/zero_code: LDLIBS += $(ZERO_LDFLAGS)
 
 # The fault-injection test puts its own allocator under the library's calls
 # and the tool's subcommands (which it includes).
