@@ -240,3 +240,4 @@ include mk/abi.mk
 
 .PHONY: all lib tests bench examples check check-host check-arm64 check-riscv64 stress deb install uninstall clean
 .DELETE_ON_ERROR:
+include mk/compat.mk

@@ -15,6 +15,7 @@
 #include "sysfs.h"	/* PMUs of the sysfs root, aliases, tracepoints, sysctls, bounded file reads */
 #include "event_pfm.h"	/* libpfm4's event list */
 #include "metrics.h"	/* the derived metrics pmu stat shares with the region report */
-#include "report.h"	/* escaping for json, csv and tables; report file formats */
+#include "escape.h"	/* the output escapers: text, csv, json */
+#include "report.h"	/* report file formats */
 
 #endif
