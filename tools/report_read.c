@@ -20,18 +20,19 @@
 
 
 
-/* A name taken from the file, fit for a message: control characters as '?', long ones cut. */
+/* A name taken from the file, fit for a message: escaped as text (escape.c), long ones cut. */
 void rep_ctx_set(struct rep_ctx *c, const char *region, const struct pmu__json *tid)
 {
-	size_t k = 0;
+	size_t k = 0, len, used;
 
 	c->at[0] = '\0';
 	if (!region)
 		return;
 	k = (size_t)snprintf(c->at, sizeof(c->at), "region \"");
-	for (const char *s = region; *s && k < 80; s++)
-		c->at[k++] = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
-	if (k >= 80 && region[k - 8])
+	len = strlen(region);
+	used = pmu__text_esc(c->at + k, 80 - k, region, len);
+	k += strlen(c->at + k);
+	if (used < len)
 		k += (size_t)snprintf(c->at + k, sizeof(c->at) - k, "...");
 	k += (size_t)snprintf(c->at + k, sizeof(c->at) - k, "\": ");
 	if (tid)
