@@ -145,6 +145,8 @@ $(O)/test/region_zero $(O)/test/region_exec $(O)/test/zero_children $(O)/test/cl
 $(O)/test/fault_alloc: $(TOOL_SRCS)
 $(O)/test/fault_alloc: LDLIBS += -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free \
 	-Wl,--wrap=strdup,--wrap=strndup
+# fork_signal counts the allocations and locks of a read in a signal handler.
+$(O)/test/fork_signal: LDLIBS += -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=pthread_mutex_lock
 
 $(O)/bench/%: bench/%.c $(STATIC_LIB)
 	@mkdir -p $(@D)
