@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "region.h"
 #include "report.h"
 
@@ -134,8 +135,10 @@ static void zero_exit(void)
 		zero_write();
 	} else if (zero_descendant && getpid() == zero_pid && strcmp(zero_path, "stderr") && strcmp(zero_path, "-") &&
 		   strcmp(zero_path, "stdout")) {
-		fprintf(stderr, "libpmu: PMU_REPORT=%s: no report from process %ld, a child of the process that "
-			"set up: the name has no %%p\n", zero_path, (long)getpid());
+		fputs("libpmu: PMU_REPORT=", stderr);
+		pmu__text_str(stderr, zero_path);
+		fprintf(stderr, ": no report from process %ld, a child of the process that set up: the name has "
+			"no %%p\n", (long)getpid());
 	}
 	pmu__thr_exit_self();	/* other threads may still run: only this one's set can go */
 }
