@@ -134,6 +134,8 @@ int main(int argc, char **argv)
 	CHECK(pmu_report_path(dir, "json") == -EISDIR);
 	CHECK_MSG(leftovers() == 0, "%d temporary files left in %s", leftovers(), dir);
 
+	CHECK(pmu_thread_fini() == 0);
+
 	/* the tool: pmu stat -o and pmu report merge -o through a planted link */
 	if (!realpath(argv[0], buf))
 		T_SKIP("cannot resolve %s", argv[0]);
