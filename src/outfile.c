@@ -94,6 +94,9 @@ int pmu__out_open(struct pmu__out *o, const char *name, bool append)
 		r = -errno;
 		close(o->dir);
 		o->dir = -1;
+		/* a directory that takes no new file (not ours, read-only): an existing file in place, as before */
+		if (exists && S_ISREG(lst.st_mode) && (r == -EACCES || r == -EPERM || r == -EROFS))
+			return open_in_place(o, name, O_TRUNC | O_NOFOLLOW);
 		return fail(r, name);
 	}
 	if (mode != 0666)

@@ -26,7 +26,9 @@ struct pmu__out {
  * old file or the whole new one, and a link is replaced, never followed. A
  * terminal, pipe, socket or device (stdout, /dev/stderr, /dev/null, a FIFO)
  * is written in place, through a link only when root or the caller owns it.
- * With append, the file is appended to in place, through no such link.
+ * An existing regular file in a directory that takes no new file (another
+ * user's, read-only) is written in place, no link followed. With append,
+ * the file is appended to in place, through no such link.
  * Descriptors are close-on-exec. 0, or -errno with a message naming the file.
  */
 PMU_TOOL int pmu__out_open(struct pmu__out *o, const char *name, bool append);

@@ -111,6 +111,19 @@ int main(int argc, char **argv)
 	CHECK_MSG(stat(name, &st) == 0 && (st.st_mode & 0777) == 0640, "mode %o", (unsigned)st.st_mode & 0777);
 	umask(022);
 
+	/* a directory that takes no new file (root may make one anywhere): the existing file in place */
+	if (geteuid() != 0) {
+		char ro[160];
+
+		snprintf(ro, sizeof(ro), "%s/ro", dir);
+		snprintf(name, sizeof(name), "%s/ro/old.json", dir);
+		CHECK(mkdir(ro, 0755) == 0 && put(name, "old\n") == 0 && chmod(ro, 0555) == 0);
+		CHECK_MSG(pmu_report_path(name, NULL) == 0, "%s", pmu_errmsg());
+		s = slurp(name);
+		CHECK(s && strstr(s, "\"regions\""));
+		CHECK(chmod(ro, 0755) == 0);
+	}
+
 	/* streams in place: /dev/null stays a device, a FIFO is written to */
 	CHECK(pmu_report_path("/dev/null", "table") == 0);
 	CHECK(stat("/dev/null", &st) == 0 && S_ISCHR(st.st_mode));
