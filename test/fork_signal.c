@@ -79,7 +79,7 @@ static int in_handler(const char *who)
 int main(void)
 {
 	uint64_t v[2];
-	int status;
+	int status = 0;
 	pid_t pid;
 
 	if (pmu_thread_init("task-clock,page-faults") < 0)

@@ -56,7 +56,7 @@ static int leftovers(void)
 
 static int tool_run(const char *tool, const char *const *args)
 {
-	int status;
+	int status = 0;
 	pid_t pid = fork();
 
 	if (pid == 0) {
@@ -131,7 +131,7 @@ int main(int argc, char **argv)
 	CHECK(mkfifo(name, 0600) == 0);
 	{
 		pid_t pid = fork();
-		int status;
+		int status = 0;
 
 		if (pid == 0) {
 			int fd = open(name, O_RDONLY);

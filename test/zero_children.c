@@ -54,7 +54,7 @@ static int parent(const char *self)
 static int run(const char *self, const char *rep, char *err, size_t size)
 {
 	char env_rep[4200];
-	int done[2], efd, status;
+	int done[2], efd, status = 0;
 	char tmpl[] = "/tmp/pmu-zero-children-XXXXXX", c;
 	ssize_t n;
 	pid_t pid;
