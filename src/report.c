@@ -328,6 +328,7 @@ static int format_kind(const char *format)
 static int write_snap(FILE *out, struct pmu_results *s, int kind)
 {
 	struct pmu__metric_use m[PMU_NMETRICS];
+	int saved = errno;	/* stdio and the C locale may set it on the way (a system without locale files) */
 
 	plan_metrics(s, m);
 	if (kind == 0) {
@@ -351,6 +352,7 @@ static int write_snap(FILE *out, struct pmu_results *s, int kind)
 	pmu__results_clear(s);
 	if (fflush(out) != 0 || ferror(out))
 		return pmu__err(-EIO, "pmu_report: writing the report failed");
+	errno = saved;
 	return 0;
 }
 

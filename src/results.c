@@ -161,6 +161,7 @@ int pmu__results_fill(struct pmu_results *r, const char *who)
 	const struct pmu__thr *t;
 	struct pmu__rcopy **copy = NULL;
 	unsigned k = 0, nthr = 0;
+	bool more = false;
 	size_t size;
 
 again:
@@ -189,12 +190,20 @@ again:
 	for (unsigned id = 0; id < r->nreg; id++)
 		if (!(r->reg[id] = strdup(pmu__region_name(id))))
 			goto nomem;
-	for (t = pmu__thr_walk_next(NULL), k = 0; t && k < nthr; t = pmu__thr_walk_next(t)) {
+	for (t = pmu__thr_walk_next(NULL), k = 0; t; t = pmu__thr_walk_next(t)) {
 		struct pmu__rthr *rt = &r->thr[k];
 
-		/* A thread that begins its first region now is in the next snapshot. */
 		if (!pmu__region_used(t))
 			continue;
+		/*
+		 * A thread that began its first region since the count: take it all
+		 * again, or a thread later in the walk (the caller, say) would be left
+		 * out (each thread begins a first region once, so this ends).
+		 */
+		if (k == nthr) {
+			more = true;
+			break;
+		}
 		rt->tid = t->tid;
 		memcpy(rt->name, t->tname, sizeof(rt->name));
 		rt->name[sizeof(rt->name) - 1] = '\0';
@@ -212,13 +221,14 @@ again:
 	 * while the calls around it are in: take the copy again (names are
 	 * few, and forgotten only by pmu_thread_fini(), so this ends).
 	 */
-	if (pmu__region_count() != r->nreg) {
+	if (more || pmu__region_count() != r->nreg) {
 		for (unsigned j = 0; j < k; j++)
 			free(copy[j]);
 		free(copy);
 		pmu__results_clear(r);
 		copy = NULL;
 		nthr = 0;
+		more = false;
 		goto again;
 	}
 	r->ent = calloc((size_t)(r->nthr + 1) * r->nreg + 1, sizeof(*r->ent));
