@@ -375,7 +375,7 @@ PMU_API int pmu_report_path(const char *path, const char *format)
 	char name[4096], shown[1024], why[512];
 	struct pmu__out out;
 	struct pmu_results s;
-	int r, rc, kind;
+	int r, rc, kind, saved = errno;	/* left as it was on success: the name's lstat may set it */
 
 	if (!path || !*path)
 		return pmu__err(-EINVAL, "pmu_report_path: the path is %s", path ? "empty" : "NULL");
@@ -399,8 +399,10 @@ PMU_API int pmu_report_path(const char *path, const char *format)
 	rc = pmu__out_close(&out, r >= 0);
 	if (rc < 0 && r >= 0)
 		return pmu__err(rc, "%s: %s", shown, strerror(-rc));
-	if (r >= 0)
+	if (r >= 0) {
+		errno = saved;
 		return 0;
+	}
 fail:
 	snprintf(why, sizeof(why), "%s", pmu_errmsg());
 	return pmu__err(r, "%s: %s", shown, why);

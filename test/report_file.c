@@ -6,6 +6,7 @@
  * file stays behind; the same for pmu stat -o and pmu report merge -o.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <sys/stat.h>
@@ -100,6 +101,12 @@ int main(int argc, char **argv)
 	CHECK(lstat(name, &st) == 0 && S_ISREG(st.st_mode));
 	s = slurp(name);
 	CHECK(s && strstr(s, "\"regions\""));
+
+	/* success leaves errno alone, though the new name's lookup failed on the way */
+	snprintf(name, sizeof(name), "%s/fresh.json", dir);
+	errno = 12345;
+	CHECK(pmu_report_path(name, NULL) == 0 && errno == 12345);
+	snprintf(name, sizeof(name), "%s/report.json", dir);
 
 	/* an existing file keeps its permissions; a new one gets 0666 under the umask */
 	CHECK(chmod(name, 0600) == 0);
