@@ -141,13 +141,15 @@ $(O)/test/region_results_race: LDLIBS += -Wl,--wrap=pmu__region_used
 
 # Zero-code mode (zero.o) is in a static link only when asked for; these use it.
 ZERO_LDFLAGS := -Wl,-u,pmu__zero_linked
-$(O)/test/region_zero $(O)/test/region_exec $(O)/test/cloexec $(O)/examples/zero_code: LDLIBS += $(ZERO_LDFLAGS)
+$(O)/test/region_zero $(O)/test/region_exec $(O)/test/zero_children $(O)/test/cloexec $(O)/examples/zero_code: LDLIBS += $(ZERO_LDFLAGS)
 
 # The fault-injection test puts its own allocator under the library's calls
 # and the tool's subcommands (which it includes).
 $(O)/test/fault_alloc: $(TOOL_SRCS)
 $(O)/test/fault_alloc: LDLIBS += -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free \
 	-Wl,--wrap=strdup,--wrap=strndup
+# fork_signal counts the allocations and locks of a read in a signal handler.
+$(O)/test/fork_signal: LDLIBS += -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=pthread_mutex_lock
 
 $(O)/bench/%: bench/%.c $(STATIC_LIB)
 	@mkdir -p $(@D)

@@ -3,6 +3,7 @@
 #ifndef PMU_INTERNAL_H
 #define PMU_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <linux/perf_event.h>
@@ -21,6 +22,15 @@ int pmu__err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3))
 /* Appends to this thread's message (e.g. a hint after a callee's message). */
 void pmu__err_append(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pmu__err_clear(void);
+
+/*
+ * error.c: the environment variable name, or NULL in a privileged program
+ * (AT_SECURE: setuid, setgid, file capabilities), whose environment is the
+ * unprivileged caller's. Every variable the library reads goes through here.
+ */
+PMU_TOOL const char *pmu__getenv(const char *name);
+/* Whether this process runs with AT_SECURE. */
+PMU_TOOL bool pmu__secure(void);
 
 /*
  * error.c: the size rule of every struct a caller sizes (struct pmu_opts,

@@ -16,6 +16,7 @@
 #include "event_pfm.h"	/* libpfm4's event list */
 #include "metrics.h"	/* the derived metrics pmu stat shares with the region report */
 #include "escape.h"	/* the output escapers: text, csv, json */
+#include "outfile.h"	/* report files: written beside the name and renamed into place */
 #include "report.h"	/* report file formats */
 
 #endif

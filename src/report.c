@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "escape.h"
+#include "outfile.h"
 #include "metrics.h"
 #include "region.h"
 #include "report.h"
@@ -372,9 +373,9 @@ PMU_API int pmu_report(FILE *out, const char *format)
 PMU_API int pmu_report_path(const char *path, const char *format)
 {
 	char name[4096], shown[1024], why[512];
+	struct pmu__out out;
 	struct pmu_results s;
-	FILE *f;
-	int r, kind;
+	int r, rc, kind, saved = errno;	/* left as it was on success: the name's lstat may set it */
 
 	if (!path || !*path)
 		return pmu__err(-EINVAL, "pmu_report_path: the path is %s", path ? "empty" : "NULL");
@@ -389,17 +390,19 @@ PMU_API int pmu_report_path(const char *path, const char *format)
 	r = pmu__results_fill(&s, "pmu_report");
 	if (r < 0)
 		goto fail;
-	f = fopen(name, "we");
-	if (!f) {
-		r = -errno;
+	r = pmu__out_open(&out, name, false);
+	if (r < 0) {
 		pmu__results_clear(&s);
-		return pmu__err(r, "%s: %s", shown, strerror(-r));
+		return r;
 	}
-	r = write_snap(f, &s, kind);
-	if (fclose(f) != 0 && r >= 0)
-		return pmu__err(-errno, "%s: %s", shown, strerror(errno));
-	if (r >= 0)
+	r = write_snap(out.f, &s, kind);
+	rc = pmu__out_close(&out, r >= 0);
+	if (rc < 0 && r >= 0)
+		return pmu__err(rc, "%s: %s", shown, strerror(-rc));
+	if (r >= 0) {
+		errno = saved;
 		return 0;
+	}
 fail:
 	snprintf(why, sizeof(why), "%s", pmu_errmsg());
 	return pmu__err(r, "%s: %s", shown, why);

@@ -28,7 +28,7 @@ long pmu__mpi_rank(void)
 	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID" };
 
 	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
-		const char *v = getenv(vars[i]);
+		const char *v = pmu__getenv(vars[i]);
 		char *end;
 		long r;
 
@@ -42,7 +42,7 @@ long pmu__mpi_rank(void)
 	return -1;
 }
 
-/* One expansion of %p (pid), %h (host name, '/' as '_'), %r (MPI rank, else the pid) or %% into buf at
+/* One expansion of %p (pid), %h (host name, '/' as '_', and . or .. as _ or __), %r (MPI rank, else the pid) or %% into buf at
  * *k; false when it does not fit. Any other % stands for itself. */
 static bool expand_one(char *buf, size_t size, size_t *k, char c)
 {
@@ -64,6 +64,10 @@ static bool expand_one(char *buf, size_t size, size_t *k, char c)
 		host[sizeof(host) - 1] = '\0';
 		for (char *h = host; *h; h++)
 			if (*h == '/')
+				*h = '_';
+		/* "." and ".." would name a directory, not a part of a name */
+		if (!strcmp(host, ".") || !strcmp(host, ".."))
+			for (char *h = host; *h; h++)
 				*h = '_';
 		n = snprintf(buf + *k, size - *k, "%s", host);
 		break;

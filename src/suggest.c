@@ -159,6 +159,9 @@ int pmu__unknown_event(struct pmu__ctx *c, const char *s, size_t len)
 	/* out of memory: the message would lack its hints, the caller may retry */
 	if (suggest_known(sg) < 0 || (tracepoint_like(s, len) && suggest_tracepoints(sg) < 0))
 		return pmu__err(-ENOMEM, "%s: unknown event (out of memory looking for similar names)", c->ev);
+	/* the tracepoint may well exist: this user cannot see it */
+	if (tracepoint_like(s, len) && pmu__tracefs_denied())
+		return pmu__err(-EACCES, "%s: permission denied: %s", c->ev, pmu__tracefs_problem(buf, sizeof(buf)));
 	r = pmu__err(-ENOENT, "%s: unknown event", c->ev);
 
 	for (unsigned i = 0; i < sg->n; i++)

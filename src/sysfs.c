@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "sysfs.h"
@@ -25,7 +26,7 @@ static char *root_set;	/* pmu__set_sysfs_root(): the tool's --sysfs, before any 
 
 const char *pmu__sysfs_root(void)
 {
-	const char *r = root_set ? root_set : getenv("PMU_SYSFS_DEVICES");
+	const char *r = root_set ? root_set : pmu__getenv("PMU_SYSFS_DEVICES");
 
 	return r && *r ? r : "/sys/bus/event_source/devices";
 }
@@ -62,19 +63,151 @@ int pmu__path(char *buf, size_t size, const char *a, const char *b)
 }
 
 /*
+ * The length of the root path is under when that root is a tree a user
+ * named (--sysfs, PMU_SYSFS_DEVICES, PMU_TRACEFS), whose links are not the
+ * kernel's; 0 for the system's own files, whose links are (sysfs's PMU
+ * directories are links out of bus/event_source/devices).
+ */
+static size_t untrusted_root(const char *path)
+{
+	const char *roots[] = { pmu__sysfs_is_own() ? NULL : pmu__sysfs_root(), pmu__getenv("PMU_TRACEFS") };
+
+	for (size_t i = 0; i < PMU_ARRAY_SIZE(roots); i++) {
+		size_t n = roots[i] ? strlen(roots[i]) : 0;
+
+		if (n && !strncmp(path, roots[i], n) && path[n] == '/')
+			return n;
+	}
+	return 0;
+}
+
+#ifndef RESOLVE_BENEATH
+#define RESOLVE_NO_MAGICLINKS 0x02
+#define RESOLVE_NO_SYMLINKS 0x04
+#define RESOLVE_BENEATH 0x08
+#endif
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+struct pmu__open_how { uint64_t flags, mode, resolve; };
+
+/* The directory holding rel's last part under the root dir, no link followed; its fd or -errno. */
+static int open_parent(int dir, char *rel, char **last)
+{
+	char *slash = strrchr(rel, '/');
+	struct pmu__open_how how = { .flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+				     .resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS };
+	int fd;
+
+	*last = slash ? slash + 1 : rel;
+	if (!slash) {
+		fd = fcntl(dir, F_DUPFD_CLOEXEC, 0);
+		return fd < 0 ? -errno : fd;
+	}
+	*slash = '\0';
+	fd = (int)syscall(SYS_openat2, dir, rel, &how, sizeof(how));
+	if (fd < 0 && (errno == ENOSYS || errno == EINVAL || errno == EPERM)) {
+		/* older kernels (or a seccomp filter): one component at a time, none a link */
+		char *p = rel, *next;
+
+		fd = fcntl(dir, F_DUPFD_CLOEXEC, 0);
+		for (; fd >= 0 && p; p = next) {
+			int sub;
+
+			next = strchr(p, '/');
+			if (next)
+				*next++ = '\0';
+			if (!*p || !strcmp(p, ".") || !strcmp(p, "..")) {
+				close(fd);
+				fd = -1;
+				errno = EXDEV;
+				break;
+			}
+			sub = openat(fd, p, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			if (next)
+				next[-1] = '/';
+			close(fd);
+			fd = sub;
+		}
+	}
+	*slash = '/';
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * Opens path for reading: under a user's tree no link is followed, and the
+ * last part must be a regular file (or with dir a directory) before it is
+ * opened, so that a device or FIFO there is never opened; opened, its type
+ * is checked again. The fd or -errno (-PMU_ENOTREG for another type).
+ */
+static int open_untrusted(const char *path, bool dir)
+{
+	size_t n = untrusted_root(path);
+	int flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | (dir ? O_DIRECTORY : 0);
+	char rel[PATH_MAX], *last;
+	struct stat st, st2;
+	int root, parent, fd;
+
+	if (!n) {
+		fd = open(path, flags);
+		return fd < 0 ? -errno : fd;
+	}
+	if (strlen(path + n + 1) >= sizeof(rel))
+		return -ENAMETOOLONG;
+	strcpy(rel, path + n + 1);
+	{
+		char rootpath[PATH_MAX];
+
+		if (n >= sizeof(rootpath))
+			return -ENAMETOOLONG;
+		memcpy(rootpath, path, n);
+		rootpath[n] = '\0';
+		root = open(rootpath, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	}
+	if (root < 0)
+		return -errno;
+	parent = open_parent(root, rel, &last);
+	close(root);
+	if (parent < 0)
+		return parent;
+	if (!*last || !strcmp(last, ".") || !strcmp(last, "..")) {
+		close(parent);
+		return -ENOENT;
+	}
+	if (fstatat(parent, last, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		fd = -errno;
+		close(parent);
+		return fd;
+	}
+	if (!(dir ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode))) {
+		close(parent);
+		return S_ISDIR(st.st_mode) ? -EISDIR : dir ? -ENOTDIR : -PMU_ENOTREG;
+	}
+	fd = openat(parent, last, flags | O_NOFOLLOW);
+	close(parent);
+	if (fd < 0)
+		return errno == ELOOP ? -PMU_ENOTREG : -errno;
+	if (fstat(fd, &st2) < 0 || st2.st_dev != st.st_dev || st2.st_ino != st.st_ino) {
+		close(fd);
+		return -PMU_ENOTREG;	/* replaced between the two looks */
+	}
+	return fd;
+}
+
+/*
  * Files under the root are untrusted: a FIFO or a device there must not
  * block or feed the reader forever, so it opens without blocking, refuses
- * anything but a regular file and reads at most size bytes.
+ * anything but a regular file before reading and reads at most size bytes.
  */
 int pmu__read_file(const char *path, char *buf, size_t size)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	int fd = open_untrusted(path, false);
 	struct stat st;
 	size_t n = 0;
 	ssize_t r = 0;
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (fstat(fd, &st) < 0) {
 		r = -errno;
 		close(fd);
@@ -193,13 +326,18 @@ static int dir_names(const char *path, bool (*keep)(const char *), size_t max, c
 	char **v = NULL;
 	size_t cap = 0;
 	struct dirent *e;
-	DIR *dir = opendir(path);
-	int more = 0;
+	int fd = open_untrusted(path, true), more = 0;
+	DIR *dir = fd < 0 ? NULL : fdopendir(fd);
 
 	*out = NULL;
 	*n = 0;
-	if (!dir)
-		return -errno;
+	if (fd < 0)
+		return fd;
+	if (!dir) {
+		more = -errno;
+		close(fd);
+		return more;
+	}
 	while ((e = readdir(dir))) {
 		if (e->d_name[0] == '.' || !keep(e->d_name))
 			continue;
@@ -275,7 +413,7 @@ int pmu__pmu_names(char ***names, size_t *n)
 static const char *tracefs_root(unsigned i)
 {
 	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
-	const char *env = getenv("PMU_TRACEFS");
+	const char *env = pmu__getenv("PMU_TRACEFS");
 
 	if (env && *env)
 		return i == 0 ? env : NULL;
@@ -327,9 +465,23 @@ int pmu__tracepoint_id(const char *s, size_t len, uint64_t *id)
 	return 0;
 }
 
+bool pmu__tracefs_denied(void)
+{
+	char path[PATH_MAX];
+	const char *root;
+
+	for (unsigned i = 0; (root = tracefs_root(i)); i++) {
+		snprintf(path, sizeof(path), "%s/events", root);
+		if (access(path, F_OK) && errno != EACCES)
+			continue;
+		return access(path, R_OK | X_OK) != 0;
+	}
+	return false;
+}
+
 const char *pmu__tracefs_problem(char *buf, size_t size)
 {
-	const char *root, *env = getenv("PMU_TRACEFS");
+	const char *root, *env = pmu__getenv("PMU_TRACEFS");
 	char path[PATH_MAX];
 
 	for (unsigned i = 0; (root = tracefs_root(i)); i++) {
@@ -403,7 +555,7 @@ static int tracepoint_add(struct pmu__tracepoint **v, size_t *n, size_t *cap, co
 
 int pmu__tracepoints(struct pmu__tracepoint **out, size_t *n)
 {
-	const char *root, *env = getenv("PMU_TRACEFS");
+	const char *root, *env = pmu__getenv("PMU_TRACEFS");
 	char path[PATH_MAX], **subs = NULL;
 	struct pmu__tracepoint *v = NULL;
 	size_t ns = 0, cap = 0;

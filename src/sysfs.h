@@ -104,6 +104,8 @@ PMU_TOOL void pmu__tracepoints_free(struct pmu__tracepoint *tp, size_t n);
  * by Python's ctypes say, has little static TLS room.)
  */
 PMU_TOOL const char *pmu__tracefs_problem(char *buf, size_t size);
+/* Whether tracefs is there but this user may not read its events directory. */
+bool pmu__tracefs_denied(void);
 
 /* "root/a/b" (or "root/a" when b is NULL) into buf; -ENAMETOOLONG when it does not fit. */
 int pmu__path(char *buf, size_t size, const char *a, const char *b);

@@ -158,9 +158,28 @@ static void reset_child(bool raw)
 		h->child(raw);
 }
 
+/*
+ * The forking thread, when it had its counters, gets fresh ones now, in the
+ * child's fork() (where allocating is allowed) and reads them once: its first
+ * read in the child, from a signal handler say, then allocates, locks and
+ * opens nothing, as in the parent (libpmu(7)'s promise). Failing here is
+ * quiet: the first read then sets up as any thread's first read does.
+ */
 static void atfork_child(void)
 {
+	bool had = pmu__self && pmu__self_gen == __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED);
+	struct pmu__thr *t;
+	int saved = errno;
+
 	reset_child(false);
+	if (had && pmu__thr_get(&t) == 0) {
+		uint64_t *v = calloc(t->n ? t->n : 1, sizeof(*v));
+
+		if (v)
+			(void)pmu__thr_read(&t, v);
+		free(v);
+	}
+	errno = saved;
 }
 
 PMU_API int pmu_thread_init(const char *events)

@@ -12,6 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "region.h"
 #include "report.h"
 
@@ -73,6 +74,42 @@ static bool per_process(const char *p)
 	return false;
 }
 
+/*
+ * One process, one report: the process that sets zero-code mode up records
+ * itself for the programs it execs ("pid:rank" in PMU_REPORT_OWNER). A later
+ * program image in a descendant (another pid) is a child like a forked one:
+ * it writes only to a per-process name. An MPI rank under a launcher that
+ * was itself preloaded is no child: a rank of its own, under a name with %r.
+ */
+#define OWNER_VAR "PMU_REPORT_OWNER"
+static bool zero_descendant;
+
+static bool has_rank_part(const char *p)
+{
+	for (; *p; p++)
+		if (p[0] == '%' && p[1]) {
+			if (p[1] == 'r')
+				return true;
+			p++;
+		}
+	return false;
+}
+
+static void zero_owner(void)
+{
+	const char *v = pmu__getenv(OWNER_VAR);
+	long pid, rank, me = pmu__mpi_rank();
+	char buf[48], end;
+
+	if (v && sscanf(v, "%ld:%ld%c", &pid, &rank, &end) == 2 && pid != (long)getpid() &&
+	    !(me >= 0 && rank != me && has_rank_part(zero_path))) {
+		zero_descendant = true;
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%ld:%ld", (long)getpid(), me);
+	setenv(OWNER_VAR, buf, 1);
+}
+
 static void zero_write(void)
 {
 	const char *p = zero_path;
@@ -91,18 +128,24 @@ static void zero_write(void)
 
 static void zero_exit(void)
 {
-	/* A forked child writes a report of its own only to a per-process file name. */
-	if (getpid() == zero_pid || per_process(zero_path)) {
+	/* A child, forked or exec'd, writes a report of its own only to a per-process file name. */
+	if ((getpid() == zero_pid && !zero_descendant) || per_process(zero_path)) {
 		if ((pid_t)syscall(SYS_gettid) == getpid())
 			pmu__region_end_all();
 		zero_write();
+	} else if (zero_descendant && getpid() == zero_pid && strcmp(zero_path, "stderr") && strcmp(zero_path, "-") &&
+		   strcmp(zero_path, "stdout")) {
+		fputs("libpmu: PMU_REPORT=", stderr);
+		pmu__text_str(stderr, zero_path);
+		fprintf(stderr, ": no report from process %ld, a child of the process that set up: the name has "
+			"no %%p\n", (long)getpid());
 	}
 	pmu__thr_exit_self();	/* other threads may still run: only this one's set can go */
 }
 
 static void zero_setup(void)
 {
-	const char *ev = getenv("PMU_EVENTS"), *rep = getenv("PMU_REPORT");
+	const char *ev = pmu__getenv("PMU_EVENTS"), *rep = pmu__getenv("PMU_REPORT");
 
 	if (!ev || !*ev)
 		return;
@@ -114,6 +157,7 @@ static void zero_setup(void)
 	if (!zero_path)
 		return;
 	zero_pid = getpid();
+	zero_owner();
 	if (!strcmp(zero_path, "stderr") || !strcmp(zero_path, "-"))
 		zero_fd = fcntl(2, F_DUPFD_CLOEXEC, 3);
 	if (zero_fd >= 0 && fstat(zero_fd, &zero_st) < 0) {
@@ -128,6 +172,6 @@ static void zero_setup(void)
 
 __attribute__((constructor)) static void zero_ctor(void)
 {
-	if (getenv("PMU_EVENTS"))
+	if (pmu__getenv("PMU_EVENTS"))
 		zero_setup();
 }

@@ -5,6 +5,9 @@
 #   host      the tests, normal build (build/)
 #   unprivileged  the host tests, pmu check, pmu stat and zero-code mode as
 #             nobody (test/unprivileged.sh; skipped unless run as root)
+#   security  setuid and cap_perfmon copies run by nobody, planted links,
+#             hostile names in every format, a .. host name (test/security.sh;
+#             skipped unless run as root)
 #   asan      the tests built with ASan + UBSan (build-asan/)
 #   tsan      tests marked "tier: tsan" built with TSan (build-tsan/)
 #   valgrind  tests marked "tier: valgrind" under valgrind memcheck
@@ -95,6 +98,7 @@ arm64() {
 tier builds test/builds.sh
 tier host host
 tier unprivileged test/unprivileged.sh
+tier security test/security.sh
 tier asan asan
 tier tsan tsan
 tier valgrind vg

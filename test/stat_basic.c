@@ -97,6 +97,9 @@ static int stat_run(const char *const *args, char *out, size_t size, char *err, 
 		_exit(126);
 	}
 	waitpid(pid, &status, 0);
+	/* -o writes a new file renamed over the name: read what the name is now */
+	close(ofd);
+	ofd = open(ofile, O_RDONLY | O_CLOEXEC);
 	ssize_t k = pread(ofd, out, size - 1, 0);
 	out[k > 0 ? k : 0] = '\0';
 	/* -o FILE begins with perf stat's "# started on DATE" and a blank line: checked, then left out */

@@ -61,6 +61,16 @@ static void reset_tree(void)
 	put("software/type", "1\n");
 }
 
+static int t_write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -1;
+	fputs(text, f);
+	return fclose(f);
+}
+
 /* Parses event s: its return value; the message in msg. */
 static int parse(const char *s, char *msg, size_t size)
 {
@@ -164,6 +174,51 @@ int main(int argc, char **argv)
 	CHECK(symlink("/dev/zero", buf) == 0);
 	r = parse("cpu/zero/", msg, sizeof(msg));
 	CHECK_MSG(r == -EINVAL && strstr(msg, "not a regular file"), "%d %s", r, msg);
+
+	/* Links out of the tree are not followed: an alias, a directory, a tracepoint id. */
+	{
+		char secret[96], link[600];
+
+		snprintf(secret, sizeof(secret), "%s.secret", root);
+		mkdir(secret, 0700);
+		snprintf(link, sizeof(link), "%s/file", secret);
+		CHECK(t_write_file(link, "event=0x99,secret-bytes-here\n") == 0);
+		reset_tree();
+		snprintf(buf, sizeof(buf), "%s/cpu/events/leak", root);
+		CHECK(symlink(link, buf) == 0);
+		r = parse("cpu/leak/", msg, sizeof(msg));
+		CHECK_MSG(r == -EINVAL && strstr(msg, "not a regular file") && !strstr(msg, "secret-bytes"), "%d %s",
+			  r, msg);
+		r = run_tool((const char *[]){ "list", "--sysfs", "cpu/", NULL }, out, 1 << 20);
+		CHECK_MSG(!strstr(out, "secret-bytes") && !strstr(out, "0x99"), "pmu list exit %d: %s", r, out);
+		/* a directory link out of the tree: its aliases are not there */
+		snprintf(link, sizeof(link), "%s/events2", secret);
+		mkdir(link, 0700);
+		snprintf(link, sizeof(link), "%s/events2/inside", secret);
+		CHECK(t_write_file(link, "event=0x77\n") == 0);
+		snprintf(buf, sizeof(buf), "%s/pmu2/type", root);
+		put("pmu2/type", "9\n");
+		put("pmu2/format/event", "config:0-7\n");
+		snprintf(buf, sizeof(buf), "%s/pmu2/events", root);
+		snprintf(link, sizeof(link), "%s/events2", secret);
+		CHECK(symlink(link, buf) == 0);
+		r = parse("pmu2/inside/", msg, sizeof(msg));
+		CHECK_MSG(r < 0, "an alias read through a directory link out of the tree: %d", r);
+		/* a tracepoint id linked out of a PMU_TRACEFS tree */
+		snprintf(buf, sizeof(buf), "%s/tfs/events/sched/leak", root);
+		put("tfs/events/sched/leak/x", "");
+		snprintf(link, sizeof(link), "%s/id", secret);
+		CHECK(t_write_file(link, "1234\n") == 0);
+		snprintf(buf, sizeof(buf), "%s/tfs/events/sched/leak/id", root);
+		CHECK(symlink(link, buf) == 0);
+		snprintf(buf, sizeof(buf), "%s/tfs", root);
+		setenv("PMU_TRACEFS", buf, 1);
+		r = parse("sched:leak", msg, sizeof(msg));
+		CHECK_MSG(r == -EINVAL && strstr(msg, "not a regular file"), "%d %s", r, msg);
+		unsetenv("PMU_TRACEFS");
+		snprintf(buf, sizeof(buf), "rm -rf '%s'", secret);
+		CHECK(system(buf) == 0);
+	}
 
 	/* 12 core PMUs: cycles would count on 8 of them; refused, naming the limit. */
 	reset_tree();

@@ -101,7 +101,7 @@ fi
 
 # 5. tracefs there but not readable: said, not "mount tracefs".
 out=$(run "PMU_TRACEFS='$tmp/tracefs' build/pmu encode sched:sched_switch")
-if printf '%s\n' "$out" | grep -q "tracefs is mounted but $tmp/tracefs/events is not readable by this user"; then
+if printf '%s\n' "$out" | grep -q "sched:sched_switch: permission denied: tracefs is mounted but $tmp/tracefs/events is not readable by this user"; then
 	ok "tracefs not readable"
 else
 	ko "tracefs not readable" "$out"

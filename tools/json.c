@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "tool_err.h"
 #include "private.h"
 #include "json.h"
@@ -274,7 +275,7 @@ static int check_keys(struct parser *ps, const struct pmu__json *o)
 	for (size_t i = 1; i < o->n && !r; i++)
 		if (!strcmp(k[i - 1]->key, k[i]->key))
 			r = tool_err(-EINVAL, "%s:%u: duplicate key \"%s\" (first on line %u)", ps->name, k[i]->kline,
-				     k[i]->key, k[i - 1]->kline);
+				     pmu__report_esc((char[PMU_ESC_SIZE]){ 0 }, k[i]->key), k[i - 1]->kline);
 	free(k);
 	return r;
 }

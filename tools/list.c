@@ -170,22 +170,33 @@ static void entry(struct out *o, const char *kind, const char *pmu, const char *
 			printf("%s%s\n", o->n ? "\n" : "", o->section);
 			o->header_done = true;
 		}
+		/* names and contents of sysfs files are their writer's: control characters shown, not sent */
+		char shown[4 * sizeof(ev)];
+
+		pmu__text_esc(shown, sizeof(shown), ev, strlen(ev));
 		if (!strcmp(kind, "tracepoint")) {	/* perf list's line */
-			printf("  %-50s [Tracepoint event]\n", ev);
+			printf("  %-50s [Tracepoint event]\n", shown);
 			o->n++;
 			return;
 		}
-		printf("  %-40s", ev);
-		if (encoding)
-			printf(" %s", encoding);
-		if (scale && unit)
-			printf(" (scale %s, unit %s)", scale, unit);
-		else if (scale)
-			printf(" (scale %s)", scale);
-		else if (unit)
-			printf(" (unit %s)", unit);
-		if (desc && *desc)
-			printf("%s%s", encoding ? "  " : " ", desc);
+		printf("  %-40s", shown);
+		if (encoding) {
+			putchar(' ');
+			pmu__text_str(stdout, encoding);
+		}
+		if (scale || unit) {
+			fputs(scale ? " (scale " : " (unit ", stdout);
+			pmu__text_str(stdout, scale ? scale : unit);
+			if (scale && unit) {
+				fputs(", unit ", stdout);
+				pmu__text_str(stdout, unit);
+			}
+			putchar(')');
+		}
+		if (desc && *desc) {
+			fputs(encoding ? "  " : " ", stdout);
+			pmu__text_str(stdout, desc);
+		}
 		putchar('\n');
 	}
 	o->n++;

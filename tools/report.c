@@ -117,6 +117,7 @@ static int merge_main(int argc, char **argv)
 	};
 	const char *out = NULL, *format = NULL, *from = NULL;
 	struct merge m = { 0 };
+	struct pmu__out o = { .dir = -1 };
 	FILE *f = stdout;
 	locale_t c, old;
 	int opt, r;
@@ -168,9 +169,10 @@ static int merge_main(int argc, char **argv)
 	if (r < 0)
 		fprintf(stderr, "pmu report merge: %s\n", tool_errmsg());
 	/* The figures first: a failure leaves no file made or written over. */
-	if (r >= 0 && out && !(f = fopen(out, "we"))) {
-		fprintf(stderr, "pmu report merge: %s: %s\n", out, strerror(errno));
-		r = -errno;
+	if (r >= 0 && out) {
+		if ((r = pmu__out_open(&o, out, false)) < 0)
+			fprintf(stderr, "pmu report merge: %s\n", pmu_errmsg());
+		f = o.f;
 	}
 	if (r < 0) {
 		merge_free(&m);
@@ -190,8 +192,9 @@ static int merge_main(int argc, char **argv)
 		freelocale(c);
 	}
 	merge_free(&m);
-	if (fflush(f) != 0 || ferror(f) || (f != stdout && fclose(f) != 0)) {
-		fprintf(stderr, "pmu report merge: %s: %s\n", out ? out : "standard output", strerror(errno));
+	if (out ? (r = pmu__out_close(&o, true)) < 0 : (fflush(f) != 0 || ferror(f))) {
+		fprintf(stderr, "pmu report merge: %s: %s\n", out ? out : "standard output",
+			strerror(out ? -r : errno));
 		return 1;
 	}
 	return 0;

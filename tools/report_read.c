@@ -20,18 +20,19 @@
 
 
 
-/* A name taken from the file, fit for a message: control characters as '?', long ones cut. */
+/* A name taken from the file, fit for a message: escaped as text (escape.c), long ones cut. */
 void rep_ctx_set(struct rep_ctx *c, const char *region, const struct pmu__json *tid)
 {
-	size_t k = 0;
+	size_t k = 0, len, used;
 
 	c->at[0] = '\0';
 	if (!region)
 		return;
 	k = (size_t)snprintf(c->at, sizeof(c->at), "region \"");
-	for (const char *s = region; *s && k < 80; s++)
-		c->at[k++] = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
-	if (k >= 80 && region[k - 8])
+	len = strlen(region);
+	used = pmu__text_esc(c->at + k, 80 - k, region, len);
+	k += strlen(c->at + k);
+	if (used < len)
 		k += (size_t)snprintf(c->at + k, sizeof(c->at) - k, "...");
 	k += (size_t)snprintf(c->at + k, sizeof(c->at) - k, "\": ");
 	if (tid)
@@ -106,7 +107,7 @@ int rep_opt_num(const struct rep_ctx *c, const struct pmu__json *obj, const char
 	if (!v || v->type == PMU_JSON_NULL)
 		return 0;
 	if (!pmu__json_double(v, out) || *out < 0)
-		return ev ? BAD(c, v, "\"%s\" of \"%s\" is not a non-negative number", key, ev) :
+		return ev ? BAD(c, v, "\"%s\" of \"%s\" is not a non-negative number", key, pmu__report_esc((char[PMU_ESC_SIZE]){ 0 }, ev)) :
 			BAD(c, v, "\"%s\" is not a non-negative number", key);
 	return 1;
 }
@@ -138,16 +139,17 @@ static int figures(const struct rep_ctx *c, const struct pmu__rep *r, const stru
 			strlen(r->ev[i]) == counts->v[i].klen ? &counts->v[i] : pmu__json_get(counts, r->ev[i]);
 
 		if (!v)
-			return BAD(c, counts, "\"counts\" has no \"%s\", which \"events\" lists", r->ev[i]);
+			return BAD(c, counts, "\"counts\" has no \"%s\", which \"events\" lists", pmu__report_esc((char[PMU_ESC_SIZE]){ 0 }, r->ev[i]));
 		if (!pmu__json_u64(v, &d[2 + i]))
-			return BAD(c, v, "\"counts\": \"%s\" is not a non-negative integer", r->ev[i]);
+			return BAD(c, v, "\"counts\": \"%s\" is not a non-negative integer", pmu__report_esc((char[PMU_ESC_SIZE]){ 0 }, r->ev[i]));
 	}
 	/* every event is there and keys are unique: more keys are ones "events" lacks */
 	for (size_t i = 0; counts->n > r->nev && i < counts->n; i++)
 		for (unsigned k = 0;; k++) {
 			if (k == r->nev)
 				return rep_bad(c, counts->v[i].kline, (char[200]){ 0 },
-					   "\"counts\" has \"%.64s\", which \"events\" does not list", counts->v[i].key);
+					   "\"counts\" has \"%.64s\", which \"events\" does not list",
+					   pmu__report_esc((char[PMU_ESC_SIZE]){ 0 }, counts->v[i].key));
 			if (!strcmp(r->ev[k], counts->v[i].key) && strlen(counts->v[i].key) == counts->v[i].klen)
 				break;
 		}
@@ -174,7 +176,8 @@ static int ranges(const struct rep_ctx *c, const struct pmu__rep *r, const struc
 		if (a < 0 || (b = rep_opt_num(c, o, "max", r->ev[i], &g->max[i])) < 0)
 			return -EINVAL;
 		if (a > 0 && b > 0 && g->min[i] > g->max[i])
-			return BAD(c, pmu__json_get(o, "min"), "\"min\" of \"%s\" is more than its \"max\"", r->ev[i]);
+			return BAD(c, pmu__json_get(o, "min"), "\"min\" of \"%s\" is more than its \"max\"",
+					   pmu__report_esc((char[PMU_ESC_SIZE]){ 0 }, r->ev[i]));
 		n += (a > 0) + (b > 0);
 	}
 	g->range = n == 2 + 2 * (int)r->nev;

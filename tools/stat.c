@@ -31,12 +31,12 @@ static int prepare(struct stat_run *r)
 		return 1;
 	}
 	if (r->outpath) {
-		r->so.out = fopen(r->outpath, r->append ? "ae" : "we");	/* not left open in the command */
-		if (!r->so.out) {
-			r->so.out = stderr;
-			fprintf(stderr, "pmu stat: %s: %s\n", r->outpath, strerror(errno));
+		/* close-on-exec: not left open in the command */
+		if (pmu__out_open(&r->out, r->outpath, r->append) < 0) {
+			fprintf(stderr, "pmu stat: %s\n", pmu_errmsg());
 			return 1;
 		}
+		r->so.out = r->out.f;
 		/* as perf stat -o begins its file, in every layout */
 		time_t t = time(NULL);
 		char when[64];
@@ -49,7 +49,7 @@ static int prepare(struct stat_run *r)
 int cmd_stat(int argc, char **argv)
 {
 	struct stat_run r = { .so = { .out = stderr, .tg = &r.tg } };
-	int rc = stat_parse_args(&r, argc, argv);
+	int rc = stat_parse_args(&r, argc, argv), e;
 
 	if (rc >= 0)	/* -h, or a usage error */
 		goto out;
@@ -66,8 +66,8 @@ int cmd_stat(int argc, char **argv)
 		     WIFSIGNALED(r.status) ? 128 + WTERMSIG(r.status) : 1;
 	}
 out:
-	if (r.so.out != stderr && fclose(r.so.out) != 0) {
-		fprintf(stderr, "pmu stat: %s: %s\n", r.outpath, strerror(errno));
+	if (r.out.f && (e = pmu__out_close(&r.out, true)) < 0) {
+		fprintf(stderr, "pmu stat: %s: %s\n", r.outpath, strerror(-e));
 		if (!rc)
 			rc = 1;
 	}

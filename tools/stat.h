@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
+#include "outfile.h"
 #include "pmu.h"
 #include "stat_target.h"
 
@@ -75,6 +76,7 @@ struct stat_run {
 	struct stat_opts so;
 	char *events;		/* -e lists joined, NULL: the defaults */
 	const char *outpath;	/* -o */
+	struct pmu__out out;	/* -o's file, renamed into place at the end */
 	bool append;		/* --append */
 	char **cmd;
 	struct ev *ev;

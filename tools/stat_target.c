@@ -337,14 +337,25 @@ void stat_target_header(const struct stat_target *t, char **cmd, FILE *f)
 
 void stat_unit_print(const struct stat_unit *u, FILE *f, const char *sep, bool json)
 {
-	if (json && u->cpu >= 0)
+	/* a thread's name is its owner's choice: escaped for each output */
+	char label[sizeof(u->comm) + 16], shown[4 * sizeof(u->comm) + 16];
+
+	snprintf(label, sizeof(label), "%s-%d", u->comm, (int)u->pid);
+	if (json && u->cpu >= 0) {
 		fprintf(f, "\"cpu\" : \"%d\", ", u->cpu);
-	else if (json)
-		fprintf(f, "\"thread\" : \"%s-%d\", ", u->comm, (int)u->pid);
-	else if (u->cpu >= 0)
+	} else if (json) {
+		fputs("\"thread\" : ", f);
+		pmu__json_str(f, label);
+		fputs(", ", f);
+	} else if (u->cpu >= 0) {
 		fprintf(f, sep ? "CPU%d%s" : "CPU%-7d%s", u->cpu, sep ? sep : " ");
-	else
-		fprintf(f, sep ? "%s-%d%s" : "%16s-%-8d%s", u->comm, (int)u->pid, sep ? sep : " ");
+	} else if (sep && !strcmp(sep, ",")) {
+		pmu__report_csv_field(f, label);
+		fputs(sep, f);
+	} else {
+		pmu__text_esc(shown, sizeof(shown), u->comm, strlen(u->comm));
+		fprintf(f, sep ? "%s-%d%s" : "%16s-%-8d%s", shown, (int)u->pid, sep ? sep : " ");
+	}
 }
 
 /* The time left until due, false when it is past. */
