@@ -96,19 +96,21 @@ _pmu()
 	list)
 		case $prev in
 		--sysfs) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+		--perf-json) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 		esac
 		# perf list's keywords, then options
 		if [[ $cur == -* ]]; then
-			COMPREPLY=($(compgen -W "--json --available -v --verbose --sysfs --help" -- "$cur"))
+			COMPREPLY=($(compgen -W "--json --available -v --verbose --sysfs --perf-json --help" -- "$cur"))
 		else
-			COMPREPLY=($(compgen -W "hw hardware sw software cache hwcache pmu tracepoint" -- "$cur"))
+			COMPREPLY=($(compgen -W "hw hardware sw software cache hwcache pmu tracepoint metric metricgroup" -- "$cur"))
 		fi ;;
 	encode)
 		case $prev in
 		--sysfs) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+		--perf-json) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 		esac
 		if [[ $cur == -* ]]; then
-			COMPREPLY=($(compgen -W "--sysfs --help" -- "$cur"))
+			COMPREPLY=($(compgen -W "--sysfs --perf-json --help" -- "$cur"))
 		else
 			_pmu_events "$cur"
 		fi ;;
