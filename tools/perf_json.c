@@ -705,7 +705,9 @@ char *tool_metric_event(const char *id)
 {
 	size_t len = strcspn(id, ":");
 	const struct pj_event *e = find_event(id, len);
+	struct perf_event_attr attr = { .size = sizeof(attr) };
 	char *s;
+	int rc;
 
 	if (e && e->why) {
 		tool_err(-EINVAL, "%s: %s", id, e->why);
@@ -715,7 +717,7 @@ char *tool_metric_event(const char *id)
 		/* a modifier after the name goes after the terms: cpu/event=0x3c/k */
 		if (asprintf(&s, "%s%s", e->spec, id[len] ? id + len + 1 : "") < 0)
 			s = NULL;
-	} else if (is_sysfs_core(id, len) && pmu_event_attr(id, &(struct perf_event_attr){ .size = 64 }) < 0) {
+	} else if (pj.files && is_sysfs_core(id, len) && (rc = pmu_event_attr(id, &attr)) < 0 && rc != -ENOMEM) {
 		/* not a name of this machine's core PMU: in its own spelling, for the open to say why */
 		if (asprintf(&s, "%s/%.*s/%s", core_name(false), (int)len, id, id[len] ? id + len + 1 : "") < 0)
 			s = NULL;

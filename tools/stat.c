@@ -72,7 +72,10 @@ out:
 			rc = 1;
 	}
 	stat_events_free(r.ev, r.n, r.tg.n);
+	stat_metrics_free(&r);
+	tool_metrics_free();
 	free(r.events);
+	free(r.metrics);
 	stat_target_free(&r.tg);
 	if (r.interrupted) {	/* as perf stat: the figures, then the ^C that ended them */
 		fflush(NULL);
