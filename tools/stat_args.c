@@ -40,9 +40,16 @@ static int usage(FILE *f)
 		"                       or without one after pmu stat does (-1: never)\n"
 		"  -v, --verbose        on standard error, each event's raw count, enabled and\n"
 		"                       running times, and how it was read and why\n"
+		"  -M, --metrics M[,M]  metrics or metric groups (pmu list metric, metricgroup):\n"
+		"                       their events counted, each value beside its first event\n"
+		"  --metric-only        the metrics' values alone, in columns\n"
+		"  --topdown            TopdownL1's metrics, metric-only (refused, naming what is\n"
+		"                       missing, where the machine has not their events)\n"
+		"  --metric-no-group    a metric's events each alone, not in a group\n"
+		"  --perf-json PATH     perf's event and metric files (also PMU_PERF_JSON)\n"
 		"  exit status: the command's; 127 when it cannot be run, 128+N when killed by\n"
-		"  signal N, 129 for a usage error (as perf stat); without CMD, 0 or, after ^C,\n"
-		"  pmu stat ends by SIGINT as perf stat does\n");
+		"  signal N, 129 for a usage error (as perf stat); after a ^C that reached pmu\n"
+		"  stat, it prints, then ends by SIGINT as perf stat does\n");
 	return f == stdout ? 0 : 129;
 }
 
