@@ -22,6 +22,15 @@ struct pmu__metric_def {
 PMU_TOOL extern const struct pmu__metric_def pmu__metric_defs[];
 PMU_TOOL extern const unsigned pmu__metric_ndefs;
 
+/*
+ * The topdown groups where the architecture defines them: Intel's
+ * TopdownL1 and TopdownL2 over the kernel's topdown metric events, arm64's
+ * SBSA TopdownL1. Apart from pmu__metric_defs: they count only where the
+ * core PMU has their events.
+ */
+PMU_TOOL extern const struct pmu__metric_def pmu__metric_topdown[];
+PMU_TOOL extern const unsigned pmu__metric_ntopdown;
+
 /* The built-in metric of that name (any case, as perf), or NULL. */
 PMU_TOOL const struct pmu__metric_def *pmu__metric_def_find(const char *name);
 

@@ -657,8 +657,8 @@ int tool_metrics_load(void)
 		return 0;
 	}
 	snprintf(pj.source, sizeof(pj.source), "built in");
-	for (unsigned i = 0; i < pmu__metric_ndefs && i < PMU_ARRAY_SIZE(builtin); i++) {
-		builtin[i].d = pmu__metric_defs[i];
+	for (unsigned i = 0; i < pmu__metric_ndefs + pmu__metric_ntopdown && i < PMU_ARRAY_SIZE(builtin); i++) {
+		builtin[i].d = i < pmu__metric_ndefs ? pmu__metric_defs[i] : pmu__metric_topdown[i - pmu__metric_ndefs];
 		if (pmu__expr_parse(builtin[i].d.expr, &builtin[i].e) < 0)
 			builtin[i].why = strdup(pmu_errmsg());
 		nbuiltin++;

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <strings.h>
 
 #include "private.h"
@@ -18,7 +19,17 @@
 /* Events of one PMU beyond this many are not grouped: a group larger than the counters never counts. */
 #define GROUP_MAX 4
 
-static const struct pmu__expr_env lit_env = { .literal = tool_metric_literal, .metric = tool_metric_ref };
+/* For the events alone: a literal this machine has no value for (#slots without caps/slots) as 0. */
+static int any_literal(void *ctx, enum pmu__expr_lit lit, double *out)
+{
+	int rc = tool_metric_literal(ctx, lit, out);
+
+	if (rc == 0 && isnan(*out))
+		*out = 0;
+	return rc;
+}
+
+static const struct pmu__expr_env events_env = { .literal = any_literal, .metric = tool_metric_ref };
 
 /* The index of an event named name (or opening as spec) already in the run, or -1. */
 static int find_event(const struct stat_run *r, const char *name, const char *spec)
@@ -30,6 +41,13 @@ static int find_event(const struct stat_run *r, const char *name, const char *sp
 			return (int)i;
 	}
 	return -1;
+}
+
+/* Intel's slots (fixed counter 3, not a general one), which must lead its group. */
+static bool is_slots(const char *id)
+{
+	return !strcasecmp(id, "slots") || !strcasecmp(id, "TOPDOWN.SLOTS") || !strcasecmp(id, "cpu/slots/") ||
+	       !strcasecmp(id, "cpu_core/slots/");
 }
 
 /* Metric m onto r->met, its events onto r->ev. */
@@ -47,7 +65,7 @@ static int add_metric(struct stat_run *r, const struct tool_metric *m)
 			return 0;	/* named twice: once */
 	if (m->why)
 		return tool_err(-EINVAL, "metric %s: %s", m->d.name, m->why);
-	rc = pmu__expr_events(m->e, &lit_env, &ids, &n);
+	rc = pmu__expr_events(m->e, &events_env, &ids, &n);
 	if (rc < 0)
 		return tool_err(rc, "metric %s: %s", m->d.name, pmu_errmsg());
 	met = realloc(r->met, (r->nmet + 1) * sizeof(*met));
@@ -68,11 +86,15 @@ static int add_metric(struct stat_run *r, const struct tool_metric *m)
 	}
 	r->nmet++;
 	first = r->n;
+	/* two passes: slots first, as the kernel wants it leading the topdown events' group */
+	for (unsigned pass = 0; pass < 2; pass++)
 	for (unsigned i = 0; i < n; i++) {
 		struct perf_event_attr attr = { .size = sizeof(attr) };
 		char *spec;
 		int at;
 
+		if (is_slots(ids[i]) != (pass == 0))
+			continue;
 		if (!strcmp(ids[i], "duration_time")) {
 			k->ev[i] = STAT_DURATION;
 			continue;
@@ -83,7 +105,8 @@ static int add_metric(struct stat_run *r, const struct tool_metric *m)
 		at = find_event(r, ids[i], spec);
 		if (at < 0) {
 			rc = stat_event_add(r, ids[i], strcmp(spec, ids[i]) ? spec : NULL);
-			if (rc == 0 && pmu_event_attr(spec, &attr) == 0 && attr.type != PERF_TYPE_SOFTWARE) {
+			if (rc == 0 && pmu_event_attr(spec, &attr) == 0 && attr.type != PERF_TYPE_SOFTWARE &&
+			    !is_slots(ids[i]) && strncasecmp(ids[i], "topdown-", 8)) {
 				mixed |= hw && attr.type != hwtype;
 				hwtype = attr.type;
 				hw++;
@@ -110,54 +133,40 @@ static int add_metric(struct stat_run *r, const struct tool_metric *m)
 	return 0;
 }
 
-/* Each name of list: a metric, or every metric of a group (any case, as perf). */
-static int add_list(struct stat_run *r, const char *list)
+/* Adds what to the ", "-separated list in buf, once. */
+static void note_missing(char *buf, size_t size, size_t *len, const char *what)
 {
-	size_t nm;
-	const struct tool_metric *all = tool_metrics(&nm);
-	char *copy = strdup(list), *save = NULL;
-	int rc = copy ? 0 : tool_err(-ENOMEM, "out of memory");
+	size_t wl = strlen(what);
 
-	for (char *name = copy ? strtok_r(copy, ",", &save) : NULL; name && rc == 0;
-	     name = strtok_r(NULL, ",", &save)) {
-		const struct tool_metric *m = tool_metric_find(name);
-		unsigned found = 0;
-
-		if (m) {
-			rc = add_metric(r, m);
-			continue;
-		}
-		for (size_t i = 0; i < nm && rc == 0; i++)
-			if (pmu__metric_def_in(&all[i].d, name) && !all[i].why && ++found)
-				rc = add_metric(r, &all[i]);
-		if (rc == 0 && !found)
-			rc = tool_err(-EINVAL, "-M %s: no metric or metric group of that name in %s (pmu list metric, "
-				      "pmu list metricgroup)", name, tool_metrics_source());
-	}
-	free(copy);
-	return rc;
+	for (const char *p = buf; (p = strstr(p, what)); p += wl)
+		if ((p == buf || p[-1] == ' ') && (!p[wl] || p[wl] == ','))
+			return;
+	if (*len + wl + 3 < size)
+		*len += (size_t)snprintf(buf + *len, size - *len, "%s%s", *len ? ", " : "", what);
 }
 
 /*
- * --topdown: TopdownL1's metrics whose events this machine has, else a
- * refusal naming what it lacks.
+ * Group g's metrics whose events this machine has (a group may hold several
+ * architectures' metrics, as TopdownL1), else a refusal naming what it
+ * lacks. 0, or -errno with the message; *found: metrics in the group.
  */
-static int add_topdown(struct stat_run *r)
+static int add_group(struct stat_run *r, const char *g, const char *what, unsigned *found)
 {
 	size_t nm, missing_len = 0;
 	const struct tool_metric *all = tool_metrics(&nm);
 	char missing[1024] = "";
-	unsigned usable = 0, seen = 0;
+	unsigned usable = 0;
 
+	*found = 0;
 	for (size_t i = 0; i < nm; i++) {
 		const char **ids;
 		unsigned n;
 		bool ok = true;
 
-		if (all[i].why || !pmu__metric_def_in(&all[i].d, "TopdownL1"))
+		if (all[i].why || !pmu__metric_def_in(&all[i].d, g))
 			continue;
-		seen++;
-		if (pmu__expr_events(all[i].e, &lit_env, &ids, &n) < 0)
+		++*found;
+		if (pmu__expr_events(all[i].e, &events_env, &ids, &n) < 0)
 			continue;
 		for (unsigned k = 0; k < n; k++) {
 			struct perf_event_attr attr = { .size = sizeof(attr) };
@@ -165,13 +174,18 @@ static int add_topdown(struct stat_run *r)
 
 			if (spec && pmu_event_attr(spec, &attr) < 0) {
 				ok = false;
-				if (!strstr(missing, ids[k]) && missing_len + strlen(ids[k]) + 3 < sizeof(missing))
-					missing_len += (size_t)snprintf(missing + missing_len, sizeof(missing) - missing_len,
-									"%s%s", missing_len ? ", " : "", ids[k]);
+				note_missing(missing, sizeof(missing), &missing_len, ids[k]);
 			}
 			free(spec);
 		}
 		free(ids);
+		double slots;
+
+		if (strstr(all[i].d.expr, "#slots") && tool_metric_literal(NULL, PMU_EXPR_SLOTS, &slots) == 0 &&
+		    isnan(slots)) {
+			ok = false;
+			note_missing(missing, sizeof(missing), &missing_len, "the core PMU's caps/slots");
+		}
 		if (ok) {
 			int rc = add_metric(r, &all[i]);
 
@@ -180,13 +194,48 @@ static int add_topdown(struct stat_run *r)
 			usable++;
 		}
 	}
-	if (usable)
+	if (usable || !*found)
 		return 0;
-	if (!seen)
-		return tool_err(-EOPNOTSUPP, "not supported here: --topdown: no TopdownL1 metric in %s (perf's files "
-				"for this CPU give them: --perf-json PATH)", tool_metrics_source());
-	return tool_err(-EOPNOTSUPP, "not supported here: --topdown: TopdownL1 needs %s, which %s does not have",
-			missing, pmu__sysfs_root());
+	return tool_err(-EOPNOTSUPP, "not supported here: %s: %s needs %s, which %s does not have", what, g, missing,
+			pmu__sysfs_root());
+}
+
+/* Each name of list: a metric, or the metrics of a group (any case, as perf). */
+static int add_list(struct stat_run *r, const char *list)
+{
+	char *copy = strdup(list), *save = NULL;
+	int rc = copy ? 0 : tool_err(-ENOMEM, "out of memory");
+
+	for (char *name = copy ? strtok_r(copy, ",", &save) : NULL; name && rc == 0;
+	     name = strtok_r(NULL, ",", &save)) {
+		const struct tool_metric *m = tool_metric_find(name);
+		char what[300];
+		unsigned found;
+
+		if (m) {
+			rc = add_metric(r, m);
+			continue;
+		}
+		snprintf(what, sizeof(what), "-M %s", name);
+		rc = add_group(r, name, what, &found);
+		if (rc == 0 && !found)
+			rc = tool_err(-EINVAL, "-M %s: no metric or metric group of that name in %s (pmu list metric, "
+				      "pmu list metricgroup)", name, tool_metrics_source());
+	}
+	free(copy);
+	return rc;
+}
+
+/* --topdown: TopdownL1 where the machine has its events, else a refusal naming what it lacks. */
+static int add_topdown(struct stat_run *r)
+{
+	unsigned found;
+	int rc = add_group(r, "TopdownL1", "--topdown", &found);
+
+	if (rc == 0 && !found)
+		rc = tool_err(-EOPNOTSUPP, "not supported here: --topdown: no TopdownL1 metric in %s (perf's files for "
+			      "this CPU give them: --perf-json PATH)", tool_metrics_source());
+	return rc;
 }
 
 int stat_metrics_resolve(struct stat_run *r)
