@@ -75,6 +75,18 @@ int main(void)
 	CHECK_MSG(strstr(out, "\"pcnt-running\" : 50.00, \"metric-value\" : 3.000000, \"metric-unit\" : \"ratio\"}"),
 		  "%s", out);
 	free(out);
+	/* a second metric that divides by zero: blank, on the line before (perf's print_metric_std) */
+	struct tool_metric zero = { .d = { "zero", "r5678 / (r1234 - r1234)", NULL, NULL, "no value" } };
+
+	CHECK(pmu__expr_parse(zero.d.expr, &zero.e) == 0);
+	met[1].m = &zero;
+	out = print(ev, 2, met, 2, NULL, false);
+	CHECK(out);
+	CHECK_MSG(strstr(out, "#     3.00 ratio                  " "                                   " "  (50.00%)\n"),
+		  "%s", out);
+	free(out);
+	pmu__expr_free(zero.e);
+	met[1].m = &pct;
 	/* an event not counted: its metric is blank */
 	ev[1].counted = false;
 	out = print(ev, 2, met, 1, ",", false);

@@ -124,10 +124,12 @@ static int add_metric(struct stat_run *r, const struct tool_metric *m)
 			r->ev[i].slot = i - first;
 			r->ev[i].gsize = r->n - first;
 		}
+	/* perf's metric leader: its first event (slots for the topdown ones) */
 	k->leader = UINT32_MAX;
-	for (unsigned i = 0; i < n; i++)
-		if (k->ev[i] != STAT_DURATION && (k->leader == UINT32_MAX || k->ev[i] < k->leader))
-			k->leader = k->ev[i];
+	for (unsigned pass = 0; pass < 2 && k->leader == UINT32_MAX; pass++)
+		for (unsigned i = 0; i < n && k->leader == UINT32_MAX; i++)
+			if (k->ev[i] != STAT_DURATION && is_slots(ids[i]) == (pass == 0))
+				k->leader = k->ev[i];
 	if (k->leader == UINT32_MAX)
 		return tool_err(-EINVAL, "metric %s: it needs no event to count", m->d.name);
 	return 0;

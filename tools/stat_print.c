@@ -122,7 +122,12 @@ static unsigned print_metrics(const struct stat_opts *so, const struct ev *ev, u
 		bool ok = stat_metric_value(mine[k], ev, elapsed, &v);
 
 		stat_metric_label(mine[k], &fmt, unit, sizeof(unit));
-		if (num++ > 0) {
+		if (num++ > 0 && !so->json && !so->sep && !ok) {
+			/* perf's print_metric_std: a blank figure stays on the line before */
+			fprintf(f, "%-35s", "");
+			continue;
+		}
+		if (num > 1) {
 			/* perf's new_line_std, _csv, _json */
 			if (so->json)
 				fputs("}\n{", f);
@@ -139,10 +144,6 @@ static unsigned print_metrics(const struct stat_opts *so, const struct ev *ev, u
 				if (so->line && so->line->cpu >= 0)	/* -A: perf's AGGR_NONE */
 					fprintf(f, "        ");
 				fprintf(f, "                                                 ");
-				if (!ok) {	/* perf's print_metric_std: a blank figure stays on the line before */
-					fprintf(f, "%-35s", "");
-					continue;
-				}
 			}
 		}
 		if (so->json) {
