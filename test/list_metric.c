@@ -144,7 +144,8 @@ int main(void)
 	else if (cache && *cache)
 		snprintf(path, sizeof(path), "%.4000s/libpmu-perf-events", cache);
 	else
-		snprintf(path, sizeof(path), "%.4000s/.cache/libpmu-perf-events", home ? home : "");
+		snprintf(path, sizeof(path), "%.4000s%s.cache/libpmu-perf-events", home ? home : "",
+			 home && *home && home[strlen(home) - 1] == '/' ? "" : "/");
 	snprintf(sysfs, sizeof(sysfs), "%s/arch", path);
 	if (access(sysfs, R_OK) == 0)
 		snprintf(path, sizeof(path), "%.4000s", sysfs);
