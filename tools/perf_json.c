@@ -773,6 +773,13 @@ static double distinct(const char *what)
 	return ns ? (double)ns : 1;
 }
 
+static bool system_wide;
+
+void tool_metric_system_wide(bool every_cpu)
+{
+	system_wide = every_cpu;
+}
+
 int tool_metric_literal(void *ctx, enum pmu__expr_lit lit, double *out)
 {
 	long v;
@@ -795,8 +802,8 @@ int tool_metric_literal(void *ctx, enum pmu__expr_lit lit, double *out)
 		*out = distinct("physical_package_id");
 		return 0;
 	case PMU_EXPR_CORE_WIDE:
-		/* perf 6.1: counting system-wide on every CPU, or without SMT; pmu stat counts a task */
-		*out = !(cpu_sys_num("smt/active", &v) && v > 0);
+		/* perf 6.1's core_wide(): counting every CPU (-a without -C), and then trivially without SMT */
+		*out = system_wide;
 		return 0;
 	case PMU_EXPR_SLOTS: {
 		char path[PATH_MAX], buf[64];

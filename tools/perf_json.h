@@ -49,6 +49,8 @@ char *tool_metric_event(const char *id);
 
 /* The expression environment's literals (#smt_on, #num_cpus, #slots ...) of this machine. */
 int tool_metric_literal(void *ctx, enum pmu__expr_lit lit, double *out);
+/* #core_wide: whether every CPU is counted (pmu stat -a without -C); false until said. */
+void tool_metric_system_wide(bool every_cpu);
 /* The parsed metric an identifier names (env->metric), or NULL. */
 const struct pmu__expr *tool_metric_ref(void *ctx, const char *id);
 

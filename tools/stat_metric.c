@@ -246,6 +246,7 @@ int stat_metrics_resolve(struct stat_run *r)
 
 	if (!r->metrics && !r->topdown)
 		return 0;
+	tool_metric_system_wide(r->tg.all_cpus && !r->tg.cpus);
 	rc = tool_metrics_load();
 	if (rc == 0 && r->metrics)
 		rc = add_list(r, r->metrics);
