@@ -136,6 +136,9 @@ $(O)/test/x86_rdpmc_emu_so: test/x86_rdpmc_emu.c $(SHARED_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(SHARED_LIB) -Wl,-rpath,'$$ORIGIN/..' $(LDLIBS)
 
+# Puts a thread's first region between a snapshot's count and its copy.
+$(O)/test/region_results_race: LDLIBS += -Wl,--wrap=pmu__region_used
+
 # Zero-code mode (zero.o) is in a static link only when asked for; these use it.
 ZERO_LDFLAGS := -Wl,-u,pmu__zero_linked
 $(O)/test/region_zero $(O)/test/region_exec $(O)/test/cloexec $(O)/examples/zero_code: LDLIBS += $(ZERO_LDFLAGS)
@@ -240,3 +243,4 @@ include mk/abi.mk
 
 .PHONY: all lib tests bench examples check check-host check-arm64 check-riscv64 stress deb install uninstall clean
 .DELETE_ON_ERROR:
+include mk/compat.mk

@@ -17,11 +17,6 @@
 #include "event.h"
 #include "event_pfm.h"
 
-/* Modifiers: which privilege levels to count. */
-struct mods {
-	bool given, u, k, h;
-};
-
 /* Software events that only ever happen in kernel context: user-only would always read 0. */
 static bool kernel_only(const struct perf_event_attr *a)
 {
@@ -36,7 +31,7 @@ static bool kernel_only(const struct perf_event_attr *a)
  * they count: many refuse exclude bits, and a tracepoint always fires in the
  * kernel.
  */
-static void apply_mods(struct pmu__attr *pa, const struct mods *m, bool cpu)
+static void apply_mods(struct pmu__attr *pa, const struct pmu__mods *m, bool cpu)
 {
 	struct perf_event_attr *a = &pa->attr;
 
@@ -56,24 +51,6 @@ static bool cpu_type(uint32_t t)
 {
 	return t == PERF_TYPE_HARDWARE || t == PERF_TYPE_SOFTWARE || t == PERF_TYPE_HW_CACHE ||
 	       t == PERF_TYPE_RAW;
-}
-
-/* "u", "kh", ...: 1 when s is a modifier string, 0 when not. */
-static int parse_mods(const char *s, size_t len, struct mods *m)
-{
-	memset(m, 0, sizeof(*m));
-	if (!len)
-		return 0;
-	for (size_t i = 0; i < len; i++) {
-		switch (s[i]) {
-		case 'u': m->u = true; break;
-		case 'k': m->k = true; break;
-		case 'h': m->h = true; break;
-		default: return 0;
-		}
-	}
-	m->given = true;
-	return 1;
 }
 
 static int bad_mods(struct pmu__ctx *c, const char *m, size_t len)
@@ -300,7 +277,7 @@ static int pmu_event(struct pmu__ctx *c, struct pmu__event *ev)
 	const char *s = c->s, *slash = memchr(s, '/', c->len), *close, *m;
 	size_t plen = (size_t)(slash - s), mlen;
 	struct pmu__desc d, cores[PMU_MAX_PMUS];
-	struct mods mods;
+	struct pmu__mods mods;
 	int r, ncore = 0;
 
 	close = memchr(slash + 1, '/', c->len - plen - 1);
@@ -316,8 +293,7 @@ static int pmu_event(struct pmu__ctx *c, struct pmu__event *ev)
 		plen--;
 	while (plen && pmu__is_space(*s))
 		s++, plen--;
-	memset(&mods, 0, sizeof(mods));
-	if (mlen && !parse_mods(m, mlen, &mods))
+	if (!pmu__mods_parse(m, mlen, &mods) && mlen)
 		return bad_mods(c, m, mlen);
 	if (!plen)
 		return pmu__err(-EINVAL, "%s: missing PMU name before '/'", c->ev);
@@ -352,8 +328,8 @@ int pmu__event_parse(const char *s, size_t len, struct pmu__event *ev)
 {
 	struct pmu__ctx c = { .s = s, .len = len };
 	const char *colon;
-	struct mods mods;
-	size_t nlen = len;
+	struct pmu__mods mods;
+	size_t nlen;
 	bool cpu = true;
 	int r;
 
@@ -372,10 +348,7 @@ int pmu__event_parse(const char *s, size_t len, struct pmu__event *ev)
 		goto done;
 	}
 	/* name:mods, when what follows the last ':' is a modifier string */
-	memset(&mods, 0, sizeof(mods));
-	colon = memrchr(s, ':', len);
-	if (colon && parse_mods(colon + 1, len - (size_t)(colon - s) - 1, &mods))
-		nlen = (size_t)(colon - s);
+	nlen = pmu__mods_split(s, len, &mods);
 	if (!nlen)
 		return pmu__err(-EINVAL, "%s: missing event name before ':'", c.ev);
 	/* "cycles:x", "sched:sched_switch:x": a known event with bad modifiers */

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The pure grammar of event strings and sysfs files: format fields
- * ("config1:0-7,32-35"), term lists ("a=1,b,c=?"), numbers, and the bounded
- * printable form of input for messages. No I/O: every function is fuzzed.
+ * ("config1:0-7,32-35"), term lists ("a=1,b,c=?"), numbers and modifiers
+ * (":uk"). No I/O: every function is fuzzed. Input shown in messages:
+ * pmu__show() (escape.c).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -12,36 +13,6 @@
 #include "format.h"
 
 const char *const pmu__config_words[4] = { "config", "config1", "config2", "config3" };
-
-const char *pmu__show(struct pmu__shown *b, const char *s, size_t len)
-{
-	static const char hex[] = "0123456789abcdef";
-	size_t i, k = 0, n = len > PMU_SHOW_MAX ? PMU_SHOW_MAX : len;
-
-	/* never a raw newline or terminal escape from input in a message */
-	for (i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '\\' || !isprint(c) || c >= 0x80) {
-			b->s[k++] = '\\';
-			if (c == '\\' || c == '\n' || c == '\t') {
-				b->s[k++] = c == '\n' ? 'n' : c == '\t' ? 't' : '\\';
-				continue;
-			}
-			b->s[k++] = 'x';
-			b->s[k++] = hex[c >> 4];
-			b->s[k++] = hex[c & 15];
-		} else {
-			b->s[k++] = (char)c;
-		}
-	}
-	if (len > n) {
-		memcpy(b->s + k, "...", 3);
-		k += 3;
-	}
-	b->s[k] = '\0';
-	return b->s;
-}
 
 bool pmu__is_space(char c)
 {
@@ -154,6 +125,41 @@ void pmu__field_str(const struct pmu__field *f, char *buf, size_t size)
 			n += snprintf(buf + n, size - (size_t)n, "%s%u-%u", i ? "," : "",
 				      f->r[i].lo, f->r[i].hi);
 	}
+}
+
+/* ---- modifiers ---- */
+
+int pmu__mods_parse(const char *s, size_t len, struct pmu__mods *m)
+{
+	struct pmu__mods v = { 0 };
+
+	if (m)
+		*m = v;
+	for (size_t i = 0; i < len; i++) {
+		switch (s[i]) {
+		case 'u': v.u = true; break;
+		case 'k': v.k = true; break;
+		case 'h': v.h = true; break;
+		default: return 0;
+		}
+	}
+	if (!len)
+		return 0;
+	v.given = true;
+	if (m)
+		*m = v;
+	return 1;
+}
+
+size_t pmu__mods_split(const char *s, size_t len, struct pmu__mods *m)
+{
+	const char *colon = memrchr(s, ':', len);
+
+	if (colon && pmu__mods_parse(colon + 1, len - (size_t)(colon - s) - 1, m))
+		return (size_t)(colon - s);
+	if (m)
+		memset(m, 0, sizeof(*m));
+	return len;
 }
 
 /* ---- term lists ---- */

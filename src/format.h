@@ -56,10 +56,14 @@ static inline __u64 *pmu__attr_word(struct perf_event_attr *a, unsigned w)
 	return NULL;
 }
 
-/* Input as shown in messages: bounded, printable ASCII, other bytes escaped (\n, \t, \\, \xHH). */
+/*
+ * Input as shown in messages (escape.c): its first PMU_SHOW_MAX bytes as
+ * text (pmu__text_esc: control characters and bytes that are not UTF-8
+ * escaped), "..." when longer.
+ */
 #define PMU_SHOW_MAX 64
 struct pmu__shown {
-	char s[PMU_SHOW_MAX * 4 + 4];
+	char s[PMU_SHOW_MAX * 4 + 16];	/* a character cut at the bound is shown whole */
 };
 const char *pmu__show(struct pmu__shown *b, const char *s, size_t len);
 
@@ -73,6 +77,20 @@ PMU_TOOL int pmu__hex_digit(int c);
 int pmu__format_parse(const char *spec, size_t len, struct pmu__field *f);
 /* Spreads val over the field's ranges: -ERANGE when val is wider than the field. */
 int pmu__field_put(const struct pmu__field *f, uint64_t val, uint64_t cfg[4]);
+
+/* The privilege levels an event's modifier names: "u", "k", "h" and combinations ("uk"). */
+struct pmu__mods {
+	bool given;		/* a modifier was written */
+	bool u, k, h;
+};
+/* 1 when s[0..len) is a modifier (not empty, only u, k and h), with m set (NULL: not kept); else 0, m zero. */
+PMU_TOOL int pmu__mods_parse(const char *s, size_t len, struct pmu__mods *m);
+/*
+ * An event name with a ":mods" suffix ("cycles:uk"): the length of the name
+ * without it, with m set; len, m zero, when what follows the last ':' is no
+ * modifier ("sched:sched_switch"). m may be NULL.
+ */
+PMU_TOOL size_t pmu__mods_split(const char *s, size_t len, struct pmu__mods *m);
 
 /* One term of a list "a=1,b,c=?" (an event's terms or an alias file). */
 struct pmu__term {

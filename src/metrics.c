@@ -2,6 +2,7 @@
 /* The table of derived metrics: see metrics.h. */
 #include <string.h>
 
+#include "format.h"
 #include "metrics.h"
 
 #define CYCLES "cycles", "cpu-cycles", "cpu_cycles"
@@ -31,7 +32,7 @@ static const char *const own_metric[] = {
 bool pmu__metric_is(const char *name, const char *const *spellings)
 {
 	const char *s = name, *slash = strchr(name, '/');
-	size_t len = strcspn(name, ":");
+	size_t len = pmu__mods_split(name, strlen(name), NULL);
 
 	/* pmu/alias/ or pmu/alias/mods: the alias; pmu/event=.../ names nothing here. */
 	if (slash) {

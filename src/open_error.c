@@ -20,15 +20,13 @@ static bool is_core_type(uint32_t type)
 /* The event counting user space only: "task-clock:k" as task-clock:u, "cpu/event=1/k" as cpu/event=1/u. */
 static const char *user_only(char *buf, size_t size, const char *name)
 {
-	const char *slash = strrchr(name, '/'), *colon = strrchr(name, ':');
-	size_t n = strlen(name);
+	const char *slash = strrchr(name, '/');
+	size_t n = pmu__mods_split(name, strlen(name), NULL);
 
 	if (slash && memchr(name, '/', (size_t)(slash - name))) {
 		snprintf(buf, size, "%.*su", (int)(slash + 1 - name), name);
 		return buf;
 	}
-	if (colon && colon[1] && strspn(colon + 1, "ukh") == strlen(colon + 1))
-		n = (size_t)(colon - name);
 	snprintf(buf, size, "%.*s:u", (int)n, name);
 	return buf;
 }

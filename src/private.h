@@ -17,6 +17,7 @@
 #include "metrics.h"	/* the derived metrics pmu stat shares with the region report */
 #include "expr.h"		/* perf's metric expressions */
 #include "metric_defs.h"	/* metric definitions and the built-in set */
-#include "report.h"	/* escaping for json, csv and tables; report file formats */
+#include "escape.h"	/* the output escapers: text, csv, json */
+#include "report.h"	/* report file formats */
 
 #endif

@@ -1,19 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Region reports: table, csv, json.
+ * Region reports: table, csv, json, to a stream (pmu_report) or a named
+ * file (pmu_report_path; the names are report_path.c's).
  *
  * A report is formatted from a snapshot of the results (results.c), the
- * same figures pmu_results_take() gives.
+ * same figures pmu_results_take() gives, with names escaped by escape.c.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <locale.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "metrics.h"
 #include "region.h"
 #include "report.h"
@@ -57,68 +58,14 @@ static bool metric(const struct pmu__metric_use *m, unsigned i, const struct pmu
 	return m[i].num >= 0 && pmu__metric_value((double)e->sum[1 + m[i].num], (double)e->sum[1 + m[i].den], out);
 }
 
-/* The longest name escaped: each byte may take four. */
-#define ESC_SIZE (4 * PMU_REGION_NAME)
-
-/*
- * s for a table or csv: a name taken from the program must neither end the
- * row nor drive a terminal, so control characters are written as \n, \t,
- * \r or \xHH (and \ as \\, so that it reads back one way).
- */
-static const char *esc(char *buf, const char *s)
-{
-	size_t k = 0;
-
-	for (; *s && k + 5 <= ESC_SIZE; s++) {
-		unsigned char c = (unsigned char)*s;
-		const char *e = c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\r' ? "\\r" : c == '\\' ? "\\\\" : NULL;
-
-		if (e)
-			k += (size_t)sprintf(buf + k, "%s", e);
-		else if (c < 0x20 || c == 0x7f)
-			k += (size_t)sprintf(buf + k, "\\x%02x", c);
-		else
-			buf[k++] = (char)c;
-	}
-	buf[k] = '\0';
-	return buf;
-}
-
-_Static_assert(ESC_SIZE == PMU_ESC_SIZE, "PMU_ESC_SIZE");
-
-const char *pmu__report_esc(char *buf, const char *s)
-{
-	return esc(buf, s);
-}
+/* Each byte of a name escaped takes four at most. */
+_Static_assert(4 * (PMU_REGION_NAME - 1) < PMU_ESC_SIZE, "a region name escaped fits a table cell");
 
 static void thread_label(char *buf, size_t size, const struct pmu__rthr *t)
 {
-	char e[ESC_SIZE];
+	char e[PMU_ESC_SIZE];
 
-	snprintf(buf, size, "%d %s", (int)t->tid, esc(e, t->name));
-}
-
-static void csv_field(FILE *f, const char *raw)
-{
-	char buf[ESC_SIZE];
-	const char *s = esc(buf, raw);
-
-	if (!s[strcspn(s, ",\"")]) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-void pmu__report_csv_field(FILE *f, const char *s)
-{
-	csv_field(f, s);
+	snprintf(buf, size, "%d %s", (int)t->tid, pmu__report_esc(e, t->name));
 }
 
 /* Column widths of the table; NULL for csv. */
@@ -137,7 +84,7 @@ struct widths {
  */
 static void report_rows(FILE *f, const struct pmu_results *s, const struct pmu__metric_use *m, const struct widths *w)
 {
-	char lab[96], e[ESC_SIZE];
+	char lab[96], e[PMU_ESC_SIZE];
 
 	for (unsigned id = 0; id < s->nreg; id++) {
 		const struct pmu__rent *tot = ENT(s, -1, id);
@@ -156,15 +103,15 @@ static void report_rows(FILE *f, const struct pmu_results *s, const struct pmu__
 					snprintf(lab, sizeof(lab), "total");
 				else
 					thread_label(lab, sizeof(lab), &s->thr[k]);
-				fprintf(f, "%-*s  %-*s %10" PRIu64 " %14.1f", w->region, k < 0 ? esc(e, s->reg[id]) : "",
+				fprintf(f, "%-*s  %-*s %10" PRIu64 " %14.1f", w->region, k < 0 ? pmu__report_esc(e, s->reg[id]) : "",
 					w->thread, lab, d->calls, (double)d->sum[0] / (double)d->calls);
 			} else {
-				csv_field(f, s->reg[id]);
+				pmu__report_csv_field(f, s->reg[id]);
 				if (k < 0) {
 					fputs(",total,", f);
 				} else {
 					fputc(',', f);
-					csv_field(f, s->thr[k].name);
+					pmu__report_csv_field(f, s->thr[k].name);
 					fprintf(f, ",%d", (int)s->thr[k].tid);
 				}
 				fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.1f", d->calls, d->sum[0],
@@ -202,13 +149,13 @@ static void report_table(FILE *f, const struct pmu_results *s, const struct pmu_
 	size_t we[s->n ? s->n : 1], wr[s->n ? s->n : 1];
 	struct widths w = { 6, 6, we, multiplexed(s) ? wr : NULL };
 	unsigned nreg = 0;
-	char lab[96], e[ESC_SIZE];
+	char lab[96], e[PMU_ESC_SIZE];
 
 	for (unsigned id = 0; id < s->nreg; id++) {
 		if (!ENT(s, -1, id)->calls)
 			continue;
 		nreg++;
-		if ((int)strlen(esc(e, s->reg[id])) > w.region)
+		if ((int)strlen(pmu__report_esc(e, s->reg[id])) > w.region)
 			w.region = (int)strlen(e);
 	}
 	for (unsigned k = 0; k < s->nthr; k++) {
@@ -219,13 +166,13 @@ static void report_table(FILE *f, const struct pmu_results *s, const struct pmu_
 	fprintf(f, "libpmu report: %u region%s, %u thread%s; events:", nreg, nreg == 1 ? "" : "s",
 		s->nthr, s->nthr == 1 ? "" : "s");
 	for (unsigned i = 0; i < s->n; i++)
-		fprintf(f, "%s %s", i ? "," : "", esc(e, s->ev[i]));
+		fprintf(f, "%s %s", i ? "," : "", pmu__report_esc(e, s->ev[i]));
 	fputc('\n', f);
 	if (!nreg)
 		return;
 	fprintf(f, "%-*s  %-*s %10s %14s", w.region, "region", w.thread, "thread", "calls", "ns/call");
 	for (unsigned i = 0; i < s->n; i++) {
-		size_t len = strlen(esc(e, s->ev[i]));
+		size_t len = strlen(pmu__report_esc(e, s->ev[i]));
 
 		we[i] = len > 14 ? len : 14;
 		fprintf(f, " %*s", (int)we[i], e);
@@ -235,7 +182,7 @@ static void report_table(FILE *f, const struct pmu_results *s, const struct pmu_
 			fprintf(f, " %12s", pmu__metrics[i].label);
 	fprintf(f, " %12s %12s %12s", "min ns", "max ns", "stddev ns");
 	for (unsigned i = 0; w.run && i < s->n; i++) {
-		size_t len = strlen(esc(e, s->ev[i])) + 5;
+		size_t len = strlen(pmu__report_esc(e, s->ev[i])) + 5;
 
 		wr[i] = len > 8 ? len : 8;
 		fprintf(f, " %*s run%%", (int)wr[i] - 5, e);
@@ -252,7 +199,7 @@ static void report_csv(FILE *f, const struct pmu_results *s, const struct pmu__m
 	fputs("region,thread,tid,calls,ns,ns_per_call", f);
 	for (unsigned i = 0; i < s->n; i++) {
 		fputc(',', f);
-		csv_field(f, s->ev[i]);
+		pmu__report_csv_field(f, s->ev[i]);
 	}
 	for (unsigned i = 0; i < PMU_NMETRICS; i++)
 		if (m[i].num >= 0 && m[i].den >= 0)
@@ -262,26 +209,10 @@ static void report_csv(FILE *f, const struct pmu_results *s, const struct pmu__m
 		for (unsigned j = 0; j < 4; j++) {
 			snprintf(col, sizeof(col), "%s(%s)", per[j], s->ev[i]);
 			fputc(',', f);
-			csv_field(f, col);
+			pmu__report_csv_field(f, col);
 		}
 	fputc('\n', f);
 	report_rows(f, s, m, NULL);
-}
-
-void pmu__json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
 }
 
 /* "key": {EVENT: value, ...} */
@@ -379,90 +310,6 @@ static void report_json(FILE *f, const struct pmu_results *s, const struct pmu__
 	fputs(nr ? "\n  ]\n}\n" : "]\n}\n", f);
 }
 
-const char *pmu__report_format(const char *path)
-{
-	size_t n = strlen(path);
-
-	if (n >= 4 && !strcasecmp(path + n - 4, ".csv"))
-		return "csv";
-	if (n >= 5 && !strcasecmp(path + n - 5, ".json"))
-		return "json";
-	return "table";
-}
-
-long pmu__mpi_rank(void)
-{
-	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID" };
-
-	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
-		const char *v = getenv(vars[i]);
-		char *end;
-		long r;
-
-		if (!v || *v < '0' || *v > '9')
-			continue;
-		errno = 0;
-		r = strtol(v, &end, 10);
-		if (!*end && !errno && r <= 999999999)
-			return r;
-	}
-	return -1;
-}
-
-/* One expansion of %p (pid), %h (host name, '/' as '_'), %r (MPI rank, else the pid) or %% into buf at
- * *k; false when it does not fit. Any other % stands for itself. */
-static bool expand_one(char *buf, size_t size, size_t *k, char c)
-{
-	char host[256];
-	long rank;
-	int n;
-
-	switch (c) {
-	case 'p':
-		n = snprintf(buf + *k, size - *k, "%d", (int)getpid());
-		break;
-	case 'r':
-		rank = pmu__mpi_rank();
-		n = snprintf(buf + *k, size - *k, "%ld", rank >= 0 ? rank : (long)getpid());
-		break;
-	case 'h':
-		if (gethostname(host, sizeof(host)) != 0 || !host[0])
-			strcpy(host, "localhost");
-		host[sizeof(host) - 1] = '\0';
-		for (char *h = host; *h; h++)
-			if (*h == '/')
-				*h = '_';
-		n = snprintf(buf + *k, size - *k, "%s", host);
-		break;
-	default:
-		n = snprintf(buf + *k, size - *k, "%c", c);
-		break;
-	}
-	if (n < 0 || (size_t)n >= size - *k)
-		return false;
-	*k += (size_t)n;
-	return true;
-}
-
-bool pmu__report_name(char *buf, size_t size, const char *p)
-{
-	size_t k = 0;
-
-	for (; *p; p++) {
-		if (p[0] == '%' && p[1] && strchr("phr%", p[1])) {
-			if (!expand_one(buf, size, &k, p[1]))
-				return false;
-			p++;
-		} else {
-			if (k + 1 >= size)
-				return false;
-			buf[k++] = *p;
-		}
-	}
-	buf[k] = '\0';
-	return true;
-}
-
 /* 0 table (NULL too), 1 csv, 2 json; else -EINVAL with the message. */
 static int format_kind(const char *format)
 {
@@ -472,13 +319,15 @@ static int format_kind(const char *format)
 		return 1;
 	if (!strcmp(format, "json"))
 		return 2;
-	return pmu__err(-EINVAL, "%s: unknown report format (use table, csv or json)", format);
+	return pmu__err(-EINVAL, "%s: unknown report format (use table, csv or json)",
+			pmu__show(&(struct pmu__shown){ 0 }, format, strlen(format)));
 }
 
 /* Writes the snapshot s as format kind to out, and frees it. */
 static int write_snap(FILE *out, struct pmu_results *s, int kind)
 {
 	struct pmu__metric_use m[PMU_NMETRICS];
+	int saved = errno;	/* stdio and the C locale may set it on the way (a system without locale files) */
 
 	plan_metrics(s, m);
 	if (kind == 0) {
@@ -502,6 +351,7 @@ static int write_snap(FILE *out, struct pmu_results *s, int kind)
 	pmu__results_clear(s);
 	if (fflush(out) != 0 || ferror(out))
 		return pmu__err(-EIO, "pmu_report: writing the report failed");
+	errno = saved;
 	return 0;
 }
 
@@ -521,7 +371,7 @@ PMU_API int pmu_report(FILE *out, const char *format)
 
 PMU_API int pmu_report_path(const char *path, const char *format)
 {
-	char name[4096], why[512];
+	char name[4096], shown[1024], why[512];
 	struct pmu_results s;
 	FILE *f;
 	int r, kind;
@@ -532,23 +382,25 @@ PMU_API int pmu_report_path(const char *path, const char *format)
 	if (kind < 0)
 		return kind;
 	if (!pmu__report_name(name, sizeof(name), path))
-		return pmu__err(-ENAMETOOLONG, "%.64s...: path too long (%zu bytes at most, %%p, %%h and %%r "
-				"expanded)", path, sizeof(name) - 1);
+		return pmu__err(-ENAMETOOLONG, "%s: path too long (%zu bytes at most, %%p, %%h and %%r "
+				"expanded)", pmu__show(&(struct pmu__shown){ 0 }, path, strlen(path)), sizeof(name) - 1);
+	pmu__text_esc(shown, sizeof(shown), name, strlen(name));	/* the name in messages */
 	/* The figures first: a failure leaves no file made or written over. */
 	r = pmu__results_fill(&s, "pmu_report");
 	if (r < 0)
 		goto fail;
 	f = fopen(name, "we");
 	if (!f) {
+		r = -errno;
 		pmu__results_clear(&s);
-		return pmu__err(-errno, "%s: %s", name, strerror(errno));
+		return pmu__err(r, "%s: %s", shown, strerror(-r));
 	}
 	r = write_snap(f, &s, kind);
 	if (fclose(f) != 0 && r >= 0)
-		return pmu__err(-errno, "%s: %s", name, strerror(errno));
+		return pmu__err(-errno, "%s: %s", shown, strerror(errno));
 	if (r >= 0)
 		return 0;
 fail:
 	snprintf(why, sizeof(why), "%s", pmu_errmsg());
-	return pmu__err(r, "%s: %s", name, why);
+	return pmu__err(r, "%s: %s", shown, why);
 }

@@ -1,20 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* Report output: escaping, and file names for pmu_report_path() and zero-code mode. */
+/* Report file names (report_path.c), for pmu_report_path() and zero-code mode. */
 #ifndef PMU_REPORT_H
 #define PMU_REPORT_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
 
 #include "internal.h"
-
-/* s as a JSON string, quoted and escaped (the report and the tool). */
-PMU_TOOL void pmu__json_str(FILE *f, const char *s);
-/* The region report's table cell and csv field of s: control characters escaped (buf: PMU_ESC_SIZE bytes). */
-#define PMU_ESC_SIZE 512
-PMU_TOOL const char *pmu__report_esc(char *buf, const char *s);
-PMU_TOOL void pmu__report_csv_field(FILE *f, const char *s);
 
 /* The format a report file name asks for: "csv" (.csv), "json" (.json), else "table". */
 PMU_TOOL const char *pmu__report_format(const char *path);

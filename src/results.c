@@ -9,28 +9,12 @@
  * the arithmetic is done after letting go of it.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "region.h"
 #include "results.h"
-
-/* The square root without libm (which the library does not link): Newton's iteration from above. */
-static double root(double x)
-{
-	double r = x > 1 ? x : 1;
-
-	if (!(x > 0))
-		return 0;
-	for (int i = 0; i < 2000; i++) {
-		double next = 0.5 * (r + x / r);
-
-		if (next >= r)
-			break;
-		r = next;
-	}
-	return r;
-}
 
 /* Sum of squares of deviations from the mean (M2) of one thread's figure f over spans calls. */
 static long double thread_m2(const struct pmu__fig *f, uint64_t spans)
@@ -92,7 +76,7 @@ static void thread_entries(struct pmu_results *r, int k, const struct pmu__rcopy
 			e->sum[i] = f->sum;
 			e->min[i] = o->spans ? f->min : 0;
 			e->max[i] = o->spans ? f->max : 0;
-			e->sd[i] = o->spans ? (double)root((double)(thread_m2(f, o->spans) / o->spans)) : 0;
+			e->sd[i] = o->spans ? sqrt((double)(thread_m2(f, o->spans) / o->spans)) : 0;
 			e->pct[i] = i ? pct(o, i) : 100.0;
 		}
 	}
@@ -149,7 +133,7 @@ static void total_entries(struct pmu_results *r, struct pmu__rcopy *const *copy)
 				d = (long double)e->sum[i] / e->spans - mean;
 				m2 += thread_m2(f, e->spans) + d * d * e->spans;
 			}
-			t->sd[i] = t->spans ? root((double)(m2 / t->spans)) : 0;
+			t->sd[i] = t->spans ? sqrt((double)(m2 / t->spans)) : 0;
 			t->pct[i] = en ? 100.0 * (double)run / (double)en : 100.0;
 		}
 	}
@@ -177,6 +161,7 @@ int pmu__results_fill(struct pmu_results *r, const char *who)
 	const struct pmu__thr *t;
 	struct pmu__rcopy **copy = NULL;
 	unsigned k = 0, nthr = 0;
+	bool more = false;
 	size_t size;
 
 again:
@@ -205,12 +190,20 @@ again:
 	for (unsigned id = 0; id < r->nreg; id++)
 		if (!(r->reg[id] = strdup(pmu__region_name(id))))
 			goto nomem;
-	for (t = pmu__thr_walk_next(NULL), k = 0; t && k < nthr; t = pmu__thr_walk_next(t)) {
+	for (t = pmu__thr_walk_next(NULL), k = 0; t; t = pmu__thr_walk_next(t)) {
 		struct pmu__rthr *rt = &r->thr[k];
 
-		/* A thread that begins its first region now is in the next snapshot. */
 		if (!pmu__region_used(t))
 			continue;
+		/*
+		 * A thread that began its first region since the count: take it all
+		 * again, or a thread later in the walk (the caller, say) would be left
+		 * out (each thread begins a first region once, so this ends).
+		 */
+		if (k == nthr) {
+			more = true;
+			break;
+		}
 		rt->tid = t->tid;
 		memcpy(rt->name, t->tname, sizeof(rt->name));
 		rt->name[sizeof(rt->name) - 1] = '\0';
@@ -228,13 +221,14 @@ again:
 	 * while the calls around it are in: take the copy again (names are
 	 * few, and forgotten only by pmu_thread_fini(), so this ends).
 	 */
-	if (pmu__region_count() != r->nreg) {
+	if (more || pmu__region_count() != r->nreg) {
 		for (unsigned j = 0; j < k; j++)
 			free(copy[j]);
 		free(copy);
 		pmu__results_clear(r);
 		copy = NULL;
 		nthr = 0;
+		more = false;
 		goto again;
 	}
 	r->ent = calloc((size_t)(r->nthr + 1) * r->nreg + 1, sizeof(*r->ent));

@@ -54,6 +54,23 @@ other_version() {
 	! LD_LIBRARY_PATH=build-otherver build/pmu version > build-otherver/out 2>&1 &&
 		grep -F "version \`LIBPMU_PRIVATE_$v' not found" build-otherver/out
 }
+# No circle: neither #include "..." between src/ and tools/ files, nor calls between their objects.
+no_circle() {
+	for f in src/*.[ch] src/arch/*.h tools/*.[ch]; do
+		for i in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
+			for t in "$(dirname "$f")/$i" "src/$i" "tools/$i"; do
+				[ -f "$t" ] && { echo "$f $(realpath --relative-to=. "$t")"; break; }
+			done
+		done
+	done > build/include.edges
+	tsort build/include.edges > /dev/null || return 1
+	for o in build/src/*.o build/tools/*.o; do nm --defined-only -g "$o" | awk -v o="$o" '{ print $3, o }'; done |
+		sort > build/defs.list
+	for o in build/src/*.o build/tools/*.o; do nm -u "$o" | awk -v o="$o" '{ print $2, o }'; done | sort > build/uses.list
+	join build/uses.list build/defs.list | awk '$2 != $3 { print $2, $3 }' | sort -u > build/call.edges
+	[ -s build/call.edges ] && tsort build/call.edges > /dev/null
+}
+c no-circle no_circle
 c lib-has-no-tool-code no_tool_code
 c tool-links-lib links_lib
 c tool-other-version other_version

@@ -101,6 +101,7 @@ tier valgrind vg
 tier install test/install.sh
 tier abi test/abi.sh
 tier python test/python.sh
+tier compat test/compat.sh
 tier deb test/deb.sh
 tier fuzz fuzz
 tier arm64 arm64

@@ -12,7 +12,7 @@
 #include "test.h"
 #include "tool_run.h"
 
-static char bash[PATH_MAX], script[PATH_MAX + 64], bindir[PATH_MAX + 32], driver[64];
+static char bash[PATH_MAX], script[PATH_MAX + 64], bindir[PATH_MAX + 32], driver[256];
 
 /*
  * $1 the completion script, $2 the line typed, the cursor at its end. The
@@ -58,10 +58,11 @@ static int find_all(void)
  */
 static const char *complete(const char *words)
 {
-	char cmd[4 * PATH_MAX + 2048], o[64];
+	char cmd[4 * PATH_MAX + 2048], o[256];
 	int st;
 
-	snprintf(o, sizeof(o), "/tmp/pmu-compl-%d.out", (int)getpid());
+	if (t_tmpfile(o, sizeof(o), "compl-out"))
+		return "";
 	/* the line as typed: words split on blanks, the cursor at its end */
 	snprintf(cmd, sizeof(cmd), "PATH='%s':\"$PATH\" '%s' --norc --noprofile %s '%s' '%s' >%s 2>&1", bindir, bash,
 		 driver, script, words, o);
@@ -100,13 +101,14 @@ static int lines(const char *reply)
 
 int main(void)
 {
-	char help[8192], cmd[2 * PATH_MAX], o[64], words[256];
+	char help[8192], cmd[2 * PATH_MAX], o[256], words[256];
 
 	if (find_all())
 		T_SKIP("completion/pmu.bash not found (run from the source tree)");
 	if (!bash[0])
 		T_SKIP("bash is not installed");
-	snprintf(driver, sizeof(driver), "/tmp/pmu-compl-%d.sh", (int)getpid());
+	if (t_tmpfile(driver, sizeof(driver), "compl-driver"))
+		T_DONE();
 	{
 		FILE *f = fopen(driver, "w");
 
@@ -123,7 +125,7 @@ int main(void)
 	/* stat options: every one pmu stat --help shows */
 	EXPECT("pmu stat --re", "--repeat");
 	CHECK(lines(complete("pmu stat --re")) == 1);
-	snprintf(o, sizeof(o), "/tmp/pmu-compl-%d.help", (int)getpid());
+	CHECK(t_tmpfile(o, sizeof(o), "compl-help") == 0);
 	snprintf(cmd, sizeof(cmd), "%s/pmu stat --help >%s 2>&1", bindir, o);
 	CHECK(system(cmd) == 0);
 	t_slurp(o, help, sizeof(help));

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "event.h"
+#include "metrics.h"
 #include "test.h"
 
 static const struct {
@@ -105,6 +106,29 @@ int main(void)
 
 		CHECK_MSG(r == bad[i].err, "%s: %d (%s)", bad[i].ev, r, pmu_errmsg());
 		CHECK_MSG(strstr(pmu_errmsg(), bad[i].ev), "%s: message '%s'", bad[i].ev, pmu_errmsg());
+	}
+	/* the one modifier parser, as the resolver, the messages and the metrics use it */
+	{
+		static const struct { const char *s; size_t len; bool u, k, h; } split[] = {
+			{ "cycles:uk", 6, 1, 1, 0 }, { "cpu/cycles/:h", 11, 0, 0, 1 }, { "sched:sched_switch", 18 },
+			{ "sched:sched_switch:ukh", 18, 1, 1, 1 }, { "cycles:", 7 }, { "cycles:x", 8 },
+			{ "cycles:uu", 6, 1, 0, 0 }, { "cycles", 6 }, { ":k", 0, 0, 1, 0 },
+		};
+		struct pmu__mods m;
+
+		for (size_t i = 0; i < sizeof(split) / sizeof(split[0]); i++) {
+			size_t n = pmu__mods_split(split[i].s, strlen(split[i].s), &m);
+
+			CHECK_MSG(n == split[i].len && m.given == (n < strlen(split[i].s)) && m.u == split[i].u &&
+				  m.k == split[i].k && m.h == split[i].h, "%s: %zu u%d k%d h%d", split[i].s, n, m.u,
+				  m.k, m.h);
+		}
+		CHECK(pmu__mods_parse("kuh", 3, &m) == 1 && m.given && m.u && m.k && m.h);
+		CHECK(pmu__mods_parse("", 0, &m) == 0 && !m.given);
+		CHECK(pmu__mods_parse("up", 2, &m) == 0 && !m.given && !m.u);
+		CHECK(pmu__metric_is("cycles:uk", pmu__metric_clocks) == 0);
+		CHECK(pmu__metric_is("task-clock:uk", pmu__metric_clocks) == 1);
+		CHECK(pmu__metric_is("sched:sched_switch", (const char *const[]){ "sched", NULL }) == 0);
 	}
 	CHECK(pmu_event_attr("", &a) == -EINVAL);
 	CHECK(pmu_event_attr(",,", &a) == -EINVAL);

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <sys/stat.h>
 
+#include "test.h"
 #include "tool_run.h"
 
 static int fails;
@@ -172,5 +173,5 @@ int main(void)
 	/* the running CPU's directory through mapfile.csv: picked, or the CPU named when absent */
 	rc = run_argv((const char *[]){ "list", "metric", "--perf-json", path, NULL });
 	EXPECT(rc == 0 || has(err, "is not in its mapfile.csv"), "the tree's root");
-	return fails ? 1 : 0;
+	return fails || t_failures ? 1 : 0;
 }

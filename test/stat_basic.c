@@ -134,7 +134,7 @@ static double field(const char *out, const char *ev)
 
 int main(int argc, char **argv)
 {
-	char out[8192], err[8192], mark[64];
+	char out[8192], err[8192], mark[300], markdir[256];
 
 	if (argc > 2 && !strcmp(argv[1], "--work"))
 		return workload(argv + 2);
@@ -187,8 +187,8 @@ int main(int argc, char **argv)
 		  strstr(out, "}\n{\"counter-value\" : \"") && strstr(out, "\"event\" : \"page-faults"), "%s", out);
 
 	/* A bad event: a message naming it, and the command never runs. */
-	snprintf(mark, sizeof(mark), "/tmp/pmu-stat-mark-%d", (int)getpid());
-	unlink(mark);
+	CHECK(t_tmpdir(markdir, sizeof(markdir), "stat-mark") == 0);
+	snprintf(mark, sizeof(mark), "%s/mark", markdir);	/* a name the command makes */
 	CHECK_EQ(stat_run((const char *[]){ "-e", "task-clock,no-such-event", "--", self, "--work", "--mark", mark,
 				       NULL }, out, sizeof(out), err, sizeof(err)), 1);
 	CHECK_MSG(strstr(err, "no-such-event"), "%s", err);
@@ -198,6 +198,7 @@ int main(int argc, char **argv)
 				       NULL }, out, sizeof(out), err, sizeof(err)), 0);
 	CHECK(access(mark, F_OK) == 0);
 	unlink(mark);
+	rmdir(markdir);
 	{
 		struct pmu_set *s;
 

@@ -76,11 +76,8 @@ static void line_count(void)
 		CHECK_MSG(t > last && t <= r.elapsed, "timestamp %f after %f (run of %f s)", t, last, r.elapsed);
 		last = t;
 	}
-	/* floor(elapsed / 0.1) - 1 to ceil(elapsed / 0.1) + 1, without libm */
-	int lo = (int)(r.elapsed / 0.1), hi = lo + (r.elapsed / 0.1 > lo);
-
-	CHECK_MSG(n >= lo - 1 && n <= hi + 1,
-		  "%d interval lines in a run of %.3f s:\n%s", n, r.elapsed, r.fig);
+	CHECK_MSG(t_intervals_fit(n, last), "%d interval lines, the last at %.3f s (a run of %.3f s):\n%s", n, last,
+		  r.elapsed, r.fig);
 	printf("-I 100 of a 0.55 s command: %d lines in %.3f s\n", n, r.elapsed);
 }
 

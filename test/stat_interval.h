@@ -130,6 +130,21 @@ static inline bool t_line(const char *s, int n, char *buf, size_t size)
 
 /* The kinds of line: the header, then each event counted or not. */
 #define KINDS 5
+/*
+ * Whether n interval lines fit their own last timestamp: deadlines are
+ * absolute (start + k x 0.1 s) and each one passed prints a line, late or
+ * not, so a run whose last line says t has floor(t / 0.1) full intervals
+ * and a partial one, give or take the one the exit raced with. The run's
+ * wall time is no measure: on a loaded machine the tool's start and the
+ * command's exec take what they take around the counting.
+ */
+static inline bool t_intervals_fit(int n, double last)
+{
+	int full = (int)(last / 0.1);
+
+	return n >= full - 1 && n <= full + 1;
+}
+
 static inline int kind(const char *line)
 {
 	int ev = strstr(line, "task-clock") ? 1 : strstr(line, "page-faults") ? 3 : -1;

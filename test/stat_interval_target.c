@@ -89,13 +89,14 @@ static int stamps(const char *what, const char *out, const char *must)
 	return n;
 }
 
-/* n lines of per lines an interval fit a run of elapsed s in intervals of 0.1 s, the last one partial. */
+/* n lines of per lines an interval fit their last timestamp (t_intervals_fit), which the run's time bounds. */
 static void bounds(const char *what, int n, int per, double elapsed, const char *out)
 {
-	int lo = (int)(elapsed / 0.1), hi = lo + (elapsed / 0.1 > lo);
+	char line[1024];
+	double last = n && t_line(out, n - 1, line, sizeof(line)) ? strtod(line, NULL) : 0;
 
-	CHECK_MSG(n % per == 0 && n / per >= lo - 1 && n / per <= hi + 1, "%s: %d lines in a run of %.3f s:\n%s", what,
-		  n, elapsed, out);
+	CHECK_MSG(n % per == 0 && t_intervals_fit(n / per, last) && last <= elapsed,
+		  "%s: %d lines, the last at %.3f s, in a run of %.3f s:\n%s", what, n, last, elapsed, out);
 	printf("%s: %d intervals in %.3f s\n", what, n / per, elapsed);
 }
 

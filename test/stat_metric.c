@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdbool.h>
 
+#include "test.h"
 #include "tool_run.h"
 
 static int fails;
@@ -166,5 +167,5 @@ int main(void)
 		EXPECT(run_argv((const char *[]){ "stat", a, "true", NULL }) == 129 && strstr(err, name) &&
 		       strstr(err, "pmu stat: not supported: "), "%s", a);
 	}
-	return fails ? 1 : 0;
+	return fails || t_failures ? 1 : 0;
 }

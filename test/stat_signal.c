@@ -11,7 +11,7 @@
 
 #include "stat_interval.h"
 
-static char pidfile[64];
+static char piddir[256], pidfile[300];
 
 /* The counted command: touches 100 pages, writes its pid to argv[0], then sleeps until a signal ends it. */
 static int workload(char **argv)
@@ -105,10 +105,13 @@ int main(int argc, char **argv)
 	if (argc > 2 && !strcmp(argv[1], "--work"))
 		return workload(argv + 2);
 	t_find_tool(argv[0]);
-	snprintf(pidfile, sizeof(pidfile), "/tmp/pmu-stat-pid-%d", (int)getpid());
+	if (t_tmpdir(piddir, sizeof(piddir), "stat-pid"))
+		T_DONE();
+	snprintf(pidfile, sizeof(pidfile), "%s/pid", piddir);	/* the workload writes it, through pid.tmp */
 	check(to_group, "SIGINT to the process group", NULL);
 	check(to_command, "SIGINT to the command", NULL);
 	check(to_group, "SIGINT to the process group", "100");
 	check(to_command, "SIGINT to the command", "50");
+	rmdir(piddir);
 	T_DONE();
 }

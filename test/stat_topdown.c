@@ -12,6 +12,7 @@
 #include <stdbool.h>
 
 #include "private.h"
+#include "test.h"
 #include "tool_run.h"
 
 static int fails;
@@ -108,5 +109,5 @@ int main(void)
 	EXPECT(run_argv((const char *[]){ "list", "metricgroup", NULL }) == 0 &&
 	       strstr(out, "  TopdownL1: tma_retiring tma_bad_speculation tma_frontend_bound tma_backend_bound "
 		      "frontend_bound backend_bound bad_speculation retiring\n"), "TopdownL1 listed");
-	return fails ? 1 : 0;
+	return fails || t_failures ? 1 : 0;
 }

@@ -3,6 +3,7 @@
 #ifndef PMU_TEST_H
 #define PMU_TEST_H
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +46,53 @@ static int t_failures;
 } while (0)
 
 #define T_DONE() return t_failures ? 1 : 0
+
+/*
+ * Temporary files and directories with names nobody can guess or plant
+ * beforehand (mkstemp, mkdtemp), under $TMPDIR or /tmp: "DIR/pmu-WHAT-XXXXXX"
+ * into buf. t_tmpfile makes the file (empty, 0600) and closes it. 0, or -1
+ * with the failure counted against the test.
+ */
+static inline int t_tmpname(char *buf, size_t size, const char *what)
+{
+	const char *dir = getenv("TMPDIR");
+	int n = snprintf(buf, size, "%s/pmu-%s-XXXXXX", dir && *dir ? dir : "/tmp", what);
+
+	if (n < 0 || (size_t)n >= size) {
+		fprintf(stderr, "temporary name for %s: too long\n", what);
+		t_failures++;
+		return -1;
+	}
+	return 0;
+}
+
+static inline int t_tmpfile(char *buf, size_t size, const char *what)
+{
+	int fd;
+
+	if (t_tmpname(buf, size, what))
+		return -1;
+	fd = mkstemp(buf);
+	if (fd < 0) {
+		fprintf(stderr, "mkstemp %s: %s\n", buf, strerror(errno));
+		t_failures++;
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+static inline int t_tmpdir(char *buf, size_t size, const char *what)
+{
+	if (t_tmpname(buf, size, what))
+		return -1;
+	if (!mkdtemp(buf)) {
+		fprintf(stderr, "mkdtemp %s: %s\n", buf, strerror(errno));
+		t_failures++;
+		return -1;
+	}
+	return 0;
+}
 
 /* valgrind runs the program with its own libraries preloaded. */
 static inline int t_under_valgrind(void)

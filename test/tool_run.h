@@ -35,15 +35,19 @@ static inline int t_slurp(const char *path, char *buf, size_t size)
 /* Runs "ENV PROGRAM ARGS" through the shell (ARGS quoted by the caller): the exit status, out and err set. */
 static inline int __attribute__((format(printf, 3, 4))) run(const char *env, const char *program, const char *fmt, ...)
 {
-	char args[2048], cmd[4096 + 3 * PATH_MAX], o[64], e[64];
+	char args[2048], cmd[4096 + 3 * PATH_MAX], o[256], e[256];
 	va_list ap;
 	int st;
 
 	va_start(ap, fmt);
 	vsnprintf(args, sizeof(args), fmt, ap);
 	va_end(ap);
-	snprintf(o, sizeof(o), "/tmp/pmu-test-%d.out", (int)getpid());
-	snprintf(e, sizeof(e), "/tmp/pmu-test-%d.err", (int)getpid());
+	if (t_tmpfile(o, sizeof(o), "test-out"))
+		return -1;
+	if (t_tmpfile(e, sizeof(e), "test-err")) {
+		unlink(o);
+		return -1;
+	}
 	snprintf(cmd, sizeof(cmd), "%s %s %s >%s 2>%s", env, program, args, o, e);
 	st = system(cmd);
 	t_slurp(o, out, sizeof(out));

@@ -11,7 +11,6 @@
 #include "tool_err.h"
 #include "merge.h"
 #include "private.h"
-#include "report_read.h"
 
 int merge_nomem(void)
 {
@@ -198,6 +197,16 @@ static int inputs_room(struct merge *m, unsigned in)
 	return 0;
 }
 
+int merge_input(struct merge *m, const char *path)
+{
+	if (inputs_room(m, m->nin) < 0)
+		return -ENOMEM;
+	m->in[m->nin] = strdup(path);
+	if (!m->in[m->nin])
+		return merge_nomem();
+	return (int)m->nin++;
+}
+
 int merge_event(struct merge *m, const char *name, unsigned in)
 {
 	unsigned e = 0;
@@ -284,88 +293,6 @@ void range_merge(struct mregion *r, unsigned n, bool range, double ns_min, doubl
 		r->min[k] = first || min[i] < r->min[k] ? min[i] : r->min[k];
 		r->max[k] = first || max[i] > r->max[k] ? max[i] : r->max[k];
 	}
-}
-
-static const char *fig_name(const struct merge *m, int k)
-{
-	return k == -2 ? "calls" : k == -1 ? "ns" : m->ev[k];
-}
-
-static int overflow(const struct merge *m, const char *path, const char *region, int k)
-{
-	return tool_err(-ERANGE, "%s: region \"%s\": the sum of %s overflows", path,
-			pmu__report_esc((char[PMU_ESC_SIZE]){ 0 }, region),
-			pmu__report_esc((char[PMU_ESC_SIZE]){ 0 }, fig_name(m, k)));
-}
-
-/* One process's report: a merge of one. */
-static int add_plain(struct merge *m, const struct pmu__rep *r, unsigned in)
-{
-	struct proc p = { (char *)r->path, (char *)r->library, (char *)r->hostname, (char *)r->command,
-			  (char *)r->start, r->pid, r->start_ns };
-	int pi = merge_proc(m, in, &p), map[r->nev];
-
-	if (pi < 0)
-		return pi;
-	for (unsigned i = 0; i < r->nev; i++)
-		if ((map[i] = merge_event(m, r->ev[i], in)) < 0)
-			return map[i];
-	for (unsigned g = 0; g < r->nreg; g++) {
-		const struct pmu__rep_region *x = &r->reg[g];
-		struct mregion *mr = merge_region(m, x->name);
-		unsigned ip = (unsigned)pi;
-		struct npc q = { x->calls ? (double)x->ns / (double)x->calls : 0, 0, ip, ip,
-				 x->calls ? ((unsigned __int128)x->ns << NPC_SHIFT) / x->calls : 0 };
-
-		if (!mr)
-			return -ENOMEM;
-		mr->seen = in + 1;
-		q.max = q.min;
-		range_merge(mr, mr->nproc, x->range, x->ns_min, x->ns_max, x->min, x->max, map, r->nev);
-		if (spread_merge(&mr->calls, &(struct spread){ x->calls, x->calls, x->calls, ip, ip, 1 }) < 0)
-			return overflow(m, r->path, x->name, -2);
-		if (spread_merge(&mr->ns, &(struct spread){ x->ns, x->ns, x->ns, ip, ip, 1 }) < 0)
-			return overflow(m, r->path, x->name, -1);
-		if (npc_merge(&mr->npc, mr->nproc, &q) < 0)
-			return overflow(m, r->path, x->name, -1);
-		for (unsigned i = 0; i < r->nev; i++) {
-			uint64_t v = x->counts[i];
-
-			if (spread_merge(&mr->ev[map[i]], &(struct spread){ v, v, v, ip, ip, 1 }) < 0)
-				return overflow(m, r->path, x->name, map[i]);
-		}
-		mr->nproc++;
-	}
-	return 0;
-}
-
-int merge_add(struct merge *m, const char *path)
-{
-	struct pmu__json *doc;
-	struct pmu__rep rep;
-	unsigned in = m->nin;
-	int r;
-
-	if (inputs_room(m, in) < 0)
-		return -ENOMEM;
-	m->in[in] = strdup(path);
-	if (!m->in[in])
-		return merge_nomem();
-	m->nin++;
-	r = pmu__json_load(path, &doc);
-	if (r < 0)
-		return r;
-	if (doc->type == PMU_JSON_OBJECT && pmu__json_get(doc, "merged")) {
-		r = merged_read(m, path, doc, in);
-		pmu__json_free(doc);
-		return r;
-	}
-	r = pmu__rep_check(path, doc, &rep);
-	if (r < 0)
-		return r;
-	r = add_plain(m, &rep, in);
-	pmu__rep_free(&rep);
-	return r;
 }
 
 int merge_done(struct merge *m)

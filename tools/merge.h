@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* The version of the merged report's json ("merged"), that merged_read.c reads back. */
+/* The version of the merged report's json ("merged"), that merge_in.c reads back. */
 #define MERGE_FORMAT 1
 
 /* One figure across the processes that gave it; integers exact (counts may pass 2^53). */
@@ -73,20 +73,19 @@ struct merge {
 	unsigned ncommon, *common;	/* after merge_done(): the events every input has */
 };
 
-/* Reads the report at path, a process's or a merged one, into m. 0, or -errno with a message on stderr. */
+/* Reads the report at path, a process's or a merged one, into m (merge_in.c). 0, or -errno with a message. */
 int merge_add(struct merge *m, const char *path);
 /* After the last input: the common events, a note on stderr for each left out. 0 or -errno. */
 int merge_done(struct merge *m);
 void merge_free(struct merge *m);
 
-/* For merged_read.c: process p (strings copied) of input in: its index, or -errno with a message
+/* For merge_in.c: input path added to the list: its index, or -ENOMEM with a message. */
+int merge_input(struct merge *m, const char *path);
+/* Process p (strings copied) of input in: its index, or -errno with a message
  * (-EINVAL: m has it already). */
 int merge_proc(struct merge *m, unsigned in, const struct proc *p);
 /* The region named name, made when new, with every event of the union: NULL when out of memory. */
 struct mregion *merge_region(struct merge *m, const char *name);
-/* A merged report's json into m (merged_read.c). 0, or -errno with a message. */
-struct pmu__json;
-int merged_read(struct merge *m, const char *path, const struct pmu__json *doc, unsigned in);
 /* Event name's index in the union, added when new, and marked as had by input in. -ENOMEM or the index. */
 int merge_event(struct merge *m, const char *name, unsigned in);
 /* "out of memory": -ENOMEM. */

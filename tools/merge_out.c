@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * pmu report merge's output: table, csv, and the json that reads back as
- * an input (merged_read.c). Per region: the totals over the processes and
+ * an input (merge_in.c). Per region: the totals over the processes and
  * each figure's min, mean and max per process, with the processes of the
  * min and max.
  */

@@ -20,32 +20,6 @@ static const struct {
 	{ "report", cmd_report, "merge [-o FILE] [--format F] REPORT.json...: merge the region reports of many processes" },
 };
 
-/* Points the library at dir; -1 (said) when it could not copy it and would read this machine's. */
-static int set_root(const char *cmd, const char *dir)
-{
-	pmu__set_sysfs_root(dir);
-	if (!strcmp(pmu__sysfs_root(), dir))
-		return 1;
-	fprintf(stderr, "pmu %s: --sysfs %s: out of memory\n", cmd, dir);
-	return -1;
-}
-
-int tool_sysfs_option(const char *cmd, int argc, char **argv, int *i)
-{
-	const char *a = argv[*i];
-
-	if (!strncmp(a, "--sysfs=", 8))
-		return set_root(cmd, a + 8);
-	if (strcmp(a, "--sysfs"))
-		return 0;
-	if (*i + 1 >= argc) {
-		fprintf(stderr, "pmu %s: --sysfs needs a directory\n", cmd);
-		return -1;
-	}
-	++*i;
-	return set_root(cmd, argv[*i]);
-}
-
 static int usage(FILE *f)
 {
 	fprintf(f, "usage: pmu COMMAND [ARGS...]\n\ncommands:\n");

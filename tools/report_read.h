@@ -44,7 +44,7 @@ void pmu__rep_free(struct pmu__rep *r);
 /* The same from a tree read already (doc is r's now, freed by pmu__rep_free or on failure). */
 int pmu__rep_check(const char *path, struct pmu__json *doc, struct pmu__rep *r);
 
-/* ---- the schema's pieces, for the merged reports' schema (merged_read.c) ---- */
+/* ---- the schema's pieces, for the merged reports' schema (merge_in.c) ---- */
 
 #define PMU_REP_EVENTS 1024	/* events a report may list: far more than a set opens */
 

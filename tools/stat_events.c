@@ -12,18 +12,13 @@
 #include "stat.h"
 #include "tool_err.h"
 
-/*
- * The user gave a modifier (or a pmu/.../ form, whose modifiers we do not
- * touch). The one place pmu stat reads the u, k and h letters itself.
- */
+/* The user gave a modifier (the library's parser says), or a pmu/.../ form, whose modifiers we do not touch. */
 static bool explicit_levels(const char *name)
 {
 	/* (a metric's event from perf's files opens as its terms: name is then not what opens) */
-	const char *c = strrchr(name, ':');
+	size_t len = strlen(name);
 
-	if (strchr(name, '/'))
-		return true;
-	return c && c[1] && !c[1 + strspn(c + 1, "ukh")];
+	return strchr(name, '/') || pmu__mods_split(name, len, NULL) < len;
 }
 
 bool stat_group_levels(const struct ev *ev, unsigned i)

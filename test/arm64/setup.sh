@@ -41,12 +41,13 @@ if [ -n "$need" ]; then
 	apt_update
 	say "apt-get install$need"
 	# shellcheck disable=SC2086
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $need >/tmp/pmu-arm64-apt.$$ 2>&1 || {
-		tail -n 5 /tmp/pmu-arm64-apt.$$
-		rm -f /tmp/pmu-arm64-apt.$$
+	log=$(mktemp) || skip "cannot make a temporary file for apt-get's output"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $need >"$log" 2>&1 || {
+		tail -n 5 "$log"
+		rm -f "$log"
 		skip "apt-get install$need failed (no Debian mirror reachable?)"
 	}
-	rm -f /tmp/pmu-arm64-apt.$$
+	rm -f "$log"
 fi
 
 # 2. Cache: kernel Images and busybox.

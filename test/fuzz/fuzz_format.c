@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../field_get.h"
 #include "format.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -27,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (f.width < 64)
 		v &= (1ull << f.width) - 1;
 	memset(cfg, 0x5a, sizeof(cfg));
-	if (pmu__field_put(&f, v, cfg) || pmu__field_get(&f, cfg) != v)
+	if (pmu__field_put(&f, v, cfg) || field_get(&f, cfg) != v)
 		abort();
 	for (unsigned w = 0; w < 4; w++)
 		if ((cfg[w] ^ 0x5a5a5a5a5a5a5a5aull) & ~(w == f.word ? f.mask : 0))

@@ -32,12 +32,13 @@ if [ -n "$need" ]; then
 	apt-get update -q >/dev/null 2>&1 || say "apt-get update reported errors (continuing)"
 	say "apt-get install$need"
 	# shellcheck disable=SC2086
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $need >/tmp/pmu-riscv64-apt.$$ 2>&1 || {
-		tail -n 5 /tmp/pmu-riscv64-apt.$$
-		rm -f /tmp/pmu-riscv64-apt.$$
+	log=$(mktemp) || skip "cannot make a temporary file for apt-get's output"
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $need >"$log" 2>&1 || {
+		tail -n 5 "$log"
+		rm -f "$log"
 		skip "apt-get install$need failed (no Debian mirror reachable?)"
 	}
-	rm -f /tmp/pmu-riscv64-apt.$$
+	rm -f "$log"
 fi
 
 # 2. Cache: kernel Image, busybox, OpenSBI.

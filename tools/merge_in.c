@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A merged report read back as an input of pmu report merge: its schema
- * (merge_json() writes it) checked on the tree json.c reads, and its
- * processes, events and regions added to the merge as they are checked.
+ * pmu report merge's inputs, each added to the merge (merge.c) as it is
+ * read: a process's report, checked by report_read.c, or a merged report,
+ * whose schema (merge_json() writes it) is checked here on the tree json.c
+ * reads, its processes, events and regions added as they are checked.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -162,7 +163,7 @@ static int process(struct merge *m, const struct rep_ctx *c, unsigned in, const 
 	return merge_proc(m, in, &p);
 }
 
-int merged_read(struct merge *m, const char *path, const struct pmu__json *doc, unsigned in)
+static int merged_read(struct merge *m, const char *path, const struct pmu__json *doc, unsigned in)
 {
 	struct rep_ctx c = { path, "" };
 	const struct pmu__json *v, *procs, *evs, *regs;
@@ -223,4 +224,82 @@ out:
 	free(names);
 	free(ev);
 	return e;
+}
+
+static const char *fig_name(const struct merge *m, int k)
+{
+	return k == -2 ? "calls" : k == -1 ? "ns" : m->ev[k];
+}
+
+static int overflow(const struct merge *m, const char *path, const char *region, int k)
+{
+	return tool_err(-ERANGE, "%s: region \"%s\": the sum of %s overflows", path,
+			pmu__report_esc((char[PMU_ESC_SIZE]){ 0 }, region),
+			pmu__report_esc((char[PMU_ESC_SIZE]){ 0 }, fig_name(m, k)));
+}
+
+/* One process's report: a merge of one. */
+static int add_plain(struct merge *m, const struct pmu__rep *r, unsigned in)
+{
+	struct proc p = { (char *)r->path, (char *)r->library, (char *)r->hostname, (char *)r->command,
+			  (char *)r->start, r->pid, r->start_ns };
+	int pi = merge_proc(m, in, &p), map[r->nev];
+
+	if (pi < 0)
+		return pi;
+	for (unsigned i = 0; i < r->nev; i++)
+		if ((map[i] = merge_event(m, r->ev[i], in)) < 0)
+			return map[i];
+	for (unsigned g = 0; g < r->nreg; g++) {
+		const struct pmu__rep_region *x = &r->reg[g];
+		struct mregion *mr = merge_region(m, x->name);
+		unsigned ip = (unsigned)pi;
+		struct npc q = { x->calls ? (double)x->ns / (double)x->calls : 0, 0, ip, ip,
+				 x->calls ? ((unsigned __int128)x->ns << NPC_SHIFT) / x->calls : 0 };
+
+		if (!mr)
+			return -ENOMEM;
+		mr->seen = in + 1;
+		q.max = q.min;
+		range_merge(mr, mr->nproc, x->range, x->ns_min, x->ns_max, x->min, x->max, map, r->nev);
+		if (spread_merge(&mr->calls, &(struct spread){ x->calls, x->calls, x->calls, ip, ip, 1 }) < 0)
+			return overflow(m, r->path, x->name, -2);
+		if (spread_merge(&mr->ns, &(struct spread){ x->ns, x->ns, x->ns, ip, ip, 1 }) < 0)
+			return overflow(m, r->path, x->name, -1);
+		if (npc_merge(&mr->npc, mr->nproc, &q) < 0)
+			return overflow(m, r->path, x->name, -1);
+		for (unsigned i = 0; i < r->nev; i++) {
+			uint64_t v = x->counts[i];
+
+			if (spread_merge(&mr->ev[map[i]], &(struct spread){ v, v, v, ip, ip, 1 }) < 0)
+				return overflow(m, r->path, x->name, map[i]);
+		}
+		mr->nproc++;
+	}
+	return 0;
+}
+
+int merge_add(struct merge *m, const char *path)
+{
+	struct pmu__json *doc;
+	struct pmu__rep rep;
+	int r = merge_input(m, path);
+	unsigned in = (unsigned)r;
+
+	if (r < 0)
+		return r;
+	r = pmu__json_load(path, &doc);
+	if (r < 0)
+		return r;
+	if (doc->type == PMU_JSON_OBJECT && pmu__json_get(doc, "merged")) {
+		r = merged_read(m, path, doc, in);
+		pmu__json_free(doc);
+		return r;
+	}
+	r = pmu__rep_check(path, doc, &rep);
+	if (r < 0)
+		return r;
+	r = add_plain(m, &rep, in);
+	pmu__rep_free(&rep);
+	return r;
 }

@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libpmu-likwid: LIKWID 5.2's marker API (LIKWID_MARKER_* under
+ * -DLIKWID_PERFMON) on libpmu's regions, written from LIKWID's documentation.
+ * Events come from PMU_EVENTS in libpmu's names; groups are separated by '|'
+ * and LIKWID_MARKER_SWITCH rotates them. Every group's events are opened at
+ * once (libpmu has one event list per process), and a region's calls are
+ * filed under the group current when they begin: "name" with one group,
+ * "name [group N]" with more. The results go to libpmu's report (PMU_REPORT).
+ * See libpmu-likwid(7).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <pmu.h>
+#include "likwid_protos.h"
+
+#define API __attribute__((visibility("default")))
+#define MAXEV 64
+#define MAXGROUPS 16
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic int ready;		/* likwid_markerInit() succeeded; set after the rest */
+static int own_report;			/* we called pmu_thread_init(): we write the report at close */
+static int ngroups = 1;
+static int gsize[MAXGROUPS];		/* events per group */
+static int gidx[MAXGROUPS][MAXEV];	/* each group's events as indexes into libpmu's list */
+static atomic_int group;		/* the current group */
+
+/* A region name in one group: the name libpmu gets, and what RESET took away. */
+struct name {
+	struct name *next;
+	char *tag;			/* the caller's text */
+	int group;
+	char *pmu;			/* "tag" or "tag [group N]" */
+};
+
+static struct name *names;
+
+/* Per thread: the caller's pointer -> name cache, and the figures RESET left behind. */
+struct base {
+	struct base *next;
+	const struct name *n;
+	uint64_t calls, ns, v[MAXEV];
+};
+
+struct thr {
+	struct { const char *ptr; const struct name *n; } cache[64];
+	struct base *bases;
+};
+
+static void warn(const char *what, const char *fmt, const char *arg);
+
+/* Initial-exec, as libpmu's own: no __tls_get_addr call on the way to a region. */
+static __thread struct thr *self __attribute__((tls_model("initial-exec")));
+static pthread_key_t thr_key;		/* frees a thread's state when it exits */
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+
+static void thr_free(void *p)
+{
+	struct thr *t = p;
+
+	for (struct base *b = t->bases, *next; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	free(t);
+}
+
+static void key_init(void)
+{
+	if (pthread_key_create(&thr_key, thr_free) != 0)
+		warn("thread state", "%s", "no thread-specific key: each thread's state stays to the end");
+}
+
+static struct thr *thr_new(void)
+{
+	pthread_once(&key_once, key_init);
+	if ((self = calloc(1, sizeof(*self))))
+		pthread_setspecific(thr_key, self);
+	return self;
+}
+
+static void warn(const char *what, const char *fmt, const char *arg)
+{
+	fprintf(stderr, "libpmu-likwid: %s: ", what);
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+}
+
+/* Splits PMU_EVENTS into groups; the union, in first-use order, into list. 0 or -1. */
+static int parse_groups(const char *env, char *list, size_t len)
+{
+	char *copy = strdup(env), *gs = NULL, *es = NULL;
+	char *uniq[MAXEV];
+	int nu = 0, g = 0;
+
+	if (!copy)
+		return -1;
+	*list = 0;
+	for (char *gt = strtok_r(copy, "|", &gs); gt; gt = strtok_r(NULL, "|", &gs)) {
+		if (g == MAXGROUPS) {
+			warn("PMU_EVENTS", "more than %s groups", "16");
+			break;
+		}
+		gsize[g] = 0;
+		for (char *e = strtok_r(gt, ",", &es); e; e = strtok_r(NULL, ",", &es)) {
+			int k = 0;
+
+			while (k < nu && strcmp(uniq[k], e))
+				k++;
+			if (k == nu) {
+				if (nu == MAXEV || strlen(list) + strlen(e) + 2 > len) {
+					free(copy);
+					return -1;
+				}
+				uniq[nu++] = e;
+				if (*list)
+					strcat(list, ",");
+				strcat(list, e);
+			}
+			if (gsize[g] < MAXEV)
+				gidx[g][gsize[g]++] = k;
+		}
+		if (gsize[g])
+			g++;
+	}
+	free(copy);
+	ngroups = g ? g : 1;
+	return nu ? 0 : -1;
+}
+
+API void likwid_markerInit(void)
+{
+	const char *env = secure_getenv("PMU_EVENTS");
+	char list[4096];
+	int pre, r;
+
+	pthread_mutex_lock(&lock);
+	if (ready) {
+		pthread_mutex_unlock(&lock);
+		return;
+	}
+	if (!env || !*env) {
+		warn("PMU_EVENTS", "%s", "not set: counting task-clock (LIKWID's -g groups and LIKWID_EVENTS are not read)");
+		env = "task-clock";
+	}
+	if (parse_groups(env, list, sizeof(list)) < 0) {
+		warn("PMU_EVENTS", "no events in \"%s\": the marker API does nothing", env);
+		pthread_mutex_unlock(&lock);
+		return;
+	}
+	/* With one group libpmu's zero-code mode may have taken PMU_EVENTS already: the same list is fine. */
+	pre = pmu_thread_count() > 0;
+	if ((r = pmu_thread_init(list)) < 0) {
+		warn("PMU_EVENTS", "%s: the marker API does nothing", pmu_errmsg());
+		pthread_mutex_unlock(&lock);
+		return;
+	}
+	own_report = !pre;
+	/* Groups index libpmu's list by position: a name that opens several events breaks that. */
+	int count = 1;
+
+	for (const char *p = list; *p; p++)
+		count += *p == ',';
+	if (pmu_thread_count() != count) {
+		if (ngroups > 1)
+			warn("PMU_EVENTS", "%s: a name stands for several events: the groups are counted as one", list);
+		ngroups = 1;
+		gsize[0] = 0;
+		for (int i = 0; i < pmu_thread_count() && i < MAXEV; i++)
+			gidx[0][gsize[0]++] = i;
+	}
+	atomic_store(&group, 0);
+	ready = 1;
+	pthread_mutex_unlock(&lock);
+}
+
+API void likwid_markerThreadInit(void)
+{
+	uint64_t v[MAXEV];
+
+	/* Opens the thread's counters now, so that its first region is not charged for it. */
+	if (ready && pmu_thread_count() <= MAXEV && pmu_thread_read(v) < 0)
+		warn("LIKWID_MARKER_THREADINIT", "%s", pmu_errmsg());
+}
+
+API void likwid_markerNextGroup(void)
+{
+	if (ready && ngroups > 1)
+		atomic_store(&group, (atomic_load(&group) + 1) % ngroups);
+}
+
+/* The name of tag in group g: the thread's cache by pointer, then the process's list. */
+static const struct name *lookup(const char *tag, int g)
+{
+	unsigned h = (unsigned)((((uintptr_t)tag >> 3) + (unsigned)g * 7) & 63);
+	struct thr *t = self ? self : thr_new();
+	const struct name *c;
+	struct name *n;
+
+	if (!t)
+		return NULL;
+	c = t->cache[h].n;
+	if (c && t->cache[h].ptr == tag && c->group == g && !strcmp(c->tag, tag))
+		return c;
+	pthread_mutex_lock(&lock);
+	for (n = names; n; n = n->next)
+		if (n->group == g && !strcmp(n->tag, tag))
+			break;
+	if (!n && (n = calloc(1, sizeof(*n)))) {
+		size_t len = strlen(tag) + 24;
+
+		n->group = g;
+		n->tag = strdup(tag);
+		n->pmu = malloc(len);
+		if (!n->tag || !n->pmu) {
+			free(n->tag);
+			free(n->pmu);
+			free(n);
+			n = NULL;
+		} else {
+			if (ngroups > 1)
+				snprintf(n->pmu, len, "%s [group %d]", tag, g + 1);
+			else
+				snprintf(n->pmu, len, "%s", tag);
+			n->next = names;
+			names = n;
+		}
+	}
+	pthread_mutex_unlock(&lock);
+	if (n) {
+		t->cache[h].ptr = tag;
+		t->cache[h].n = n;
+	}
+	return n;
+}
+
+/* The region calls, all in these two: by name today, a handle's enter/exit later. */
+static inline int reg_enter(const struct name *n)
+{
+	return pmu_region_begin(n->pmu);
+}
+
+static inline int reg_exit(const struct name *n)
+{
+	return pmu_region_end(n->pmu);
+}
+
+API int likwid_markerRegisterRegion(const char *regionTag)
+{
+	if (!ready || !regionTag || !*regionTag)
+		return -EINVAL;
+	for (int g = 0; g < ngroups; g++)
+		if (!lookup(regionTag, g))
+			return -ENOMEM;
+	return 0;
+}
+
+/*
+ * Start and stop: the name is that of the current group. A stop ends the call
+ * begun in the same group: SWITCH is called between regions, as LIKWID asks.
+ */
+static int mark(const char *regionTag, int stop)
+{
+	const struct name *n;
+	int r;
+
+	if (!ready || !regionTag)
+		return -EINVAL;
+	if (!(n = lookup(regionTag, atomic_load_explicit(&group, memory_order_relaxed))))
+		return -ENOMEM;
+	if ((r = stop ? reg_exit(n) : reg_enter(n)) < 0)
+		warn(stop ? "LIKWID_MARKER_STOP" : "LIKWID_MARKER_START", "%s", pmu_errmsg());
+	return r;
+}
+
+API int likwid_markerStartRegion(const char *regionTag)
+{
+	return mark(regionTag, 0);
+}
+
+API int likwid_markerStopRegion(const char *regionTag)
+{
+	return mark(regionTag, 1);
+}
+
+/* The calling thread's figures of name n now, from a snapshot of libpmu's results. */
+static int current(const struct name *n, uint64_t *calls, uint64_t *ns, uint64_t *v)
+{
+	struct pmu_results *res = pmu_results_take();
+	const char *const *rn;
+	pid_t tid = (pid_t)syscall(SYS_gettid);
+	unsigned nr, nt;
+	int r = -ENOENT;
+
+	*calls = *ns = 0;
+	memset(v, 0, MAXEV * sizeof(*v));
+	if (!res)
+		return -errno;
+	nr = pmu_results_regions(res, &rn);
+	nt = pmu_results_threads(res);
+	for (unsigned i = 0; i < nr && r == -ENOENT; i++) {
+		if (strcmp(rn[i], n->pmu))
+			continue;
+		for (unsigned t = 0; t < nt; t++) {
+			struct pmu_thread_result th = { .size = sizeof(th) };
+			struct pmu_region_result rr = { .size = sizeof(rr) };
+
+			if (pmu_results_thread(res, t, &th) < 0 || th.tid != tid || th.exited)
+				continue;
+			if (pmu_results_get(res, i, (int)t, &rr) == 0) {
+				*calls = rr.calls;
+				*ns = rr.ns;
+				for (unsigned e = 0; e < rr.nevents && e < MAXEV; e++)
+					v[e] = rr.sum[e];
+				r = 0;
+			}
+			break;
+		}
+	}
+	pmu_results_free(res);
+	return r;
+}
+
+static struct base *base_of(const struct name *n, int create)
+{
+	struct base *b;
+
+	if (!self)	/* lookup() made it, or failed */
+		return NULL;
+	for (b = self->bases; b; b = b->next)
+		if (b->n == n)
+			return b;
+	if (create && (b = calloc(1, sizeof(*b)))) {
+		b->n = n;
+		b->next = self->bases;
+		self->bases = b;
+	}
+	return b;
+}
+
+/*
+ * LIKWID clears the thread's figures of the region. libpmu keeps its own
+ * (its report still has them); GET counts from here on.
+ */
+API int likwid_markerResetRegion(const char *regionTag)
+{
+	const struct name *n;
+	struct base *b;
+	int r;
+
+	if (!ready || !regionTag)
+		return -EINVAL;
+	if (!(n = lookup(regionTag, atomic_load(&group))) || !(b = base_of(n, 1)))
+		return -ENOMEM;
+	r = current(n, &b->calls, &b->ns, b->v);
+	return r == -ENOENT ? 0 : r;
+}
+
+API void likwid_markerGetRegion(const char *regionTag, int *nr_events, double *events, double *time, int *count)
+{
+	uint64_t calls, ns, v[MAXEV];
+	const struct name *n;
+	struct base *b;
+	int g = atomic_load(&group), ne = 0;
+
+	if (count)
+		*count = 0;
+	if (time)
+		*time = 0;
+	if (!ready || !regionTag || !(n = lookup(regionTag, g)) || current(n, &calls, &ns, v) < 0) {
+		if (nr_events)
+			*nr_events = 0;
+		return;
+	}
+	if ((b = base_of(n, 0))) {
+		calls -= b->calls;
+		ns -= b->ns;
+		for (int e = 0; e < MAXEV; e++)
+			v[e] -= b->v[e];
+	}
+	if (nr_events && events) {
+		ne = gsize[g] < *nr_events ? gsize[g] : *nr_events;
+		for (int e = 0; e < ne; e++)
+			events[e] = (double)v[gidx[g][e]];
+	}
+	if (nr_events)
+		*nr_events = ne;
+	if (time)
+		*time = (double)ns / 1e9;
+	if (count)
+		*count = (int)calls;
+}
+
+/*
+ * LIKWID writes its file for likwid-perfctr here; libpmu-likwid writes
+ * libpmu's report (PMU_REPORT, else stderr) unless libpmu's zero-code mode
+ * (PMU_EVENTS with one group) writes it at exit. Later marker calls do nothing.
+ */
+API void likwid_markerClose(void)
+{
+	const char *rep = secure_getenv("PMU_REPORT");
+
+	if (!ready || !own_report)
+		return;
+	if (rep && *rep) {
+		if (pmu_report_path(rep, NULL) < 0)
+			warn("PMU_REPORT", "%s", pmu_errmsg());
+	} else if (pmu_report(stderr, NULL) < 0)
+		warn("report", "%s", pmu_errmsg());
+	/* Called in a serial part, as LIKWID asks: no thread is in a region, the counters can go. */
+	ready = 0;
+	pmu_thread_fini();
+}

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The output escapers (escape.c), one per format, for names that others
+ * choose (regions, threads, events, sysfs files, reports read back): the
+ * library's reports and messages, and the tool, call these and no others.
+ */
+#ifndef PMU_ESCAPE_H
+#define PMU_ESCAPE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "internal.h"
+
+/*
+ * Text (tables, terminals, messages): valid UTF-8 as it is, but control
+ * characters (C0, DEL, C1 as U+0080..U+009F or as raw bytes) and bytes that
+ * are not UTF-8 as \xHH (\n, \t, \r by name), \ as \\. s[0..len) into buf,
+ * NUL-terminated, whole escapes only. Returns the bytes of s written.
+ */
+PMU_TOOL size_t pmu__text_esc(char *buf, size_t size, const char *s, size_t len);
+/* The same, unbounded, to f. */
+PMU_TOOL void pmu__text_str(FILE *f, const char *s);
+/* A table cell: s escaped into buf of PMU_ESC_SIZE bytes (a region name always fits). */
+#define PMU_ESC_SIZE 512
+PMU_TOOL const char *pmu__report_esc(char *buf, const char *s);
+
+/* s as a CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF, quotes doubled, bytes as they are. */
+PMU_TOOL void pmu__report_csv_field(FILE *f, const char *s);
+
+/* s as a JSON string, quoted and escaped. */
+PMU_TOOL void pmu__json_str(FILE *f, const char *s);
+
+#endif

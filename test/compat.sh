@@ -1,0 +1,226 @@
+#!/bin/sh
+# The compat tier: libpmu-papi and libpmu-likwid run programs instrumented for
+# PAPI's high-level API and LIKWID's marker API, unchanged, beside the real
+# PAPI 7.0 where it can count. Each test prints PASS/FAIL/SKIP; the last line
+# is "compat: N passed, N failed, N skipped". Tests skip, saying why, where
+# libpapi-dev, papi-tools or likwid is missing.
+#   test/compat.sh            (O=build-dir to use another build)
+cd "$(dirname "$0")/.." || exit 1
+O=${O:-build}
+CC=${CC:-cc}
+PAGES=100
+EVENTS=perf::TASK-CLOCK,perf::PAGE-FAULTS
+pass=0 fail=0 skip=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+ok() { pass=$((pass + 1)); echo "PASS $1"; }
+ko() { fail=$((fail + 1)); echo "FAIL $1"; [ -f "$tmp/out" ] && tail -n 40 "$tmp/out" | sed 's/^/    /'; }
+sk() { skip=$((skip + 1)); echo "SKIP $1: $2"; }
+# run NAME CMD...: PASS when CMD exits 0 (its output in $tmp/out, shown on failure)
+run() { n=$1; shift; if "$@" >"$tmp/out" 2>&1; then ok "$n"; else ko "$n"; fi; }
+
+make -s --no-print-directory O="$O" compat "$O/pmu" >/dev/null || { echo "compat: 0 passed, 1 failed, 0 skipped (make compat failed)"; exit 1; }
+bin=$tmp/bin
+mkdir -p "$bin"
+export LD_LIBRARY_PATH="$PWD/$O${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+LINK="-L$PWD/$O -Wl,-rpath-link,$PWD/$O"
+CFLAGS_T="-std=gnu11 -O2 -Wall -Wextra -Werror -pthread"
+
+have_papi=no have_tools=no have_likwid=no have_real=no
+[ -f /usr/include/papi.h ] || echo '#include <papi.h>' | $CC -E - >/dev/null 2>&1 && have_papi=yes
+command -v papi_hl_output_writer >/dev/null && command -v python3 >/dev/null && have_tools=yes
+example=/usr/share/likwid/examples/C-markerAPI.c
+[ -f "$example" ] && echo '#include <likwid-marker.h>' | $CC -E - >/dev/null 2>&1 && have_likwid=yes
+nopapi="libpapi-dev is not installed (papi.h)"
+notools="papi-tools is not installed (papi_hl_output_writer), or python3"
+nolikwid="likwid is not installed (likwid-marker.h, $example)"
+if ! command -v python3 >/dev/null; then	# the JSON checks
+	have_papi=no have_likwid=no
+	nopapi="python3 is not installed (it reads the JSON)" nolikwid=$nopapi
+fi
+
+# protos: our prototypes against the installed papi.h and likwid.h.
+if [ $have_papi = yes ] && [ $have_likwid = yes ]; then
+	run protos sh -c "$CC $CFLAGS_T -Icompat -o $bin/protos test/compat/protos.c $LINK -lpmu-papi -lpmu-likwid && $bin/protos"
+else
+	sk protos "$([ $have_papi = yes ] && echo "$nolikwid" || echo "$nopapi")"
+fi
+
+# The PAPI program, compiled once against papi.h, linked with libpmu-papi and with the real libpapi.
+if [ $have_papi = yes ]; then
+	$CC $CFLAGS_T -c -o "$bin/papi_prog.o" test/compat/papi_prog.c &&
+		$CC -o "$bin/prog_pmu" "$bin/papi_prog.o" $LINK -lpmu-papi -pthread || have_papi=broken
+	if $CC -o "$bin/prog_papi" "$bin/papi_prog.o" -lpapi -pthread 2>/dev/null; then
+		# real_run DIR ARGS...: the real PAPI's run of the program, in DIR
+		real_run() { d=$1; shift; mkdir -p "$d" && (cd "$d" && env $REAL_ENV PAPI_EVENTS=${RE:-$EVENTS} "$bin/prog_papi" "$@"); }
+		real_ok() { real_run "$tmp/real" $PAGES >"$tmp/real.out" 2>&1 && ! grep -q ': -' "$tmp/real.out" &&
+			ls "$tmp/real"/papi_hl_output/rank_*.json >/dev/null 2>&1; }
+		REAL_ENV=
+		real_ok && have_real=yes
+		why_real=$(papi_component_avail 2>/dev/null | grep -A1 '^Name: *perf_event ' | sed -n 's/.*Disabled: //p' | head -n 1)
+		# Without a hardware PMU, PAPI's perf_event component disables itself: perf as libpfm4's core PMU lets it count.
+		case $have_real/$why_real in no/*"no default PMU"*)
+			if $CC -shared -fPIC -o "$bin/pfm_core.so" test/compat/pfm_core.c -ldl 2>/dev/null; then
+				rm -rf "$tmp/real"
+				REAL_ENV="LD_PRELOAD=$bin/pfm_core.so"
+				real_ok && have_real=yes && echo "# the real PAPI 7.0 runs with test/compat/pfm_core.c preloaded: libpfm4 finds no core PMU here ($why_real)"
+			fi ;;
+		esac
+		why_real="the real PAPI 7.0 counts nothing here ($EVENTS: its first PAPI_hl_region_begin gave $(sed -n 's/^outer begin: //p' "$tmp/real.out"); perf_event component: ${why_real:-see papi_component_avail})"
+	else
+		why_real="libpapi does not link"
+	fi
+fi
+if [ $have_papi = yes ]; then
+	# papi_json: the output's layout, regions, nesting, threads and page faults.
+	run papi_json sh -c "cd $tmp && mkdir -p mine && cd mine && PAPI_OUTPUT_DIRECTORY=outdir PAPI_EVENTS=$EVENTS $bin/prog_pmu $PAGES >out &&
+		[ ! -s out ] &&
+		python3 $PWD/test/compat/papi_check.py json $PAGES outdir/papi_hl_output/rank_*.json"
+	mine_json=$(ls "$tmp"/mine/outdir/papi_hl_output/rank_*.json 2>/dev/null | head -n 1)
+	[ -n "$mine_json" ] && { echo "    # libpmu-papi's rank file:"; python3 -m json.tool "$mine_json" | sed -n '1,200p' | tr -d '\n' | sed 's/  */ /g' | fold -w 160 | head -n 12 | sed 's/^/    # /'; echo; }
+
+	# papi_codes: a region ended twice, and a bad name in PAPI_EVENTS, as PAPI answers them.
+	cat >"$tmp/codes.want" <<-EOF
+	begin 0
+	end 0
+	end again -1
+	begin after -14
+	end after -14
+	stop -7
+	EOF
+	run papi_codes sh -c "cd $tmp && mkdir -p codes && cd codes &&
+		PAPI_EVENTS=$EVENTS $bin/prog_pmu twice >codes 2>err; cat codes err;
+		diff -u $tmp/codes.want codes && grep -q 'output generation is deactivated' err && [ ! -d papi_hl_output ] &&
+		mkdir bad && cd bad && PAPI_EVENTS=$EVENTS,PAPI_NOT_AN_EVENT,perf::NO-SUCH-EVENT $bin/prog_pmu $PAGES >out 2>err; cat out err;
+		[ ! -s out ] && grep -q '\"PAPI_NOT_AN_EVENT\"' err && grep -q '\"perf::NO-SUCH-EVENT\"' err &&
+		python3 $PWD/test/compat/papi_check.py json $PAGES papi_hl_output/rank_*.json"
+
+	# papi_report: PAPI_REPORT=1 prints the output on stdout; PMU_REPORT writes libpmu's report too, which pmu report merge takes.
+	run papi_report sh -c "cd $tmp && mkdir -p rep && cd rep && PAPI_REPORT=1 PMU_REPORT=pmu-%p.json PAPI_EVENTS=$EVENTS $bin/prog_pmu $PAGES >stdout &&
+		head -n 3 stdout | grep -q '^PAPI-HL Output:' && sed -n '/^{/,\$p' stdout >stdout.json &&
+		python3 $PWD/test/compat/papi_check.py json $PAGES stdout.json && PMU_REPORT=pmu-%p.json PAPI_EVENTS=$EVENTS $bin/prog_pmu $PAGES &&
+		ls pmu-*.json && [ \$(ls pmu-*.json | wc -l) -eq 2 ] && grep -q '\"name\": \"pages\"' pmu-*.json && grep -q '\"worker\"' pmu-*.json &&
+		$PWD/$O/pmu report merge pmu-*.json >merged && cat merged && grep -q '^pages' merged"
+else
+	for t in papi_json papi_codes papi_report; do sk $t "$nopapi"; done
+fi
+
+# papi_fortran: the Fortran calls, gfortran's names and string lengths.
+if ! command -v gfortran >/dev/null; then
+	sk papi_fortran "gfortran is not installed"
+else
+	run papi_fortran sh -c "cd $tmp && mkdir -p f90 && cd f90 && gfortran -o $bin/papi_fortran $PWD/test/compat/papi_fortran.f90 $LINK -lpmu-papi &&
+		PAPI_EVENTS=$EVENTS $bin/papi_fortran && grep -A1 '\"name\":\"fortran region\",\$' papi_hl_output/rank_*.json | grep -q '\"parent_region_id\":\"-1\"'"
+fi
+
+# papi_writer: papi_hl_output_writer reads libpmu-papi's output; its summary has the regions and page faults.
+if [ $have_papi != yes ]; then
+	sk papi_writer "$nopapi"
+elif [ $have_tools != yes ]; then
+	sk papi_writer "$notools"
+else
+	run papi_writer sh -c "cd $tmp/mine && papi_hl_output_writer --source outdir/papi_hl_output >summary.json &&
+		cat summary.json && python3 $PWD/test/compat/papi_check.py summary $PAGES summary.json"
+	[ -f "$tmp/mine/summary.json" ] && { echo "    # papi_hl_output_writer's summary of it:"; tr -d '\n' <"$tmp/mine/summary.json" | sed 's/  */ /g' | fold -w 160 | sed 's/^/    # /'; echo; }
+fi
+
+# papi_vs_real: the same program with the real libpapi: the same JSON, summary and return codes.
+if [ $have_papi != yes ]; then
+	sk papi_vs_real "$nopapi"
+elif [ $have_tools != yes ]; then
+	sk papi_vs_real "$notools"
+elif [ $have_real != yes ]; then
+	sk papi_vs_real "$why_real"
+else
+	# The values masked (parent IDs kept): the files compared line by line.
+	cat >"$tmp/mask" <<-'EOF'
+	/parent_region_id/!s/:"[0-9]*"/:N/
+	EOF
+	run papi_vs_real sh -c "cd $tmp/real && python3 $PWD/test/compat/papi_check.py json $PAGES $tmp/mine/outdir/papi_hl_output/rank_*.json papi_hl_output/rank_*.json &&
+		sed -f $tmp/mask papi_hl_output/rank_*.json >real.masked && sed -f $tmp/mask $tmp/mine/outdir/papi_hl_output/rank_*.json >mine.masked &&
+		diff -u real.masked mine.masked && echo 'the same file, line by line, but for the values' &&
+		papi_hl_output_writer --source papi_hl_output >summary.json && python3 $PWD/test/compat/papi_check.py summary $PAGES $tmp/mine/summary.json summary.json &&
+		mkdir codes bad && cd codes && env $REAL_ENV PAPI_EVENTS=$EVENTS $bin/prog_papi twice >codes 2>/dev/null; diff -u codes $tmp/codes/codes &&
+		cd ../bad && env $REAL_ENV PAPI_EVENTS=$EVENTS,PAPI_NOT_AN_EVENT,perf::NO-SUCH-EVENT $bin/prog_papi $PAGES >out 2>/dev/null; diff -u out $tmp/codes/bad/out &&
+		python3 $PWD/test/compat/papi_check.py json $PAGES $tmp/codes/bad/papi_hl_output/rank_*.json papi_hl_output/rank_*.json"
+	real_json=$(ls "$tmp"/real/papi_hl_output/rank_*.json 2>/dev/null | head -n 1)
+	[ -n "$real_json" ] && { echo "    # the real PAPI's rank file:"; python3 -m json.tool "$real_json" | tr -d '\n' | sed 's/  */ /g' | fold -w 160 | head -n 12 | sed 's/^/    # /'; echo; }
+	[ -f "$tmp/real/summary.json" ] && { echo "    # papi_hl_output_writer's summary of it:"; tr -d '\n' <"$tmp/real/summary.json" | sed 's/  */ /g' | fold -w 160 | sed 's/^/    # /'; echo; }
+fi
+
+# likwid_example: LIKWID's own example, unchanged, 4 OpenMP threads, two groups.
+if [ $have_likwid = yes ]; then
+	run likwid_example sh -c "cd $tmp && $CC -fopenmp -DLIKWID_PERFMON -o $bin/C-markerAPI $example $LINK -lpmu-likwid &&
+		OMP_NUM_THREADS=4 PMU_EVENTS='task-clock|page-faults,context-switches' PMU_REPORT=likwid-%p.json $bin/C-markerAPI >example.out 2>example.err;
+		rc=\$?; cat example.err; [ \$rc -eq 0 ] && python3 -c '
+import glob, json, re, sys
+out = open(\"example.out\").read()
+counts = [int(c) for c in re.findall(r\"called (\\d+) times\", out)]
+want = [g // 2 + 1 for g in range(10) for _ in range(4)]
+print(\"counts\", counts)
+assert counts == want, \"LIKWID_MARKER_GET counts %s, not %s\" % (counts, want)
+rep = json.load(open(glob.glob(\"likwid-*.json\")[0]))
+regs = {r[\"name\"]: r for r in rep[\"regions\"]}
+for g in (1, 2):
+    r = regs[\"example [group %d]\" % g]
+    th = [t[\"calls\"] for t in r[\"threads\"]]
+    print(r[\"name\"], \"calls per thread\", th)
+    assert th == [5, 5, 5, 5], th
+'"
+	grep -E '^(counts|example )' "$tmp/out" | sed 's/^/    # /'
+else
+	sk likwid_example "$nolikwid"
+fi
+
+# likwid_groups: SWITCH alternates the groups in GET, GET counts, RESET, a bad STOP.
+if [ $have_likwid = yes ]; then
+	run likwid_groups sh -c "$CC $CFLAGS_T -DLIKWID_PERFMON -o $bin/likwid_groups test/compat/likwid_groups.c $LINK -lpmu-likwid &&
+		PMU_EVENTS='page-faults|task-clock,page-faults' PMU_REPORT=$tmp/groups.txt $bin/likwid_groups && cat $tmp/groups.txt &&
+		grep -q '^work \\[group 1\\] *total *4 ' $tmp/groups.txt && grep -q '^work \\[group 2\\] *total *3 ' $tmp/groups.txt"
+else
+	sk likwid_groups "$nolikwid"
+fi
+
+# install: make install-compat beside make install; programs built with pkg-config; uninstall-compat removes it all.
+if [ $have_papi = yes ] && [ $have_likwid = yes ] && command -v pkg-config >/dev/null; then
+	pre=$tmp/prefix
+	run install sh -c "make -s --no-print-directory O=$O PREFIX=$pre install install-compat >/dev/null &&
+		ls $pre/lib/libpmu-papi.so.0 $pre/lib/libpmu-likwid.so $pre/lib/pkgconfig/libpmu-papi.pc $pre/share/man/man7/libpmu-likwid.7 &&
+		export PKG_CONFIG_PATH=$pre/lib/pkgconfig LD_LIBRARY_PATH=$pre/lib &&
+		$CC -o $bin/prog_pc $bin/papi_prog.o \$(pkg-config --libs libpmu-papi) -pthread &&
+		$CC -fopenmp -DLIKWID_PERFMON -o $bin/lk_pc test/compat/likwid_groups.c \$(pkg-config --libs libpmu-likwid) &&
+		ldd $bin/prog_pc | grep -q '$pre/lib/libpmu-papi.so.0' && mkdir -p $tmp/pc && cd $tmp/pc && PAPI_EVENTS=$EVENTS $bin/prog_pc $PAGES &&
+		PMU_EVENTS='page-faults|task-clock,page-faults' PMU_REPORT=/dev/null $bin/lk_pc && cd $PWD &&
+		make -s --no-print-directory O=$O PREFIX=$pre uninstall-compat uninstall >/dev/null && ! find $pre -type f | grep . &&
+		! find $pre -name 'libpmu*' | grep ."
+else
+	sk install "needs libpapi-dev, likwid and pkg-config"
+fi
+
+# abi: each drop-in against its baseline abi/libpmu-NAME.so.0.abi (abidw as for libpmu), and
+# debian/libpmu-NAME0.symbols listing exactly what the library exports.
+if ! command -v abidiff >/dev/null || ! command -v abidw >/dev/null; then
+	sk abi "abigail-tools is not installed (abidw, abidiff)"
+else
+	run abi sh -c 'for l in papi likwid; do
+		so=$0/libpmu-$l.so.$(sed -n "s/^#define PMU_VERSION_MAJOR //p" include/pmu.h)
+		so=$(readlink -f $so) && abidw --no-corpus-path --no-comp-dir-path --drop-undefined-syms $so >$1/$l.abi || exit 1
+		abidiff abi/libpmu-$l.so.0.abi $1/$l.abi; rc=$?
+		[ $((rc & 11)) -eq 0 ] || { echo "libpmu-$l: abidiff $rc (bit 8: an incompatible change)"; exit 1; }
+		nm -D --defined-only $so | awk "{print \$3}" | sed "s/@@*/@/; /@/!s/.*/&@&/" | sort >$1/$l.syms
+		sed -n "s/^ \([^ ]*\) .*/\1/p" debian/libpmu-${l}0.symbols | sort | diff -u - $1/$l.syms || exit 1
+		echo "libpmu-$l: the ABI of the baseline, $(wc -l <$1/$l.syms) symbols as debian/libpmu-${l}0.symbols lists them"
+	done' "$O" "$tmp"
+fi
+
+# The cost of a region pair, printed, never compared.
+if make -s --no-print-directory O="$O" "$O/bench/compat" >/dev/null 2>&1; then
+	run bench_compat env ${REAL_ENV:-} "$O/bench/compat" 20000
+	sed 's/^/    # /' "$tmp/out"
+else
+	ko bench_compat
+fi
+
+echo "compat: $pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ]
