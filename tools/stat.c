@@ -26,7 +26,7 @@
 /* The events resolved (nothing runs when one is wrong) and the output opened: 0 or 1. */
 static int prepare(struct stat_run *r)
 {
-	if (stat_events_resolve(r) < 0) {
+	if (stat_events_resolve(r) < 0 || stat_metrics_resolve(r) < 0 || stat_events_ready(r) < 0) {
 		fprintf(stderr, "pmu stat: %s\n", tool_errmsg());
 		return 1;
 	}

@@ -116,8 +116,10 @@ struct stat_run {
 int stat_parse_args(struct stat_run *r, int argc, char **argv);
 
 /* stat_events.c */
-/* The -e lists (or the defaults) onto r->ev, each with a reading per unit: 0 or -errno (tool_errmsg() says). */
+/* The -e lists (or the defaults, without -e, -M and --topdown) onto r->ev: 0 or -errno (tool_errmsg() says). */
 int stat_events_resolve(struct stat_run *r);
+/* Once -M's events are added too (stat_metrics_resolve): a reading per unit for each. 0 or -errno. */
+int stat_events_ready(struct stat_run *r);
 /* One more event alone (a metric's), named name, opening as spec (NULL: name): 0 or -errno (tool_errmsg()). */
 int stat_event_add(struct stat_run *r, const char *name, const char *spec);
 /* Closes group i on every unit. */

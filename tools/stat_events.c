@@ -193,9 +193,14 @@ int stat_events_resolve(struct stat_run *r)
 	rc = r->events || defaults ? add_events(&r->ev, &r->n, r->events ? r->events : DEFAULT_EVENTS, false) : 0;
 	if (rc == 0 && defaults)
 		rc = add_events(&r->ev, &r->n, DEFAULT_HW, true);
-	if (rc == 0)
-		rc = stat_metrics_resolve(r);
-	if (rc == 0 && !r->n)
+	return rc;
+}
+
+int stat_events_ready(struct stat_run *r)
+{
+	int rc = 0;
+
+	if (!r->n)
 		rc = tool_err(-EINVAL, "\"%s\": no event named", r->events ? r->events : "");
 	for (unsigned i = 0; rc == 0 && i < r->n; i++)
 		if (!(r->ev[i].per = calloc(r->tg.n, sizeof(*r->ev[i].per))))
