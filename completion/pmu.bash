@@ -33,7 +33,8 @@ _pmu_stat_options()
 		grep -o -- '\(^\|[ ,]\)--\?[a-zA-Z][-a-zA-Z]*' | tr -d ' ,')
 	[[ -n $opts ]] || opts="-e --event -x --field-separator -j --json-output --json -o --output --append
 		-r --repeat -p --pid -t --tid --per-thread -a --all-cpus -C --cpu -A --no-aggr
-		-I --interval-print -D --delay -v --verbose -h"
+		-I --interval-print -D --delay -v --verbose -M --metrics --metric-only --topdown --metric-no-group
+		--perf-json -h"
 	printf '%s\n' $opts --help --
 }
 
@@ -72,14 +73,15 @@ _pmu()
 			case ${w[i]} in
 			--) _pmu_command_offset $((i + 1)) "${w[i + 1]}"; return ;;
 			-e|--event|-x|--field-separator|-o|--output|-r|--repeat|-p|--pid|-t|--tid|-C|--cpu|-I|\
-			--interval-print|-D|--delay) ((i++)) ;;
+			--interval-print|-D|--delay|-M|--metrics|--perf-json) ((i++)) ;;
 			-*) ;;
 			*) _pmu_command_offset "$i" "${w[i]}"; return ;;
 			esac
 		done
 		case $prev in
 		-e|--event) _pmu_events "$cur"; return ;;
-		-o|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+		-o|--output|--perf-json) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+		-M|--metrics) return ;;
 		-x|--field-separator|-r|--repeat|-p|--pid|-t|--tid|-C|--cpu|-I|--interval-print|-D|--delay) return ;;
 		esac
 		if [[ $cur == -* ]]; then
@@ -96,19 +98,21 @@ _pmu()
 	list)
 		case $prev in
 		--sysfs) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+		--perf-json) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 		esac
 		# perf list's keywords, then options
 		if [[ $cur == -* ]]; then
-			COMPREPLY=($(compgen -W "--json --available -v --verbose --sysfs --help" -- "$cur"))
+			COMPREPLY=($(compgen -W "--json --available -v --verbose --sysfs --perf-json --help" -- "$cur"))
 		else
-			COMPREPLY=($(compgen -W "hw hardware sw software cache hwcache pmu tracepoint" -- "$cur"))
+			COMPREPLY=($(compgen -W "hw hardware sw software cache hwcache pmu tracepoint metric metricgroup" -- "$cur"))
 		fi ;;
 	encode)
 		case $prev in
 		--sysfs) COMPREPLY=($(compgen -d -- "$cur")); return ;;
+		--perf-json) COMPREPLY=($(compgen -f -- "$cur")); return ;;
 		esac
 		if [[ $cur == -* ]]; then
-			COMPREPLY=($(compgen -W "--sysfs --help" -- "$cur"))
+			COMPREPLY=($(compgen -W "--sysfs --perf-json --help" -- "$cur"))
 		else
 			_pmu_events "$cur"
 		fi ;;

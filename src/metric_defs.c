@@ -40,6 +40,47 @@ const struct pmu__metric_def pmu__metric_defs[] = {
 
 const unsigned pmu__metric_ndefs = PMU_ARRAY_SIZE(pmu__metric_defs);
 
+/* Intel's topdown metric events, as fractions of their sum (the kernel's slots-scaled counts). */
+#define TD_SUM "(topdown\\-fe\\-bound + topdown\\-bad\\-spec + topdown\\-retiring + topdown\\-be\\-bound)"
+/* arm64's slots not issued for any reason, of all (SBSA: #slots per cycle from the PMU's caps/slots) */
+#define SBSA_USED "(1 - stall_slot / (#slots * cpu_cycles))"
+
+const struct pmu__metric_def pmu__metric_topdown[] = {
+	/*
+	 * Intel Ice Lake and later (slots and topdown-* in the core PMU's
+	 * sysfs events, Linux 5.9+): perf 6.1's icelake-metrics.json writes
+	 * "+ 0 * slots" to bring slots into the metric's group, which it leads.
+	 */
+	{ "tma_retiring", "topdown\\-retiring / " TD_SUM " + 0 * slots", "TopdownL1", "100%",
+	  "Slots retiring uops, of all slots" },
+	{ "tma_bad_speculation", "topdown\\-bad\\-spec / " TD_SUM " + 0 * slots", "TopdownL1", "100%",
+	  "Slots wasted on uops that do not retire, of all slots" },
+	{ "tma_frontend_bound", "topdown\\-fe\\-bound / " TD_SUM " + 0 * slots", "TopdownL1", "100%",
+	  "Slots the front end left without uops, of all slots" },
+	{ "tma_backend_bound", "topdown\\-be\\-bound / " TD_SUM " + 0 * slots", "TopdownL1", "100%",
+	  "Slots the back end could not accept uops in, of all slots" },
+	/* Sapphire Rapids: level 2 (event 0x00, umasks 0x84-0x87) */
+	{ "tma_heavy_operations", "topdown\\-heavy\\-ops / " TD_SUM " + 0 * slots", "TopdownL2", "100%",
+	  "Slots retiring heavy (microcoded or multi-uop) operations, of all slots" },
+	{ "tma_branch_mispredicts", "topdown\\-br\\-mispredict / " TD_SUM " + 0 * slots", "TopdownL2", "100%",
+	  "Slots wasted on mispredicted branches, of all slots" },
+	{ "tma_fetch_latency", "topdown\\-fetch\\-lat / " TD_SUM " + 0 * slots", "TopdownL2", "100%",
+	  "Slots the front end stalled on fetch latency, of all slots" },
+	{ "tma_memory_bound", "topdown\\-mem\\-bound / " TD_SUM " + 0 * slots", "TopdownL2", "100%",
+	  "Slots the back end stalled on memory, of all slots" },
+	/* arm64: Arm's SBSA topdown (perf's arch/arm64/sbsa.json, Linux 6.4+), the PMU's caps/slots */
+	{ "frontend_bound", "stall_slot_frontend / (#slots * cpu_cycles)", "TopdownL1", "100%",
+	  "Slots the front end did not fill, of all slots" },
+	{ "backend_bound", "stall_slot_backend / (#slots * cpu_cycles)", "TopdownL1", "100%",
+	  "Slots the back end did not accept operations in, of all slots" },
+	{ "bad_speculation", "(1 - op_retired / op_spec) * " SBSA_USED, "TopdownL1", "100%",
+	  "Slots of operations speculated that did not retire, of all slots" },
+	{ "retiring", "(op_retired / op_spec) * " SBSA_USED, "TopdownL1", "100%",
+	  "Slots of operations that retired, of all slots" },
+};
+
+const unsigned pmu__metric_ntopdown = PMU_ARRAY_SIZE(pmu__metric_topdown);
+
 const struct pmu__metric_def *pmu__metric_def_find(const char *name)
 {
 	for (unsigned i = 0; i < pmu__metric_ndefs; i++)

@@ -9,6 +9,8 @@
 
 #include <stdbool.h>
 
+#include "internal.h"
+
 struct pmu__metric_def {
 	const char *name;	/* "IPC" */
 	const char *expr;	/* "instructions / cycles" */
@@ -17,19 +19,28 @@ struct pmu__metric_def {
 	const char *desc;
 };
 
-extern const struct pmu__metric_def pmu__metric_defs[];
-extern const unsigned pmu__metric_ndefs;
+PMU_TOOL extern const struct pmu__metric_def pmu__metric_defs[];
+PMU_TOOL extern const unsigned pmu__metric_ndefs;
+
+/*
+ * The topdown groups where the architecture defines them: Intel's
+ * TopdownL1 and TopdownL2 over the kernel's topdown metric events, arm64's
+ * SBSA TopdownL1. Apart from pmu__metric_defs: they count only where the
+ * core PMU has their events.
+ */
+PMU_TOOL extern const struct pmu__metric_def pmu__metric_topdown[];
+PMU_TOOL extern const unsigned pmu__metric_ntopdown;
 
 /* The built-in metric of that name (any case, as perf), or NULL. */
-const struct pmu__metric_def *pmu__metric_def_find(const char *name);
+PMU_TOOL const struct pmu__metric_def *pmu__metric_def_find(const char *name);
 
 /* Whether d is in group (any case). */
-bool pmu__metric_def_in(const struct pmu__metric_def *d, const char *group);
+PMU_TOOL bool pmu__metric_def_in(const struct pmu__metric_def *d, const char *group);
 
 /*
  * A ScaleUnit's factor and unit ("100%": 100 and "%"; "" or NULL: 1 and ""):
  * 0, or -EINVAL with a message when it does not start with a number.
  */
-int pmu__metric_scale_unit(const char *su, double *scale, const char **unit);
+PMU_TOOL int pmu__metric_scale_unit(const char *su, double *scale, const char **unit);
 
 #endif

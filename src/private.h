@@ -15,6 +15,8 @@
 #include "sysfs.h"	/* PMUs of the sysfs root, aliases, tracepoints, sysctls, bounded file reads */
 #include "event_pfm.h"	/* libpfm4's event list */
 #include "metrics.h"	/* the derived metrics pmu stat shares with the region report */
+#include "expr.h"		/* perf's metric expressions */
+#include "metric_defs.h"	/* metric definitions and the built-in set */
 #include "escape.h"	/* the output escapers: text, csv, json */
 #include "outfile.h"	/* report files: written beside the name and renamed into place */
 #include "report.h"	/* report file formats */

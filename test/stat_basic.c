@@ -252,8 +252,11 @@ int main(int argc, char **argv)
 	CHECK_EQ(stat_run((const char *[]){ NULL }, out, sizeof(out), err, sizeof(err)), 129);
 	CHECK_EQ(stat_run((const char *[]){ "-x,", "--json", "true", NULL }, out, sizeof(out), err, sizeof(err)), 129);
 	CHECK_EQ(stat_run((const char *[]){ "-q", "true", NULL }, out, sizeof(out), err, sizeof(err)), 129);
-	CHECK_EQ(stat_run((const char *[]){ "-M", "ipc", "true", NULL }, out, sizeof(out), err, sizeof(err)), 129);
-	CHECK_MSG(strstr(err, "not supported: -M/--metrics"), "%s", err);
+	CHECK_EQ(stat_run((const char *[]){ "--smi-cost", "true", NULL }, out, sizeof(out), err, sizeof(err)), 129);
+	CHECK_MSG(strstr(err, "not supported: --smi-cost"), "%s", err);
+	CHECK_EQ(stat_run((const char *[]){ "-M", "no_such_metric", "true", NULL }, out, sizeof(out), err, sizeof(err)),
+		 1);
+	CHECK_MSG(strstr(err, "-M no_such_metric: no metric or metric group of that name"), "%s", err);
 	/* -r: a number of runs; the table says how many, and the command's status is passed through */
 	CHECK_EQ(stat_run((const char *[]){ "-r", "0", "true", NULL }, out, sizeof(out), err, sizeof(err)), 129);
 	CHECK_MSG(strstr(err, "-r '0'"), "%s", err);

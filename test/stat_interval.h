@@ -49,6 +49,7 @@ static inline double t_now(void)
 struct t_run {
 	char out[1 << 16], err[1 << 16], fig[1 << 16];
 	int status;
+	bool signaled;	/* status is 128+N because signal N ended it (not an exit) */
 	double elapsed;
 };
 
@@ -91,6 +92,7 @@ static inline int t_run(struct t_run *r, char *const argv[], void (*during)(pid_
 		status = 255 << 8;
 	r->elapsed = t_now() - t0;
 	r->status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+	r->signaled = WIFSIGNALED(status);
 	t_slurp(ofd, r->out, sizeof(r->out));
 	t_slurp(efd, r->err, sizeof(r->err));
 	r->fig[0] = '\0';

@@ -3,7 +3,9 @@
  * pmu stat and SIGINT: the command gets it (^C reaches the whole process
  * group; kill reaches the command alone), pmu stat stays to print what was
  * counted, names the signal on standard error as perf stat does ("CMD:
- * Interrupt") and exits 128+2. With -I too, whose last interval is printed.
+ * Interrupt"), then, when the ^C reached it too, ends by SIGINT itself as
+ * perf stat does (a shell loop around it stops), else exits 128+2. With -I
+ * too, whose last interval is printed.
  */
 #include <errno.h>
 
@@ -82,6 +84,8 @@ static void check(void (*during)(pid_t, void *), const char *how, const char *in
 	CHECK_MSG(r.status == 130, "%s%s%s: exit %d\n%s", how, interval ? " -I " : "", interval ? interval : "",
 		  r.status, r.err);
 	CHECK_MSG(strstr(r.err, want), "%s: the signal is not named:\n%s", how, r.err);
+	CHECK_MSG(r.signaled == (during == to_group), "%s: %s", how,
+		  r.signaled ? "pmu stat was killed, the ^C was not its own" : "pmu stat exited, not ended by its ^C");
 	/* the counts: the command's 100 pages at least, in the whole or in the intervals */
 	double sum = 0;
 	char line[1024];

@@ -7,14 +7,18 @@
 
 #include "private.h"
 #include "cmds.h"
+#include "perf_json.h"
+#include "tool_err.h"
 
 static int usage(FILE *f)
 {
-	fprintf(f, "usage: pmu encode [--sysfs DIR] EVENT...\n"
+	fprintf(f, "usage: pmu encode [--sysfs DIR] [--perf-json PATH]... EVENT...\n"
 		"  Prints for each event and PMU it counts on:\n"
 		"  EVENT pmu=NAME type=N config=0xHEX config1=0xHEX config2=0xHEX config3=0xHEX "
 		"exclude_user=B exclude_kernel=B exclude_hv=B\n"
-		"  --sysfs DIR  read PMUs from DIR instead of /sys/bus/event_source/devices\n");
+		"  --sysfs DIR  read PMUs from DIR instead of /sys/bus/event_source/devices\n"
+		"  --perf-json PATH  perf's event files (also PMU_PERF_JSON): their names, as\n"
+		"               INST_RETIRED.ANY, encode as the core PMU's terms\n");
 	return f == stdout ? 0 : 2;
 }
 
@@ -41,6 +45,8 @@ int cmd_encode(int argc, char **argv)
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
 			return usage(stdout);
 		r = tool_sysfs_option("encode", argc, argv, &i);
+		if (!r)
+			r = tool_perf_json_option("encode", argc, argv, &i);
 		if (r < 0)
 			return 2;
 		if (!r) {
@@ -50,6 +56,10 @@ int cmd_encode(int argc, char **argv)
 	}
 	if (i == argc)
 		return usage(stderr);
+	if (tool_metrics_load() < 0) {
+		fprintf(stderr, "pmu encode: %s\n", tool_errmsg());
+		return 2;
+	}
 	for (; i < argc; i++) {
 		const char *p = argv[i], *tok;
 		size_t len;
@@ -58,8 +68,19 @@ int cmd_encode(int argc, char **argv)
 		while ((r = pmu__event_next(&p, &tok, &len)) > 0) {
 			struct pmu__event ev;
 
+			char *name = strndup(tok, len), *spec = name ? tool_metric_event(name) : NULL;
+
 			n++;
-			if (pmu__event_parse(tok, len, &ev) < 0) {
+			free(name);
+			if (!spec) {
+				fprintf(stderr, "pmu encode: %s\n", name ? tool_errmsg() : "out of memory");
+				failed++;
+				continue;
+			}
+			int pr = pmu__event_parse(spec, strlen(spec), &ev);
+
+			free(spec);
+			if (pr < 0) {
 				fprintf(stderr, "pmu encode: %s\n", pmu_errmsg());
 				failed++;
 				continue;
@@ -73,5 +94,6 @@ int cmd_encode(int argc, char **argv)
 		}
 	}
 	fflush(stdout);
+	tool_metrics_free();
 	return failed ? 1 : 0;
 }

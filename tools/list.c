@@ -10,6 +10,8 @@
 
 #include "private.h"
 #include "cmds.h"
+#include "perf_json.h"
+#include "tool_err.h"
 
 /* --available opens each of at most this many tracepoints (some 40 ms each), else one per subsystem */
 #define PMU_PROBE_TRACEPOINTS 32
@@ -349,16 +351,143 @@ static void list_tracepoints(struct out *o)
 	pmu__tracepoints_free(tp, n);
 }
 
+static int by_str(const void *a, const void *b)
+{
+	return strcasecmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* pmu list metric and metricgroup: the metrics offered (and why others are refused), or their groups. */
+static int list_metrics(bool groups, bool json)
+{
+	const struct tool_metric *m;
+	size_t n, refused = 0, ng = 0;
+	const char **g = NULL;
+	int r = tool_metrics_load();
+
+	if (r < 0) {
+		fprintf(stderr, "pmu list: %s\n", tool_errmsg());
+		return 1;
+	}
+	m = tool_metrics(&n);
+	if (groups) {
+		/* every group name once, in name order */
+		for (size_t i = 0; i < n; i++)
+			for (const char *p = m[i].d.groups; p && *p;) {
+				size_t len = strcspn(p, ";"), k = 0;
+
+				while (k < ng && !(strlen(g[k]) == len && !strncasecmp(g[k], p, len)))
+					k++;
+				if (k == ng && len && !m[i].why) {
+					const char **ng2 = realloc(g, (ng + 1) * sizeof(*g));
+
+					if (!ng2 || !(ng2[ng] = strndup(p, len))) {
+						fprintf(stderr, "pmu list: out of memory\n");
+						free(ng2 ? ng2 : g);
+						return 1;
+					}
+					g = ng2;
+					ng++;
+				}
+				p += len + (p[len] == ';');
+			}
+		qsort(g, ng, sizeof(*g), by_str);
+		if (json)
+			printf("{\n  \"source\": "), pmu__json_str(stdout, tool_metrics_source()), printf(",\n  \"metricgroups\": [");
+		else
+			printf("metric groups (%s):\n", tool_metrics_source());
+		for (size_t k = 0; k < ng; k++) {
+			unsigned c = 0;
+
+			if (json) {
+				printf("%s\n    {\"group\": ", k ? "," : "");
+				pmu__json_str(stdout, g[k]);
+				printf(", \"metrics\": [");
+			} else
+				printf("  %s:", g[k]);
+			for (size_t i = 0; i < n; i++)
+				if (!m[i].why && pmu__metric_def_in(&m[i].d, g[k])) {
+					if (json) {
+						printf("%s", c ? ", " : "");
+						pmu__json_str(stdout, m[i].d.name);
+					} else
+						printf(" %s", m[i].d.name);
+					c++;
+				}
+			printf(json ? "]}" : "\n");
+			free((char *)g[k]);
+		}
+		free(g);
+		if (json)
+			printf("\n  ]\n}\n");
+		return 0;
+	}
+	if (json)
+		printf("{\n  \"source\": "), pmu__json_str(stdout, tool_metrics_source()), printf(",\n  \"metrics\": [");
+	else
+		printf("metrics (%s):\n", tool_metrics_source());
+	for (size_t i = 0; i < n; i++) {
+		const struct tool_metric *t = &m[i];
+
+		refused += t->why != NULL;
+		if (json) {
+			printf("%s\n    {\"metric\": ", i ? "," : "");
+			pmu__json_str(stdout, t->d.name);
+			printf(", \"expr\": ");
+			pmu__json_str(stdout, t->d.expr ? t->d.expr : "");
+			if (t->d.groups) {
+				printf(", \"groups\": ");
+				pmu__json_str(stdout, t->d.groups);
+			}
+			if (t->d.scale_unit) {
+				printf(", \"scale_unit\": ");
+				pmu__json_str(stdout, t->d.scale_unit);
+			}
+			if (t->d.desc) {
+				printf(", \"description\": ");
+				pmu__json_str(stdout, t->d.desc);
+			}
+			if (t->why) {
+				printf(", \"refused\": ");
+				pmu__json_str(stdout, t->why);
+			}
+			putchar('}');
+			continue;
+		}
+		if (t->why) {
+			printf("  %-40s refused: %s\n", t->d.name, t->why);
+			continue;
+		}
+		printf("  %-40s", t->d.name);
+		if (t->d.groups && *t->d.groups)
+			printf(" [%s]", t->d.groups);
+		if (t->d.desc && *t->d.desc)
+			printf(" %s", t->d.desc);
+		printf("\n      = %s", t->d.expr);
+		if (t->d.scale_unit && *t->d.scale_unit)
+			printf("  (ScaleUnit %s)", t->d.scale_unit);
+		putchar('\n');
+	}
+	if (json)
+		printf("\n  ],\n  \"offered\": %zu,\n  \"refused\": %zu\n}\n", n - refused, refused);
+	else
+		printf("\n%zu metrics: %zu offered, %zu refused\n", n, n - refused, refused);
+	return 0;
+}
+
 static int usage(FILE *f)
 {
-	fprintf(f, "usage: pmu list [--json] [--available [-v]] [--sysfs DIR] [GLOB]\n"
+	fprintf(f, "usage: pmu list [--json] [--available [-v]] [--sysfs DIR] [--perf-json PATH]... [GLOB]\n"
 		"  The events this machine knows, by PMU: generic hardware, cache and software\n"
 		"  names, sysfs PMU aliases and terms, tracepoints, and libpfm4 names when built\n"
 		"  with it. GLOB filters by name, by PMU (cpu, cpu/), by pmu/name/ or by\n"
 		"  tracepoint (sched:*, sched) (case ignored); perf list's keywords hw, sw,\n"
 		"  cache, pmu and tracepoint list one kind of event.\n"
 		"  --available  only the events that open for this thread here (each is opened\n"
-		"               and closed); -v says on stderr why each other one does not\n");
+		"               and closed); -v says on stderr why each other one does not\n"
+		"  metric, metricgroup  the metrics (libpmu's own, or with --perf-json PATH or\n"
+		"               PMU_PERF_JSON=PATH[:PATH...] those of perf's files: a pmu-events\n"
+		"               tree, a model directory or one JSON list) and their groups;\n"
+		"               a metric that cannot be computed is listed with the reason\n");
 	return f == stdout ? 0 : 2;
 }
 
@@ -380,13 +509,20 @@ int cmd_list(int argc, char **argv)
 			o.verbose = true;
 		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
 			return usage(stdout);
-		else if ((r = tool_sysfs_option("list", argc, argv, &i)) != 0) {
+		else if ((r = tool_sysfs_option("list", argc, argv, &i)) != 0 ||
+			 (r = tool_perf_json_option("list", argc, argv, &i)) != 0) {
 			if (r < 0)
 				return 2;
 		} else if (argv[i][0] == '-' || !argv[i][0] || o.glob)
 			return usage(stderr);
 		else
 			o.glob = argv[i];
+	}
+	if (o.glob && (!strcmp(o.glob, "metric") || !strcmp(o.glob, "metrics") || !strcmp(o.glob, "metricgroup") ||
+		       !strcmp(o.glob, "metricgroups"))) {
+		r = list_metrics(!strncmp(o.glob, "metricgroup", 11), o.json);
+		tool_metrics_free();
+		return r;
 	}
 	for (size_t k = 0; o.glob && k < sizeof(keywords) / sizeof(keywords[0]); k++)
 		if (!strcmp(o.glob, keywords[k].word))

@@ -26,7 +26,7 @@
 /* The events resolved (nothing runs when one is wrong) and the output opened: 0 or 1. */
 static int prepare(struct stat_run *r)
 {
-	if (stat_events_resolve(r) < 0) {
+	if (stat_events_resolve(r) < 0 || stat_metrics_resolve(r) < 0 || stat_events_ready(r) < 0) {
 		fprintf(stderr, "pmu stat: %s\n", tool_errmsg());
 		return 1;
 	}
@@ -72,7 +72,10 @@ out:
 			rc = 1;
 	}
 	stat_events_free(r.ev, r.n, r.tg.n);
+	stat_metrics_free(&r);
+	tool_metrics_free();
 	free(r.events);
+	free(r.metrics);
 	stat_target_free(&r.tg);
 	if (r.interrupted) {	/* as perf stat: the figures, then the ^C that ended them */
 		fflush(NULL);

@@ -15,6 +15,7 @@
 
 #include "outfile.h"
 #include "pmu.h"
+#include "perf_json.h"
 #include "stat_target.h"
 
 #define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults"
@@ -46,6 +47,7 @@ struct ev_count {
 
 struct ev {
 	char *name;		/* as the user wrote it */
+	char *spec;		/* what opens, when not name (a metric's event from perf's files); NULL: name */
 	struct pmu_set *set;	/* NULL: not supported here */
 	char *why;		/* why not */
 	struct pmu_reading rd;
@@ -59,6 +61,17 @@ struct ev {
 	struct ev_count *per;	/* one per unit (the command, a thread, a CPU); rd, value and counted sum them */
 };
 
+/* A metric of -M or --topdown: where its events are among the run's. */
+struct stat_metric {
+	const struct tool_metric *m;
+	unsigned nids;
+	const char **ids;	/* the events the expression needs (the metric's parse owns them) */
+	unsigned *ev;		/* each one's index in the run's events; STAT_DURATION: the wall time */
+	unsigned leader;	/* the event whose line shows it: its first */
+};
+
+#define STAT_DURATION (~0u)	/* duration_time: the elapsed wall time, in ns, as perf's tool event */
+
 struct stat_opts {
 	const char *sep;	/* -x */
 	bool json;
@@ -69,12 +82,20 @@ struct stat_opts {
 	struct runs el;		/* the runs made: their elapsed times */
 	const struct stat_target *tg;	/* NULL: a command */
 	const struct stat_unit *line;	/* the unit a line is about, NULL for the sum */
+	const struct stat_metric *met;	/* -M's metrics */
+	unsigned nmet;
+	bool metric_only;	/* --metric-only: the metrics' values alone, in columns */
 };
 
 /* One run of pmu stat: what the command line asked, then what was counted. */
 struct stat_run {
 	struct stat_opts so;
 	char *events;		/* -e lists joined, NULL: the defaults */
+	char *metrics;		/* -M lists joined, NULL: none */
+	bool topdown;		/* --topdown: TopdownL1, metric-only */
+	bool metric_no_group;	/* --metric-no-group: a metric's events each alone */
+	struct stat_metric *met;
+	unsigned nmet;
 	const char *outpath;	/* -o */
 	struct pmu__out out;	/* -o's file, renamed into place at the end */
 	bool append;		/* --append */
@@ -97,8 +118,12 @@ struct stat_run {
 int stat_parse_args(struct stat_run *r, int argc, char **argv);
 
 /* stat_events.c */
-/* The -e lists (or the defaults) onto r->ev, each with a reading per unit: 0 or -errno (tool_errmsg() says). */
+/* The -e lists (or the defaults, without -e, -M and --topdown) onto r->ev: 0 or -errno (tool_errmsg() says). */
 int stat_events_resolve(struct stat_run *r);
+/* Once -M's events are added too (stat_metrics_resolve): a reading per unit for each. 0 or -errno. */
+int stat_events_ready(struct stat_run *r);
+/* One more event alone (a metric's), named name, opening as spec (NULL: name): 0 or -errno (tool_errmsg()). */
+int stat_event_add(struct stat_run *r, const char *name, const char *spec);
 /* Closes group i on every unit. */
 void stat_group_close(struct ev *ev, unsigned i, unsigned units);
 /* Event e's memory, and its sets when it leads a group on units. */
@@ -110,6 +135,19 @@ void stat_events_reset(struct stat_run *r);
 bool stat_group_levels(const struct ev *ev, unsigned i);
 /* Group i's events as one list: each with suffix, or as written with the group's modifier (suffix NULL). */
 char *stat_group_spec(const struct ev *ev, unsigned i, const char *suffix);
+
+/* stat_metric.c */
+/* -M's (or --topdown's) metrics onto r->met, their events onto r->ev: 0 or -errno (tool_errmsg() says). */
+int stat_metrics_resolve(struct stat_run *r);
+void stat_metrics_free(struct stat_run *r);
+/*
+ * Metric k's value from the events ev (a line's view) and the elapsed
+ * seconds, scaled by its ScaleUnit: false when it cannot be computed (an
+ * event not counted, a division by zero), as perf leaves it blank then.
+ */
+bool stat_metric_value(const struct stat_metric *k, const struct ev *ev, double elapsed, double *v);
+/* perf 6.1's figure of metric k: its printf format and its unit ("UNIT  NAME", or the name). */
+void stat_metric_label(const struct stat_metric *k, const char **fmt, char *unit, size_t size);
 
 /* stat_run.c: -r's runs, until one fails or is killed; -1 or 0 when they ran, else an exit status. */
 int stat_runs(struct stat_run *r);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "private.h"
+#include "perf_json.h"
 #include "stat.h"
 
 static int usage(FILE *f)
@@ -39,32 +40,80 @@ static int usage(FILE *f)
 		"                       or without one after pmu stat does (-1: never)\n"
 		"  -v, --verbose        on standard error, each event's raw count, enabled and\n"
 		"                       running times, and how it was read and why\n"
+		"  -M, --metrics M[,M]  metrics or metric groups (pmu list metric, metricgroup):\n"
+		"                       their events counted, each value beside its first event\n"
+		"  --metric-only        the metrics' values alone, in columns\n"
+		"  --topdown            TopdownL1's metrics, metric-only (refused, naming what is\n"
+		"                       missing, where the machine has not their events)\n"
+		"  --metric-no-group    a metric's events each alone, not in a group\n"
+		"  --perf-json PATH     perf's event and metric files (also PMU_PERF_JSON)\n"
 		"  exit status: the command's; 127 when it cannot be run, 128+N when killed by\n"
-		"  signal N, 129 for a usage error (as perf stat); without CMD, 0 or, after ^C,\n"
-		"  pmu stat ends by SIGINT as perf stat does\n");
+		"  signal N, 129 for a usage error (as perf stat); after a ^C that reached pmu\n"
+		"  stat, it prints, then ends by SIGINT as perf stat does\n");
 	return f == stdout ? 0 : 129;
 }
 
-/* Appends a -e list to r->events. */
-static int add_list(struct stat_run *r, const char *v)
+/* Appends a -e (-M) list to *list. */
+static int add_to(char **list, const char *v)
 {
-	size_t l = r->events ? strlen(r->events) : 0;
-	char *e = realloc(r->events, l + strlen(v) + 2);
+	size_t l = *list ? strlen(*list) : 0;
+	char *e = realloc(*list, l + strlen(v) + 2);
 
 	if (!e)
 		return -ENOMEM;
 	if (l)
 		e[l++] = ',';
 	strcpy(e + l, v);
-	r->events = e;
+	*list = e;
 	return 0;
 }
 
-/* perf stat's options that pmu stat does not have: refused by name, never taken for another meaning. */
+/*
+ * perf 6.1 stat's options (builtin-stat.c's stat_options) that pmu stat
+ * does not have: refused by name, never taken for another meaning.
+ */
 static const struct option perf_only[] = {
-	{ "metric-only", no_argument, NULL, 1002 },
-	{ "topdown", no_argument, NULL, 1003 },
-	{ "metrics", required_argument, NULL, 'M' },
+	{ "transaction", no_argument, NULL, 'T' },
+	{ "filter", required_argument, NULL, 1100 },
+	{ "no-inherit", no_argument, NULL, 'i' },
+	{ "bpf-prog", required_argument, NULL, 'b' },
+	{ "bpf-counters", no_argument, NULL, 1101 },
+	{ "bpf-attr-map", required_argument, NULL, 1102 },
+	{ "group", no_argument, NULL, 'g' },
+	{ "scale", no_argument, NULL, 1103 },
+	{ "table", no_argument, NULL, 1104 },
+	{ "null", no_argument, NULL, 'n' },
+	{ "detailed", no_argument, NULL, 'd' },
+	{ "sync", no_argument, NULL, 'S' },
+	{ "big-num", no_argument, NULL, 'B' },
+	{ "no-big-num", no_argument, NULL, 1105 },
+	{ "no-merge", no_argument, NULL, 1106 },
+	{ "hybrid-merge", no_argument, NULL, 1107 },
+	{ "cgroup", required_argument, NULL, 'G' },
+	{ "for-each-cgroup", required_argument, NULL, 1108 },
+	{ "log-fd", required_argument, NULL, 1109 },
+	{ "pre", required_argument, NULL, 1110 },
+	{ "post", required_argument, NULL, 1111 },
+	{ "interval-count", required_argument, NULL, 1112 },
+	{ "interval-clear", no_argument, NULL, 1113 },
+	{ "timeout", required_argument, NULL, 1114 },
+	{ "per-socket", no_argument, NULL, 1115 },
+	{ "per-die", no_argument, NULL, 1116 },
+	{ "per-core", no_argument, NULL, 1117 },
+	{ "per-node", no_argument, NULL, 1118 },
+	{ "metric-no-merge", no_argument, NULL, 1119 },
+	{ "td-level", required_argument, NULL, 1120 },
+	{ "smi-cost", no_argument, NULL, 1121 },
+	{ "all-kernel", no_argument, NULL, 1122 },
+	{ "all-user", no_argument, NULL, 1123 },
+	{ "percore-show-thread", no_argument, NULL, 1124 },
+	{ "summary", no_argument, NULL, 1125 },
+	{ "no-csv-summary", no_argument, NULL, 1126 },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "cputype", required_argument, NULL, 1127 },
+	{ "pfm-events", required_argument, NULL, 1128 },
+	{ "control", required_argument, NULL, 1129 },
+	{ "iostat", optional_argument, NULL, 1130 },
 };
 
 static int not_supported(int c, const char *arg)
@@ -102,8 +151,8 @@ static bool parse_ms(const char *arg, long lo, long *ms)
 /* perf stat's spellings; CMD may follow the options with or without "--". -1, or an exit status. */
 int stat_parse_args(struct stat_run *r, int argc, char **argv)
 {
-	enum { JSON = 2001, APPEND, PER_THREAD };
-	struct option longopts[PMU_ARRAY_SIZE(perf_only) + 18] = {
+	enum { JSON = 2001, APPEND, PER_THREAD, METRIC_ONLY, TOPDOWN, METRIC_NO_GROUP, PERF_JSON };
+	struct option longopts[PMU_ARRAY_SIZE(perf_only) + 23] = {
 		{ "event", required_argument, NULL, 'e' },
 		{ "field-separator", required_argument, NULL, 'x' },
 		{ "json-output", no_argument, NULL, 'j' },
@@ -121,18 +170,23 @@ int stat_parse_args(struct stat_run *r, int argc, char **argv)
 		{ "interval-print", required_argument, NULL, 'I' },
 		{ "delay", required_argument, NULL, 'D' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "metrics", required_argument, NULL, 'M' },
+		{ "metric-only", no_argument, NULL, METRIC_ONLY },
+		{ "topdown", no_argument, NULL, TOPDOWN },
+		{ "metric-no-group", no_argument, NULL, METRIC_NO_GROUP },
+		{ "perf-json", required_argument, NULL, PERF_JSON },
 	};
 	long ms;
 	int c;
 
-	memcpy(longopts + 17, perf_only, sizeof(perf_only));
+	memcpy(longopts + 22, perf_only, sizeof(perf_only));
 	opterr = 0;
 	optind = 1;
 	/* "+": the first non-option is the command; ':' reports a missing value apart */
-	while ((c = getopt_long(argc, argv, "+:e:x:jo:hr:I:p:t:aC:AD:vM:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:e:x:jo:hr:I:p:t:aC:AD:vM:TibgndSBG:q", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'e':
-			if (add_list(r, optarg) < 0)
+			if (add_to(&r->events, optarg) < 0)
 				return 1;
 			break;
 		case 'x':
@@ -198,6 +252,29 @@ int stat_parse_args(struct stat_run *r, int argc, char **argv)
 		case 'v':
 			r->verbose = true;
 			break;
+		case 'M':
+			if (add_to(&r->metrics, optarg) < 0)
+				return 1;
+			break;
+		case METRIC_ONLY:
+			r->so.metric_only = true;
+			break;
+		case TOPDOWN:
+			/* as perf stat: its figures alone */
+			r->topdown = true;
+			r->so.metric_only = true;
+			break;
+		case METRIC_NO_GROUP:
+			r->metric_no_group = true;
+			break;
+		case PERF_JSON: {
+			char *a[] = { "--perf-json", optarg };
+			int k = 0;
+
+			if (tool_perf_json_option("stat", 2, a, &k) < 0)
+				return usage(stderr);
+			break;
+		}
 		case ':':
 			fprintf(stderr, "pmu stat: %s needs a value\n", argv[optind - 1]);
 			return usage(stderr);
@@ -214,6 +291,11 @@ int stat_parse_args(struct stat_run *r, int argc, char **argv)
 	}
 	if (r->interval && r->so.repeat > 1) {
 		fprintf(stderr, "pmu stat: -I and -r do not go together\n");
+		return usage(stderr);
+	}
+	if (r->so.metric_only && (r->interval || stat_target_lines(&r->tg) || r->tg.no_aggr || r->tg.per_thread)) {
+		fprintf(stderr, "pmu stat: not supported: --metric-only%s with %s (a line per metric is)\n",
+			r->topdown ? " (--topdown's)" : "", r->interval ? "-I" : r->tg.no_aggr ? "-A" : "--per-thread");
 		return usage(stderr);
 	}
 	if (r->append && !r->outpath) {

@@ -15,6 +15,7 @@
 /* The user gave a modifier (the library's parser says), or a pmu/.../ form, whose modifiers we do not touch. */
 static bool explicit_levels(const char *name)
 {
+	/* (a metric's event from perf's files opens as its terms: name is then not what opens) */
 	size_t len = strlen(name);
 
 	return strchr(name, '/') || pmu__mods_split(name, len, NULL) < len;
@@ -23,7 +24,7 @@ static bool explicit_levels(const char *name)
 bool stat_group_levels(const struct ev *ev, unsigned i)
 {
 	for (unsigned k = i; k < i + ev[i].gsize; k++)
-		if (ev[k].mod || explicit_levels(ev[k].name))
+		if (ev[k].mod || explicit_levels(ev[k].spec ? ev[k].spec : ev[k].name))
 			return true;
 	return false;
 }
@@ -46,6 +47,7 @@ void stat_event_free(struct ev *e, unsigned units)
 		pmu_close(e->set);
 	free(e->per);
 	free(e->name);
+	free(e->spec);
 	free(e->why);
 	free(e->mod);
 }
@@ -57,8 +59,9 @@ void stat_events_free(struct ev *ev, unsigned n, unsigned units)
 	free(ev);
 }
 
-/* One event onto ev, in a group with modifier mod or alone (mod NULL). */
-static int add_event(struct ev **ev, unsigned *n, const char *tok, size_t len, const char *mod, bool optional)
+/* One event onto ev, in a group with modifier mod or alone (mod NULL); it opens as spec when not NULL. */
+static int add_event_spec(struct ev **ev, unsigned *n, const char *tok, size_t len, const char *mod, bool optional,
+			  const char *spec_as)
 {
 	struct ev *g = realloc(*ev, (*n + 1) * sizeof(**ev));
 	struct perf_event_attr attr = { .size = sizeof(attr) };
@@ -73,8 +76,13 @@ static int add_event(struct ev **ev, unsigned *n, const char *tok, size_t len, c
 	g->gsize = 1;
 	g->name = strndup(tok, len);
 	g->mod = mod ? strdup(mod) : NULL;
-	if (!g->name || (mod && !g->mod) || asprintf(&spec, "%.*s%s%s", (int)len, tok, mod ? ":" : "",
-						     mod ? mod : "") < 0) {
+	g->spec = spec_as ? strdup(spec_as) : NULL;
+	if (spec_as) {
+		tok = spec_as;
+		len = strlen(spec_as);
+	}
+	if (!g->name || (mod && !g->mod) || (spec_as && !g->spec) ||
+	    asprintf(&spec, "%.*s%s%s", (int)len, tok, mod ? ":" : "", mod ? mod : "") < 0) {
 		stat_event_free(g, 0);
 		return tool_err(-ENOMEM, "out of memory");
 	}
@@ -92,6 +100,16 @@ static int add_event(struct ev **ev, unsigned *n, const char *tok, size_t len, c
 	g->optional = optional;
 	(*n)++;
 	return 0;
+}
+
+static int add_event(struct ev **ev, unsigned *n, const char *tok, size_t len, const char *mod, bool optional)
+{
+	return add_event_spec(ev, n, tok, len, mod, optional, NULL);
+}
+
+int stat_event_add(struct stat_run *r, const char *name, const char *spec)
+{
+	return add_event_spec(&r->ev, &r->n, name, strlen(name), NULL, false, spec);
 }
 
 /* "{a,b}" or "{a,b}:mod" at *p onto ev as one group, *p past it: 0 or -errno, naming the group. */
@@ -169,10 +187,20 @@ int stat_events_resolve(struct stat_run *r)
 {
 	int rc;
 
-	rc = add_events(&r->ev, &r->n, r->events ? r->events : DEFAULT_EVENTS, false);
-	if (rc == 0 && !r->events)
+	/* as perf stat: -M's events stand for the defaults */
+	bool defaults = !r->events && !r->metrics && !r->topdown;
+
+	rc = r->events || defaults ? add_events(&r->ev, &r->n, r->events ? r->events : DEFAULT_EVENTS, false) : 0;
+	if (rc == 0 && defaults)
 		rc = add_events(&r->ev, &r->n, DEFAULT_HW, true);
-	if (rc == 0 && !r->n)
+	return rc;
+}
+
+int stat_events_ready(struct stat_run *r)
+{
+	int rc = 0;
+
+	if (!r->n)
 		rc = tool_err(-EINVAL, "\"%s\": no event named", r->events ? r->events : "");
 	for (unsigned i = 0; rc == 0 && i < r->n; i++)
 		if (!(r->ev[i].per = calloc(r->tg.n, sizeof(*r->ev[i].per))))
@@ -186,10 +214,10 @@ char *stat_group_spec(const struct ev *ev, unsigned i, const char *suffix)
 	char *spec, *p;
 
 	for (unsigned k = i; k < i + ev[i].gsize; k++)
-		len += strlen(ev[k].name) + 2 + (suffix ? strlen(suffix) : ev[k].mod ? strlen(ev[k].mod) + 1 : 0);
+		len += strlen(ev[k].spec ? ev[k].spec : ev[k].name) + 2 + (suffix ? strlen(suffix) : ev[k].mod ? strlen(ev[k].mod) + 1 : 0);
 	spec = p = malloc(len);
 	for (unsigned k = i; spec && k < i + ev[i].gsize; k++)
-		p += sprintf(p, "%s%s%s%s%s", k > i ? "," : "", ev[k].name, suffix ? suffix : "",
+		p += sprintf(p, "%s%s%s%s%s", k > i ? "," : "", ev[k].spec ? ev[k].spec : ev[k].name, suffix ? suffix : "",
 			     !suffix && ev[k].mod ? ":" : "", !suffix && ev[k].mod ? ev[k].mod : "");
 	return spec;
 }

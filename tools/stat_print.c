@@ -78,6 +78,96 @@ static bool metric(const struct ev *ev, unsigned n, unsigned i, double elapsed, 
 	return true;
 }
 
+/* perf's print_metric_csv: the value as fmt prints it, blanks and anything after the number left out. */
+static const char *csv_value(char *buf, size_t size, const char *fmt, double v)
+{
+	char *p, *end;
+
+	snprintf(buf, size, fmt, v);
+	p = buf + strspn(buf, " ");
+	for (end = p; (*end >= '0' && *end <= '9') || *end == '.'; end++)
+		;
+	*end = '\0';
+	return p;
+}
+
+/* -M's metrics shown on event i's line (perf stat's metric leader). */
+static unsigned metrics_of(const struct stat_opts *so, unsigned i, const struct stat_metric **out)
+{
+	unsigned n = 0;
+
+	for (unsigned k = 0; k < so->nmet; k++)
+		if (so->met[k].leader == i)
+			out[n++] = &so->met[k];
+	return n;
+}
+
+/*
+ * The -M metrics after event i's own comment, as perf 6.1's
+ * perf_stat__print_shadow_stats: the first on the line when the event had
+ * no comment of its own, each other on a line of its own. Returns how many
+ * figures the line had (its own comment counted).
+ */
+static unsigned print_metrics(const struct stat_opts *so, const struct ev *ev, unsigned i, double elapsed,
+			      unsigned num)
+{
+	const struct stat_metric *mine[so->nmet ? so->nmet : 1];
+	unsigned nm = metrics_of(so, i, mine);
+	FILE *f = so->out;
+
+	for (unsigned k = 0; k < nm; k++) {
+		const char *fmt;
+		char unit[192], buf[64];
+		double v;
+		bool ok = stat_metric_value(mine[k], ev, elapsed, &v);
+
+		stat_metric_label(mine[k], &fmt, unit, sizeof(unit));
+		if (num++ > 0 && !so->json && !so->sep && !ok) {
+			/* perf's print_metric_std: a blank figure stays on the line before */
+			fprintf(f, "%-35s", "");
+			continue;
+		}
+		if (num > 1) {
+			/* perf's new_line_std, _csv, _json */
+			if (so->json)
+				fputs("}\n{", f);
+			else
+				fputc('\n', f);
+			if (so->prefix)
+				fputs(so->prefix, f);
+			if (so->line)
+				stat_unit_print(so->line, f, so->sep, so->json);
+			if (so->sep) {
+				for (unsigned c = 0; c < 3u + (so->line != NULL); c++)
+					fputs(so->sep, f);
+			} else if (!so->json) {
+				if (so->line && so->line->cpu >= 0)	/* -A: perf's AGGR_NONE */
+					fprintf(f, "        ");
+				fprintf(f, "                                                 ");
+			}
+		}
+		if (so->json) {
+			if (!ok)
+				fprintf(f, "%s\"metric-value\" : 0.000000, \"metric-unit\" : \"\"", num > 1 ? "" : ", ");
+			else
+				fprintf(f, "%s\"metric-value\" : %f, \"metric-unit\" : \"%s\"", num > 1 ? "" : ", ", v, unit);
+		} else if (so->sep) {
+			if (!ok)
+				fprintf(f, "%s%s", so->sep, so->sep);
+			else
+				fprintf(f, "%s%s%s%s", so->sep, csv_value(buf, sizeof(buf), fmt, v), so->sep, unit);
+		} else if (!ok) {
+			fprintf(f, "%-35s", "");
+		} else {
+			int w = fprintf(f, " # ");
+
+			w += fprintf(f, fmt, v);
+			fprintf(f, " %-*s", 35 - w - 1 > 0 ? 35 - w - 1 : 0, unit);
+		}
+	}
+	return num;
+}
+
 /* Event i's line: perf stat's text, -x or --json fields. */
 static void print_event(const struct stat_opts *so, const struct ev *ev, unsigned n, unsigned i, double elapsed)
 {
@@ -88,6 +178,7 @@ static void print_event(const struct stat_opts *so, const struct ev *ev, unsigne
 	double mv = 0;
 	char val[64], ubuf[16];
 	bool has_m = metric(ev, n, i, elapsed, &mv, &munit, ubuf, sizeof(ubuf));
+	bool counted = e->set && e->counted;
 
 	if (!e->set)
 		snprintf(val, sizeof(val), "<not supported>");
@@ -111,32 +202,34 @@ static void print_event(const struct stat_opts *so, const struct ev *ev, unsigne
 		fprintf(f, ", \"event-runtime\" : %" PRIu64 ", \"pcnt-running\" : %.2f", e->rd.running, pct);
 		if (has_m)
 			fprintf(f, ", \"metric-value\" : %f, \"metric-unit\" : \"%s\"", mv, munit);
-		else if (!e->set || !e->counted)	/* as perf stat */
+		else if (!counted)	/* as perf stat */
 			fprintf(f, ", \"metric-value\" : 0.000000, \"metric-unit\" : \"\"");
+		if (counted)
+			print_metrics(so, ev, i, elapsed, has_m);
 		fprintf(f, "}\n");
 	} else if (so->sep) {
 		fprintf(f, "%s%s%s%s%s%s", val, so->sep, unit, so->sep, e->name, so->sep);
 		if (so->el.n > 1)
 			fprintf(f, "%.2f%%%s", runs_pct(&e->st), so->sep);
-		fprintf(f, "%" PRIu64 "%s%.2f%s", e->rd.running, so->sep, pct, so->sep);
+		fprintf(f, "%" PRIu64 "%s%.2f", e->rd.running, so->sep, pct);
 		if (has_m)
-			fprintf(f, "%.3f%s%s", mv, so->sep, munit);
-		else
-			fprintf(f, "%s", so->sep);
+			fprintf(f, "%s%.3f%s%s", so->sep, mv, so->sep, munit);
+		if ((counted ? print_metrics(so, ev, i, elapsed, has_m) : 0) == 0)
+			fprintf(f, "%s%s", so->sep, so->sep);
 		fputc('\n', f);
 	} else {
 		/* perf stat's columns: a name narrower when not counted, a comment of 35 */
-		fprintf(f, "%18s %-4s %-*s", val, unit, e->set && e->counted ? 32 : 25, e->name);
+		fprintf(f, "%18s %-4s %-*s", val, unit, counted ? 32 : 25, e->name);
 		if (has_m) {
 			int w = snprintf(NULL, 0, "%8.3f", mv);
 
 			fprintf(f, " # %8.3f %-*s", mv, w < 31 ? 31 - w : 0, munit);
-		} else {
-			fprintf(f, "%*s", 35, "");
 		}
+		if ((counted ? print_metrics(so, ev, i, elapsed, has_m) : 0) == 0)
+			fprintf(f, "%*s", 35, "");
 		if (so->el.n > 1 && runs_pct(&e->st) != 0)	/* perf leaves out a deviation of 0 */
 			fprintf(f, "  ( +-%6.2f%% )", runs_pct(&e->st));
-		if (e->set && e->counted && e->rd.running < e->rd.enabled)
+		if (counted && e->rd.running < e->rd.enabled)
 			fprintf(f, "  (%.2f%%)", pct);
 		fputc('\n', f);
 	}
@@ -180,6 +273,87 @@ static void print_events(const struct stat_opts *so, const struct ev *ev, unsign
 			print_event(so, ev, n, i, elapsed);
 }
 
+/* A figure of --metric-only: its unit (the column's heading), format and value (ok: computed). */
+struct mo_item {
+	char unit[256];
+	const char *fmt;
+	double v;
+	bool ok;
+};
+
+/* Event i's figures, as perf's print_metric_only keeps them: not the rates nor CPUs utilized. */
+static unsigned mo_items(const struct stat_opts *so, const struct ev *ev, unsigned n, unsigned i, double elapsed,
+			 struct mo_item *it)
+{
+	const struct stat_metric *mine[so->nmet ? so->nmet : 1];
+	unsigned nm = metrics_of(so, i, mine), c = 0;
+	const char *munit = "";
+	char ubuf[16];
+	double mv;
+
+	if (metric(ev, n, i, elapsed, &mv, &munit, ubuf, sizeof(ubuf)) && !strstr(munit, "/sec") &&
+	    !strstr(munit, "CPUs utilized")) {
+		if (!strncmp(munit, "of all", 6))	/* perf's fixunit */
+			snprintf(it[c].unit, sizeof(it[c].unit), "%s %s", ev[i].name, munit);
+		else
+			snprintf(it[c].unit, sizeof(it[c].unit), "%s", munit);
+		it[c].fmt = "%8.3f";
+		it[c].v = mv;
+		it[c++].ok = true;
+	}
+	for (unsigned k = 0; k < nm; k++, c++) {
+		stat_metric_label(mine[k], &it[c].fmt, it[c].unit, sizeof(it[c].unit));
+		it[c].ok = ev[i].set && ev[i].counted && stat_metric_value(mine[k], ev, elapsed, &it[c].v);
+	}
+	return c;
+}
+
+/* --metric-only: a heading per figure, then their values, in perf 6.1's columns (20 wide), -x or --json. */
+static void print_metric_only(const struct stat_opts *so, const struct ev *ev, unsigned n, double elapsed)
+{
+	struct mo_item it[so->nmet + 1];
+	FILE *f = so->out;
+	bool first = true;
+	char buf[64];
+
+	if (so->json)
+		fputc('{', f);
+	for (unsigned i = 0; i < n; i++) {
+		unsigned c = mo_items(so, ev, n, i, elapsed, it);
+
+		for (unsigned k = 0; k < c; k++) {
+			if (so->json) {
+				fprintf(f, "%s\"unit\" : ", first ? "" : ", ");
+				pmu__json_str(f, it[k].unit);
+			} else if (so->sep)
+				fprintf(f, "%s%s", it[k].unit, so->sep);
+			else
+				fprintf(f, "%*s ", 20, it[k].unit);
+			first = false;
+		}
+	}
+	fprintf(f, so->json ? "}\n" : "\n");
+	for (unsigned i = 0; i < n; i++) {
+		unsigned c = mo_items(so, ev, n, i, elapsed, it);
+
+		for (unsigned k = 0; k < c; k++) {
+			int mlen = strlen(it[k].unit) > 20 ? (int)strlen(it[k].unit) + 1 : 20;
+			const char *v = it[k].ok ? csv_value(buf, sizeof(buf), it[k].fmt, it[k].v) : "";
+
+			if (so->json)
+				fprintf(f, "{\"metric-value\" : \"%s\"}", v);
+			else if (so->sep)
+				fprintf(f, "%s%s", v, so->sep);
+			else {
+				if (it[k].ok)
+					snprintf(buf, sizeof(buf), it[k].fmt, it[k].v);
+				fprintf(f, "%*s ", mlen, it[k].ok ? buf : "");
+			}
+		}
+	}
+	fputc('\n', f);
+}
+
 void stat_print(const struct stat_opts *so, const struct ev *ev, unsigned n, char **cmd, double elapsed,
 		const struct rusage *ru)
 {
@@ -195,7 +369,10 @@ void stat_print(const struct stat_opts *so, const struct ev *ev, unsigned n, cha
 		else
 			fprintf(f, ":\n\n");
 	}
-	print_events(so, ev, n, elapsed);
+	if (so->metric_only)
+		print_metric_only(so, ev, n, elapsed);
+	else
+		print_events(so, ev, n, elapsed);
 	if (!table)
 		return;
 	if (el->n > 1) {

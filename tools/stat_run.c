@@ -274,6 +274,15 @@ static void on_sigchld(int sig)
 	(void)sig;	/* only ends ppoll */
 }
 
+static volatile sig_atomic_t got_sigint;
+
+/* ^C while the command runs: noted, so that pmu stat ends by it once it printed (perf's skip_signal). */
+static void on_sigint(int sig)
+{
+	(void)sig;
+	got_sigint = 1;
+}
+
 /*
  * -D and -I while the command runs. SIGCHLD is let through inside ppoll
  * only, so the command's exit is never missed between the check and the
@@ -361,13 +370,17 @@ static int count_targets(struct stat_run *r)
 /* Lets the child exec and waits for it. -1 when it ran, else the exit status. */
 static int release_and_wait(struct stat_run *r, pid_t pid, int go[2], int ex[2])
 {
-	struct sigaction ign = { .sa_handler = SIG_IGN }, old_int, old_quit;
+	struct sigaction ign = { .sa_handler = SIG_IGN }, note = { .sa_handler = on_sigint }, old_int, old_quit;
 	int err = 0;
 	double t0;
 	ssize_t got;
 
-	/* Like system(): the command gets ^C, we stay to print what it counted. */
-	sigaction(SIGINT, &ign, &old_int);
+	/*
+	 * Like system(): the command gets ^C, we stay to print what it counted,
+	 * then end by the ^C as perf stat does (a shell loop around us stops).
+	 */
+	got_sigint = 0;
+	sigaction(SIGINT, &note, &old_int);
 	sigaction(SIGQUIT, &ign, &old_quit);
 	start_counting(r);
 	t0 = now_s();
@@ -384,6 +397,7 @@ static int release_and_wait(struct stat_run *r, pid_t pid, int go[2], int ex[2])
 	r->elapsed = now_s() - t0;
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGQUIT, &old_quit, NULL);
+	r->interrupted |= got_sigint != 0;
 	if (got == (ssize_t)sizeof(err)) {
 		fprintf(stderr, "pmu stat: %s: %s\n", r->cmd[0], strerror(err));
 		return 127;

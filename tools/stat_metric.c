@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pmu stat -M and --topdown: metric and group names into metrics, their
+ * events added to the run (an event already counted is shared; a metric's
+ * own events form a group where they fit), and their values from the
+ * counts (multiplexed ones scaled, as every count), as perf stat does.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdint.h>
+#include <strings.h>
+
+#include "private.h"
+#include "stat.h"
+#include "tool_err.h"
+
+/* Events of one PMU beyond this many are not grouped: a group larger than the counters never counts. */
+#define GROUP_MAX 4
+
+/* For the events alone: a literal this machine has no value for (#slots without caps/slots) as 0. */
+static int any_literal(void *ctx, enum pmu__expr_lit lit, double *out)
+{
+	int rc = tool_metric_literal(ctx, lit, out);
+
+	if (rc == 0 && isnan(*out))
+		*out = 0;
+	return rc;
+}
+
+static const struct pmu__expr_env events_env = { .literal = any_literal, .metric = tool_metric_ref };
+
+/* The index of an event named name (or opening as spec) already in the run, or -1. */
+static int find_event(const struct stat_run *r, const char *name, const char *spec)
+{
+	for (unsigned i = 0; i < r->n; i++) {
+		const char *s = r->ev[i].spec ? r->ev[i].spec : r->ev[i].name;
+
+		if (!strcmp(r->ev[i].name, name) || !strcmp(s, spec))
+			return (int)i;
+	}
+	return -1;
+}
+
+/* Intel's slots (fixed counter 3, not a general one), which must lead its group. */
+static bool is_slots(const char *id)
+{
+	return !strcasecmp(id, "slots") || !strcasecmp(id, "TOPDOWN.SLOTS") || !strcasecmp(id, "cpu/slots/") ||
+	       !strcasecmp(id, "cpu_core/slots/");
+}
+
+/* Metric m onto r->met, its events onto r->ev. */
+static int add_metric(struct stat_run *r, const struct tool_metric *m)
+{
+	struct stat_metric *k, *met;
+	const char **ids;
+	unsigned n, first, hw = 0;
+	uint32_t hwtype = 0;
+	bool mixed = false;
+	int rc;
+
+	for (unsigned i = 0; i < r->nmet; i++)
+		if (r->met[i].m == m)
+			return 0;	/* named twice: once */
+	if (m->why)
+		return tool_err(-EINVAL, "metric %s: %s", m->d.name, m->why);
+	rc = pmu__expr_events(m->e, &events_env, &ids, &n);
+	if (rc < 0)
+		return tool_err(rc, "metric %s: %s", m->d.name, pmu_errmsg());
+	met = realloc(r->met, (r->nmet + 1) * sizeof(*met));
+	if (!met) {
+		free(ids);
+		return tool_err(-ENOMEM, "out of memory");
+	}
+	r->met = met;
+	k = &met[r->nmet];
+	memset(k, 0, sizeof(*k));
+	k->m = m;
+	k->ids = ids;
+	k->nids = n;
+	k->ev = calloc(n ? n : 1, sizeof(*k->ev));
+	if (!k->ev) {
+		free(ids);
+		return tool_err(-ENOMEM, "out of memory");
+	}
+	r->nmet++;
+	first = r->n;
+	/* two passes: slots first, as the kernel wants it leading the topdown events' group */
+	for (unsigned pass = 0; pass < 2; pass++)
+	for (unsigned i = 0; i < n; i++) {
+		struct perf_event_attr attr = { .size = sizeof(attr) };
+		char *spec;
+		int at;
+
+		if (is_slots(ids[i]) != (pass == 0))
+			continue;
+		if (!strcmp(ids[i], "duration_time")) {
+			k->ev[i] = STAT_DURATION;
+			continue;
+		}
+		spec = tool_metric_event(ids[i]);
+		if (!spec)
+			return tool_err(-EINVAL, "metric %s: %s", m->d.name, tool_errmsg());
+		at = find_event(r, ids[i], spec);
+		if (at < 0) {
+			rc = stat_event_add(r, ids[i], strcmp(spec, ids[i]) ? spec : NULL);
+			if (rc == 0 && pmu_event_attr(spec, &attr) == 0 && attr.type != PERF_TYPE_SOFTWARE &&
+			    !is_slots(ids[i]) && strncasecmp(ids[i], "topdown-", 8)) {
+				mixed |= hw && attr.type != hwtype;
+				hwtype = attr.type;
+				hw++;
+			}
+			at = (int)r->n - 1;
+		}
+		free(spec);
+		if (rc < 0)
+			return tool_err(rc, "metric %s: %s", m->d.name, tool_errmsg());
+		k->ev[i] = (unsigned)at;
+	}
+	/* its own events together, where they fit: one PMU's, no more than its counters */
+	if (!r->metric_no_group && r->n - first > 1 && hw <= GROUP_MAX && !mixed)
+		for (unsigned i = first; i < r->n; i++) {
+			r->ev[i].slot = i - first;
+			r->ev[i].gsize = r->n - first;
+		}
+	/* perf's metric leader: its first event (slots for the topdown ones) */
+	k->leader = UINT32_MAX;
+	for (unsigned pass = 0; pass < 2 && k->leader == UINT32_MAX; pass++)
+		for (unsigned i = 0; i < n && k->leader == UINT32_MAX; i++)
+			if (k->ev[i] != STAT_DURATION && is_slots(ids[i]) == (pass == 0))
+				k->leader = k->ev[i];
+	if (k->leader == UINT32_MAX)
+		return tool_err(-EINVAL, "metric %s: it needs no event to count", m->d.name);
+	return 0;
+}
+
+/* Adds what to the ", "-separated list in buf, once. */
+static void note_missing(char *buf, size_t size, size_t *len, const char *what)
+{
+	size_t wl = strlen(what);
+
+	for (const char *p = buf; (p = strstr(p, what)); p += wl)
+		if ((p == buf || p[-1] == ' ') && (!p[wl] || p[wl] == ','))
+			return;
+	if (*len + wl + 3 < size)
+		*len += (size_t)snprintf(buf + *len, size - *len, "%s%s", *len ? ", " : "", what);
+}
+
+/*
+ * Group g's metrics whose events this machine has (a group may hold several
+ * architectures' metrics, as TopdownL1), else a refusal naming what it
+ * lacks. 0, or -errno with the message; *found: metrics in the group.
+ */
+static int add_group(struct stat_run *r, const char *g, const char *what, unsigned *found)
+{
+	size_t nm, missing_len = 0;
+	const struct tool_metric *all = tool_metrics(&nm);
+	char missing[1024] = "";
+	unsigned usable = 0;
+
+	*found = 0;
+	for (size_t i = 0; i < nm; i++) {
+		const char **ids;
+		unsigned n;
+		bool ok = true;
+
+		if (all[i].why || !pmu__metric_def_in(&all[i].d, g))
+			continue;
+		++*found;
+		if (pmu__expr_events(all[i].e, &events_env, &ids, &n) < 0)
+			continue;
+		for (unsigned k = 0; k < n; k++) {
+			struct perf_event_attr attr = { .size = sizeof(attr) };
+			char *spec = strcmp(ids[k], "duration_time") ? tool_metric_event(ids[k]) : NULL;
+
+			if (spec && pmu_event_attr(spec, &attr) < 0) {
+				ok = false;
+				note_missing(missing, sizeof(missing), &missing_len, ids[k]);
+			}
+			free(spec);
+		}
+		free(ids);
+		double slots;
+
+		if (strstr(all[i].d.expr, "#slots") && tool_metric_literal(NULL, PMU_EXPR_SLOTS, &slots) == 0 &&
+		    isnan(slots)) {
+			ok = false;
+			note_missing(missing, sizeof(missing), &missing_len, "the core PMU's caps/slots");
+		}
+		if (ok) {
+			int rc = add_metric(r, &all[i]);
+
+			if (rc < 0)
+				return rc;
+			usable++;
+		}
+	}
+	if (usable || !*found)
+		return 0;
+	return tool_err(-EOPNOTSUPP, "not supported here: %s: %s needs %s, which %s does not have", what, g, missing,
+			pmu__sysfs_root());
+}
+
+/* Each name of list: a metric, or the metrics of a group (any case, as perf). */
+static int add_list(struct stat_run *r, const char *list)
+{
+	char *copy = strdup(list), *save = NULL;
+	int rc = copy ? 0 : tool_err(-ENOMEM, "out of memory");
+
+	for (char *name = copy ? strtok_r(copy, ",", &save) : NULL; name && rc == 0;
+	     name = strtok_r(NULL, ",", &save)) {
+		const struct tool_metric *m = tool_metric_find(name);
+		char what[300];
+		unsigned found;
+
+		if (m) {
+			rc = add_metric(r, m);
+			continue;
+		}
+		snprintf(what, sizeof(what), "-M %s", name);
+		rc = add_group(r, name, what, &found);
+		if (rc == 0 && !found)
+			rc = tool_err(-EINVAL, "-M %s: no metric or metric group of that name in %s (pmu list metric, "
+				      "pmu list metricgroup)", name, tool_metrics_source());
+	}
+	free(copy);
+	return rc;
+}
+
+/* --topdown: TopdownL1 where the machine has its events, else a refusal naming what it lacks. */
+static int add_topdown(struct stat_run *r)
+{
+	unsigned found;
+	int rc = add_group(r, "TopdownL1", "--topdown", &found);
+
+	if (rc == 0 && !found)
+		rc = tool_err(-EOPNOTSUPP, "not supported here: --topdown: no TopdownL1 metric in %s (perf's files for "
+			      "this CPU give them: --perf-json PATH)", tool_metrics_source());
+	return rc;
+}
+
+int stat_metrics_resolve(struct stat_run *r)
+{
+	int rc;
+
+	if (!r->metrics && !r->topdown)
+		return 0;
+	tool_metric_system_wide(r->tg.all_cpus && !r->tg.cpus);
+	rc = tool_metrics_load();
+	if (rc == 0 && r->metrics)
+		rc = add_list(r, r->metrics);
+	if (rc == 0 && r->topdown)
+		rc = add_topdown(r);
+	r->so.met = r->met;
+	r->so.nmet = r->nmet;
+	return rc;
+}
+
+void stat_metrics_free(struct stat_run *r)
+{
+	for (unsigned i = 0; i < r->nmet; i++) {
+		free(r->met[i].ids);
+		free(r->met[i].ev);
+	}
+	free(r->met);
+	r->met = NULL;
+	r->nmet = 0;
+}
+
+struct vctx {
+	const struct stat_metric *k;
+	const struct ev *ev;
+	double elapsed;
+	bool missing;
+};
+
+static int value(void *ctx, const char *id, bool source_count, double *out)
+{
+	struct vctx *c = ctx;
+
+	for (unsigned i = 0; i < c->k->nids; i++) {
+		const struct ev *e;
+
+		if (strcmp(c->k->ids[i], id))
+			continue;
+		if (c->k->ev[i] == STAT_DURATION) {
+			*out = source_count ? 1 : c->elapsed * 1e9;
+			return 0;
+		}
+		e = &c->ev[c->k->ev[i]];
+		if (!e->set || !e->counted) {
+			c->missing = true;
+			return -ENOENT;
+		}
+		*out = source_count ? 1 : e->value;
+		return 0;
+	}
+	return -ENOENT;	/* pruned away (an if's other branch): NaN, as perf */
+}
+
+bool stat_metric_value(const struct stat_metric *k, const struct ev *ev, double elapsed, double *v)
+{
+	struct vctx c = { k, ev, elapsed, false };
+	struct pmu__expr_env env = { value, tool_metric_literal, tool_metric_ref, &c };
+	const char *unit;
+	double scale;
+
+	if (pmu__expr_eval(k->m->e, &env, v) < 0 || c.missing)
+		return false;
+	if (pmu__metric_scale_unit(k->m->d.scale_unit, &scale, &unit) == 0)
+		*v *= scale;
+	return true;
+}
+
+void stat_metric_label(const struct stat_metric *k, const char **fmt, char *unit, size_t size)
+{
+	const char *u;
+	double scale;
+
+	/* stat-shadow.c's generic_metric: a ScaleUnit gives "%8.1f" and "UNIT  NAME" */
+	if (k->m->d.scale_unit && pmu__metric_scale_unit(k->m->d.scale_unit, &scale, &u) == 0) {
+		*fmt = "%8.1f";
+		snprintf(unit, size, "%s  %s", u, k->m->d.name);
+	} else {
+		*fmt = "%8.2f";
+		snprintf(unit, size, "%s", k->m->d.name);
+	}
+}
