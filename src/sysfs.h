@@ -122,6 +122,8 @@ const char *pmu__file_error(int r);
 int pmu__cmdline(char *buf, size_t size);
 /* Entries of a directory that pass keep() (pmu__keep_all: every one but dot files), sorted. 0 or -errno. */
 PMU_TOOL int pmu__dir_names(const char *path, bool (*keep)(const char *), char ***out, size_t *n);
+/* The same, at most max entries: 1 when some were left out. */
+int pmu__dir_names_max(const char *path, bool (*keep)(const char *), size_t max, char ***out, size_t *n);
 PMU_TOOL bool pmu__keep_all(const char *s);
 /* Whether path exists. */
 bool pmu__exists(const char *path);

@@ -71,6 +71,9 @@ no_circle() {
 	[ -s build/call.edges ] && tsort build/call.edges > /dev/null
 }
 c no-circle no_circle
+# One job per file: none in src/ or tools/ over 600 lines.
+short_files() { ! wc -l src/*.[ch] src/arch/*.h tools/*.[ch] | awk '$2 != "total" && $1 > 600 { print; bad = 1 } END { exit !bad }'; }
+c files-600-lines short_files
 c lib-has-no-tool-code no_tool_code
 c tool-links-lib links_lib
 c tool-other-version other_version

@@ -2,6 +2,7 @@
 /* Subcommands of the pmu tool: each returns the process exit status. */
 #ifndef PMU_TOOL_CMDS_H
 #define PMU_TOOL_CMDS_H
+#include <stdbool.h>
 int cmd_check(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_encode(int argc, char **argv);
@@ -14,4 +15,6 @@ int cmd_report(int argc, char **argv);
  * is another argument, -1 (message printed) when DIR is missing.
  */
 int tool_sysfs_option(const char *cmd, int argc, char **argv, int *i);
+/* pmu list metric (groups: metricgroup), as text or json (list_metric.c): the exit status. */
+int list_metrics(bool groups, bool json);
 #endif

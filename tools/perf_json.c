@@ -15,15 +15,11 @@
 #include <unistd.h>
 
 #include "json.h"
+#include "perf_cpu.h"
+#include "perf_events.h"
 #include "perf_json.h"
 #include "tool_err.h"
 
-/* An event of the files: its name and the terms it opens with, or why it cannot be. */
-struct pj_event {
-	char *name;
-	char *spec;
-	char *why;
-};
 
 static struct {
 	char **paths;		/* --perf-json's, in order */
@@ -76,195 +72,13 @@ static bool is_dir(const char *p)
 	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static bool is_file(const char *p)
-{
-	struct stat st;
-
-	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static const char *str(const struct pmu__json *o, const char *key)
-{
-	const struct pmu__json *v = pmu__json_get(o, key);
-
-	return v && v->type == PMU_JSON_STRING ? v->s : NULL;
-}
-
-/* A JSON string field holding a number ("0x3c", "1"), as perf's files write them; -1 when absent. */
-static long long num(const struct pmu__json *o, const char *key, bool *bad)
-{
-	const char *s = str(o, key);
-	char *end;
-	long long v;
-
-	if (!s)
-		return -1;
-	errno = 0;
-	v = strtoll(s, &end, 0);
-	if (end == s || (*end && *end != ',') || errno || v < 0)	/* "0xB7,0xBB": the first, as perf */
-		*bad = true;
-	return v;
-}
-
-/* The core PMU's name and whether it has term t (no core PMU here: every term is taken). */
-static struct pmu__desc core;
-static int have_core = -1;
-
-static bool core_term(const char *t)
-{
-	if (have_core < 0) {
-		struct pmu__desc d[PMU_MAX_PMUS];
-		int n = pmu__core_pmus(d);
-
-		have_core = n > 0;
-		if (n > 0) {
-			core = d[0];
-			for (int i = 1; i < n; i++)
-				pmu__desc_free(&d[i]);
-			pmu__desc_all(&core);
-		}
-	}
-	if (!have_core)
-		return true;
-	for (unsigned i = 0; i < core.nfmt; i++)
-		if (!strcmp(core.fmt[i].name, t))
-			return true;
-	return false;
-}
-
-static const char *core_name(bool arm)
-{
-	core_term("event");
-	return have_core ? core.name : arm ? "armv8_pmuv3_0" : "cpu";
-}
-
-static char *lower(const char *s)
-{
-	char *l = strdup(s);
-
-	for (char *p = l; p && *p; p++)
-		*p = (char)tolower((unsigned char)*p);
-	return l;
-}
-
-static const struct pj_event *find_in(const struct pj_event *ev, size_t n, const char *name, size_t len)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strlen(ev[i].name) == len && !strncasecmp(ev[i].name, name, len))
-			return &ev[i];
-	return NULL;
-}
 
 /* An event of the model's files, else an architected one (arm64 names those in metrics too). */
 static const struct pj_event *find_event(const char *name, size_t len)
 {
-	const struct pj_event *e = find_in(pj.ev, pj.nev, name, len);
+	const struct pj_event *e = pj_find_in(pj.ev, pj.nev, name, len);
 
-	return e ? e : find_in(pj.std, pj.nstd, name, len);
-}
-
-/* perf's jevents.py: the counting terms of an event (period and precision do not count). */
-static int event_spec(const struct pmu__json *o, bool arm, char **spec, char **why)
-{
-	static const struct { const char *key, *term; } fields[] = {
-		{ "AnyThread", "any" }, { "CounterMask", "cmask" }, { "EdgeDetect", "edge" }, { "Edge", "edge" },
-		{ "FCMask", "fc_mask" }, { "Invert", "inv" }, { "PortMask", "ch_mask" }, { "UMask", "umask" },
-	};
-	const char *std = str(o, "ArchStdEvent"), *name = str(o, "EventName") ? str(o, "EventName") : std;
-	const char *unit = str(o, "Unit");
-	const char *msr = str(o, "MSRIndex"), *msrv = str(o, "MSRValue"), *pmu;
-	char buf[512], pmubuf[80];
-	bool bad = false;
-	long long code = num(o, "EventCode", &bad), ext = num(o, "ExtSel", &bad), cfg = num(o, "ConfigCode", &bad);
-	int len;
-
-	*spec = *why = NULL;
-	if (std && code < 0) {
-		const struct pj_event *s = find_in(pj.std, pj.nstd, std, strlen(std));
-
-		if (!s)
-			return asprintf(why, "ArchStdEvent %s: not among arch/arm64's events", std) < 0 ? -ENOMEM : 0;
-		if (s->why)
-			return (*why = strdup(s->why)) ? 0 : -ENOMEM;
-		return (*spec = strdup(s->spec)) ? 0 : -ENOMEM;
-	}
-	if (unit && strcasecmp(unit, "cpu") && strcasecmp(unit, "cpu_core") && strcasecmp(unit, "cpu_atom")) {
-		/* perf's uncore names: "iMC" is uncore_imc */
-		char *l = lower(unit);
-
-		if (!l)
-			return -ENOMEM;
-		snprintf(pmubuf, sizeof(pmubuf), "%s%s", strncmp(l, "uncore_", 7) && !arm ? "uncore_" : "", l);
-		free(l);
-		pmu = pmubuf;
-	} else
-		pmu = core_name(arm);
-	if (bad)
-		return asprintf(why, "%s: a number field that is not a number", name) < 0 ? -ENOMEM : 0;
-	if (code < 0)	/* jevents.py's default: the fixed counters have none */
-		code = 0;
-	if (ext > 0)
-		code |= ext << 8;
-	len = cfg >= 0 ? snprintf(buf, sizeof(buf), "%s/config=0x%llx", pmu, cfg)
-		       : snprintf(buf, sizeof(buf), "%s/event=0x%llx", pmu, code);
-	for (size_t k = 0; k < PMU_ARRAY_SIZE(fields); k++) {
-		const char *v = str(o, fields[k].key);
-
-		if (!v || !strcmp(v, "0") || !strcmp(v, "0x0") || !strcmp(v, "0x00"))
-			continue;
-		if (pmu == core.name && !core_term(fields[k].term))
-			return asprintf(why, "%s: %s needs the term '%s', which %s/format does not have", name,
-					fields[k].key, fields[k].term, pmu) < 0 ? -ENOMEM : 0;
-		len += snprintf(buf + len, sizeof(buf) - (size_t)len, ",%s=%s", fields[k].term, v);
-	}
-	if (msr && msrv && (size_t)len < sizeof(buf)) {
-		long long idx = strtoll(msr, NULL, 0);
-		const char *t = idx == 0x1a6 || idx == 0x1a7 ? "offcore_rsp" : idx == 0x3f6 ? "ldlat" :
-				idx == 0x3f7 ? "frontend" : NULL;
-
-		if (!t)
-			return asprintf(why, "%s: MSRIndex %s names no term", name, msr) < 0 ? -ENOMEM : 0;
-		len += snprintf(buf + len, sizeof(buf) - (size_t)len, ",%s=%s", t, msrv);
-	}
-	if ((size_t)len + 2 > sizeof(buf))
-		return asprintf(why, "%s: too many terms", name) < 0 ? -ENOMEM : 0;
-	strcat(buf, "/");
-	return (*spec = strdup(buf)) ? 0 : -ENOMEM;
-}
-
-static int add_event(struct pj_event **ev, size_t *n, const struct pmu__json *o, bool arm)
-{
-	struct pj_event *e = realloc(*ev, (*n + 1) * sizeof(**ev));
-	int r;
-
-	if (!e)
-		return tool_err(-ENOMEM, "out of memory");
-	*ev = e;
-	e += *n;
-	e->name = strdup(str(o, "EventName") ? str(o, "EventName") : str(o, "ArchStdEvent"));
-	r = event_spec(o, arm, &e->spec, &e->why);
-	if (!e->name || r < 0) {
-		free(e->name);
-		free(e->spec);
-		free(e->why);
-		return tool_err(-ENOMEM, "out of memory");
-	}
-	/* perf fixes the fixed counters' codes (jevents.py) */
-	static const struct { const char *name, *terms; } fixed[] = {
-		{ "inst_retired.any", "event=0xc0" }, { "inst_retired.any_p", "event=0xc0" },
-		{ "cpu_clk_unhalted.ref", "event=0x0,umask=0x03" }, { "cpu_clk_unhalted.thread", "event=0x3c" },
-		{ "cpu_clk_unhalted.core", "event=0x3c" }, { "cpu_clk_unhalted.thread_any", "event=0x3c,any=1" },
-	};
-	for (size_t k = 0; !arm && k < PMU_ARRAY_SIZE(fixed); k++)
-		if (!strcasecmp(e->name, fixed[k].name)) {
-			free(e->spec);
-			free(e->why);
-			e->why = NULL;
-			if (asprintf(&e->spec, "%s/%s/", core_name(false), fixed[k].terms) < 0)
-				e->spec = NULL;
-		}
-	(*n)++;
-	return 0;
+	return e ? e : pj_find_in(pj.std, pj.nstd, name, len);
 }
 
 static void metric_free(struct tool_metric *m)
@@ -286,7 +100,7 @@ static char *dup_or_null(const char *s)
 static int add_metric(const struct pmu__json *o, const char *file)
 {
 	struct tool_metric *m = realloc(pj.m, (pj.nm + 1) * sizeof(*m));
-	const char *expr = str(o, "MetricExpr"), *name = str(o, "MetricName");
+	const char *expr = pj_str(o, "MetricExpr"), *name = pj_str(o, "MetricName");
 
 	if (!m)
 		return tool_err(-ENOMEM, "out of memory");
@@ -295,9 +109,9 @@ static int add_metric(const struct pmu__json *o, const char *file)
 	memset(m, 0, sizeof(*m));
 	m->d.name = strdup(name);
 	m->d.expr = dup_or_null(expr);
-	m->d.groups = dup_or_null(str(o, "MetricGroup"));
-	m->d.scale_unit = dup_or_null(str(o, "ScaleUnit"));
-	m->d.desc = dup_or_null(str(o, "BriefDescription"));
+	m->d.groups = dup_or_null(pj_str(o, "MetricGroup"));
+	m->d.scale_unit = dup_or_null(pj_str(o, "ScaleUnit"));
+	m->d.desc = dup_or_null(pj_str(o, "BriefDescription"));
 	m->file = file;
 	if (!m->d.name || (expr && !m->d.expr)) {
 		metric_free(m);
@@ -334,10 +148,10 @@ static int load_file(const char *path, struct pj_event **ev, size_t *nev, bool a
 
 		if (o->type != PMU_JSON_OBJECT)
 			r = tool_err(-EINVAL, "%s:%u:%u: not an object", path, o->line, o->col);
-		else if (str(o, "MetricName"))
+		else if (pj_str(o, "MetricName"))
 			r = add_metric(o, keep);
-		else if (str(o, "EventName") || str(o, "ArchStdEvent"))
-			r = add_event(ev, nev, o, arm);
+		else if (pj_str(o, "EventName") || pj_str(o, "ArchStdEvent"))
+			r = pj_add_event(ev, nev, o, arm, pj.std, pj.nstd);
 	}
 	pmu__json_free(root);
 	return r;
@@ -366,7 +180,7 @@ static int load_dir_files(const char *dir, struct pj_event **ev, size_t *nev, bo
 		if (l < 6 || strcmp(de->d_name + l - 5, ".json"))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (!is_file(path))
+		if (!pj_is_file(path))
 			continue;
 		p = realloc(names, (n + 1) * sizeof(*p));
 		if (!p || !(p[n] = strdup(de->d_name))) {
@@ -392,140 +206,6 @@ static int load_dir_files(const char *dir, struct pj_event **ev, size_t *nev, bo
 	return r;
 }
 
-/* This CPU's identifier as perf writes it: x86 "GenuineIntel-6-8F-8", arm64 "0x00000000410fd0c0". */
-static int cpu_id(bool arm, char *buf, size_t size)
-{
-	char line[256], vendor[64] = "";
-	long fam = -1, model = -1, step = -1;
-	FILE *f;
-
-	if (arm) {
-		char midr[64];
-		unsigned long long v;
-
-		if (pmu__read_file("/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", midr,
-				   sizeof(midr)) < 0)
-			return tool_err(-ENOENT, "no MIDR (/sys/devices/system/cpu/cpu0/regs/identification/midr_el1)");
-		v = strtoull(midr, NULL, 0);
-		v &= ~((0xfULL << 20) | 0xfULL);	/* variant and revision, as perf */
-		snprintf(buf, size, "0x%016llx", v);
-		return 0;
-	}
-	f = fopen("/proc/cpuinfo", "re");
-	if (!f)
-		return tool_err(-errno, "/proc/cpuinfo: %s", strerror(errno));
-	while (fgets(line, sizeof(line), f) && !(vendor[0] && fam >= 0 && model >= 0 && step >= 0)) {
-		char *c = strchr(line, ':');
-
-		if (!c)
-			continue;
-		if (!strncmp(line, "vendor_id", 9))
-			sscanf(c + 1, " %63s", vendor);
-		else if (!strncmp(line, "cpu family", 10))
-			fam = strtol(c + 1, NULL, 10);
-		else if (!strncmp(line, "model", 5) && line + 5 + strspn(line + 5, " \t") == c)
-			model = strtol(c + 1, NULL, 10);
-		else if (!strncmp(line, "stepping", 8))
-			step = strtol(c + 1, NULL, 10);
-	}
-	fclose(f);
-	if (!vendor[0] || fam < 0 || model < 0)
-		return tool_err(-ENOENT, "/proc/cpuinfo: no vendor_id, cpu family and model");
-	snprintf(buf, size, "%s-%ld-%lX-%lX", vendor, fam, model, step < 0 ? 0 : step);
-	return 0;
-}
-
-/* perf's strcmp_cpuid_str: the map's regex matches the whole id (without stepping unless the map has one). */
-static bool cpuid_match(const char *map, const char *id, bool arm)
-{
-	regex_t re;
-	regmatch_t m[1];
-	size_t want = strlen(id);
-	bool ok;
-
-	if (arm)
-		return !strcasecmp(map, id);
-	if (regcomp(&re, map, REG_EXTENDED) != 0)
-		return false;
-	ok = !regexec(&re, id, 1, m, 0) && m[0].rm_so == 0;
-	regfree(&re);
-	if (!ok)
-		return false;
-	if (strchr(map, '-') && strchr(strchr(map, '-') + 1, '-') && !strchr(strchr(strchr(map, '-') + 1, '-') + 1, '-'))
-		want = (size_t)(strrchr(id, '-') - id);	/* vendor-family-model: stepping left out */
-	return (size_t)(m[0].rm_eo - m[0].rm_so) == want;
-}
-
-/* An arch/<arch> directory (with mapfile.csv): the running CPU's model directory into model. */
-static int pick_model(const char *archdir, bool arm, char *model, size_t size)
-{
-	char path[PATH_MAX], line[1024], id[96];
-	FILE *f;
-	int r = cpu_id(arm, id, sizeof(id));
-
-	if (r < 0)
-		return tool_err(r, "%s: the running CPU's directory cannot be picked: %s (name the model directory)",
-				archdir, tool_errmsg());
-	snprintf(path, sizeof(path), "%s/mapfile.csv", archdir);
-	f = fopen(path, "re");
-	if (!f)
-		return tool_err(-errno, "%s: %s", path, strerror(errno));
-	while (fgets(line, sizeof(line), f)) {
-		char *cols[4] = { 0 }, *p = line;
-
-		if (line[0] == '#' || !strncmp(line, "Family-model", 12))
-			continue;
-		line[strcspn(line, "\r\n")] = '\0';
-		for (int k = 0; k < 4 && p; k++) {
-			cols[k] = p;
-			p = strchr(p, ',');
-			if (p)
-				*p++ = '\0';
-		}
-		if (!cols[2] || (cols[3] && strcmp(cols[3], "core")) || !cpuid_match(cols[0], id, arm))
-			continue;
-		fclose(f);
-		snprintf(model, size, "%s/%s", archdir, cols[2]);
-		return 0;
-	}
-	fclose(f);
-	return tool_err(-ENOENT, "%s: this CPU (%s) is not in its mapfile.csv (name a model directory, "
-			"e.g. %s/<model>)", archdir, id, archdir);
-}
-
-/* The arch directory above a model directory (the one with mapfile.csv), for arm64's ArchStdEvent. */
-static bool arch_above(const char *dir, char *out, size_t size)
-{
-	char p[PATH_MAX], m[PATH_MAX + 16];
-
-	if (!realpath(dir, p))
-		return false;
-	for (int up = 0; up < 4; up++) {
-		char *s = strrchr(p, '/');
-
-		snprintf(m, sizeof(m), "%s/mapfile.csv", p);
-		if (up && is_file(m)) {
-			snprintf(out, size, "%s", p);
-			return true;
-		}
-		if (!s || s == p)
-			return false;
-		*s = '\0';
-	}
-	return false;
-}
-
-static bool arm_machine(const char *dir)
-{
-	struct utsname u;
-
-	if (dir && strstr(dir, "/arm64"))
-		return true;
-	if (dir && strstr(dir, "/x86"))
-		return false;
-	return uname(&u) == 0 && !strcmp(u.machine, "aarch64");
-}
-
 static int load_path(const char *path)
 {
 	char arch[PATH_MAX], model[PATH_MAX + 256], m[PATH_MAX + 32];
@@ -533,27 +213,27 @@ static int load_path(const char *path)
 	int r;
 
 	if (!is_dir(path)) {
-		if (!is_file(path))
+		if (!pj_is_file(path))
 			return tool_err(-ENOENT, "--perf-json %s: no such directory or file", path);
-		return load_file(path, &pj.ev, &pj.nev, arm_machine(NULL));
+		return load_file(path, &pj.ev, &pj.nev, pj_arm_machine(NULL));
 	}
 	/* pmu-events, pmu-events/arch, arch/<arch> (with mapfile.csv), or a model directory */
-	arm = arm_machine(NULL);
+	arm = pj_arm_machine(NULL);
 	arch[0] = '\0';
 	for (int k = 0; k < 3 && !arch[0]; k++) {
 		snprintf(m, sizeof(m), "%s%s/mapfile.csv", path, k == 0 ? "" : k == 1 ? (arm ? "/arm64" : "/x86") :
 			 (arm ? "/arch/arm64" : "/arch/x86"));
-		if (is_file(m))
+		if (pj_is_file(m))
 			snprintf(arch, sizeof(arch), "%.*s", (int)(strlen(m) - 12), m);
 	}
 	if (arch[0]) {
-		arm = arm_machine(arch);
-		if ((r = pick_model(arch, arm, model, sizeof(model))) < 0)
+		arm = pj_arm_machine(arch);
+		if ((r = pj_pick_model(arch, arm, model, sizeof(model))) < 0)
 			return r;
 	} else {
 		snprintf(model, sizeof(model), "%s", path);
-		arm = arch_above(path, arch, sizeof(arch)) ? arm_machine(arch) : arm_machine(path);
-		if (!arch_above(path, arch, sizeof(arch)))
+		arm = pj_arch_above(path, arch, sizeof(arch)) ? pj_arm_machine(arch) : pj_arm_machine(path);
+		if (!pj_arch_above(path, arch, sizeof(arch)))
 			arch[0] = '\0';
 	}
 	if (arm && arch[0] && !pj.nstd)	/* the architected events, for ArchStdEvent */
@@ -719,7 +399,7 @@ char *tool_metric_event(const char *id)
 			s = NULL;
 	} else if (pj.files && is_sysfs_core(id, len) && (rc = pmu_event_attr(id, &attr)) < 0 && rc != -ENOMEM) {
 		/* not a name of this machine's core PMU: in its own spelling, for the open to say why */
-		if (asprintf(&s, "%s/%.*s/%s", core_name(false), (int)len, id, id[len] ? id + len + 1 : "") < 0)
+		if (asprintf(&s, "%s/%.*s/%s", pj_core_name(false), (int)len, id, id[len] ? id + len + 1 : "") < 0)
 			s = NULL;
 	} else if ((s = strdup(id)) && strchr(s, '@')) {
 		/* perf's pmu@event,terms@ */
@@ -730,98 +410,6 @@ char *tool_metric_event(const char *id)
 	if (!s)
 		tool_err(-ENOMEM, "out of memory");
 	return s;
-}
-
-/* A file of /sys/devices/system/cpu holding a number. */
-static bool cpu_sys_num(const char *file, long *v)
-{
-	char path[PATH_MAX], buf[64];
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/%s", file);
-	if (pmu__read_file(path, buf, sizeof(buf)) < 0)
-		return false;
-	*v = strtol(buf, NULL, 0);
-	return true;
-}
-
-/* Distinct values of a topology file over the online CPUs (cores: per package and die). */
-static double distinct(const char *what)
-{
-	long ncpu = sysconf(_SC_NPROCESSORS_CONF), seen[1024], ns = 0;
-
-	for (long c = 0; c < ncpu && c < 1024; c++) {
-		char f[128];
-		long v, pkg = 0, die = 0;
-
-		snprintf(f, sizeof(f), "cpu%ld/topology/%s", c, what);
-		if (!cpu_sys_num(f, &v))
-			continue;
-		if (!strcmp(what, "core_id")) {
-			snprintf(f, sizeof(f), "cpu%ld/topology/physical_package_id", c);
-			cpu_sys_num(f, &pkg);
-			snprintf(f, sizeof(f), "cpu%ld/topology/die_id", c);
-			cpu_sys_num(f, &die);
-			v = v | pkg << 40 | die << 32;
-		}
-		long k = 0;
-
-		while (k < ns && seen[k] != v)
-			k++;
-		if (k == ns)
-			seen[ns++] = v;
-	}
-	return ns ? (double)ns : 1;
-}
-
-static bool system_wide;
-
-void tool_metric_system_wide(bool every_cpu)
-{
-	system_wide = every_cpu;
-}
-
-int tool_metric_literal(void *ctx, enum pmu__expr_lit lit, double *out)
-{
-	long v;
-
-	(void)ctx;
-	switch (lit) {
-	case PMU_EXPR_SMT_ON:
-		*out = cpu_sys_num("smt/active", &v) && v > 0;
-		return 0;
-	case PMU_EXPR_NUM_CPUS:
-		*out = (double)sysconf(_SC_NPROCESSORS_ONLN);
-		return 0;
-	case PMU_EXPR_NUM_CORES:
-		*out = distinct("core_id");
-		return 0;
-	case PMU_EXPR_NUM_DIES:
-		*out = distinct("die_id");
-		return 0;
-	case PMU_EXPR_NUM_PACKAGES:
-		*out = distinct("physical_package_id");
-		return 0;
-	case PMU_EXPR_CORE_WIDE:
-		/* perf 6.1's core_wide(): counting every CPU (-a without -C), and then trivially without SMT */
-		*out = system_wide;
-		return 0;
-	case PMU_EXPR_SLOTS: {
-		char path[PATH_MAX], buf[64];
-
-		core_term("event");
-		if (have_core) {
-			snprintf(path, sizeof(path), "%s/%s/caps/slots", pmu__sysfs_root(), core.name);
-			if (pmu__read_file(path, buf, sizeof(buf)) >= 0 && (*out = strtod(buf, NULL)) > 0)
-				return 0;
-		}
-		*out = NAN;	/* the evaluation says "#slots is not a number" */
-		return 0;
-	}
-	case PMU_EXPR_SYSTEM_TSC_FREQ:
-	default:
-		*out = NAN;
-		return 0;
-	}
 }
 
 void tool_metrics_free(void)
@@ -852,8 +440,6 @@ void tool_metrics_free(void)
 	free(pj.ev);
 	free(pj.std);
 	free(pj.paths);
-	if (have_core > 0)
-		pmu__desc_free(&core);
+	pj_events_free();
 	memset(&pj, 0, sizeof(pj));
-	have_core = -1;
 }
