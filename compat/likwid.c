@@ -40,6 +40,7 @@ struct name {
 	char *tag;			/* the caller's text */
 	int group;
 	char *pmu;			/* "tag" or "tag [group N]" */
+	int handle;			/* libpmu's region of that name */
 };
 
 static struct name *names;
@@ -231,8 +232,16 @@ static const struct name *lookup(const char *tag, int g)
 				snprintf(n->pmu, len, "%s [group %d]", tag, g + 1);
 			else
 				snprintf(n->pmu, len, "%s", tag);
-			n->next = names;
-			names = n;
+			n->handle = pmu_region_register(n->pmu);
+			if (n->handle < 0) {	/* a name libpmu refuses (too long, too many): said at START */
+				free(n->tag);
+				free(n->pmu);
+				free(n);
+				n = NULL;
+			} else {
+				n->next = names;
+				names = n;
+			}
 		}
 	}
 	pthread_mutex_unlock(&lock);
@@ -243,15 +252,15 @@ static const struct name *lookup(const char *tag, int g)
 	return n;
 }
 
-/* The region calls, all in these two: by name today, a handle's enter/exit later. */
+/* The region calls, all in these two: by the handle registered with the name. */
 static inline int reg_enter(const struct name *n)
 {
-	return pmu_region_begin(n->pmu);
+	return pmu_region_enter(n->handle);
 }
 
 static inline int reg_exit(const struct name *n)
 {
-	return pmu_region_end(n->pmu);
+	return pmu_region_exit(n->handle);
 }
 
 API int likwid_markerRegisterRegion(const char *regionTag)

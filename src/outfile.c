@@ -69,7 +69,7 @@ int pmu__out_open(struct pmu__out *o, const char *name, bool append)
 		return fail(*base ? -ENAMETOOLONG : -EISDIR, name);
 	if (exists && S_ISREG(lst.st_mode))
 		mode = lst.st_mode & 0777;	/* a report written over keeps its permissions */
-	if ((size_t)(slash - name) >= sizeof(dir))
+	if (slash && (size_t)(slash - name) >= sizeof(dir))
 		return fail(-ENAMETOOLONG, name);
 	if (slash) {
 		memcpy(dir, name, (size_t)(slash - name));

@@ -102,6 +102,17 @@ int main(int argc, char **argv)
 	s = slurp(name);
 	CHECK(s && strstr(s, "\"regions\""));
 
+	/* a name with no directory in it: in the current one */
+	{
+		char cwd[4096];
+
+		CHECK(getcwd(cwd, sizeof(cwd)) != NULL && chdir(dir) == 0);
+		CHECK_MSG(pmu_report_path("bare.json", NULL) == 0, "bare.json: %s", pmu_errmsg());
+		s = slurp("bare.json");
+		CHECK(s && strstr(s, "\"regions\""));
+		CHECK(chdir(cwd) == 0);
+	}
+
 	/* success leaves errno alone, though the new name's lookup failed on the way */
 	snprintf(name, sizeof(name), "%s/fresh.json", dir);
 	errno = 12345;
