@@ -381,13 +381,18 @@ API void likwid_markerGetRegion(const char *regionTag, int *nr_events, double *e
 	struct base *b;
 	int g = atomic_load(&group), ne = 0;
 
-	if (count)
-		*count = 0;
-	if (time)
-		*time = 0;
+	/*
+	 * Each output is written once, with its final value: programs (LIKWID's
+	 * own example among them) pass the same variables from every thread of
+	 * a parallel region, and read them while other threads are in here.
+	 */
 	if (!ready || !regionTag || !(n = lookup(regionTag, g)) || current(n, &calls, &ns, v) < 0) {
 		if (nr_events)
 			*nr_events = 0;
+		if (time)
+			*time = 0;
+		if (count)
+			*count = 0;
 		return;
 	}
 	if ((b = base_of(n, 0))) {
