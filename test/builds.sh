@@ -5,31 +5,7 @@
 # Prints "builds: N passed, N failed, N skipped".
 cd "$(dirname "$0")/.." || exit 1
 pass=0 fail=0 skip=0
-b() {
-	name=$1 cc=$2
-	shift 2
-	if ! command -v "$cc" >/dev/null; then
-		skip=$((skip + 1))
-		echo "SKIP builds/$name: $cc is not installed"
-		return
-	fi
-	if out=$(make -s --no-print-directory WERROR=1 CC="$cc" "$@" 2>&1); then
-		pass=$((pass + 1))
-		echo "PASS builds/$name"
-	else
-		fail=$((fail + 1))
-		echo "FAIL builds/$name"
-		printf '%s\n' "$out" | tail -n 20 | sed 's/^/    /'
-	fi
-}
-b gcc gcc O=build all tests bench
-b clang clang O=build-clang all tests bench
-b generic gcc O=build-generic CFLAGS="-O2 -DPMU_ARCH_GENERIC" all tests bench
-b aarch64 aarch64-linux-gnu-gcc O=build/arm64 STATIC=1 all tests bench
-b riscv64 riscv64-linux-gnu-gcc O=build-riscv64 STATIC=1 all tests bench
-# The library/tool boundary: libpmu.a holds no code of the tool's (its JSON
-# reader and report schema, /proc's tasks); the tool links libpmu.so.0, and
-# fails to load, naming the version it needs, beside another version's library.
+# c NAME COMMAND...: a check passes when the command does; its output's tail shows when it fails.
 c() {
 	name=$1
 	shift
@@ -42,6 +18,25 @@ c() {
 		printf '%s\n' "$out" | tail -n 20 | sed 's/^/    /'
 	fi
 }
+have() {
+	command -v "$1" >/dev/null && return
+	skip=$((skip + 1))
+	echo "SKIP builds/$name: $1 is not installed"
+	return 1
+}
+b() {
+	name=$1 cc=$2
+	shift 2
+	have "$cc" && c "$name" make -s --no-print-directory WERROR=1 CC="$cc" "$@"
+}
+b gcc gcc O=build all tests bench
+b clang clang O=build-clang all tests bench
+b generic gcc O=build-generic CFLAGS="-O2 -DPMU_ARCH_GENERIC" all tests bench
+b aarch64 aarch64-linux-gnu-gcc O=build/arm64 STATIC=1 all tests bench
+b riscv64 riscv64-linux-gnu-gcc O=build-riscv64 STATIC=1 all tests bench
+# The library/tool boundary: libpmu.a holds no code of the tool's (its JSON
+# reader and report schema, /proc's tasks); the tool links libpmu.so.0, and
+# fails to load, naming the version it needs, beside another version's library.
 v=$(sed -n 's/^#define PMU_VERSION_[A-Z]* //p' include/pmu.h | paste -sd.)
 no_tool_code() {
 	nm --defined-only build/libpmu.a > build/libpmu.a.nm || return 1
@@ -81,20 +76,8 @@ c tool-other-version other_version
 hdr() {
 	name=$1 cc=$2 src=$3
 	shift 3
-	if ! command -v "$cc" >/dev/null; then
-		skip=$((skip + 1))
-		echo "SKIP builds/$name: $cc is not installed"
-		return
-	fi
-	if out=$(printf '#include <pmu.h>\nint f(const struct pmu_counter *c, uint64_t *v) { return pmu_counter_read(c, v); }\n' |
-		 "$cc" -x "$src" "$@" -Wall -Wextra -Werror -pedantic -Iinclude -fsyntax-only - 2>&1); then
-		pass=$((pass + 1))
-		echo "PASS builds/$name"
-	else
-		fail=$((fail + 1))
-		echo "FAIL builds/$name"
-		printf '%s\n' "$out" | tail -n 20 | sed 's/^/    /'
-	fi
+	have "$cc" && c "$name" sh -c 'printf "#include <pmu.h>\nint f(const struct pmu_counter *c, uint64_t *v) { return pmu_counter_read(c, v); }\n" |
+		"$@" -Wall -Wextra -Werror -pedantic -Iinclude -fsyntax-only -' sh "$cc" -x "$src" "$@"
 }
 hdr header-c11-gcc gcc c -std=c11
 hdr header-c11-generic gcc c -std=c11 -DPMU_ARCH_GENERIC
