@@ -260,6 +260,22 @@ static inline __attribute__((always_inline)) int push(struct pmu__region_thr *t,
 	return 0;
 }
 
+/* What begin and enter check on their slow path: the thread, its record (made on the first call), room on the stack. The depth, or -errno. */
+static int open_slow(const char *name, struct pmu__thr **thr, struct pmu__region_thr **t)
+{
+	int r = pmu__thr_current(thr);
+
+	if (r < 0)
+		return r;
+	*t = (*thr)->upper;	/* this thread's own store */
+	if (!*t && !(*t = rec_new(*thr)))
+		return pmu__err(-ENOMEM, "%s: out of memory", name);
+	if ((*t)->depth == PMU_REGION_DEPTH)
+		return pmu__err(-ENOSPC, "%s: more than %d regions open in this thread (a missing "
+				"pmu_region_end()?)", name, PMU_REGION_DEPTH);
+	return (int)(*t)->depth;
+}
+
 /* begin's refusals, the thread's first region, a name's first use in it: all but the usual case. */
 static __attribute__((noinline)) int begin_slow(const char *name)
 {
@@ -271,16 +287,10 @@ static __attribute__((noinline)) int begin_slow(const char *name)
 
 	if (!name)
 		return pmu__err(-EINVAL, "pmu_region_begin: the name is NULL");
-	r = pmu__thr_current(&thr);
+	r = open_slow(name, &thr, &t);
 	if (r < 0)
 		return r;
-	t = thr->upper;	/* this thread's own store */
-	if (!t && !(t = rec_new(thr)))
-		return pmu__err(-ENOMEM, "%s: out of memory", name);
-	d = t->depth;
-	if (d == PMU_REGION_DEPTH)
-		return pmu__err(-ENOSPC, "%s: more than %d regions open in this thread (a missing "
-				"pmu_region_end()?)", name, PMU_REGION_DEPTH);
+	d = (unsigned)r;
 	id = region_id(t, name, 1);
 	if (id < 0)
 		return id;
@@ -333,16 +343,10 @@ static __attribute__((noinline)) int enter_slow(int h)
 
 	if (!name)
 		return bad_handle("pmu_region_enter", h);
-	r = pmu__thr_current(&thr);
+	r = open_slow(name, &thr, &t);
 	if (r < 0)
 		return r;
-	t = thr->upper;
-	if (!t && !(t = rec_new(thr)))
-		return pmu__err(-ENOMEM, "%s: out of memory", name);
-	d = t->depth;
-	if (d == PMU_REGION_DEPTH)
-		return pmu__err(-ENOSPC, "%s: more than %d regions open in this thread (a missing "
-				"pmu_region_end()?)", name, PMU_REGION_DEPTH);
+	d = (unsigned)r;
 	a = t->acc[h];
 	if (!a && !(a = acc_new(thr, t, (unsigned)h)))
 		return pmu__err(-ENOMEM, "%s: out of memory", name);
