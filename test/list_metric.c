@@ -112,7 +112,7 @@ int main(void)
 	/* an x86 model directory: perf's names into the core PMU's format terms */
 	snprintf(path, sizeof(path), "%s/perf_json/x86model", fix);
 	snprintf(sysfs, sizeof(sysfs), "%s/intel", fix);
-	rc = run_argv((const char *[]){ "list", "metric", "--perf-json", path, NULL });
+	rc = run_argv((const char *[]){ "list", "metric", "--sysfs", sysfs, "--perf-json", path, NULL });
 	EXPECT(rc == 0 && has(out, "4 metrics: 4 offered, 0 refused"), "x86 model metrics");
 	rc = run_argv((const char *[]){ "encode", "--sysfs", sysfs, "--perf-json", path,
 		"INT_MISC.RECOVERY_CYCLES,IDQ_UOPS_NOT_DELIVERED.CYCLES_0_UOPS_DELIV.CORE,INST_RETIRED.ANY:u",

@@ -57,6 +57,7 @@ static const struct { const char *name; double want; } wants[] = {
 
 int main(void)
 {
+	bool nohw;
 	const struct pmu__expr_env env = { value, literal, NULL, NULL };
 	char e[PATH_MAX + 128];
 
@@ -81,14 +82,28 @@ int main(void)
 		printf("SKIP: the pmu tool or the fixtures not found (the formulas pass)\n");
 		return fails ? 1 : 77;
 	}
+	/*
+	 * The events a fixture names open only where no PMU of this machine has the
+	 * fixture's type: with a hardware PMU here (the arm64 and riscv64 guests),
+	 * the checks that they fail to open are left out.
+	 */
+	{
+		struct pmu_set *hs;
+
+		nohw = pmu_open(&hs, "cycles") < 0;
+		if (!nohw) {
+			pmu_close(hs);
+			printf("a hardware PMU opens here: the fixtures' events may too; their open failures are not checked\n");
+		}
+	}
 	/* Ice Lake-like: TopdownL1's events, slots leading its group; they do not open on this machine */
 	snprintf(e, sizeof(e), "PMU_SYSFS_DEVICES=%s/intel_icl", fix);
-	EXPECT(run(e, tool, "stat --topdown true") == 1 && strstr(err, "no event could be counted:\n  slots: "),
+	EXPECT(!nohw || (run(e, tool, "stat --topdown true") == 1 && strstr(err, "no event could be counted:\n  slots: ")),
 	       "Ice Lake-like --topdown");
 	/* Sapphire Rapids-like: level 2 too */
 	snprintf(e, sizeof(e), "PMU_SYSFS_DEVICES=%s/intel_spr", fix);
-	EXPECT(run(e, tool, "stat -M TopdownL2 true") == 1 && strstr(err, "  slots: ") &&
-	       strstr(err, "topdown-br-mispredict") && strstr(err, "topdown-mem-bound"), "Sapphire Rapids-like L2");
+	EXPECT(!nohw || (run(e, tool, "stat -M TopdownL2 true") == 1 && strstr(err, "  slots: ") &&
+	       strstr(err, "topdown-br-mispredict") && strstr(err, "topdown-mem-bound")), "Sapphire Rapids-like L2");
 	/* Skylake-like (the old topdown events only): refused, naming what is missing */
 	snprintf(e, sizeof(e), "PMU_SYSFS_DEVICES=%s/intel", fix);
 	EXPECT(run(e, tool, "stat --topdown true") == 1 &&
@@ -99,8 +114,8 @@ int main(void)
 	       strstr(err, "not supported here: -M TopdownL2: TopdownL2 needs topdown-heavy-ops"), "Ice Lake-like L2");
 	/* Neoverse-like arm64: SBSA's events and caps/slots */
 	snprintf(e, sizeof(e), "PMU_SYSFS_DEVICES=%s/arm64_neoverse", fix);
-	EXPECT(run(e, tool, "stat --topdown true") == 1 && strstr(err, "no event could be counted:") &&
-	       strstr(err, "stall_slot_frontend") && !strstr(err, "not supported here"), "Neoverse-like --topdown");
+	EXPECT(!nohw || (run(e, tool, "stat --topdown true") == 1 && strstr(err, "no event could be counted:") &&
+	       strstr(err, "stall_slot_frontend") && !strstr(err, "not supported here")), "Neoverse-like --topdown");
 	/* an arm64 PMU without caps/slots nor the STALL_SLOT events */
 	snprintf(e, sizeof(e), "PMU_SYSFS_DEVICES=%s/arm64", fix);
 	EXPECT(run(e, tool, "stat --topdown true") == 1 && strstr(err, "stall_slot_frontend") &&
