@@ -27,20 +27,6 @@ static int put(const char *path, const char *text)
 	return fclose(f);
 }
 
-static char *slurp(const char *path)
-{
-	static char buf[1 << 16];
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f)
-		return NULL;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
 /* Entries of dir starting with '.' other than . and ..: temporary files left behind. */
 static int leftovers(void)
 {
@@ -96,10 +82,10 @@ int main(int argc, char **argv)
 	CHECK(put(victim, "precious\n") == 0);
 	CHECK(symlink(victim, name) == 0);
 	CHECK_MSG(pmu_report_path(name, NULL) == 0, "%s", pmu_errmsg());
-	s = slurp(victim);
+	s = t_file(victim);
 	CHECK_MSG(s && !strcmp(s, "precious\n"), "the link's target was written: %.80s", s ? s : "(gone)");
 	CHECK(lstat(name, &st) == 0 && S_ISREG(st.st_mode));
-	s = slurp(name);
+	s = t_file(name);
 	CHECK(s && strstr(s, "\"regions\""));
 
 	/* a name with no directory in it: in the current one */
@@ -108,7 +94,7 @@ int main(int argc, char **argv)
 
 		CHECK(getcwd(cwd, sizeof(cwd)) != NULL && chdir(dir) == 0);
 		CHECK_MSG(pmu_report_path("bare.json", NULL) == 0, "bare.json: %s", pmu_errmsg());
-		s = slurp("bare.json");
+		s = t_file("bare.json");
 		CHECK(s && strstr(s, "\"regions\""));
 		CHECK(chdir(cwd) == 0);
 	}
@@ -137,7 +123,7 @@ int main(int argc, char **argv)
 		snprintf(name, sizeof(name), "%s/ro/old.json", dir);
 		CHECK(mkdir(ro, 0755) == 0 && put(name, "old\n") == 0 && chmod(ro, 0555) == 0);
 		CHECK_MSG(pmu_report_path(name, NULL) == 0, "%s", pmu_errmsg());
-		s = slurp(name);
+		s = t_file(name);
 		CHECK(s && strstr(s, "\"regions\""));
 		CHECK(chmod(ro, 0755) == 0);
 	}
@@ -177,15 +163,15 @@ int main(int argc, char **argv)
 	CHECK(put(victim, "precious\n") == 0);
 	CHECK(symlink(victim, name) == 0);
 	CHECK(tool_run(tool, (const char *[]){ "stat", "-e", "task-clock", "-o", name, "true", NULL }) == 0);
-	s = slurp(victim);
+	s = t_file(victim);
 	CHECK_MSG(s && !strcmp(s, "precious\n"), "pmu stat -o wrote the link's target: %.80s", s ? s : "(gone)");
-	s = slurp(name);
+	s = t_file(name);
 	CHECK(s && strstr(s, "task-clock"));
 	if (!access(fixture, R_OK)) {
 		snprintf(name, sizeof(name), "%s/merged.json", dir);
 		CHECK(symlink(victim, name) == 0);
 		CHECK(tool_run(tool, (const char *[]){ "report", "merge", "-o", name, fixture, NULL }) == 0);
-		s = slurp(victim);
+		s = t_file(victim);
 		CHECK_MSG(s && !strcmp(s, "precious\n"), "pmu report merge -o wrote the link's target: %.80s",
 			  s ? s : "(gone)");
 		CHECK(lstat(name, &st) == 0 && S_ISREG(st.st_mode));

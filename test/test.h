@@ -94,6 +94,21 @@ static inline int t_tmpdir(char *buf, size_t size, const char *what)
 	return 0;
 }
 
+/* The whole file (at most 64 KiB), NUL-terminated, in a buffer the next call reuses; NULL when unreadable. */
+static inline char *t_file(const char *path)
+{
+	static char buf[1 << 16];
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
 /* valgrind runs the program with its own libraries preloaded. */
 static inline int t_under_valgrind(void)
 {

@@ -85,20 +85,6 @@ static int run(const char *self, const char *rep, char *err, size_t size)
 	return 0;
 }
 
-static char *slurp(const char *path)
-{
-	static char buf[1 << 16];
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	if (!f)
-		return NULL;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
 int main(int argc, char **argv)
 {
 	char dir[] = "/tmp/pmu-zero-children-XXXXXX", rep[4200], err[8192], cmd[4300], *s;
@@ -117,7 +103,7 @@ int main(int argc, char **argv)
 	/* a fixed name: the parent's report, and a note from each exec'd child */
 	snprintf(rep, sizeof(rep), "%s/fixed.json", dir);
 	CHECK(run(argv[0], rep, err, sizeof(err)) == 0);
-	s = slurp(rep);
+	s = t_file(rep);
 	CHECK_MSG(s && strstr(s, " parent\"") && !strstr(s, " child "), "the report at %s: %s", rep,
 		  s ? s : "(none)");
 	for (const char *p = err; (p = strstr(p, "no report from process")); p++)
@@ -135,7 +121,7 @@ int main(int argc, char **argv)
 		if (strncmp(e->d_name, "r-", 2))
 			continue;
 		snprintf(cmd, sizeof(cmd), "%s/%s", dir, e->d_name);
-		s = slurp(cmd);
+		s = t_file(cmd);
 		n++;
 		parents += s && strstr(s, " parent\"");
 		unlink(cmd);
