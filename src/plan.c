@@ -115,7 +115,7 @@ int pmu__plan_groups(struct pmu__cold *c, unsigned flags)
 	free(hw);
 	c->ctr = ctr;
 	c->attr = attr;
-	return 0;
+	return pmu__topdown_plan(c, flags);
 }
 
 /* Each event's own read(2) (pmu_counter_read): the group of its counter, and where it is there. */
@@ -144,10 +144,12 @@ void pmu__plan_group_read(struct pmu_set *set)
 	for (i = 0; i < n; i++)
 		if (c->ctr[i].event != i)
 			n = 0;
+	if (c->ntd)	/* every read(2) of a topdown group goes through pmu__read_counters() */
+		n = 0;
 	set->group_n = n;
 	set->group_fd = c->grp[0].fd;
 	set->group_buf = c->buf;
-	set->evr = c->wiped ? c->evr : NULL;	/* else every read checks the owner */
+	set->evr = c->wiped && !c->ntd ? c->evr : NULL;	/* else every read checks the owner */
 	set->group_size = pmu__group_bytes(n);
 }
 
@@ -179,4 +181,6 @@ void pmu__settle_read_paths(struct pmu_set *set)
 			set->ev[i].page = c->ctr[c->evr[i].ctr].page;
 	set->direct = direct;
 	set->one_group = c->ngroups == 1;
+	if (c->ntd)
+		pmu__topdown_settle(set);
 }

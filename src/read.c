@@ -13,7 +13,7 @@
 #include "arch.h"
 
 /* Every counter through read(2), one call per group, into c->rd. */
-static int read_counters(struct pmu_set *set)
+int pmu__read_counters(struct pmu_set *set)
 {
 	struct pmu__cold *c = pmu__cold(set);
 	uint64_t *b = c->buf;
@@ -25,7 +25,11 @@ static int read_counters(struct pmu_set *set)
 	for (g = 0; g < c->ngroups; g++) {
 		const struct pmu__group *gr = &c->grp[g];
 		size_t want = pmu__group_bytes(gr->n);
-		ssize_t got = read(gr->fd, b, want);
+		ssize_t got;
+
+		if (unlikely(gr->td))	/* the kernel resets slots and the metrics: the decode's new base */
+			pmu__topdown_mark(c, &c->grp[g]);
+		got = read(gr->fd, b, want);
 
 		if (unlikely(got != (ssize_t)want)) {
 			const char *name = c->names[c->ctr[gr->first].event];
@@ -36,6 +40,8 @@ static int read_counters(struct pmu_set *set)
 		}
 		for (k = 0; k < gr->n; k++)
 			c->rd[gr->first + k] = (struct pmu_reading){ pmu__group_values(b, gr->n)[k], b[1], b[2] };
+		if (unlikely(gr->td))
+			pmu__topdown_noted(c, &c->grp[g]);
 	}
 	return 0;
 }
@@ -45,15 +51,11 @@ static int read_counters(struct pmu_set *set)
  * the thread runs on one core type at a time: running times add up, enabled
  * times overlap), then scaled once.
  */
-static int read_slow(struct pmu_set *set, uint64_t *values, struct pmu_reading *out)
+void pmu__sum_events(struct pmu__cold *c, uint64_t *values, struct pmu_reading *out)
 {
-	struct pmu__cold *c = pmu__cold(set);
 	struct pmu_reading *ev = out ? out : c->rd + c->nctr;
 	unsigned i;
-	int r = read_counters(set);
 
-	if (r < 0)
-		return r;
 	memset(ev, 0, c->nev * sizeof(*ev));
 	for (i = 0; i < c->nctr; i++) {
 		const struct pmu_reading *rd = &c->rd[i];
@@ -66,7 +68,15 @@ static int read_slow(struct pmu_set *set, uint64_t *values, struct pmu_reading *
 	}
 	for (i = 0; values && i < c->nev; i++)
 		values[i] = pmu__scale(ev[i].value, ev[i].enabled, ev[i].running);
-	return 0;
+}
+
+static int read_slow(struct pmu_set *set, uint64_t *values, struct pmu_reading *out)
+{
+	int r = pmu__read_counters(set);
+
+	if (r == 0)
+		pmu__sum_events(pmu__cold(set), values, out);
+	return r;
 }
 
 /* Multiplexed events, or no set at all: times from the pages where possible, else read(2). */
@@ -87,7 +97,9 @@ static __attribute__((noinline)) int read_scaled(struct pmu_set *set, uint64_t *
 		else
 			out[i] = (struct pmu_reading){ v.count, v.enabled, v.running };
 	}
-	return set->direct ? 0 : read_slow(set, values, out);
+	if (set->direct)
+		return 0;
+	return unlikely(set->topdown) ? pmu__topdown_read(set, values, out) : read_slow(set, values, out);
 }
 
 /* Values of a multiplexed group, scaled: out of the way of read_group(). */
@@ -201,11 +213,11 @@ static __attribute__((noinline)) uint64_t scale_one(uint64_t v, uint64_t enabled
 	return pmu__scale(v, enabled, running);
 }
 
-/* Event i as pmu_read() gives it, the whole way: a child's copy, several counters, a short read. */
+/* Event i as pmu_read() gives it, the whole way: a child's copy, several counters, a short read, topdown. */
 static __attribute__((noinline)) int read_event_slow(struct pmu_set *set, unsigned i, uint64_t *value)
 {
 	struct pmu__cold *c = pmu__cold(set);
-	int r = read_slow(set, NULL, NULL);
+	int r = set->topdown ? pmu__topdown_read(set, NULL, NULL) : read_slow(set, NULL, NULL);
 
 	if (r == 0)
 		*value = pmu__scale(c->rd[c->nctr + i].value, c->rd[c->nctr + i].enabled, c->rd[c->nctr + i].running);
@@ -215,7 +227,7 @@ static __attribute__((noinline)) int read_event_slow(struct pmu_set *set, unsign
 /* Event i through read(2): the one read of its group when it has a single counter. */
 static int read_event(struct pmu_set *set, unsigned i, uint64_t *value)
 {
-	const struct pmu__evread *e = set->evr;	/* NULL in a forked child: the hot pages are wiped */
+	const struct pmu__evread *e = set->evr;	/* NULL in a forked child (the hot pages are wiped), and topdown */
 	const uint64_t *b = set->group_buf;
 
 	if (likely(e && (e += i)->nctr == 1 && read(e->fd, set->group_buf, e->bytes) == (ssize_t)e->bytes)) {

@@ -63,6 +63,25 @@ static inline uint64_t pmu__scale(uint64_t count, uint64_t enabled, uint64_t run
 #define PMU_LDV PMU_INL_LDV
 #define PMU_BARRIER PMU_INL_BARRIER
 
+/*
+ * The ns to add to the page's time_enabled and time_running (of an event on
+ * its counter now) at clock value cyc, as linux/perf_event.h computes them;
+ * caps loaded under the page's lock, with cap_user_time.
+ */
+static inline __attribute__((always_inline)) uint64_t
+pmu__page_time_delta(const struct perf_event_mmap_page *pc, uint64_t caps, uint64_t cyc)
+{
+	uint16_t tshift = PMU_LD(pc, time_shift);
+	uint32_t mult = PMU_LD(pc, time_mult);
+
+	if (caps & PMU_CAP_TIME_SHORT) {
+		uint64_t base = PMU_LD(pc, time_cycles);
+
+		cyc = base + ((cyc - base) & PMU_LD(pc, time_mask));
+	}
+	return PMU_LD(pc, time_offset) + pmu__mul_u64_u32_shr(cyc, mult, tshift);
+}
+
 /* What pmu__read_page() brings up to now besides the count. */
 enum pmu__read_mode {
 	PMU_READ_COUNT,	/* times only when the event was multiplexed (to scale it) */
@@ -101,21 +120,11 @@ pmu__read_page(const struct perf_event_mmap_page *pc, enum pmu__read_mode mode,
 		enabled = PMU_LD(pc, time_enabled);
 		running = PMU_LD(pc, time_running);
 		if (mode == PMU_READ_TIMES || __builtin_expect(enabled != running, 0)) {
-			uint64_t cyc, delta;
-			uint32_t mult;
-			uint16_t tshift;
+			uint64_t delta;
 
 			if (!(caps & PMU_CAP_TIME))
 				return PMU_PAGE_NO_TIME;
-			cyc = rdclock();
-			tshift = PMU_LD(pc, time_shift);
-			mult = PMU_LD(pc, time_mult);
-			if (caps & PMU_CAP_TIME_SHORT) {
-				uint64_t base = PMU_LD(pc, time_cycles);
-
-				cyc = base + ((cyc - base) & PMU_LD(pc, time_mask));
-			}
-			delta = PMU_LD(pc, time_offset) + pmu__mul_u64_u32_shr(cyc, mult, tshift);
+			delta = pmu__page_time_delta(pc, caps, rdclock());
 			enabled += delta;
 			running += delta;	/* idx != 0: the event is running now */
 		}

@@ -41,6 +41,7 @@ struct pmu_set {			/* the hot pages */
 	uint32_t alive;			/* PMU_ALIVE; 0 in a forked child */
 	uint32_t one_group;		/* the events share one schedule: the first page tells whether all are multiplexed */
 	uint32_t group_n;		/* events, when one read(2) of group_fd gives them in order; else 0 */
+	uint32_t topdown;		/* Intel topdown metrics: read by topdown.c, never inline (direct, group_n 0) */
 	int group_fd;
 	uint64_t *group_buf;		/* group_size bytes; the largest group's read */
 	size_t group_size;
@@ -54,12 +55,18 @@ struct pmu__perf_counter {
 	unsigned event;			/* the user's event this counter adds to */
 	const char *why;		/* why it is read through read(2), or NULL */
 	uint64_t auto_long;
+	unsigned td;			/* PMU_TD_* when its group has topdown metric events, else 0 */
+	uint32_t td_seq;		/* topdown: its page's lock at the group's last read(2) */
+	uint64_t td_base;		/* topdown: its value at that read(2), from which the decode counts */
 	char why_buf[192];		/* for a why that names a file */
 };
 
 struct pmu__group {
 	int fd;				/* leader */
 	unsigned first, n;		/* counters first..first+n-1 */
+	bool td;			/* slots leading topdown metric events */
+	bool td_valid;			/* topdown: td_seq and td_base hold, no page changed since */
+	uint64_t td_raw;		/* topdown: the slots register at the last decode */
 };
 
 struct pmu__cold {			/* the page after the hot ones */
@@ -70,6 +77,7 @@ struct pmu__cold {			/* the page after the hot ones */
 	bool wiped;			/* MADV_WIPEONFORK in force */
 	bool enabled;			/* counting (pmu_enable, or opened enabled) */
 	unsigned nev, nctr, ngroups;
+	unsigned ntd;			/* groups with topdown metric events */
 	struct pmu__perf_counter *ctr;
 	struct pmu__group *grp;
 	char **names;
@@ -324,6 +332,29 @@ void pmu__plan_group_read(struct pmu_set *set);
 void pmu__plan_event_reads(struct pmu__cold *c);
 /* Once the counters run: which pages may be read from user space (unmapping the others). */
 void pmu__settle_read_paths(struct pmu_set *set);
+
+/* read.c */
+/* Every counter through read(2), one call per group, into c->rd (topdown groups noted). 0 or -errno. */
+int pmu__read_counters(struct pmu_set *set);
+/* c->rd's counters summed per event into values (scaled), out, or (both NULL) c->rd + c->nctr. */
+void pmu__sum_events(struct pmu__cold *c, uint64_t *values, struct pmu_reading *out);
+
+/* topdown.c: Intel's topdown metric events (Ice Lake and later), tools/perf/Documentation/topdown.txt */
+#define PMU_TD_SLOTS 1			/* slots: fixed counter 3 */
+#define PMU_TD_METRIC 2			/* + i: metric i, a byte of PERF_METRICS (0 retiring .. 7 mem-bound) */
+/* What a is: 0, PMU_TD_SLOTS or PMU_TD_METRIC + i (x86 core PMU events only). */
+unsigned pmu__topdown_kind(const struct pmu__attr *a);
+/* Groups metric events with slots leading (moved first); refuses a metric event without. 0 or -EINVAL. */
+int pmu__topdown_plan(struct pmu__cold *c, unsigned flags);
+/* Once the counters run: the set's topdown events leave the inline and group read paths. */
+void pmu__topdown_settle(struct pmu_set *set);
+/* Around a read(2) of topdown group gr: the pages' locks before it, the base after. */
+void pmu__topdown_mark(struct pmu__cold *c, struct pmu__group *gr);
+void pmu__topdown_noted(struct pmu__cold *c, struct pmu__group *gr);
+/* pmu_read() and pmu_read_full() of a set with topdown events (as read_slow()'s arguments). */
+int pmu__topdown_read(struct pmu_set *set, uint64_t *values, struct pmu_reading *out);
+/* pmu_user_read() of such a set. */
+int pmu__topdown_user_read(const struct pmu_set *set, unsigned i, const char **why);
 
 /* why.c */
 /*

@@ -129,6 +129,8 @@ PMU_API int pmu_user_read(const struct pmu_set *set, unsigned i, const char **wh
 		return pmu__err(-EINVAL, "pmu_user_read: event %u out of range (the set has %u)", i, c->nev);
 	if (set->alive != PMU_ALIVE)
 		w = "the set belongs to the parent process";
+	else if (set->topdown)
+		return pmu__topdown_user_read(set, i, why);
 	for (k = 0; !w && k < c->nctr; k++) {
 		if (c->ctr[k].event != i)
 			continue;
