@@ -5,10 +5,9 @@
  *  - msr/tsc/ opens for real; this program's mmap() hands the library a page
  *    of a simulated kernel (sim_kernel.h) in place of the event's, and its
  *    read() answers read(2) of the event from the same simulation;
- *  - rdpmc faults (#GP, SIGSEGV) and so does rdtsc (PR_SET_TSC): the handler
- *    checks the bytes are 0f 33 / 0f 31, returns the simulated register named
- *    by ECX (its width's bits, zero-extended into EDX:EAX) or clock, and steps
- *    over the instruction.
+ *  - rdpmc faults and so does rdtsc, and the harness (x86_emu.h) returns the
+ *    simulated register named by ECX (its width's bits, zero-extended into
+ *    EDX:EAX) or clock.
  * Each emulated instruction and each read(2) records the exact truth of that
  * moment; every value pmu_read() and pmu_read_full() return must be the truth
  * of the last one of them for that event (scaled with sim_ref.h's arithmetic
@@ -28,31 +27,17 @@
 
 #if defined(__x86_64__) && !defined(EMU_TSAN)
 #include <dlfcn.h>
-#include <errno.h>
 #include <pthread.h>
-#include <signal.h>
-#include <stdarg.h>
-#include <sys/prctl.h>
-#include <sys/syscall.h>
-#include <ucontext.h>
 #include <pmu.h>
 #include "sim_kernel.h"
+#include "x86_emu.h"
 
 /* x86 registers by page index: general-purpose 0-7 (rdpmc ecx = n), fixed 0-2 (ecx = 1 << 30 | n). */
 static const uint32_t x86_regs[] = { 1, 2, 3, 4, 5, 6, 7, 8, (1u << 30) + 1, (1u << 30) + 2, (1u << 30) + 3 };
 #define NREGS (sizeof(x86_regs) / sizeof(x86_regs[0]))
 #define FIXED0 8		/* the register index of fixed counter 0 */
 
-static struct sk K;			/* the simulated kernel */
-static struct perf_event_mmap_page *wpages[SK_MAX_EV];	/* its view of the pages */
-static int memfd = -1;
-static long ps;
-
-/* What the library mapped: fds in mmap order; the first is the group leader. */
-static struct {
-	int active, n;
-	int fd[SK_MAX_EV];
-} cap;
+static struct sk K;			/* the simulated kernel, on emu_wpage[] */
 
 /* The truth behind the last value handed out for each event. */
 enum { OBS_NONE, OBS_RDPMC, OBS_READ };
@@ -78,7 +63,6 @@ static struct {
 static long p_rdpmc, p_rdtsc, p_read2;	/* as of the last expect_counts() */
 
 static struct {
-	volatile int armed, probe, probed;
 	volatile long calls;		/* library calls begun */
 	void (*hook)(unsigned n);	/* runs in the n-th rdpmc of a call: the kernel interrupting it */
 	unsigned call_rdpmc;
@@ -88,40 +72,13 @@ static struct {
 	unsigned nsites;
 } emu;
 
-static int perf_fd(int fd)
-{
-	char path[64], link[64];
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
-	n = readlink(path, link, sizeof(link) - 1);
-	if (n <= 0)
-		return 0;
-	link[n] = '\0';
-	return !strcmp(link, "anon_inode:[perf_event]");
-}
-
-/* The interposers are exported, so that libpmu.so's calls bind to them too. */
-#define INTERPOSE __attribute__((visibility("default")))
-
-/* Interposes mmap: a perf event's page becomes the simulation's, read-only. */
-INTERPOSE void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
-{
-	if (cap.active && fd >= 0 && (flags & MAP_SHARED) && cap.n < (int)K.nev && perf_fd(fd)) {
-		cap.fd[cap.n] = fd;
-		return (void *)syscall(SYS_mmap, NULL, (size_t)ps, PROT_READ, MAP_SHARED, memfd,
-				       (off_t)(cap.n++ * ps));
-	}
-	return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, off);
-}
-
 /* Interposes read: read(2) of the group leader, as the kernel would answer it now. */
 INTERPOSE ssize_t read(int fd, void *buf, size_t n)
 {
 	uint64_t *b = buf, en, run;
 	unsigned i, nev = K.nev;
 
-	if (!cap.n || fd != cap.fd[0])
+	if (!emu_cap.n || fd != emu_cap.fd[0])
 		return syscall(SYS_read, fd, buf, n);
 	if (n != (nev > 1 ? 3 + nev : 3) * sizeof(uint64_t)) {
 		st.bad++;
@@ -196,31 +153,6 @@ static uint64_t emu_rdtsc(void)
 	return c;
 }
 
-static void on_segv(int sig, siginfo_t *si, void *uctx)
-{
-	ucontext_t *uc = uctx;
-	greg_t *g = uc->uc_mcontext.gregs;
-	const unsigned char *ip = (const unsigned char *)g[REG_RIP];
-	uint64_t v;
-
-	/* Only a #GP (SI_KERNEL) from our instructions; anything else crashes as it would have. */
-	if (!emu.armed || si->si_code != SI_KERNEL || ip[0] != 0x0f || (ip[1] != 0x33 && ip[1] != 0x31)) {
-		signal(sig, SIG_DFL);
-		return;
-	}
-	if (emu.probe) {
-		emu.probed++;
-		v = 0;
-	} else if (ip[1] == 0x33) {
-		v = emu_rdpmc((uint32_t)g[REG_RCX], (void *)ip);
-	} else {
-		v = emu_rdtsc();
-	}
-	g[REG_RAX] = (uint32_t)v;
-	g[REG_RDX] = v >> 32;
-	g[REG_RIP] += 2;
-}
-
 /* Around each library call: rdtsc faults only there (the vDSO clock uses it too). */
 static void emu_on(void)
 {
@@ -228,44 +160,18 @@ static void emu_on(void)
 	emu.last_ev = -1;
 	memset(obs, 0, sizeof(obs));
 	emu.calls++;
-	emu.armed = 1;
-	prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0);
+	emu_arm();
 }
 
 static void emu_off(void)
 {
-	prctl(PR_SET_TSC, PR_TSC_ENABLE, 0, 0, 0);
-	emu.armed = 0;
-}
-
-/* Skips unless both instructions fault here and the handler can take them over. */
-static void emu_setup(void)
-{
-	struct sigaction sa;
-	uint32_t lo, hi;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_segv;
-	sa.sa_flags = SA_SIGINFO;
-	sigemptyset(&sa.sa_mask);
-	if (sigaction(SIGSEGV, &sa, NULL))
-		T_SKIP("cannot install a SIGSEGV handler: %s", strerror(errno));
-	emu.probe = emu.armed = 1;
-	__asm__ volatile("rdpmc" : "=a"(lo), "=d"(hi) : "c"(0));
-	if (prctl(PR_SET_TSC, PR_TSC_SIGSEGV, 0, 0, 0))
-		T_SKIP("prctl(PR_SET_TSC) failed (%s): rdtsc cannot be made to fault", strerror(errno));
-	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
-	prctl(PR_SET_TSC, PR_TSC_ENABLE, 0, 0, 0);
-	emu.probe = emu.armed = 0;
-	if (emu.probed != 2)
-		T_SKIP("rdpmc does not fault on this machine (it has a PMU open to user space): "
-		       "nothing to emulate");
+	emu_disarm();
 }
 
 /* A simulated group of nev events; short_bits 0 for x86's clock, else cap_user_time_short. */
 static void sim_begin(unsigned nev, unsigned short_bits, uint64_t seed)
 {
-	sk_init(&K, nev, wpages, x86_regs, NREGS, short_bits, seed);
+	sk_init(&K, nev, emu_wpage, x86_regs, NREGS, short_bits, seed);
 	memset(&st, 0, sizeof(st));
 	p_rdpmc = p_rdtsc = p_read2 = 0;
 	emu.hook = NULL;
@@ -283,15 +189,16 @@ static struct pmu_set *sim_open(void)
 	unsigned i;
 	int r;
 
-	cap.active = 1;
-	cap.n = 0;
+	emu_cap.active = 1;
+	emu_cap.n = 0;
+	emu_cap.max = (int)K.nev;
 	r = pmu_open(&set, event_lists[K.nev]);
-	cap.active = 0;
+	emu_cap.active = 0;
 	if (r < 0)
 		T_SKIP("%s does not open here: %s", event_lists[K.nev], pmu_errmsg());
-	if (cap.n != (int)K.nev) {
+	if (emu_cap.n != (int)K.nev) {
 		pmu_user_read(set, 0, &why);
-		printf("SKIP: the library mapped %d of %u event pages (%s)\n", cap.n, K.nev, why);
+		printf("SKIP: the library mapped %d of %u event pages (%s)\n", emu_cap.n, K.nev, why);
 		pmu_close(set);
 		exit(77);
 	}
@@ -303,23 +210,7 @@ static struct pmu_set *sim_open(void)
 static void sim_close(struct pmu_set *set)
 {
 	pmu_close(set);
-	cap.n = 0;
-}
-
-static int nerr;
-
-static void fail(const char *what, const char *fmt, ...)
-{
-	va_list ap;
-
-	t_failures++;
-	if (nerr++ >= 10)
-		return;
-	fprintf(stderr, "%s: ", what);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
+	emu_cap.n = 0;
 }
 
 /* The user path's times are the page's formula; it must be the kernel's clock (within 1 ns when short). */
@@ -800,13 +691,13 @@ static void *writer(void *arg)
 		unsigned spin = (unsigned)(splitmix64(&seed) % 8192);
 
 		long calls = emu.calls, updates = K.updates;
-		int in_call = emu.armed;
+		int in_call = emu_sig.armed;
 
 		sk_lock(&K);
 		sk_step(&K);
 		sk_unlock(&K);
 		progress++;
-		updates_in_call += K.updates != updates && in_call && emu.armed && emu.calls == calls;
+		updates_in_call += K.updates != updates && in_call && emu_sig.armed && emu.calls == calls;
 		/* About as long as an emulated instruction takes: a step or two lands inside a read. */
 		while (spin--)
 			__asm__ volatile("");
@@ -930,14 +821,7 @@ int main(void)
 {
 	if (t_under_valgrind())
 		T_SKIP("valgrind does not know rdpmc (SIGILL, not the #GP the emulation takes over)");
-	ps = sysconf(_SC_PAGESIZE);
-	memfd = (int)syscall(SYS_memfd_create, "pmu_sim_pages", 0);
-	CHECK(memfd >= 0 && ftruncate(memfd, SK_MAX_EV * ps) == 0);
-	wpages[0] = (void *)syscall(SYS_mmap, NULL, SK_MAX_EV * ps, PROT_READ | PROT_WRITE, MAP_SHARED, memfd, 0);
-	CHECK(wpages[0] != MAP_FAILED);
-	for (unsigned i = 1; i < SK_MAX_EV; i++)
-		wpages[i] = (void *)((char *)wpages[0] + i * ps);
-	emu_setup();
+	emu_setup(SK_MAX_EV);
 
 	case_basic();
 	case_wrap();

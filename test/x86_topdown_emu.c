@@ -1,0 +1,786 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Intel's topdown read path (slots and the metric events, Ice Lake and
+ * later), the library's x86 code as shipped, run on a machine without a PMU
+ * through the harness of x86_emu.h. The events are named from the fixture
+ * sysfs trees (intel_icl: L1, intel_spr: L2), or raw; this program's
+ * syscall() opens each as msr/tsc/ instead (refusing, as the kernel does, a
+ * metric event whose leader is not slots or without PERF_FORMAT_GROUP), its
+ * mmap() gives the library the simulated pages, its read() and ioctl()
+ * answer from the simulated kernel, and the emulated rdpmc of RDPMC_FIXED|3
+ * and RDPMC_METRIC read its registers.
+ *
+ * The simulation is arch/x86/events/intel/core.c's (Linux 6.1): a metric
+ * event's value is slots * byte_i / 0xff; each read(2) and reset folds that
+ * into the counts and clears FIXED_CTR3 and PERF_METRICS; a context switch
+ * folds and saves the registers, and at schedule-in either restores them
+ * (the leader's period not at its start) or clears them, and publishes the
+ * pages (slots index RDPMC_FIXED|3 + 1, metrics RDPMC_METRIC + 1, offset the
+ * count). Every value pmu_read(), pmu_read_full() and pmu_counter_read()
+ * return must be what read(2) would have returned at the emulated rdpmc it
+ * came from (or the read(2) it came from), and pmu_user_read() must say
+ * beforehand which of the two it will be. The figures of the page formula
+ * (offset + register) and of a decode that ignored a context switch show
+ * what the kernel's counts rule out.
+ */
+#include "test.h"
+
+#if defined(__SANITIZE_THREAD__)
+#define EMU_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define EMU_TSAN 1
+#endif
+#endif
+
+#if defined(__x86_64__) && !defined(EMU_TSAN)
+#include <limits.h>
+#include <sys/ioctl.h>
+#include <pmu.h>
+#include "sim_kernel.h"
+#include "x86_emu.h"
+
+#define SLOTS_IDX ((1u << 30 | 3) + 1)
+#define METRIC_IDX ((1u << 29) + 1)
+#define MAXEV 10
+#define KIND_SLOTS 1
+#define KIND_METRIC 2	/* + i */
+
+enum model { RESTORE, ZERO };	/* what schedule-in does with the saved registers */
+
+static struct {
+	unsigned nev;
+	unsigned kind[MAXEV];
+	int fd[MAXEV];
+	enum model model;
+	int active, hide;
+	uint64_t raw, met, saved_raw, saved_met;
+	uint64_t count[MAXEV];
+	uint64_t base[MAXEV];		/* the counts of the last read(2) */
+	uint32_t lock[MAXEV];
+	struct sk C;			/* the clock and the group's times only */
+	int opening, msr_type;
+	long switches, resets;
+} T;
+
+/* What the last read handed out came from, per event. */
+enum { OBS_NONE, OBS_RDPMC, OBS_READ };
+static struct {
+	int src, times;
+	uint64_t count, en, run;
+} obs[MAXEV];
+
+/* Counts, and how often three other decodes would have been wrong where the library's was right. */
+static struct {
+	long reads, rdpmc, rdtsc, read2, bad, user_values;
+	long page_wrong;	/* the page's formula: offset + sign-extended register */
+	long offset_wrong;	/* offset + the register decoded (slots, or slots * byte / 0xff) */
+	long switch_values, base_wrong;	/* after a switch: the last read(2) + the register decoded */
+} st;
+static long p_rdpmc, p_rdtsc, p_read2;
+
+static uint64_t value(unsigned e, uint64_t raw, uint64_t met)
+{
+	if (T.kind[e] == KIND_SLOTS)
+		return raw;
+	return (uint64_t)((unsigned __int128)raw * ((met >> 8 * (T.kind[e] - KIND_METRIC)) & 0xff) / 0xff);
+}
+
+/* __icl_update_topdown_event(): what a fold adds to event e. */
+static uint64_t fold_delta(unsigned e)
+{
+	uint64_t d = value(e, T.raw, T.met), last = T.saved_raw ? value(e, T.saved_raw, T.saved_met) : 0;
+
+	return T.raw && T.active && d > last ? d - last : 0;
+}
+
+/* What read(2) would return for event e now. */
+static uint64_t truth(unsigned e)
+{
+	return T.count[e] + fold_delta(e);
+}
+
+/* intel_update_topdown_event(): fold, then clear (a read, a reset) or save (a stop). */
+static void fold(int save)
+{
+	if (!T.active || !T.raw)
+		return;
+	for (unsigned e = 0; e < T.nev; e++)
+		T.count[e] += fold_delta(e);
+	if (save) {
+		T.saved_raw = T.raw;
+		T.saved_met = T.met;
+	} else {
+		T.raw = T.met = T.saved_raw = T.saved_met = 0;
+	}
+}
+
+/* The group's times up to now: a task's events off the CPU (or disabled) count no time at all. */
+static void times_now(void)
+{
+	if (T.active)
+		sk_truth_times(&T.C, T.C.clk, &T.C.en, &T.C.run);
+	T.C.c_base = T.C.clk;
+}
+
+static void times(uint64_t *en, uint64_t *run)
+{
+	if (T.active) {
+		sk_truth_times(&T.C, T.C.clk, en, run);
+	} else {
+		*en = T.C.en;
+		*run = T.C.run;
+	}
+}
+
+/* perf_event_update_userpage() of every event: index, offset = count (prev_count is 0), times. */
+static void publish(void)
+{
+	times_now();
+	for (unsigned e = 0; e < T.nev; e++) {
+		struct perf_event_mmap_page *pg = emu_wpage[e];
+		uint32_t idx = T.active && !T.hide ? T.kind[e] == KIND_SLOTS ? SLOTS_IDX : METRIC_IDX : 0;
+
+		pg->lock = ++T.lock[e];
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		pg->index = idx;
+		pg->offset = (int64_t)T.count[e];
+		pg->pmc_width = 48;
+		pg->capabilities = 1ull << 1 | 1ull << 2 | 1ull << 3 | 1ull << 4;
+		pg->time_enabled = T.C.en;
+		pg->time_running = T.C.run;
+		pg->time_mult = T.C.mult;
+		pg->time_shift = T.C.shift;
+		pg->time_offset = sk_time_offset(&T.C);
+		pg->time_zero = sk_time_zero(&T.C);
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
+		pg->lock = ++T.lock[e];
+	}
+}
+
+/* Off the PMU (fold and save), then on it again as the model says, the pages published. */
+static void sched_out(void)
+{
+	fold(1);
+	times_now();
+	T.active = 0;
+	times_now();
+}
+
+static void sched_in(void)
+{
+	if (T.model == ZERO) {
+		T.raw = T.met = T.saved_raw = T.saved_met = 0;
+	} else {
+		T.raw = T.saved_raw;
+		T.met = T.saved_met;
+	}
+	times_now();
+	T.active = 1;
+	times_now();
+	publish();
+}
+
+static void context_switch(void)
+{
+	sched_out();
+	T.C.clk += 5000;
+	sched_in();
+	T.switches++;
+}
+
+/* slots events counted, the metrics register's fractions: L1 summing to 0xff, each L2 within its L1. */
+static void run_for(uint64_t slots, const uint8_t f[8])
+{
+	uint64_t m = 0;
+
+	for (unsigned i = 0; i < 8; i++)
+		m |= (uint64_t)f[i] << 8 * i;
+	if (T.active) {
+		T.raw = (T.raw + slots) & mask_of(48);
+		T.met = m;
+	}
+	T.C.clk += slots / 4 + 1;
+}
+
+static void random_fractions(uint8_t f[8])
+{
+	unsigned a = (unsigned)(rnd() % 256), b = (unsigned)(rnd() % (256 - a)), c = (unsigned)(rnd() % (256 - a - b));
+
+	f[0] = (uint8_t)a;
+	f[1] = (uint8_t)b;
+	f[2] = (uint8_t)c;
+	f[3] = (uint8_t)(255 - a - b - c);
+	for (unsigned i = 4; i < 8; i++)
+		f[i] = (uint8_t)(rnd() % (f[i - 4] + 1u));
+}
+
+/* ---- the interposers ---- */
+
+static long raw_syscall(long n, long a, long b, long c, long d, long e, long f)
+{
+	register long r10 __asm__("r10") = d, r8 __asm__("r8") = e, r9 __asm__("r9") = f;
+	long r;
+
+	__asm__ volatile("syscall" : "=a"(r) : "0"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
+			 : "rcx", "r11", "memory");
+	return r;
+}
+
+static unsigned kind_of(const struct perf_event_attr *at)
+{
+	if (at->type != PERF_TYPE_RAW && at->type != 4)	/* the fixtures' cpu PMU */
+		return 0;
+	if (at->config == 0x400)
+		return KIND_SLOTS;
+	if ((at->config & ~0x700ull) == 0x8000)
+		return KIND_METRIC + (unsigned)(at->config >> 8 & 7);
+	return 0;
+}
+
+/* perf_event_open of a topdown event: the kernel's rules, then a msr/tsc/ event in its place. */
+static long td_open(struct perf_event_attr *at, long pid, long cpu, long group, long flags)
+{
+	struct perf_event_attr m = *at;
+	unsigned kind = kind_of(at);
+	long r;
+
+	if (!kind || T.nev == MAXEV) {
+		st.bad++;
+		return -EINVAL;
+	}
+	if (kind >= KIND_METRIC && (group < 0 || !T.nev || group != T.fd[0] || T.kind[0] != KIND_SLOTS ||
+				    !(at->read_format & PERF_FORMAT_GROUP)))
+		return -EINVAL;	/* intel_pmu_hw_config(): the metric events need a slots leader */
+	m.type = (uint32_t)T.msr_type;
+	m.config = 0;
+	m.exclude_user = m.exclude_kernel = m.exclude_hv = 0;
+	r = raw_syscall(SYS_perf_event_open, (long)&m, pid, cpu, group, flags, 0);
+	if (r >= 0) {
+		T.kind[T.nev] = kind;
+		T.fd[T.nev++] = (int)r;
+	}
+	return r;
+}
+
+INTERPOSE long syscall(long n, ...)
+{
+	long a[6], r;
+	va_list ap;
+
+	va_start(ap, n);
+	for (int i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	if (n == SYS_perf_event_open && T.opening)
+		r = td_open((struct perf_event_attr *)a[0], a[1], a[2], a[3], a[4]);
+	else
+		r = raw_syscall(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+	if (r < 0 && r > -4096) {
+		errno = (int)-r;
+		return -1;
+	}
+	return r;
+}
+
+static int td_fd(int fd)
+{
+	for (unsigned e = 0; e < T.nev; e++)
+		if (T.fd[e] == fd)
+			return (int)e;
+	return -1;
+}
+
+/* read(2) of the group: the kernel folds and clears the registers, the pages stay as they are. */
+INTERPOSE ssize_t read(int fd, void *buf, size_t n)
+{
+	uint64_t *b = buf;
+
+	if (td_fd(fd) < 0)
+		return syscall(SYS_read, fd, buf, n);
+	if (fd != T.fd[0] || n != (3 + T.nev) * sizeof(uint64_t)) {
+		st.bad++;
+		errno = EINVAL;
+		return -1;
+	}
+	fold(0);
+	times(&b[1], &b[2]);
+	b[0] = T.nev;
+	for (unsigned e = 0; e < T.nev; e++) {
+		b[3 + e] = T.base[e] = T.count[e];
+		obs[e].src = OBS_READ;
+		obs[e].times = 1;
+		obs[e].count = T.count[e];
+		obs[e].en = b[1];
+		obs[e].run = b[2];
+	}
+	st.read2++;
+	return (ssize_t)n;
+}
+
+/* The library's disable, reset (with PERF_IOC_FLAG_GROUP) and enable of the group. */
+INTERPOSE int ioctl(int fd, unsigned long req, ...)
+{
+	va_list ap;
+	long arg;
+
+	va_start(ap, req);
+	arg = va_arg(ap, long);
+	va_end(ap);
+	if (td_fd(fd) >= 0) {
+		if (req == PERF_EVENT_IOC_DISABLE && T.active) {
+			sched_out();
+			publish();
+		} else if (req == PERF_EVENT_IOC_ENABLE && !T.active) {
+			sched_in();
+		} else if (req == PERF_EVENT_IOC_RESET) {
+			fold(0);	/* perf_event_read() of an active event, then count = 0 */
+			memset(T.count, 0, sizeof(T.count));
+			publish();
+			T.resets++;
+		}
+	}
+	return (int)syscall(SYS_ioctl, fd, req, arg);
+}
+
+static uint64_t emu_rdpmc(uint32_t ecx, void *ip)
+{
+	(void)ip;
+	st.rdpmc++;
+	if (ecx == (1u << 29))
+		return T.met;
+	if (ecx != (1u << 30 | 3) || !T.active) {
+		st.bad++;
+		return 0;
+	}
+	/* The slots register is read first: the counts read(2) would give now. */
+	for (unsigned e = 0; e < T.nev; e++) {
+		obs[e].src = OBS_RDPMC;
+		obs[e].times = 0;
+		obs[e].count = truth(e);
+	}
+	return T.raw;
+}
+
+static uint64_t emu_rdtsc(void)
+{
+	st.rdtsc++;
+	for (unsigned e = 0; e < T.nev; e++) {
+		uint64_t en, run;
+
+		sk_page_times(&T.C, T.C.clk, &obs[e].en, &obs[e].run);
+		sk_truth_times(&T.C, T.C.clk, &en, &run);
+		if (en != obs[e].en || run != obs[e].run)
+			fail("clock", "page times %" PRIu64 "/%" PRIu64 ", kernel %" PRIu64 "/%" PRIu64, obs[e].en,
+			     obs[e].run, en, run);
+		obs[e].times = 1;
+	}
+	return sk_clock_reg(&T.C);
+}
+
+/* ---- the cases ---- */
+
+static char fixtures[PATH_MAX];
+
+static void sim_reset(enum model model)
+{
+	memset(&T.count, 0, sizeof(T.count));
+	T.nev = 0;
+	T.model = model;
+	T.active = 1;
+	T.hide = 0;
+	T.raw = T.met = T.saved_raw = T.saved_met = 0;
+	T.switches = T.resets = 0;
+	T.C.mult = 1717986918;	/* a 2.5 GHz TSC ten days after boot */
+	T.C.shift = 32;
+	T.C.clk = 2160000000000000ull;
+	T.C.cyc2ns_off = 123456789;
+	T.C.c_base = T.C.clk;
+	T.C.en = T.C.run = 0;
+	T.C.state = SK_ON;
+	memset(&st, 0, sizeof(st));
+	p_rdpmc = p_rdtsc = p_read2 = 0;
+}
+
+/* Opens events from fixture tree (NULL: raw names only); 0, or pmu_open's error. */
+static int td_open_set(struct pmu_set **set, const char *tree, const char *events)
+{
+	char root[PATH_MAX + 16];
+	int r;
+
+	snprintf(root, sizeof(root), "%s/%s", fixtures, tree);
+	setenv("PMU_SYSFS_DEVICES", root, 1);
+	emu_cap.active = 1;
+	emu_cap.n = 0;
+	emu_cap.max = MAXEV;
+	T.opening = 1;
+	r = pmu_open(set, events);
+	T.opening = 0;
+	emu_cap.active = 0;
+	if (r == 0 && (emu_cap.n != (int)T.nev || T.nev != pmu_count(*set)))
+		fail(events, "%d pages mapped, %u events opened, %u in the set", emu_cap.n, T.nev, pmu_count(*set));
+	for (unsigned e = 0; r == 0 && e < T.nev; e++)
+		CHECK_EQ(emu_cap.fd[e], T.fd[e]);
+	return r;
+}
+
+static void td_close(struct pmu_set *set)
+{
+	pmu_close(set);
+	emu_cap.n = 0;
+	T.nev = 0;
+}
+
+/* Event e of the set is counter order[e] of the group: the library's order is the user's, slots moved. */
+static unsigned order[MAXEV];
+
+static void find_order(struct pmu_set *set)
+{
+	for (unsigned i = 0; i < pmu_count(set); i++) {
+		struct perf_event_attr at;
+		unsigned want;
+
+		at.size = sizeof(at);
+		CHECK_EQ(pmu_event_attr(pmu_name(set, i), &at), 0);
+		want = kind_of(&at);
+		order[i] = MAXEV;
+		for (unsigned e = 0; e < T.nev; e++)
+			if (T.kind[e] == want)
+				order[i] = e;
+		CHECK(order[i] < T.nev);
+	}
+}
+
+static int said[MAXEV];
+
+static void call_begin(struct pmu_set *set)
+{
+	for (unsigned i = 0; i < pmu_count(set); i++)
+		said[i] = pmu_user_read(set, i, NULL);
+	memset(obs, 0, sizeof(obs));
+	emu_arm();
+}
+
+static void check_value(const char *what, const char *call, unsigned i, uint64_t v, const struct pmu_reading *rd)
+{
+	unsigned e = order[i];
+
+	if (obs[e].src == OBS_NONE) {
+		fail(what, "%s: event %u: no rdpmc, no read(2)", call, i);
+		return;
+	}
+	if (obs[e].times && obs[e].en != obs[e].run)
+		fail(what, "%s: event %u: multiplexed, where the simulation never is", call, i);
+	if (v != obs[e].count)
+		fail(what, "%s: event %u (%s): %" PRIu64 ", the kernel's count %" PRIu64 " (from %s)", call, i,
+		     T.kind[e] == KIND_SLOTS ? "slots" : "metric", v, obs[e].count,
+		     obs[e].src == OBS_RDPMC ? "rdpmc" : "read(2)");
+	if (rd && (!obs[e].times || rd->enabled != obs[e].en || rd->running != obs[e].run))
+		fail(what, "%s: event %u: times %" PRIu64 "/%" PRIu64 ", want %" PRIu64 "/%" PRIu64, call, i,
+		     rd->enabled, rd->running, obs[e].en, obs[e].run);
+	if (said[i] != (obs[e].src == OBS_RDPMC))
+		fail(what, "%s: event %u: pmu_user_read said %d, the value came from %s", call, i, said[i],
+		     obs[e].src == OBS_RDPMC ? "rdpmc" : "read(2)");
+	if (obs[e].src == OBS_RDPMC)
+		st.user_values++;
+}
+
+/* The other decodes against the kernel's counts now; after a switch also the last read(2)'s + decoded. */
+static void other_decodes(int after_switch)
+{
+	for (unsigned e = 0; e < T.nev; e++) {
+		uint64_t reg = T.kind[e] == KIND_SLOTS ? T.raw : T.met, off = (uint64_t)emu_wpage[e]->offset;
+
+		st.page_wrong += off + (uint64_t)((int64_t)(reg << 16) >> 16) != truth(e);
+		st.offset_wrong += off + value(e, T.raw, T.met) != truth(e);
+		st.switch_values += after_switch;
+		st.base_wrong += after_switch && T.base[e] + value(e, T.raw, T.met) != truth(e);
+	}
+}
+
+/* pmu_read, pmu_read_full and pmu_counter_read of every event, each value checked. */
+static void read_all(const char *what, struct pmu_set *set)
+{
+	uint64_t v[MAXEV];
+	struct pmu_reading rd[MAXEV];
+	unsigned n = pmu_count(set), i;
+	int r;
+
+	if (T.active)
+		other_decodes(0);
+	call_begin(set);
+	r = pmu_read(set, v);
+	emu_disarm();
+	st.reads++;
+	if (r)
+		fail(what, "pmu_read: %d (%s)", r, pmu_errmsg());
+	for (i = 0; !r && i < n; i++)
+		check_value(what, "pmu_read", i, v[i], NULL);
+	call_begin(set);
+	r = pmu_read_full(set, rd);
+	emu_disarm();
+	st.reads++;
+	if (r)
+		fail(what, "pmu_read_full: %d (%s)", r, pmu_errmsg());
+	for (i = 0; !r && i < n; i++)
+		check_value(what, "pmu_read_full", i, rd[i].value, &rd[i]);
+	for (i = 0; i < n; i++) {
+		call_begin(set);
+		r = pmu_counter_read(pmu_counter(set, i), &v[i]);
+		emu_disarm();
+		st.reads++;
+		if (r)
+			fail(what, "pmu_counter_read: %d (%s)", r, pmu_errmsg());
+		else
+			check_value(what, "pmu_counter_read", i, v[i], NULL);
+	}
+}
+
+/* One pmu_read, with the counts of emulated instructions and read(2) it took. */
+static void read_one(const char *what, struct pmu_set *set, long rdpmc, long read2)
+{
+	uint64_t v[MAXEV];
+	int r;
+
+	p_rdpmc = st.rdpmc;
+	p_read2 = st.read2;
+	if (T.active)
+		other_decodes(0);
+	call_begin(set);
+	r = pmu_read(set, v);
+	emu_disarm();
+	st.reads++;
+	if (r)
+		fail(what, "pmu_read: %d (%s)", r, pmu_errmsg());
+	for (unsigned i = 0; !r && i < pmu_count(set); i++)
+		check_value(what, "pmu_read", i, v[i], NULL);
+	if (rdpmc >= 0 && (st.rdpmc - p_rdpmc != rdpmc || st.read2 - p_read2 != read2))
+		fail(what, "%ld rdpmc, %ld read(2); want %ld, %ld", st.rdpmc - p_rdpmc, st.read2 - p_read2, rdpmc,
+		     read2);
+}
+
+static void report(const char *what)
+{
+	printf("%-9s %5ld reads: %6ld rdpmc, %4ld rdtsc, %4ld read(2); %4ld context switches, %3ld resets; "
+	       "%6ld values decoded. Where read: offset + register wrong %ld, offset + decoded %ld; after a "
+	       "switch, last read(2) + decoded wrong %ld of %ld\n", what, st.reads, st.rdpmc, st.rdtsc, st.read2,
+	       T.switches, T.resets, st.user_values, st.page_wrong, st.offset_wrong, st.base_wrong,
+	       st.switch_values);
+	CHECK_EQ(st.bad, 0);
+}
+
+static const uint8_t frac_a[8] = { 100, 50, 60, 45, 30, 20, 40, 25 };
+static const uint8_t frac_b[8] = { 120, 40, 50, 45, 60, 30, 20, 30 };
+
+/* The fixed steps: counting, the decode, a switch (read(2) once, then the decode), index 0, a reset. */
+static void case_steps(const char *what, const char *tree, const char *events, enum model model)
+{
+	struct pmu_set *set;
+	const char *why;
+
+	sim_reset(model);
+	if (td_open_set(&set, tree, events)) {
+		fail(what, "%s: %s", events, pmu_errmsg());
+		return;
+	}
+	CHECK_EQ(T.kind[0], KIND_SLOTS);	/* slots leads, wherever it was named */
+	find_order(set);
+	CHECK_EQ(pmu_user_read(set, 0, &why), 0);	/* no read(2) yet to count from */
+	CHECK(strstr(why, "last read(2)") != NULL);
+	run_for(1000000, frac_a);
+	read_one(what, set, 0, 1);	/* the first read: read(2), the base */
+	CHECK_EQ(pmu_user_read(set, 0, &why), 1);
+	CHECK(strstr(why, "topdown decode") != NULL);
+	run_for(2000000, frac_a);
+	read_one(what, set, 2, 0);	/* rdpmc of slots and of the metrics */
+	run_for(3000000, frac_b);
+	read_all(what, set);
+
+	/* A context switch: the pages change, one read(2), then the decode again. */
+	context_switch();
+	run_for(500000, frac_b);
+	CHECK_EQ(pmu_user_read(set, 0, &why), 0);
+	CHECK(strstr(why, "changed since") != NULL);
+	read_one(what, set, 0, 1);
+	run_for(700000, frac_a);
+	read_one(what, set, 2, 0);
+	/*
+	 * After a switch the registers were restored (RESTORE: the page's offset
+	 * already holds what they count, slots's too) or cleared (ZERO: the last
+	 * read(2)'s counts miss what came before the switch): each of the two
+	 * decodes is wrong in one of the kernel's ways, the library's read(2) in none.
+	 */
+	context_switch();
+	run_for(900000, frac_b);
+	{
+		long pw = st.page_wrong, ow = st.offset_wrong, bw = st.base_wrong;
+
+		other_decodes(1);
+		printf("%s: after a switch (%s), of %u events: offset + register wrong for %ld, offset + decoded "
+		       "%ld, last read(2) + decoded %ld\n", what, model == RESTORE ? "registers restored" :
+		       "registers cleared", T.nev, st.page_wrong - pw, st.offset_wrong - ow, st.base_wrong - bw);
+		/* slots: offset + register is right only where the registers were cleared */
+		CHECK_EQ(st.page_wrong - pw, model == RESTORE ? T.nev : T.nev - 1);
+		CHECK_EQ(st.offset_wrong - ow, model == RESTORE ? T.nev : 0);
+		CHECK_EQ(st.base_wrong - bw, model == RESTORE ? 0 : T.nev);
+	}
+	read_all(what, set);
+
+	/* Index 0 for one read (user access withdrawn): read(2); back, the pages changed: read(2) again. */
+	run_for(100000, frac_a);
+	T.hide = 1;
+	publish();
+	CHECK_EQ(pmu_user_read(set, 1, &why), 0);
+	read_one(what, set, 0, 1);
+	T.hide = 0;
+	publish();
+	run_for(100000, frac_b);
+	read_one(what, set, 0, 1);
+	run_for(100000, frac_b);
+	read_one(what, set, 2, 0);
+
+	/* pmu_reset: counts from 0, the next read a read(2). */
+	run_for(100000, frac_a);
+	CHECK_EQ(pmu_reset(set), 0);
+	run_for(4000, frac_b);
+	read_one(what, set, 0, 1);
+	CHECK(obs[0].count <= 4000);
+	run_for(6000, frac_b);
+	read_one(what, set, 2, 0);
+	CHECK_EQ(obs[0].count, 10000);
+	td_close(set);
+	report(what);
+}
+
+/* Random steps: counting, switches, index 0, resets, reads of each kind. */
+static void case_random(const char *what, const char *tree, const char *events, enum model model)
+{
+	struct pmu_set *set;
+	uint8_t f[8];
+	long i, n = t_scale(3000);
+
+	sim_reset(model);
+	if (td_open_set(&set, tree, events)) {
+		fail(what, "%s: %s", events, pmu_errmsg());
+		return;
+	}
+	find_order(set);
+	for (i = 0; i < n; i++) {
+		unsigned k = (unsigned)(rnd() % 16);
+
+		random_fractions(f);
+		run_for(rnd() % (k < 2 ? 1ull << 36 : 100000), f);
+		if (k == 2) {
+			context_switch();
+			run_for(1 + rnd() % 100000, f);
+			other_decodes(1);
+		}
+		if (k == 3) {
+			T.hide = !T.hide;
+			publish();
+		}
+		if (k == 4)
+			CHECK_EQ(pmu_reset(set), 0);
+		if (k == 5)
+			T.model = T.model == ZERO ? RESTORE : ZERO;
+		if (k < 8)
+			read_all(what, set);
+		else
+			read_one(what, set, -1, -1);
+	}
+	td_close(set);
+	CHECK(st.user_values > 0 && st.read2 > 0 && st.page_wrong > 0 && st.offset_wrong > 0);
+	report(what);
+}
+
+/* Metric events that cannot be read: refused at open, naming the event. */
+static void case_refused(void)
+{
+	static const struct { const char *tree, *events, *names; unsigned flags; } refuse[] = {
+		{ "intel_icl", "topdown-retiring", "topdown-retiring", 0 },
+		{ "intel_icl", "r8000,instructions", "r8000", 0 },
+		{ "intel_spr", "cycles,cpu/event=0x00,umask=0x87/", "cpu/event=0x00,umask=0x87/", 0 },
+		{ "intel_icl", "slots,topdown-fe-bound", "topdown-fe-bound", PMU_NO_GROUP },
+	};
+	struct pmu_set *set;
+
+	for (unsigned k = 0; k < sizeof(refuse) / sizeof(refuse[0]); k++) {
+		PMU_OPTS(o, .flags = refuse[k].flags);
+		char root[PATH_MAX + 16];
+		int r;
+
+		sim_reset(ZERO);
+		snprintf(root, sizeof(root), "%s/%s", fixtures, refuse[k].tree);
+		setenv("PMU_SYSFS_DEVICES", root, 1);
+		T.opening = 1;
+		r = pmu_open_opts(&set, refuse[k].events, &o);
+		T.opening = 0;
+		CHECK_EQ(r, -EINVAL);
+		CHECK_MSG(strstr(pmu_errmsg(), refuse[k].names) && strstr(pmu_errmsg(), "slots"), "%s", pmu_errmsg());
+		printf("refused: %s: %s\n", refuse[k].events, pmu_errmsg());
+		CHECK_EQ(T.nev, 0);	/* nothing reached the kernel */
+		if (r == 0)
+			pmu_close(set);
+	}
+	st.bad = 0;	/* cycles and instructions are not the simulation's */
+}
+
+static void find_fixtures(void)
+{
+	char exe[PATH_MAX];
+	ssize_t n;
+
+	if (realpath("test/fixtures/intel_spr", fixtures) && realpath("test/fixtures", fixtures))
+		return;
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 40);
+	if (n > 0) {
+		exe[n] = '\0';
+		*strrchr(exe, '/') = '\0';
+		strcat(exe, "/../../test/fixtures");
+		if (realpath(exe, fixtures))
+			return;
+	}
+	T_SKIP("the fixture trees (test/fixtures) are not found");
+}
+
+int main(void)
+{
+	char buf[32];
+	FILE *f;
+
+	if (t_under_valgrind())
+		T_SKIP("valgrind does not know rdpmc (SIGILL, not the #GP the emulation takes over)");
+	find_fixtures();
+	f = fopen("/sys/bus/event_source/devices/msr/type", "r");
+	if (!f || !fgets(buf, sizeof(buf), f))
+		T_SKIP("no msr PMU here, whose tsc event stands in for the topdown events");
+	fclose(f);
+	T.msr_type = atoi(buf);
+	emu_setup(MAXEV);
+
+	case_steps("l1", "intel_icl", "slots,topdown-retiring,topdown-bad-spec,topdown-fe-bound,topdown-be-bound",
+		   RESTORE);
+	case_steps("l1-zero", "intel_icl", "topdown-fe-bound,slots,topdown-retiring", ZERO);
+	case_steps("l2", "intel_spr", "topdown-retiring,topdown-bad-spec,topdown-fe-bound,topdown-be-bound,"
+		   "topdown-heavy-ops,topdown-br-mispredict,topdown-fetch-lat,topdown-mem-bound,slots", RESTORE);
+	case_steps("raw", "intel_icl", "r0400,r8100,cpu/event=0x00,umask=0x83/", ZERO);
+	case_random("random-l1", "intel_icl", "slots,topdown-retiring,topdown-bad-spec,topdown-fe-bound,"
+		    "topdown-be-bound", RESTORE);
+	case_random("random-l2", "intel_spr", "slots,topdown-retiring,topdown-bad-spec,topdown-fe-bound,"
+		    "topdown-be-bound,topdown-heavy-ops,topdown-br-mispredict,topdown-fetch-lat,topdown-mem-bound",
+		    ZERO);
+	case_refused();
+	T_DONE();
+}
+
+#else
+int main(void)
+{
+	(void)t_failures;
+#ifdef __x86_64__
+	T_SKIP("ThreadSanitizer: the emulated rdpmc runs in a signal handler");
+#else
+	T_SKIP("x86-64 only: the test emulates the rdpmc instruction");
+#endif
+}
+#endif
