@@ -67,9 +67,9 @@ TOOL_OBJS := $(TOOL_SRCS:tools/%.c=$(O)/tools/%.o)
 # The tool's code but its main(), for the tests that drive its parts.
 TOOL_LIB := $(O)/libpmu-tool.a
 TESTS := $(patsubst test/%.c,$(O)/test/%,$(wildcard test/*.c))
-# The x86 rdpmc emulation once more against libpmu.so, whose calls its mmap and read interpose.
+# The x86 rdpmc emulations once more against libpmu.so, whose calls their mmap and read interpose.
 ifneq ($(STATIC),1)
-TESTS += $(O)/test/x86_rdpmc_emu_so
+TESTS += $(O)/test/x86_rdpmc_emu_so $(O)/test/x86_topdown_emu_so
 endif
 BENCHES := $(patsubst bench/%.c,$(O)/bench/%,$(wildcard bench/*.c))
 EXAMPLES := $(patsubst examples/%.c,$(O)/examples/%,$(wildcard examples/*.c))
@@ -132,7 +132,7 @@ $(O)/test/%: test/%.c $(TOOL_LIB) $(STATIC_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(TOOL_CFLAGS) $(PROG_LDFLAGS) -o $@ $< $(TOOL_LIB) $(STATIC_LIB) $(LDLIBS)
 
-$(O)/test/x86_rdpmc_emu_so: test/x86_rdpmc_emu.c $(SHARED_LIB)
+$(O)/test/x86_%_emu_so: test/x86_%_emu.c $(SHARED_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< $(SHARED_LIB) -Wl,-rpath,'$$ORIGIN/..' $(LDLIBS)
 
