@@ -9,7 +9,8 @@
  *    emu_sig.armed: the handler checks the bytes are 0f 33 / 0f 31, returns
  *    the test's emu_rdpmc(ECX, ip) or emu_rdtsc() in EDX:EAX and steps over
  *    the instruction.
- * The test defines emu_rdpmc() and emu_rdtsc(), and its read() interposer.
+ * The test defines emu_rdpmc() and emu_rdtsc(), and its read() interposer;
+ * syscall() is interposed too, perf_event_open going to emu_open_hook when set.
  * x86-64 only, not under ThreadSanitizer.
  */
 #ifndef PMU_X86_EMU_H
@@ -21,6 +22,7 @@
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <ucontext.h>
+#include <linux/perf_event.h>
 #include "test.h"
 
 #define EMU_MAX_PAGES 16
@@ -67,6 +69,41 @@ INTERPOSE void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t 
 				       (off_t)(emu_cap.n++ * emu_ps));
 	}
 	return (void *)syscall(SYS_mmap, addr, len, prot, flags, fd, off);
+}
+
+/* A system call as glibc's syscall() makes it, without it: -errno on failure. */
+static long emu_raw_syscall(long n, long a, long b, long c, long d, long e, long f)
+{
+	register long r10 __asm__("r10") = d, r8 __asm__("r8") = e, r9 __asm__("r9") = f;
+	long r;
+
+	__asm__ volatile("syscall" : "=a"(r) : "0"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
+			 : "rcx", "r11", "memory");
+	return r;
+}
+
+/* When set, what perf_event_open(2) through syscall() does instead (-errno on failure). */
+static long (*emu_open_hook)(struct perf_event_attr *at, long pid, long cpu, long group, long flags);
+
+/* Interposes syscall, which the library opens events with. */
+INTERPOSE long syscall(long n, ...)
+{
+	long a[6], r;
+	va_list ap;
+
+	va_start(ap, n);
+	for (int i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	if (n == SYS_perf_event_open && emu_open_hook)
+		r = emu_open_hook((struct perf_event_attr *)a[0], a[1], a[2], a[3], a[4]);
+	else
+		r = emu_raw_syscall(n, a[0], a[1], a[2], a[3], a[4], a[5]);
+	if (r < 0 && r > -4096) {
+		errno = (int)-r;
+		return -1;
+	}
+	return r;
 }
 
 /* Which of the captured descriptors fd is, or -1. */

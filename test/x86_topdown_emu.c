@@ -37,31 +37,7 @@
 #include <limits.h>
 #include <sys/ioctl.h>
 #include <pmu.h>
-#include "sim_kernel.h"
-#include "x86_emu.h"
-
-#define SLOTS_IDX ((1u << 30 | 3) + 1)
-#define METRIC_IDX ((1u << 29) + 1)
-#define MAXEV 10
-#define KIND_SLOTS 1
-#define KIND_METRIC 2	/* + i */
-
-enum model { RESTORE, ZERO };	/* what schedule-in does with the saved registers */
-
-static struct {
-	unsigned nev;
-	unsigned kind[MAXEV];
-	int fd[MAXEV];
-	enum model model;
-	int active, hide;
-	uint64_t raw, met, saved_raw, saved_met;
-	uint64_t count[MAXEV];
-	uint64_t base[MAXEV];		/* the counts of the last read(2) */
-	uint32_t lock[MAXEV];
-	struct sk C;			/* the clock and the group's times only */
-	int opening, msr_type;
-	long switches, resets;
-} T;
+#include "sim_topdown.h"
 
 /* What the last read handed out came from, per event. */
 enum { OBS_NONE, OBS_RDPMC, OBS_READ };
@@ -79,164 +55,8 @@ static struct {
 } st;
 static long p_rdpmc, p_rdtsc, p_read2;
 
-static uint64_t value(unsigned e, uint64_t raw, uint64_t met)
-{
-	if (T.kind[e] == KIND_SLOTS)
-		return raw;
-	return (uint64_t)((unsigned __int128)raw * ((met >> 8 * (T.kind[e] - KIND_METRIC)) & 0xff) / 0xff);
-}
-
-/* __icl_update_topdown_event(): what a fold adds to event e. */
-static uint64_t fold_delta(unsigned e)
-{
-	uint64_t d = value(e, T.raw, T.met), last = T.saved_raw ? value(e, T.saved_raw, T.saved_met) : 0;
-
-	return T.raw && T.active && d > last ? d - last : 0;
-}
-
-/* What read(2) would return for event e now. */
-static uint64_t truth(unsigned e)
-{
-	return T.count[e] + fold_delta(e);
-}
-
-/* intel_update_topdown_event(): fold, then clear (a read, a reset) or save (a stop). */
-static void fold(int save)
-{
-	if (!T.active || !T.raw)
-		return;
-	for (unsigned e = 0; e < T.nev; e++)
-		T.count[e] += fold_delta(e);
-	if (save) {
-		T.saved_raw = T.raw;
-		T.saved_met = T.met;
-	} else {
-		T.raw = T.met = T.saved_raw = T.saved_met = 0;
-	}
-}
-
-/* The group's times up to now: a task's events off the CPU (or disabled) count no time at all. */
-static void times_now(void)
-{
-	if (T.active)
-		sk_truth_times(&T.C, T.C.clk, &T.C.en, &T.C.run);
-	T.C.c_base = T.C.clk;
-}
-
-static void times(uint64_t *en, uint64_t *run)
-{
-	if (T.active) {
-		sk_truth_times(&T.C, T.C.clk, en, run);
-	} else {
-		*en = T.C.en;
-		*run = T.C.run;
-	}
-}
-
-/* perf_event_update_userpage() of every event: index, offset = count (prev_count is 0), times. */
-static void publish(void)
-{
-	times_now();
-	for (unsigned e = 0; e < T.nev; e++) {
-		struct perf_event_mmap_page *pg = emu_wpage[e];
-		uint32_t idx = T.active && !T.hide ? T.kind[e] == KIND_SLOTS ? SLOTS_IDX : METRIC_IDX : 0;
-
-		pg->lock = ++T.lock[e];
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);
-		pg->index = idx;
-		pg->offset = (int64_t)T.count[e];
-		pg->pmc_width = 48;
-		pg->capabilities = 1ull << 1 | 1ull << 2 | 1ull << 3 | 1ull << 4;
-		pg->time_enabled = T.C.en;
-		pg->time_running = T.C.run;
-		pg->time_mult = T.C.mult;
-		pg->time_shift = T.C.shift;
-		pg->time_offset = sk_time_offset(&T.C);
-		pg->time_zero = sk_time_zero(&T.C);
-		__atomic_thread_fence(__ATOMIC_SEQ_CST);
-		pg->lock = ++T.lock[e];
-	}
-}
-
-/* Off the PMU (fold and save), then on it again as the model says, the pages published. */
-static void sched_out(void)
-{
-	fold(1);
-	times_now();
-	T.active = 0;
-	times_now();
-}
-
-static void sched_in(void)
-{
-	if (T.model == ZERO) {
-		T.raw = T.met = T.saved_raw = T.saved_met = 0;
-	} else {
-		T.raw = T.saved_raw;
-		T.met = T.saved_met;
-	}
-	times_now();
-	T.active = 1;
-	times_now();
-	publish();
-}
-
-static void context_switch(void)
-{
-	sched_out();
-	T.C.clk += 5000;
-	sched_in();
-	T.switches++;
-}
-
-/* slots events counted, the metrics register's fractions: L1 summing to 0xff, each L2 within its L1. */
-static void run_for(uint64_t slots, const uint8_t f[8])
-{
-	uint64_t m = 0;
-
-	for (unsigned i = 0; i < 8; i++)
-		m |= (uint64_t)f[i] << 8 * i;
-	if (T.active) {
-		T.raw = (T.raw + slots) & mask_of(48);
-		T.met = m;
-	}
-	T.C.clk += slots / 4 + 1;
-}
-
-static void random_fractions(uint8_t f[8])
-{
-	unsigned a = (unsigned)(rnd() % 256), b = (unsigned)(rnd() % (256 - a)), c = (unsigned)(rnd() % (256 - a - b));
-
-	f[0] = (uint8_t)a;
-	f[1] = (uint8_t)b;
-	f[2] = (uint8_t)c;
-	f[3] = (uint8_t)(255 - a - b - c);
-	for (unsigned i = 4; i < 8; i++)
-		f[i] = (uint8_t)(rnd() % (f[i - 4] + 1u));
-}
 
 /* ---- the interposers ---- */
-
-static long raw_syscall(long n, long a, long b, long c, long d, long e, long f)
-{
-	register long r10 __asm__("r10") = d, r8 __asm__("r8") = e, r9 __asm__("r9") = f;
-	long r;
-
-	__asm__ volatile("syscall" : "=a"(r) : "0"(n), "D"(a), "S"(b), "d"(c), "r"(r10), "r"(r8), "r"(r9)
-			 : "rcx", "r11", "memory");
-	return r;
-}
-
-static unsigned kind_of(const struct perf_event_attr *at)
-{
-	if (at->type != PERF_TYPE_RAW && at->type != 4)	/* the fixtures' cpu PMU */
-		return 0;
-	if (at->config == 0x400)
-		return KIND_SLOTS;
-	if ((at->config & ~0x700ull) == 0x8000)
-		return KIND_METRIC + (unsigned)(at->config >> 8 & 7);
-	return 0;
-}
 
 /* perf_event_open of a topdown event: the kernel's rules, then a msr/tsc/ event in its place. */
 static long td_open(struct perf_event_attr *at, long pid, long cpu, long group, long flags)
@@ -255,30 +75,10 @@ static long td_open(struct perf_event_attr *at, long pid, long cpu, long group, 
 	m.type = (uint32_t)T.msr_type;
 	m.config = 0;
 	m.exclude_user = m.exclude_kernel = m.exclude_hv = 0;
-	r = raw_syscall(SYS_perf_event_open, (long)&m, pid, cpu, group, flags, 0);
+	r = emu_raw_syscall(SYS_perf_event_open, (long)&m, pid, cpu, group, flags, 0);
 	if (r >= 0) {
 		T.kind[T.nev] = kind;
 		T.fd[T.nev++] = (int)r;
-	}
-	return r;
-}
-
-INTERPOSE long syscall(long n, ...)
-{
-	long a[6], r;
-	va_list ap;
-
-	va_start(ap, n);
-	for (int i = 0; i < 6; i++)
-		a[i] = va_arg(ap, long);
-	va_end(ap);
-	if (n == SYS_perf_event_open && T.opening)
-		r = td_open((struct perf_event_attr *)a[0], a[1], a[2], a[3], a[4]);
-	else
-		r = raw_syscall(n, a[0], a[1], a[2], a[3], a[4], a[5]);
-	if (r < 0 && r > -4096) {
-		errno = (int)-r;
-		return -1;
 	}
 	return r;
 }
@@ -384,20 +184,7 @@ static char fixtures[PATH_MAX];
 
 static void sim_reset(enum model model)
 {
-	memset(&T.count, 0, sizeof(T.count));
-	T.nev = 0;
-	T.model = model;
-	T.active = 1;
-	T.hide = 0;
-	T.raw = T.met = T.saved_raw = T.saved_met = 0;
-	T.switches = T.resets = 0;
-	T.C.mult = 1717986918;	/* a 2.5 GHz TSC ten days after boot */
-	T.C.shift = 32;
-	T.C.clk = 2160000000000000ull;
-	T.C.cyc2ns_off = 123456789;
-	T.C.c_base = T.C.clk;
-	T.C.en = T.C.run = 0;
-	T.C.state = SK_ON;
+	td_sim_init(model);
 	memset(&st, 0, sizeof(st));
 	p_rdpmc = p_rdtsc = p_read2 = 0;
 }
@@ -413,9 +200,9 @@ static int td_open_set(struct pmu_set **set, const char *tree, const char *event
 	emu_cap.active = 1;
 	emu_cap.n = 0;
 	emu_cap.max = MAXEV;
-	T.opening = 1;
+	emu_open_hook = td_open;
 	r = pmu_open(set, events);
-	T.opening = 0;
+	emu_open_hook = NULL;
 	emu_cap.active = 0;
 	if (r == 0 && (emu_cap.n != (int)T.nev || T.nev != pmu_count(*set)))
 		fail(events, "%d pages mapped, %u events opened, %u in the set", emu_cap.n, T.nev, pmu_count(*set));
@@ -712,9 +499,9 @@ static void case_refused(void)
 		sim_reset(ZERO);
 		snprintf(root, sizeof(root), "%s/%s", fixtures, refuse[k].tree);
 		setenv("PMU_SYSFS_DEVICES", root, 1);
-		T.opening = 1;
+		emu_open_hook = td_open;
 		r = pmu_open_opts(&set, refuse[k].events, &o);
-		T.opening = 0;
+		emu_open_hook = NULL;
 		CHECK_EQ(r, -EINVAL);
 		CHECK_MSG(strstr(pmu_errmsg(), refuse[k].names) && strstr(pmu_errmsg(), "slots"), "%s", pmu_errmsg());
 		printf("refused: %s: %s\n", refuse[k].events, pmu_errmsg());
