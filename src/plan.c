@@ -144,8 +144,10 @@ void pmu__plan_group_read(struct pmu_set *set)
 	for (i = 0; i < n; i++)
 		if (c->ctr[i].event != i)
 			n = 0;
-	if (c->ntd)	/* every read(2) of a topdown group goes through pmu__read_counters() */
+	if (c->ntd) {	/* every read(2) of a topdown group goes through pmu__read_counters() */
 		n = 0;
+		set->topdown = 1;
+	}
 	set->group_n = n;
 	set->group_fd = c->grp[0].fd;
 	set->group_buf = c->buf;

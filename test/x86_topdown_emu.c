@@ -480,6 +480,40 @@ static void case_random(const char *what, const char *tree, const char *events, 
 	report(what);
 }
 
+/* Opened disabled: read(2) until enabled, then the decode from the first read(2) after. */
+static void case_disabled(void)
+{
+	PMU_OPTS(o, .flags = PMU_DISABLED);
+	struct pmu_set *set;
+	char root[PATH_MAX + 16];
+
+	td_sim_init(RESTORE);
+	memset(&st, 0, sizeof(st));
+	snprintf(root, sizeof(root), "%s/intel_icl", fixtures);
+	setenv("PMU_SYSFS_DEVICES", root, 1);
+	emu_cap.active = 1;
+	emu_cap.n = 0;
+	emu_cap.max = MAXEV;
+	emu_open_hook = td_open;
+	CHECK_EQ(pmu_open_opts(&set, "topdown-be-bound,slots", &o), 0);
+	emu_open_hook = NULL;
+	emu_cap.active = 0;
+	if (t_failures)
+		return;
+	find_order(set);
+	run_for(5000, frac_a);
+	read_one("disabled", set, 0, 1);
+	CHECK_EQ(obs[0].count, 0);	/* slots, which the library put first, counted nothing */
+	CHECK_EQ(pmu_enable(set), 0);
+	run_for(5000, frac_a);
+	read_one("disabled", set, 0, 1);
+	run_for(5000, frac_b);
+	read_one("disabled", set, 2, 0);
+	CHECK_EQ(obs[0].count, 10000);
+	td_close(set);
+	report("disabled");
+}
+
 /* Metric events that cannot be read: refused at open, naming the event. */
 static void case_refused(void)
 {
@@ -556,6 +590,7 @@ int main(void)
 	case_random("random-l2", "intel_spr", "slots,topdown-retiring,topdown-bad-spec,topdown-fe-bound,"
 		    "topdown-be-bound,topdown-heavy-ops,topdown-br-mispredict,topdown-fetch-lat,topdown-mem-bound",
 		    ZERO);
+	case_disabled();
 	case_refused();
 	T_DONE();
 }
