@@ -79,6 +79,21 @@ static int read_slow(struct pmu_set *set, uint64_t *values, struct pmu_reading *
 	return r;
 }
 
+/* A set with topdown events (topdown.c): their decode where the pages allow it, else read(2). */
+static __attribute__((noinline)) int read_topdown(struct pmu_set *set, uint64_t *values,
+						   struct pmu_reading *out)
+{
+	struct pmu__cold *c = pmu__cold(set);
+	int r = pmu__check_owner(set, "pmu_read");
+
+	if (r < 0)
+		return r;
+	if (pmu__topdown_user_values(c, out != NULL) && (r = pmu__read_counters(set)) < 0)
+		return r;
+	pmu__sum_events(c, values, out);
+	return 0;
+}
+
 /* Multiplexed events, or no set at all: times from the pages where possible, else read(2). */
 static __attribute__((noinline)) int read_scaled(struct pmu_set *set, uint64_t *values,
 						  struct pmu_reading *out)
@@ -99,7 +114,7 @@ static __attribute__((noinline)) int read_scaled(struct pmu_set *set, uint64_t *
 	}
 	if (set->direct)
 		return 0;
-	return unlikely(set->topdown) ? pmu__topdown_read(set, values, out) : read_slow(set, values, out);
+	return unlikely(set->topdown) ? read_topdown(set, values, out) : read_slow(set, values, out);
 }
 
 /* Values of a multiplexed group, scaled: out of the way of read_group(). */
@@ -217,7 +232,7 @@ static __attribute__((noinline)) uint64_t scale_one(uint64_t v, uint64_t enabled
 static __attribute__((noinline)) int read_event_slow(struct pmu_set *set, unsigned i, uint64_t *value)
 {
 	struct pmu__cold *c = pmu__cold(set);
-	int r = set->topdown ? pmu__topdown_read(set, NULL, NULL) : read_slow(set, NULL, NULL);
+	int r = set->topdown ? read_topdown(set, NULL, NULL) : read_slow(set, NULL, NULL);
 
 	if (r == 0)
 		*value = pmu__scale(c->rd[c->nctr + i].value, c->rd[c->nctr + i].enabled, c->rd[c->nctr + i].running);

@@ -351,8 +351,8 @@ void pmu__topdown_settle(struct pmu_set *set);
 /* Around a read(2) of topdown group gr: the pages' locks before it, the base after. */
 void pmu__topdown_mark(struct pmu__cold *c, struct pmu__group *gr);
 void pmu__topdown_noted(struct pmu__cold *c, struct pmu__group *gr);
-/* pmu_read() and pmu_read_full() of a set with topdown events (as read_slow()'s arguments). */
-int pmu__topdown_read(struct pmu_set *set, uint64_t *values, struct pmu_reading *out);
+/* Every counter of a set with topdown events from user space into c->rd (times too if asked), or 1. */
+int pmu__topdown_user_values(struct pmu__cold *c, bool times);
 /* pmu_user_read() of such a set. */
 int pmu__topdown_user_read(const struct pmu_set *set, unsigned i, const char **why);
 

@@ -15,7 +15,8 @@
  * all publish a page update), slots = base + register and metric i = base +
  * register * byte_i / 0xff, base being what that read(2) gave. Otherwise the
  * read is a read(2), the new base. None of this is inline: the set is never
- * direct, its topdown events have no inline page.
+ * direct, its topdown events have no inline page; read.c's read_topdown()
+ * takes the decode or the read(2).
  */
 #include <stdio.h>
 #include <string.h>
@@ -302,8 +303,7 @@ static int decode(struct pmu__cold *c, struct pmu__group *gr, bool times)
 	return 0;
 }
 
-/* Every counter from user space into c->rd, or 1. */
-static int user_read(struct pmu__cold *c, bool times)
+int pmu__topdown_user_values(struct pmu__cold *c, bool times)
 {
 	for (unsigned g = 0; g < c->ngroups; g++) {
 		struct pmu__group *gr = &c->grp[g];
@@ -325,23 +325,10 @@ static int user_read(struct pmu__cold *c, bool times)
 	return 0;
 }
 #else
-static int user_read(struct pmu__cold *c, bool times)
+int pmu__topdown_user_values(struct pmu__cold *c, bool times)
 {
 	(void)c;
 	(void)times;
 	return 1;
 }
 #endif
-
-int pmu__topdown_read(struct pmu_set *set, uint64_t *values, struct pmu_reading *out)
-{
-	struct pmu__cold *c = pmu__cold(set);
-	int r = pmu__check_owner(set, "pmu_read");
-
-	if (r < 0)
-		return r;
-	if (user_read(c, out != NULL) && (r = pmu__read_counters(set)) < 0)
-		return r;
-	pmu__sum_events(c, values, out);
-	return 0;
-}
