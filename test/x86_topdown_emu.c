@@ -19,9 +19,11 @@
  * count). Every value pmu_read(), pmu_read_full() and pmu_counter_read()
  * return must be what read(2) would have returned at the emulated rdpmc it
  * came from (or the read(2) it came from), and pmu_user_read() must say
- * beforehand which of the two it will be. The figures of the page formula
- * (offset + register) and of a decode that ignored a context switch show
- * what the kernel's counts rule out.
+ * beforehand which of the two it will be (but where a switch comes inside
+ * the call, just before either rdpmc). The figures of the page formula
+ * (offset + register), of a decode from the page's offset and of one from
+ * the last read(2) that ignored a context switch show what the kernel's
+ * counts rule out.
  */
 #include "test.h"
 
@@ -143,10 +145,16 @@ INTERPOSE int ioctl(int fd, unsigned long req, ...)
 	return (int)syscall(SYS_ioctl, fd, req, arg);
 }
 
+/* A context switch just before the library call's rdpmc number hook_at (-1: none). */
+static int hook_at = -1;
+static unsigned call_rdpmc;
+
 static uint64_t emu_rdpmc(uint32_t ecx, void *ip)
 {
 	(void)ip;
 	st.rdpmc++;
+	if ((int)call_rdpmc++ == hook_at)
+		context_switch();
 	if (ecx == (1u << 29))
 		return T.met;
 	if (ecx != (1u << 30 | 3) || !T.active) {
@@ -245,6 +253,7 @@ static void call_begin(struct pmu_set *set)
 	for (unsigned i = 0; i < pmu_count(set); i++)
 		said[i] = pmu_user_read(set, i, NULL);
 	memset(obs, 0, sizeof(obs));
+	call_rdpmc = 0;
 	emu_arm();
 }
 
@@ -265,7 +274,7 @@ static void check_value(const char *what, const char *call, unsigned i, uint64_t
 	if (rd && (!obs[e].times || rd->enabled != obs[e].en || rd->running != obs[e].run))
 		fail(what, "%s: event %u: times %" PRIu64 "/%" PRIu64 ", want %" PRIu64 "/%" PRIu64, call, i,
 		     rd->enabled, rd->running, obs[e].en, obs[e].run);
-	if (said[i] != (obs[e].src == OBS_RDPMC))
+	if (hook_at < 0 && said[i] != (obs[e].src == OBS_RDPMC))
 		fail(what, "%s: event %u: pmu_user_read said %d, the value came from %s", call, i, said[i],
 		     obs[e].src == OBS_RDPMC ? "rdpmc" : "read(2)");
 	if (obs[e].src == OBS_RDPMC)
@@ -480,6 +489,33 @@ static void case_random(const char *what, const char *tree, const char *events, 
 	report(what);
 }
 
+/* A context switch inside the decode, before either rdpmc: read(2) answers, then the decode again. */
+static void case_interrupted(const char *what, enum model model)
+{
+	struct pmu_set *set;
+
+	td_sim_init(model);
+	memset(&st, 0, sizeof(st));
+	if (td_open_set(&set, "intel_spr", "slots,topdown-retiring,topdown-heavy-ops,topdown-mem-bound")) {
+		fail(what, "%s", pmu_errmsg());
+		return;
+	}
+	find_order(set);
+	run_for(100000, frac_a);
+	read_one(what, set, 0, 1);
+	for (int at = 0; at < 2; at++) {
+		run_for(200000, frac_a);
+		hook_at = at;
+		read_one(what, set, 2, 1);	/* the lock moved on under the decode */
+		hook_at = -1;
+		run_for(300000, frac_b);
+		read_one(what, set, 2, 0);
+	}
+	CHECK_EQ(T.switches, 2);
+	td_close(set);
+	report(what);
+}
+
 /* Opened disabled: read(2) until enabled, then the decode from the first read(2) after. */
 static void case_disabled(void)
 {
@@ -590,6 +626,8 @@ int main(void)
 	case_random("random-l2", "intel_spr", "slots,topdown-retiring,topdown-bad-spec,topdown-fe-bound,"
 		    "topdown-be-bound,topdown-heavy-ops,topdown-br-mispredict,topdown-fetch-lat,topdown-mem-bound",
 		    ZERO);
+	case_interrupted("inside", RESTORE);
+	case_interrupted("inside0", ZERO);
 	case_disabled();
 	case_refused();
 	T_DONE();
