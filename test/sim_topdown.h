@@ -15,11 +15,14 @@
  *    slots and RDPMC_METRIC + 1 for the metric events, offset the count
  *    (prev_count is 0), the times;
  *  - a task's events off the CPU (switched out, disabled) count no time.
- * The clock is sim_kernel.h's (struct sk, its clock fields only).
+ * The clock is sim_kernel.h's (struct sk, its clock fields only). The
+ * events are opened as msr/tsc/ events in their place, which count nothing
+ * the simulation does not say.
  */
 #ifndef PMU_SIM_TOPDOWN_H
 #define PMU_SIM_TOPDOWN_H
 
+#include <sys/ioctl.h>
 #include "sim_kernel.h"
 #include "x86_emu.h"
 
@@ -43,7 +46,7 @@ static struct {
 	uint32_t lock[MAXEV];
 	struct sk C;			/* the clock and the group's times only */
 	int msr_type;			/* the msr PMU, whose tsc event stands in */
-	long switches, resets;
+	long switches, resets, bad;	/* bad: calls the simulation cannot answer */
 } T;
 
 static uint64_t value(unsigned e, uint64_t raw, uint64_t met)
@@ -202,7 +205,7 @@ static void td_sim_init(enum model model)
 	T.active = 1;
 	T.hide = 0;
 	T.raw = T.met = T.saved_raw = T.saved_met = 0;
-	T.switches = T.resets = 0;
+	T.switches = T.resets = T.bad = 0;
 	T.C.mult = 1717986918;
 	T.C.shift = 32;
 	T.C.clk = 2160000000000000ull;
@@ -210,6 +213,66 @@ static void td_sim_init(enum model model)
 	T.C.c_base = T.C.clk;
 	T.C.en = T.C.run = 0;
 	T.C.state = SK_ON;
+}
+
+/* ---- its system calls: this program's syscall() (emu_open_hook) and ioctl() ---- */
+
+/* perf_event_open of a topdown event: the kernel's rules, then a msr/tsc/ event in its place. */
+static long td_open(struct perf_event_attr *at, long pid, long cpu, long group, long flags)
+{
+	struct perf_event_attr m = *at;
+	unsigned kind = kind_of(at);
+	long r;
+
+	if (!kind || T.nev == MAXEV) {
+		T.bad++;
+		return -EINVAL;
+	}
+	if (kind >= KIND_METRIC && (group < 0 || !T.nev || group != T.fd[0] || T.kind[0] != KIND_SLOTS ||
+				    !(at->read_format & PERF_FORMAT_GROUP)))
+		return -EINVAL;	/* intel_pmu_hw_config(): the metric events need a slots leader */
+	m.type = (uint32_t)T.msr_type;
+	m.config = 0;
+	m.exclude_user = m.exclude_kernel = m.exclude_hv = 0;
+	r = emu_raw_syscall(SYS_perf_event_open, (long)&m, pid, cpu, group, flags, 0);
+	if (r >= 0) {
+		T.kind[T.nev] = kind;
+		T.fd[T.nev++] = (int)r;
+	}
+	return r;
+}
+
+static int td_fd(int fd)
+{
+	for (unsigned e = 0; e < T.nev; e++)
+		if (T.fd[e] == fd)
+			return (int)e;
+	return -1;
+}
+
+/* The library's disable, reset (with PERF_IOC_FLAG_GROUP) and enable of the group. */
+INTERPOSE int ioctl(int fd, unsigned long req, ...)
+{
+	va_list ap;
+	long arg;
+
+	va_start(ap, req);
+	arg = va_arg(ap, long);
+	va_end(ap);
+	if (td_fd(fd) >= 0) {
+		if (req == PERF_EVENT_IOC_DISABLE && T.active) {
+			sched_out();
+			publish();
+		} else if (req == PERF_EVENT_IOC_ENABLE && !T.active) {
+			sched_in();
+		} else if (req == PERF_EVENT_IOC_RESET) {
+			fold(0);	/* perf_event_read() of an active event, then count = 0 */
+			memset(T.count, 0, sizeof(T.count));
+			publish();
+			T.resets++;
+		}
+	}
+	return (int)syscall(SYS_ioctl, fd, req, arg);
 }
 
 #endif
