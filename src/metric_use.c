@@ -197,32 +197,60 @@ static int add_metric(const struct pmu__metric_def *d, const struct list *given,
 	return r == -ENOMEM ? pmu__err(r, "metric %s: out of memory", d->name) : r;
 }
 
-/* Whether this machine names every event of d (and has #slots, where d needs it); what it lacks onto missing. */
-static int usable(const struct pmu__metric_def *d, struct list *missing, bool *ok)
+/*
+ * Whether this machine names every event of d (and has #slots, where d
+ * needs it), what it lacks onto missing, and whether they open together
+ * (why not into why, the first time).
+ */
+static int usable(const struct pmu__metric_def *d, struct list *missing, char *why, size_t size, bool *ok)
 {
+	struct list evs = { 0 };
 	struct pmu__expr *e = NULL;
 	struct pmu__event ev;
+	struct pmu_set *set;
 	const char **ids;
 	unsigned n;
 	double slots;
+	char *spec;
+	bool mem = true;
 	int r = def_events(d, &e, &ids, &n);
 
 	*ok = r == 0;
 	if (r < 0)
 		return r;
-	for (unsigned i = 0; r == 0 && i < n; i++)
-		if (strcmp(ids[i], "duration_time") && pmu__event_parse(ids[i], strlen(ids[i]), &ev) < 0) {
-			*ok = false;
-			if (!list_has(missing, ids[i], false))
-				r = list_add(missing, ids[i], strlen(ids[i]));
+	for (unsigned i = 0; r == 0 && i < n; i++) {
+		if (!strcmp(ids[i], "duration_time"))
+			continue;
+		if (pmu__event_parse(ids[i], strlen(ids[i]), &ev) == 0) {
+			r = list_add(&evs, ids[i], strlen(ids[i]));
+			continue;
 		}
+		*ok = false;
+		if (!list_has(missing, ids[i], false))
+			r = list_add(missing, ids[i], strlen(ids[i]));
+	}
 	if (r == 0 && strstr(d->expr, "#slots") && literal(NULL, PMU_EXPR_SLOTS, &slots) == 0 && isnan(slots)) {
 		*ok = false;
 		if (!list_has(missing, "caps/slots", false))
 			r = list_add(missing, "caps/slots", 10);
 	}
+	/* named is not enough: the metric's events must count here (the generic ones need a PMU) */
+	if (r == 0 && *ok && evs.n) {
+		spec = list_join(&evs, ",", &mem);
+		r = !mem ? -ENOMEM : pmu_open(&set, spec);
+		if (r == 0)
+			pmu_close(set);
+		else if (r != -ENOMEM) {
+			if (!*why)
+				snprintf(why, size, "%s: %s", d->name, pmu_errmsg());
+			*ok = false;
+			r = 0;
+		}
+		free(spec);
+	}
 	free(ids);
 	pmu__expr_free(e);
+	list_free(&evs);
 	return r == -ENOMEM ? pmu__err(r, "metric %s: out of memory", d->name) : r;
 }
 
@@ -231,23 +259,25 @@ static int add_group(const char *g, const struct list *given, struct list *out, 
 {
 	struct list missing = { 0 };
 	unsigned found = 0;
-	char *what;
+	char *what, why[400] = "";
 	bool ok, mem = true;
 	int r = 0;
 
 	for (unsigned i = 0; r == 0 && i < NBUILTIN; i++) {
 		if (!pmu__metric_def_in(builtin(i), g))
 			continue;
-		r = usable(builtin(i), &missing, &ok);
+		r = usable(builtin(i), &missing, why, sizeof(why), &ok);
 		if (r == 0 && ok) {
 			found++;
 			r = add_metric(builtin(i), given, out, named);
 		}
 	}
-	if (r == 0 && !found) {
+	if (r == 0 && !found && !missing.n) {
+		r = pmu__err(-EOPNOTSUPP, "%s: not supported here: no metric of the group counts here (%s)", g, why);
+	} else if (r == 0 && !found) {
 		what = list_join(&missing, ", ", &mem);
 		r = mem ? pmu__err(-EOPNOTSUPP, "%s: not supported here: the group's metrics need %s, which %s does "
-				   "not have", g, what, pmu__sysfs_root()) : -ENOMEM;
+				   "not have%s%s", g, what, pmu__sysfs_root(), *why ? "; " : "", why) : -ENOMEM;
 		free(what);
 	}
 	list_free(&missing);

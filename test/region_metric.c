@@ -106,6 +106,7 @@ out:
 
 int main(void)
 {
+	struct pmu_set *probe;
 	unsigned calls = 0;
 	pthread_t th;
 	char *s;
@@ -146,6 +147,21 @@ int main(void)
 	CHECK(pmu_thread_init("task-clock,no_such_metric") < 0);
 	CHECK_MSG(strstr(pmu_errmsg(), "no_such_metric"), "%s", pmu_errmsg());
 	CHECK_EQ(pmu_thread_event_count(), 0);
+
+	/* a group: those of its metrics that count here; without a hardware PMU, CPUs_utilized alone of Default's */
+	if (pmu_open(&probe, "cycles") == 0) {
+		pmu_close(probe);
+	} else {
+		CHECK_MSG(pmu_thread_init("default") == 0, "%s", pmu_errmsg());
+		CHECK(pmu_thread_event_count() == 1 && !strcmp(pmu_thread_event_name(0), "task-clock"));
+		worker(NULL);
+		struct pmu_results *res = pmu_results_take();
+		const char *const *names;
+
+		CHECK(res && pmu_results_metrics(res, &names) == 1 && !strcmp(names[0], "CPUs_utilized"));
+		pmu_results_free(res);
+		CHECK(pmu_thread_fini() == 0);
+	}
 
 	/* a group: refused, naming it and what it lacks, where this machine has none of its events */
 	r = pmu_thread_init("TopdownL1");
