@@ -411,7 +411,7 @@ int pmu__mplan_make(struct pmu__mplan *p, const char *const *events, unsigned n,
 		r = plan_add(p, builtin(i), false, events, n);
 	if (r < 0)
 		pmu__mplan_free(p);
-	return r;
+	return r == -ENOMEM ? pmu__err(r, "metrics: out of memory") : r;
 }
 
 struct vctx {

@@ -314,6 +314,8 @@ static int merge_plan(struct merge *m)
 		strcat(strcat(named, i ? "," : ""), m->mkeys[i]);
 	r = pmu__mplan_make(&m->mp, ev, m->ncommon, named);
 	free(named);
+	if (r == -ENOMEM)
+		return merge_nomem();
 	return r < 0 ? tool_err(r, "%s", pmu_errmsg()) : 0;
 }
 
