@@ -87,8 +87,11 @@ int main(void)
 	CHECK_MSG(PMU("report", "merge", "--format", "json", ab, c) == 0, "%s", err);
 	CHECK_MSG(metric("ipc") == 6100.0 / 11000.0, "ipc %.17g\n%s", metric("ipc"), out);
 	CHECK_MSG(metric("CPUs_utilized") == 2700000.0 / 6500000.0, "%s", out);
-	char tree[sizeof(out)];
-	snprintf(tree, sizeof(tree), "%s", strstr(out, "\"metrics\": {"));
+	char tree[512];
+	const char *tm = strstr(out, "\"metrics\": {");
+
+	CHECK(tm && strchr(tm, '}'));
+	snprintf(tree, sizeof(tree), "%s", tm ? tm : "}");
 	CHECK_MSG(PMU("report", "merge", "--format", "json", a, b, c) == 0, "%s", err);
 	CHECK_MSG(strstr(out, "\"metrics\": {") && !strncmp(strstr(out, "\"metrics\": {"), tree,
 		  (size_t)(strchr(tree, '}') - tree)), "%s\n%s", tree, out);
