@@ -180,7 +180,15 @@ unsigned pmu_version_patch(void);
  * the report at exit.
  */
 
-/* Once per process: the events every thread will count (validated now). 0 or -errno. */
+/*
+ * Once per process: the events every thread will count (validated now). 0 or
+ * -errno. A name of the list that is no event but a built-in metric (IPC,
+ * CPI, CPUs_utilized, ...: pmu list metric) or metric group (Default,
+ * TopdownL1, ...) stands for its metrics' events (a group's: those of its
+ * metrics this machine names), each counted once, beside the events named;
+ * the reports and results then give those metrics (duration_time is the
+ * region's own time).
+ */
 int pmu_thread_init(const char *events);
 
 /* Reads the calling thread's counters like pmu_read(), opening them on the first call. */
@@ -319,6 +327,29 @@ struct pmu_region_result {
  * NULL arguments, a region or thread out of range, or a size too small.
  */
 int pmu_results_get(const struct pmu_results *r, unsigned region, int thread, struct pmu_region_result *out);
+
+/*
+ * The metrics the snapshot gives: those pmu_thread_init() named, then every
+ * built-in one whose events it counts (IPC with cycles and instructions).
+ * Their number, and in *names (when names is not NULL) their names as the
+ * reports write them (0.4's keys for those its reports had: "ipc",
+ * "cache_miss_ratio", "branch_miss_ratio", "l1d_miss_ratio"), valid until
+ * pmu_results_free(). 0 for NULL r.
+ */
+unsigned pmu_results_metrics(const struct pmu_results *r, const char *const **names);
+
+/*
+ * Metric metric (a name pmu_results_metrics() gives, or the built-in
+ * metric's own, in any case) of region number region in thread number
+ * thread, or in total over every thread (-1), into *value: computed from the
+ * summed counts (and the ns, for duration_time), never from other ratios;
+ * the expression's value before its scale (0.025 for 2.5 % of branches
+ * missed). 0, or -errno: -ENOENT when the snapshot has no such metric or no
+ * call of the region there; -EDOM when undefined (a zero denominator:
+ * *value is NaN); -EINVAL for NULL arguments, a region or thread out of range.
+ */
+int pmu_results_metric(const struct pmu_results *r, unsigned region, int thread, const char *metric,
+		       double *value);
 
 /* ---- end of per-thread counters, regions and reports ---- */
 

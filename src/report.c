@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <locale.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -16,7 +17,6 @@
 
 #include "escape.h"
 #include "outfile.h"
-#include "metrics.h"
 #include "region.h"
 #include "report.h"
 #include "results.h"
@@ -44,19 +44,32 @@ static bool multiplexed(const struct pmu_results *s)
 	return false;
 }
 
-/* The metrics of the report: those the events allow, and (m[i].num < 0) those they do not. */
-static void plan_metrics(const struct pmu_results *s, struct pmu__metric_use *m)
+/* Metric i of region id in thread k (-1: total); false when undefined. */
+static bool metric(const struct pmu_results *s, int k, unsigned id, unsigned i, double *out)
 {
-	for (unsigned i = 0; i < PMU_NMETRICS; i++)
-		if (!pmu__metrics[i].key ||
-		    !pmu__metric_plan(&pmu__metrics[i], (const char *const *)s->ev, s->n, &m[i]))
-			m[i].num = m[i].den = -1;
+	*out = pmu__results_metric(s, k, id, i);
+	return !isnan(*out);
 }
 
-/* Metric i of the figures e; false when undefined (zero denominator). */
-static bool metric(const struct pmu__metric_use *m, unsigned i, const struct pmu__rent *e, double *out)
+/* A metric's value for programs: the shortest text that reads back as the same double. */
+static void put_exact(FILE *f, double x)
 {
-	return m[i].num >= 0 && pmu__metric_value((double)e->sum[1 + m[i].num], (double)e->sum[1 + m[i].den], out);
+	char buf[40];
+
+	for (int p = 15; p <= 17; p++) {
+		snprintf(buf, sizeof(buf), "%.*g", p, x);
+		if (p == 17 || strtod(buf, NULL) == x)
+			break;
+	}
+	fputs(buf, f);
+}
+
+/* The table's column of metric i. */
+static int metric_width(const struct pmu_results *s, unsigned i)
+{
+	int len = (int)strlen(s->mp.m[i].label);
+
+	return len > 12 ? len : 12;
 }
 
 /* Each byte of a name escaped takes four at most. */
@@ -83,7 +96,7 @@ struct widths {
  * and stddev per outermost call, then (csv) each event's min, max, stddev
  * and running percentage, or (table, when multiplexed) its running percentage.
  */
-static void report_rows(FILE *f, const struct pmu_results *s, const struct pmu__metric_use *m, const struct widths *w)
+static void report_rows(FILE *f, const struct pmu_results *s, const struct widths *w)
 {
 	char lab[96], e[PMU_ESC_SIZE];
 
@@ -120,19 +133,18 @@ static void report_rows(FILE *f, const struct pmu_results *s, const struct pmu__
 			}
 			for (unsigned i = 0; i < s->n; i++)
 				fprintf(f, w ? " %*" PRIu64 : ",%*" PRIu64, w ? (int)w->ev[i] : 0, d->sum[1 + i]);
-			for (unsigned i = 0; i < PMU_NMETRICS; i++) {
-				if (m[i].num < 0 || m[i].den < 0)
-					continue;
-				bool ok = metric(m, i, d, &x);
+			for (unsigned i = 0; i < s->mp.n; i++) {
+				bool ok = metric(s, k, id, i, &x);
 
 				if (w && ok)
-					fprintf(f, " %12.*f", pmu__metrics[i].scale > 1 ? 2 : 3, x * pmu__metrics[i].scale);
+					fprintf(f, " %*.*f", metric_width(s, i), s->mp.m[i].scale > 1 ? 2 : 3,
+						x * s->mp.m[i].scale);
 				else if (w)
-					fprintf(f, " %12s", "-");
-				else if (ok)
-					fprintf(f, ",%.6f", x);
+					fprintf(f, " %*s", metric_width(s, i), "-");
 				else
 					fputc(',', f);
+				if (!w && ok)
+					put_exact(f, x);
 			}
 			fprintf(f, w ? " %12" PRIu64 " %12" PRIu64 " %12.1f" : ",%" PRIu64 ",%" PRIu64 ",%.3f",
 				d->min[0], d->max[0], d->sd[0]);
@@ -145,7 +157,7 @@ static void report_rows(FILE *f, const struct pmu_results *s, const struct pmu__
 	}
 }
 
-static void report_table(FILE *f, const struct pmu_results *s, const struct pmu__metric_use *m)
+static void report_table(FILE *f, const struct pmu_results *s)
 {
 	size_t we[s->n ? s->n : 1], wr[s->n ? s->n : 1];
 	struct widths w = { 6, 6, we, multiplexed(s) ? wr : NULL };
@@ -178,9 +190,8 @@ static void report_table(FILE *f, const struct pmu_results *s, const struct pmu_
 		we[i] = len > 14 ? len : 14;
 		fprintf(f, " %*s", (int)we[i], e);
 	}
-	for (unsigned i = 0; i < PMU_NMETRICS; i++)
-		if (m[i].num >= 0 && m[i].den >= 0)
-			fprintf(f, " %12s", pmu__metrics[i].label);
+	for (unsigned i = 0; i < s->mp.n; i++)
+		fprintf(f, " %*s", metric_width(s, i), s->mp.m[i].label);
 	fprintf(f, " %12s %12s %12s", "min ns", "max ns", "stddev ns");
 	for (unsigned i = 0; w.run && i < s->n; i++) {
 		size_t len = strlen(pmu__report_esc(e, s->ev[i])) + 5;
@@ -189,10 +200,10 @@ static void report_table(FILE *f, const struct pmu_results *s, const struct pmu_
 		fprintf(f, " %*s run%%", (int)wr[i] - 5, e);
 	}
 	fputc('\n', f);
-	report_rows(f, s, m, &w);
+	report_rows(f, s, &w);
 }
 
-static void report_csv(FILE *f, const struct pmu_results *s, const struct pmu__metric_use *m)
+static void report_csv(FILE *f, const struct pmu_results *s)
 {
 	static const char *const per[] = { "min", "max", "stddev", "running_pct" };
 	char col[PMU_REGION_NAME + 16];
@@ -202,9 +213,10 @@ static void report_csv(FILE *f, const struct pmu_results *s, const struct pmu__m
 		fputc(',', f);
 		pmu__report_csv_field(f, s->ev[i]);
 	}
-	for (unsigned i = 0; i < PMU_NMETRICS; i++)
-		if (m[i].num >= 0 && m[i].den >= 0)
-			fprintf(f, ",%s", pmu__metrics[i].key);
+	for (unsigned i = 0; i < s->mp.n; i++) {
+		fputc(',', f);
+		pmu__report_csv_field(f, s->mp.m[i].key);
+	}
 	fputs(",ns_min,ns_max,ns_stddev", f);
 	for (unsigned i = 0; i < s->n; i++)
 		for (unsigned j = 0; j < 4; j++) {
@@ -213,7 +225,7 @@ static void report_csv(FILE *f, const struct pmu_results *s, const struct pmu__m
 			pmu__report_csv_field(f, col);
 		}
 	fputc('\n', f);
-	report_rows(f, s, m, NULL);
+	report_rows(f, s, NULL);
 }
 
 /* "key": {EVENT: value, ...} */
@@ -232,9 +244,9 @@ static void json_per_event(FILE *f, const struct pmu_results *s, const char *key
 	fputc('}', f);
 }
 
-static void json_figures(FILE *f, const struct pmu_results *s, const struct pmu__metric_use *m,
-			 const struct pmu__rent *d)
+static void json_figures(FILE *f, const struct pmu_results *s, int k, unsigned id)
 {
+	const struct pmu__rent *d = ENT(s, k, id);
 	double x;
 
 	fprintf(f, "\"calls\": %" PRIu64 ", \"spans\": %" PRIu64 ", \"ns\": %" PRIu64 ", \"ns_per_call\": %.1f, "
@@ -246,19 +258,19 @@ static void json_figures(FILE *f, const struct pmu_results *s, const struct pmu_
 	json_per_event(f, s, "stddev", NULL, d->sd, ": %.3f");
 	json_per_event(f, s, "running_pct", NULL, d->pct, ": %.2f");
 	fputs(", \"metrics\": {", f);
-	for (unsigned i = 0, k = 0; i < PMU_NMETRICS; i++) {
-		if (m[i].num < 0 || m[i].den < 0)
-			continue;
-		fprintf(f, "%s\"%s\": ", k++ ? ", " : "", pmu__metrics[i].key);
-		if (metric(m, i, d, &x))
-			fprintf(f, "%.6f", x);
+	for (unsigned i = 0; i < s->mp.n; i++) {
+		fputs(i ? ", " : "", f);
+		pmu__json_str(f, s->mp.m[i].key);
+		fputs(": ", f);
+		if (metric(s, k, id, i, &x))
+			put_exact(f, x);
 		else
 			fputs("null", f);
 	}
 	fputc('}', f);
 }
 
-static void report_json(FILE *f, const struct pmu_results *s, const struct pmu__metric_use *m)
+static void report_json(FILE *f, const struct pmu_results *s)
 {
 	char host[256] = "", cmd[4096], when[32] = "";
 	unsigned nr = 0;
@@ -293,7 +305,7 @@ static void report_json(FILE *f, const struct pmu_results *s, const struct pmu__
 		fputs("\"name\": ", f);
 		pmu__json_str(f, s->reg[id]);
 		fputs(", ", f);
-		json_figures(f, s, m, tot);
+		json_figures(f, s, -1, id);
 		fputs(",\n      \"threads\": [", f);
 		for (unsigned k = 0; k < s->nthr; k++) {
 			const struct pmu__rent *d = ENT(s, (int)k, id);
@@ -303,7 +315,7 @@ static void report_json(FILE *f, const struct pmu_results *s, const struct pmu__
 			fprintf(f, "%s\n        {\"tid\": %d, \"name\": ", nt++ ? "," : "", (int)s->thr[k].tid);
 			pmu__json_str(f, s->thr[k].name);
 			fprintf(f, ", \"exited\": %s, ", s->thr[k].exited ? "true" : "false");
-			json_figures(f, s, m, d);
+			json_figures(f, s, (int)k, id);
 			fputc('}', f);
 		}
 		fputs("]}", f);
@@ -327,12 +339,10 @@ static int format_kind(const char *format)
 /* Writes the snapshot s as format kind to out, and frees it. */
 static int write_snap(FILE *out, struct pmu_results *s, int kind)
 {
-	struct pmu__metric_use m[PMU_NMETRICS];
 	int saved = errno;	/* stdio and the C locale may set it on the way (a system without locale files) */
 
-	plan_metrics(s, m);
 	if (kind == 0) {
-		report_table(out, s, m);	/* text for people: the program's locale, as perf's */
+		report_table(out, s);	/* text for people: the program's locale, as perf's */
 	} else {
 		/* For programs: numbers as C writes them, whatever locale the host program set. */
 		locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0), old;
@@ -343,9 +353,9 @@ static int write_snap(FILE *out, struct pmu_results *s, int kind)
 		}
 		old = uselocale(c);
 		if (kind == 1)
-			report_csv(out, s, m);
+			report_csv(out, s);
 		else
-			report_json(out, s, m);
+			report_json(out, s);
 		uselocale(old);
 		freelocale(c);
 	}

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format.h"
 #include "region.h"
 #include "results.h"
 
@@ -56,6 +57,10 @@ void pmu__results_clear(struct pmu_results *r)
 	free(r->ent);
 	free(r->u);
 	free(r->x);
+	free(r->named);
+	pmu__mplan_free(&r->mp);
+	free(r->mkeys);
+	free(r->mv);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -139,6 +144,33 @@ static void total_entries(struct pmu_results *r, struct pmu__rcopy *const *copy)
 	}
 }
 
+/* The metrics the events allow, and their values in every entry, from its sums: 0 or -ENOMEM. */
+static int metrics(struct pmu_results *r)
+{
+	size_t ne = (size_t)(r->nthr + 1) * r->nreg;
+	int saved = errno;	/* the ScaleUnits' C locale may set it (a system without locale files) */
+	int err = pmu__mplan_make(&r->mp, (const char *const *)r->ev, r->n, r->named);
+
+	if (err < 0)
+		return err;
+	errno = saved;
+	r->mkeys = calloc(r->mp.n + 1, sizeof(*r->mkeys));
+	r->mv = calloc(ne * r->mp.n + 1, sizeof(*r->mv));
+	if (!r->mkeys || !r->mv)
+		return -ENOMEM;
+	for (unsigned i = 0; i < r->mp.n; i++)
+		r->mkeys[i] = r->mp.m[i].key;
+	for (size_t j = 0; j < ne; j++)
+		for (unsigned i = 0; i < r->mp.n; i++) {
+			const struct pmu__rent *e = &r->ent[j];
+			double v;
+
+			r->mv[j * r->mp.n + i] = e->calls && pmu__mplan_value(&r->mp, i, (const char *const *)r->ev,
+									       r->n, e->sum + 1, e->sum[0], &v) ? v : NAN;
+		}
+	return 0;
+}
+
 /* Points every entry at its share of r->u and r->x. */
 static void lay_out(struct pmu_results *r)
 {
@@ -190,6 +222,8 @@ again:
 	for (unsigned id = 0; id < r->nreg; id++)
 		if (!(r->reg[id] = strdup(pmu__region_name(id))))
 			goto nomem;
+	if (c->metrics && !(r->named = strdup(c->metrics)))
+		goto nomem;
 	for (t = pmu__thr_walk_next(NULL), k = 0; t; t = pmu__thr_walk_next(t)) {
 		struct pmu__rthr *rt = &r->thr[k];
 
@@ -245,6 +279,10 @@ again:
 	for (k = 0; k < r->nthr; k++)
 		free(copy[k]);
 	free(copy);
+	if (metrics(r) < 0) {
+		pmu__results_clear(r);
+		return pmu__err(-ENOMEM, "%s: out of memory", who);
+	}
 	return 0;
 nomem:
 	pmu__thr_walk_end();
@@ -373,5 +411,44 @@ PMU_API int pmu_results_get(const struct pmu_results *r, unsigned region, int th
 	out->max = e->max + 1;
 	out->stddev = e->sd + 1;
 	out->running_pct = e->pct + 1;
+	return 0;
+}
+
+PMU_API unsigned pmu_results_metrics(const struct pmu_results *r, const char *const **names)
+{
+	if (names)
+		*names = r ? (const char *const *)r->mkeys : NULL;
+	return r ? r->mp.n : 0;
+}
+
+PMU_API int pmu_results_metric(const struct pmu_results *r, unsigned region, int thread, const char *metric,
+			       double *value)
+{
+	int i;
+
+	if (!r || !metric || !value)
+		return pmu__err(-EINVAL, "pmu_results_metric: %s is NULL", !r ? "the results" : !metric ? "metric" :
+				"value");
+	if (region >= r->nreg)
+		return pmu__err(-EINVAL, "pmu_results_metric: region %u out of range (the results have %u)",
+				region, r->nreg);
+	if (thread < -1 || thread >= (int)r->nthr)
+		return pmu__err(-EINVAL, "pmu_results_metric: thread %d out of range (-1 for the total, or "
+				"0 to %d)", thread, (int)r->nthr - 1);
+	i = pmu__mplan_find(&r->mp, metric);
+	if (i < 0)
+		return pmu__err(-ENOENT, "%s: no such metric in the results (their events do not give it; "
+				"pmu_results_metrics() lists those they give)",
+				pmu__show(&(struct pmu__shown){ 0 }, metric, strlen(metric)));
+	if (!pmu__results_ent(r, thread, region)->calls) {
+		if (thread < 0)
+			return pmu__err(-ENOENT, "%s: no thread completed a call of the region", r->reg[region]);
+		return pmu__err(-ENOENT, "%s: thread %d (tid %d) completed no call of the region",
+				r->reg[region], thread, (int)r->thr[thread].tid);
+	}
+	*value = pmu__results_metric(r, thread, region, (unsigned)i);
+	if (isnan(*value))
+		return pmu__err(-EDOM, "%s: metric %s is undefined in the region (a zero denominator)",
+				r->reg[region], r->mp.m[i].key);
 	return 0;
 }

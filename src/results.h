@@ -7,6 +7,8 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "metric_use.h"
+
 /* One region in one thread, or in total: figure 0 is ns, 1..n the events. */
 struct pmu__rent {
 	uint64_t calls, spans;
@@ -29,7 +31,17 @@ struct pmu_results {
 	struct pmu__rent *ent;		/* (nthr + 1) * nreg: the totals, then each thread's */
 	uint64_t *u;			/* the entries' integers */
 	double *x;			/* and floating-point figures */
+	char *named;			/* the metrics pmu_thread_init() named, or NULL */
+	struct pmu__mplan mp;		/* the metrics given */
+	const char **mkeys;		/* their names, NULL-ended */
+	double *mv;			/* per entry, each metric's value (NaN: undefined) */
 };
+
+/* Metric i of region id in thread k (-1: the total): NaN when undefined. */
+static inline double pmu__results_metric(const struct pmu_results *r, int k, unsigned id, unsigned i)
+{
+	return r->mv[((size_t)(k + 1) * r->nreg + id) * r->mp.n + i];
+}
 
 /* Region id in thread k (-1: the total). */
 static inline const struct pmu__rent *pmu__results_ent(const struct pmu_results *r, int k, unsigned id)

@@ -22,6 +22,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "metric_use.h"
 #include "thread.h"
 
 static pthread_mutex_t tlock = PTHREAD_MUTEX_INITIALIZER;	/* the list, the configuration */
@@ -44,6 +45,8 @@ static void conf_free(struct pmu__tconf *c)
 		free(c->names[i]);
 	free(c->names);
 	free(c->events);
+	free(c->spec);
+	free(c->metrics);
 	free(c);
 }
 
@@ -186,6 +189,7 @@ PMU_API int pmu_thread_init(const char *events)
 {
 	struct pmu__tconf *c;
 	struct pmu_set *set;
+	char *spec, *metrics;
 	int r;
 
 	if (!events)
@@ -199,15 +203,25 @@ PMU_API int pmu_thread_init(const char *events)
 		pthread_mutex_unlock(&tlock);
 		return r;
 	}
-	/* Open once here so that a bad event fails now, with its message, not in some thread later. */
-	r = pmu_open(&set, events);
+	r = pmu__metric_expand(events, &spec, &metrics);
 	if (r < 0) {
+		pmu__err_append(" (pmu_thread_init)");
+		goto out;
+	}
+	/* Open once here so that a bad event fails now, with its message, not in some thread later. */
+	r = pmu_open(&set, spec);
+	if (r < 0) {
+		free(spec);
+		free(metrics);
 		pmu__err_append(" (pmu_thread_init)");
 		goto out;
 	}
 	c = calloc(1, sizeof(*c));
 	if (c) {
 		c->n = pmu_count(set);
+		c->spec = spec;
+		c->metrics = metrics;
+		spec = metrics = NULL;
 		c->events = strdup(events);
 		c->names = calloc(c->n, sizeof(*c->names));
 		clock_gettime(CLOCK_REALTIME, &c->start);
@@ -216,6 +230,8 @@ PMU_API int pmu_thread_init(const char *events)
 		if (!(c->names[i] = strdup(pmu_name(set, i))))
 			break;
 	pmu_close(set);
+	free(spec);
+	free(metrics);
 	if (!c || !c->events || !c->names || (c->n && !c->names[c->n - 1])) {
 		conf_free(c);
 		r = pmu__err(-ENOMEM, "pmu_thread_init: out of memory");
@@ -345,7 +361,7 @@ int pmu__thr_get(struct pmu__thr **tp)
 		pthread_mutex_unlock(&tlock);
 		return pmu__err(-ENOMEM, "pmu_thread: out of memory");
 	}
-	r = pmu_open(&t->set, tconf->events);
+	r = pmu_open(&t->set, tconf->spec);
 	if (r < 0) {
 		free_thr(t);
 		pthread_mutex_unlock(&tlock);

@@ -16,7 +16,9 @@
 
 /* The events every thread counts; fixed between pmu_thread_init() and pmu_thread_fini(). */
 struct pmu__tconf {
-	char *events;
+	char *events;		/* as given to pmu_thread_init() */
+	char *spec;		/* the events opened: metric and group names expanded (metric_use.h) */
+	char *metrics;		/* the metrics named, ','-separated, or NULL */
 	unsigned n;
 	char **names;
 	struct timespec start;	/* CLOCK_REALTIME at pmu_thread_init(): the reports' start time */

@@ -334,5 +334,6 @@ int main(void)
 	run(&(struct scenario){ "pmu_open", open_set, "task-clock,page-faults,context-switches", false });
 	run(&(struct scenario){ "pmu_open", open_set, "page-faults,cyclez", false });
 	run(&(struct scenario){ "thread+report", thread_layer, "task-clock,page-faults", false });
+	run(&(struct scenario){ "thread+report", thread_layer, "page-faults,CPUs_utilized", false });
 	T_DONE();
 }

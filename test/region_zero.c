@@ -184,6 +184,14 @@ int main(int argc, char **argv)
 		  strstr(json, "\n  \"start\": \"20") && strstr(json, "Z\",\n  \"start_ns\": 1"), "%s", json);
 	unlink(path);
 
+	/* A metric named in PMU_EVENTS: its events counted, its value in the report per region. */
+	CHECK(run(plain, (const char *[]){ "PMU_EVENTS=page-faults,CPUs_utilized", env_rep, NULL }, err, sizeof(err)) == 0);
+	json = slurp(path);
+	CHECK_MSG(strstr(json, "\"events\": [\"page-faults\", \"task-clock\"]") &&
+		  strstr(json, "\"name\": \"work\", \"calls\": 30,") && strstr(json, "\"metrics\": {\"CPUs_utilized\": ") &&
+		  strstr(json, "\"name\": \"(whole run)\""), "%s", json);
+	unlink(path);
+
 	/* A table on stderr; regions left open at exit are ended there. */
 	char *open_[] = { self, "--measured", "exit-in-region", NULL };
 	CHECK(run(open_, (const char *[]){ ev, "PMU_REPORT=stderr", NULL }, err, sizeof(err)) == 0);

@@ -295,6 +295,42 @@ void range_merge(struct mregion *r, unsigned n, bool range, double ns_min, doubl
 	}
 }
 
+/* The metrics of the merged report: the inputs', then every other the common events give. */
+static int merge_plan(struct merge *m)
+{
+	const char *ev[m->ncommon];
+	size_t len = 1;
+	char *named;
+	int r;
+
+	for (unsigned i = 0; i < m->ncommon; i++)
+		ev[i] = m->ev[m->common[i]];
+	for (unsigned i = 0; i < m->nmkeys; i++)
+		len += strlen(m->mkeys[i]) + 1;
+	if (!(named = malloc(len)))
+		return merge_nomem();
+	named[0] = '\0';
+	for (unsigned i = 0; i < m->nmkeys; i++)
+		strcat(strcat(named, i ? "," : ""), m->mkeys[i]);
+	r = pmu__mplan_make(&m->mp, ev, m->ncommon, named);
+	free(named);
+	if (r == -ENOMEM)
+		return merge_nomem();
+	return r < 0 ? tool_err(r, "%s", pmu_errmsg()) : 0;
+}
+
+bool merge_metric(const struct merge *m, const struct mregion *r, unsigned i, double *v)
+{
+	const char *ev[m->ncommon];
+	uint64_t sums[m->ncommon];
+
+	for (unsigned k = 0; k < m->ncommon; k++) {
+		ev[k] = m->ev[m->common[k]];
+		sums[k] = r->ev[m->common[k]].tot;
+	}
+	return pmu__mplan_value(&m->mp, i, ev, m->ncommon, sums, r->ns.tot, v);
+}
+
 int merge_done(struct merge *m)
 {
 	m->common = calloc(m->nev ? m->nev : 1, sizeof(*m->common));
@@ -318,11 +354,15 @@ int merge_done(struct merge *m)
 	}
 	if (!m->ncommon)
 		return tool_err(-EINVAL, "no event is common to all the reports: nothing to merge");
-	return 0;
+	return merge_plan(m);
 }
 
 void merge_free(struct merge *m)
 {
+	for (unsigned i = 0; i < m->nmkeys; i++)
+		free(m->mkeys[i]);
+	free(m->mkeys);
+	pmu__mplan_free(&m->mp);
 	for (unsigned i = 0; i < m->nreg; i++) {
 		free(m->reg[i].name);
 		free(m->reg[i].ev);

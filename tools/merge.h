@@ -14,6 +14,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "metric_use.h"
+
 /* The version of the merged report's json ("merged"), that merge_in.c reads back. */
 #define MERGE_FORMAT 1
 
@@ -71,6 +73,9 @@ struct merge {
 	unsigned *slot;		/* regions by name: 1 + index, 0 free */
 	size_t mask;
 	unsigned ncommon, *common;	/* after merge_done(): the events every input has */
+	unsigned nmkeys;
+	char **mkeys;		/* the built-in metrics the inputs' regions gave, by their keys */
+	struct pmu__mplan mp;	/* after merge_done(): those and every other the common events give */
 };
 
 /* Reads the report at path, a process's or a merged one, into m (merge_in.c). 0, or -errno with a message. */
@@ -102,5 +107,7 @@ void range_merge(struct mregion *r, unsigned n, bool range, double ns_min, doubl
 void merge_table(FILE *f, const struct merge *m);
 void merge_csv(FILE *f, const struct merge *m);
 void merge_json(FILE *f, const struct merge *m);
+/* Metric i of region r, from the merged sums of the common events and ns: false when undefined. */
+bool merge_metric(const struct merge *m, const struct mregion *r, unsigned i, double *v);
 
 #endif

@@ -279,6 +279,36 @@ static int add_plain(struct merge *m, const struct pmu__rep *r, unsigned in)
 	return 0;
 }
 
+/* The built-in metrics the regions of an input's json doc give, noted by their keys. 0 or -ENOMEM. */
+static int merge_metric_keys(struct merge *m, const struct pmu__json *doc)
+{
+	const struct pmu__json *regs = doc->type == PMU_JSON_OBJECT ? pmu__json_get(doc, "regions") : NULL;
+
+	for (size_t i = 0; regs && regs->type == PMU_JSON_ARRAY && i < regs->n; i++) {
+		const struct pmu__json *o = &regs->v[i], *met;
+
+		met = o->type == PMU_JSON_OBJECT ? pmu__json_get(o, "metrics") : NULL;
+		for (size_t k = 0; met && met->type == PMU_JSON_OBJECT && k < met->n; k++) {
+			const char *key = met->v[k].key;
+			unsigned j = 0;
+			char **p;
+
+			while (j < m->nmkeys && strcmp(m->mkeys[j], key))
+				j++;
+			if (j < m->nmkeys || strlen(key) != met->v[k].klen || !pmu__metric_builtin(key))
+				continue;
+			p = realloc(m->mkeys, (m->nmkeys + 1) * sizeof(*p));
+			if (!p)
+				return merge_nomem();
+			m->mkeys = p;
+			if (!(p[m->nmkeys] = strdup(key)))
+				return merge_nomem();
+			m->nmkeys++;
+		}
+	}
+	return 0;
+}
+
 int merge_add(struct merge *m, const char *path)
 {
 	struct pmu__json *doc;
@@ -291,6 +321,10 @@ int merge_add(struct merge *m, const char *path)
 	r = pmu__json_load(path, &doc);
 	if (r < 0)
 		return r;
+	if ((r = merge_metric_keys(m, doc)) < 0) {
+		pmu__json_free(doc);
+		return r;
+	}
 	if (doc->type == PMU_JSON_OBJECT && pmu__json_get(doc, "merged")) {
 		r = merged_read(m, path, doc, in);
 		pmu__json_free(doc);

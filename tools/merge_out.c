@@ -235,6 +235,22 @@ static void json_region(FILE *f, const struct merge *m, const struct mregion *r)
 		json_spread(f, m, r, FIG_EV + k);
 	}
 	fputs("}}", f);
+	if (m->mp.n) {
+		/* from the merged sums, never an average of the processes' ratios */
+		fputs(",\n      \"metrics\": {", f);
+		for (unsigned i = 0; i < m->mp.n; i++) {
+			double v;
+
+			fputs(i ? ", " : "", f);
+			pmu__json_str(f, m->mp.m[i].key);
+			fputs(": ", f);
+			if (merge_metric(m, r, i, &v))
+				put_exact(f, v);
+			else
+				fputs("null", f);
+		}
+		fputc('}', f);
+	}
 	if (r->range) {
 		fprintf(f, ",\n      \"ns_min\": %.17g, \"ns_max\": %.17g, \"min\": ", r->ns_min, r->ns_max);
 		json_events(f, m, r->min);

@@ -14,7 +14,7 @@
     def step(): ...
     print(pmu.report(format="json"))
     for r in pmu.results():        # the same figures as objects
-        print(r.name, r.calls, r.ns_min, r.ns_max, r.counts, r.running_pct)
+        print(r.name, r.calls, r.ns_min, r.ns_max, r.counts, r.running_pct, r.metrics)
 
 The library is looked for in $PMU_LIBRARY, next to this package, then as
 the system's libpmu.so.0. Failures raise OSError with the errno and the
@@ -101,6 +101,12 @@ _lib.pmu_results_threads.argtypes = [ctypes.c_void_p]
 _lib.pmu_results_threads.restype = ctypes.c_uint
 _lib.pmu_results_thread.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.POINTER(_ThreadResult)]
 _lib.pmu_results_get.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_int, ctypes.POINTER(_RegionResult)]
+_has_metrics = hasattr(_lib, "pmu_results_metric")   # 0.5
+if _has_metrics:
+    _lib.pmu_results_metrics.argtypes = [ctypes.c_void_p, _names_p]
+    _lib.pmu_results_metrics.restype = ctypes.c_uint
+    _lib.pmu_results_metric.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_int, ctypes.c_char_p,
+                                        ctypes.POINTER(ctypes.c_double)]
 
 
 def _check(r):
@@ -227,9 +233,11 @@ class Thread:
 
 class Region:
     """A region's figures in total (threads: the same per thread, each with .thread), per outermost call
-    for ns_min/ns_max/ns_stddev and the min/max/stddev dicts; running_pct is 100 when never multiplexed."""
+    for ns_min/ns_max/ns_stddev and the min/max/stddev dicts; running_pct is 100 when never multiplexed.
+    metrics: {name: value} computed from the region's summed counts (None where undefined: a zero
+    denominator), as pmu_results_metric gives them: before their scale (0.025 for 2.5 %)."""
 
-    def __init__(self, res, events, thread=None):
+    def __init__(self, res, events, thread=None, metrics=None):
         n = res.nevents
         self.name = res.name.decode("utf-8", "replace")
         self.thread = thread
@@ -240,10 +248,23 @@ class Region:
         self.max = {events[i]: res.max[i] for i in range(n)}
         self.stddev = {events[i]: res.stddev[i] for i in range(n)}
         self.running_pct = {events[i]: res.running_pct[i] for i in range(n)}
+        self.metrics = metrics or {}
         self.threads = []
 
     def __repr__(self):
         return "Region(%r, calls=%d, ns=%d, counts=%r)" % (self.name, self.calls, self.ns, self.counts)
+
+
+def _metrics(h, region, thread, names):
+    """Region's metrics in thread (-1: the total) as a dict: None where undefined."""
+    out = {}
+    v = ctypes.c_double()
+    for m in names:
+        r = _lib.pmu_results_metric(h, region, thread, m, ctypes.byref(v))
+        if r != -errno.EDOM:
+            _check(r)
+        out[m.decode()] = v.value if r == 0 else None
+    return out
 
 
 def results():
@@ -254,6 +275,9 @@ def results():
     try:
         names = ctypes.POINTER(ctypes.c_char_p)()
         events = [names[i].decode() for i in range(_lib.pmu_results_events(h, ctypes.byref(names)))]
+        metric_names = []
+        if _has_metrics:
+            metric_names = [names[i] for i in range(_lib.pmu_results_metrics(h, ctypes.byref(names)))]
         threads = []
         for k in range(_lib.pmu_results_threads(h)):
             t = _ThreadResult(size=ctypes.sizeof(_ThreadResult))
@@ -266,10 +290,10 @@ def results():
             if r == -errno.ENOENT:
                 continue
             _check(r)
-            reg = Region(res, events)
+            reg = Region(res, events, metrics=_metrics(h, i, -1, metric_names))
             for k, t in enumerate(threads):
                 if _lib.pmu_results_get(h, i, k, ctypes.byref(res)) == 0:
-                    reg.threads.append(Region(res, events, t))
+                    reg.threads.append(Region(res, events, t, _metrics(h, i, k, metric_names)))
             out.append(reg)
         return out
     finally:

@@ -167,3 +167,33 @@ def test_results_objects():
         assert byname["pages"]["min"]["page-faults"] == regs["pages"].min["page-faults"]
     finally:
         pmu.thread_fini()
+
+
+def test_metrics_per_region():
+    # a built-in metric named beside the events: its events counted once, its value per region and thread
+    pmu.thread_init("page-faults,CPUs_utilized,task-clock")
+    try:
+        for n in (8, 16):
+            with pmu.region("pages"):
+                touch_pages(n)
+        with pmu.region("empty"):
+            pass
+        regs = {r.name: r for r in pmu.results()}
+        r = regs["pages"]
+        assert set(r.counts) == {"page-faults", "task-clock"}
+        assert set(r.metrics) == {"CPUs_utilized"}
+        # from the sums the same results give, exactly
+        assert r.metrics["CPUs_utilized"] == r.counts["task-clock"] / r.ns
+        t = r.threads[0]
+        assert t.metrics["CPUs_utilized"] == t.counts["task-clock"] / t.ns
+        doc = json.loads(pmu.report(format="json"))
+        byname = {x["name"]: x for x in doc["regions"]}
+        j = byname["pages"]
+        assert j["metrics"]["CPUs_utilized"] == j["counts"]["task-clock"] / j["ns"]
+        assert j["threads"][0]["metrics"]["CPUs_utilized"] == \
+            j["threads"][0]["counts"]["task-clock"] / j["threads"][0]["ns"]
+    finally:
+        pmu.thread_fini()
+    with pytest.raises(OSError) as e:
+        pmu.thread_init("task-clock,no_such_metric")
+    assert "no_such_metric" in e.value.strerror

@@ -1,0 +1,453 @@
+/* SPDX-License-Identifier: MIT */
+/* The built-in metrics where regions count: see metric_use.h. */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "event.h"
+#include "expr.h"
+#include "metric_use.h"
+#include "metrics.h"
+#include "sysfs.h"
+
+/* The keys and headings the region reports gave these metrics before the built-in set (0.4's table), kept. */
+static const struct {
+	const char *name, *key, *label;
+} legacy[] = {
+	{ "IPC", "ipc", "IPC" },
+	{ "cache_miss_rate", "cache_miss_ratio", "cache-miss%" },
+	{ "branch_miss_rate", "branch_miss_ratio", "branch-miss%" },
+	{ "l1d_miss_rate", "l1d_miss_ratio", "L1d-miss%" },
+};
+
+#define NBUILTIN (pmu__metric_ndefs + pmu__metric_ntopdown)
+
+static const struct pmu__metric_def *builtin(unsigned i)
+{
+	return i < pmu__metric_ndefs ? &pmu__metric_defs[i] : &pmu__metric_topdown[i - pmu__metric_ndefs];
+}
+
+const struct pmu__metric_def *pmu__metric_builtin(const char *name)
+{
+	for (unsigned i = 0; i < NBUILTIN; i++)
+		if (!strcasecmp(builtin(i)->name, name))
+			return builtin(i);
+	for (size_t k = 0; k < PMU_ARRAY_SIZE(legacy); k++)
+		if (!strcasecmp(legacy[k].key, name))
+			return pmu__metric_builtin(legacy[k].name);
+	return NULL;
+}
+
+/* The machine's literals: #num_cpus, #slots (a core PMU's caps/slots); the others have no value (NaN). */
+static int literal(void *ctx, enum pmu__expr_lit lit, double *out)
+{
+	(void)ctx;
+	*out = NAN;
+	if (lit == PMU_EXPR_NUM_CPUS) {
+		*out = (double)sysconf(_SC_NPROCESSORS_ONLN);
+	} else if (lit == PMU_EXPR_SLOTS) {
+		struct pmu__desc d[PMU_MAX_PMUS];
+		char path[PATH_MAX];
+		int n = pmu__core_pmus(d);
+
+		for (int i = 0; i < n; i++) {
+			long v = pmu__pmu_number(d[i].name, "caps/slots", path, sizeof(path));
+
+			if (v > 0 && isnan(*out))
+				*out = (double)v;
+			pmu__desc_free(&d[i]);
+		}
+	}
+	return 0;
+}
+
+/* For the events alone (an if's constant condition): a literal without a value as 0, as pmu stat does. */
+static int any_literal(void *ctx, enum pmu__expr_lit lit, double *out)
+{
+	int rc = literal(ctx, lit, out);
+
+	if (rc == 0 && isnan(*out))
+		*out = 0;
+	return rc;
+}
+
+static const struct pmu__expr_env events_env = { .literal = any_literal };
+
+bool pmu__metric_event_is(const char *event, const char *id)
+{
+	for (unsigned k = 0; k < PMU_NMETRICS; k++)
+		for (int side = 0; side < 2; side++) {
+			const char *const *l = side ? pmu__metrics[k].den : pmu__metrics[k].num;
+
+			for (unsigned j = 0; l[j]; j++)
+				if (!strcmp(l[j], id))
+					return pmu__metric_is(event, l);
+		}
+	return pmu__metric_is(event, (const char *const[]){ id, NULL });
+}
+
+/* d's expression parsed, and the events it needs: 0 or -errno with a message. */
+static int def_events(const struct pmu__metric_def *d, struct pmu__expr **e, const char ***ids, unsigned *n)
+{
+	int r = pmu__expr_parse(d->expr, e);
+
+	if (r < 0)
+		return r;
+	r = pmu__expr_events(*e, &events_env, ids, n);
+	if (r < 0) {
+		pmu__expr_free(*e);
+		*e = NULL;
+	}
+	return r;
+}
+
+/* A ','-separated list in a growing buffer. */
+struct list {
+	unsigned n;
+	char **item;		/* the items, each malloc'd */
+};
+
+static int list_add(struct list *l, const char *s, size_t len)
+{
+	char **item = realloc(l->item, (l->n + 1) * sizeof(*item));
+
+	if (!item)
+		return -ENOMEM;
+	l->item = item;
+	if (!(item[l->n] = strndup(s, len)))
+		return -ENOMEM;
+	l->n++;
+	return 0;
+}
+
+static void list_free(struct list *l)
+{
+	for (unsigned i = 0; i < l->n; i++)
+		free(l->item[i]);
+	free(l->item);
+	memset(l, 0, sizeof(*l));
+}
+
+/* The items joined by sep; NULL (with *ok false) when out of memory. */
+static char *list_join(const struct list *l, const char *sep, bool *ok)
+{
+	size_t len = 0;
+	char *s;
+
+	for (unsigned i = 0; i < l->n; i++)
+		len += strlen(l->item[i]) + strlen(sep);
+	s = malloc(len + 1);
+	if (!s) {
+		*ok = false;
+		return NULL;
+	}
+	s[0] = '\0';
+	for (unsigned i = 0, at = 0; i < l->n; i++)
+		at += (unsigned)sprintf(s + at, "%s%s", i ? sep : "", l->item[i]);
+	return s;
+}
+
+static bool list_has(const struct list *l, const char *id, bool as_event)
+{
+	for (unsigned i = 0; i < l->n; i++)
+		if (as_event ? pmu__metric_event_is(l->item[i], id) : !strcasecmp(l->item[i], id))
+			return true;
+	return false;
+}
+
+/* Whether tok[0..len) names no event but a built-in metric (*d) or group (*d NULL). */
+static bool metric_name(const char *tok, size_t len, const struct pmu__metric_def **d)
+{
+	char name[64];
+	struct pmu__event ev;
+	bool group = false;
+
+	if (len >= sizeof(name) || strspn(tok, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") < len)
+		return false;
+	memcpy(name, tok, len);
+	name[len] = '\0';
+	*d = pmu__metric_builtin(name);
+	for (unsigned i = 0; !*d && !group && i < NBUILTIN; i++)
+		group = pmu__metric_def_in(builtin(i), name);
+	return (*d || group) && pmu__event_parse(tok, len, &ev) < 0;
+}
+
+/* Metric d onto named, its events onto out (when not in given or out yet). */
+static int add_metric(const struct pmu__metric_def *d, const struct list *given, struct list *out, struct list *named)
+{
+	struct pmu__expr *e;
+	const char **ids;
+	unsigned n;
+	int r;
+
+	if (list_has(named, d->name, false))
+		return 0;
+	if ((r = def_events(d, &e, &ids, &n)) < 0)
+		return r;
+	r = list_add(named, d->name, strlen(d->name));
+	for (unsigned i = 0; r == 0 && i < n; i++)
+		if (strcmp(ids[i], "duration_time") && !list_has(given, ids[i], true) && !list_has(out, ids[i], true))
+			r = list_add(out, ids[i], strlen(ids[i]));
+	free(ids);
+	pmu__expr_free(e);
+	return r == -ENOMEM ? pmu__err(r, "metric %s: out of memory", d->name) : r;
+}
+
+/*
+ * Whether this machine names every event of d (and has #slots, where d
+ * needs it), what it lacks onto missing, and whether they open together
+ * (why not into why, the first time).
+ */
+static int usable(const struct pmu__metric_def *d, struct list *missing, char *why, size_t size, bool *ok)
+{
+	struct list evs = { 0 };
+	struct pmu__expr *e = NULL;
+	struct pmu__event ev;
+	struct pmu_set *set;
+	const char **ids;
+	unsigned n;
+	double slots;
+	char *spec;
+	bool mem = true;
+	int r = def_events(d, &e, &ids, &n);
+
+	*ok = r == 0;
+	if (r < 0)
+		return r;
+	for (unsigned i = 0; r == 0 && i < n; i++) {
+		if (!strcmp(ids[i], "duration_time"))
+			continue;
+		if (pmu__event_parse(ids[i], strlen(ids[i]), &ev) == 0) {
+			r = list_add(&evs, ids[i], strlen(ids[i]));
+			continue;
+		}
+		*ok = false;
+		if (!list_has(missing, ids[i], false))
+			r = list_add(missing, ids[i], strlen(ids[i]));
+	}
+	if (r == 0 && strstr(d->expr, "#slots") && literal(NULL, PMU_EXPR_SLOTS, &slots) == 0 && isnan(slots)) {
+		*ok = false;
+		if (!list_has(missing, "caps/slots", false))
+			r = list_add(missing, "caps/slots", 10);
+	}
+	/* named is not enough: the metric's events must count here (the generic ones need a PMU) */
+	if (r == 0 && *ok && evs.n) {
+		spec = list_join(&evs, ",", &mem);
+		r = !mem ? -ENOMEM : pmu_open(&set, spec);
+		if (r == 0)
+			pmu_close(set);
+		else if (r != -ENOMEM) {
+			if (!*why)
+				snprintf(why, size, "%s: %s", d->name, pmu_errmsg());
+			*ok = false;
+			r = 0;
+		}
+		free(spec);
+	}
+	free(ids);
+	pmu__expr_free(e);
+	list_free(&evs);
+	return r == -ENOMEM ? pmu__err(r, "metric %s: out of memory", d->name) : r;
+}
+
+/* The metrics of group g this machine can count, else -EOPNOTSUPP naming what it lacks. */
+static int add_group(const char *g, const struct list *given, struct list *out, struct list *named)
+{
+	struct list missing = { 0 };
+	unsigned found = 0;
+	char *what, why[400] = "";
+	bool ok, mem = true;
+	int r = 0;
+
+	for (unsigned i = 0; r == 0 && i < NBUILTIN; i++) {
+		if (!pmu__metric_def_in(builtin(i), g))
+			continue;
+		r = usable(builtin(i), &missing, why, sizeof(why), &ok);
+		if (r == 0 && ok) {
+			found++;
+			r = add_metric(builtin(i), given, out, named);
+		}
+	}
+	if (r == 0 && !found && !missing.n) {
+		r = pmu__err(-EOPNOTSUPP, "%s: not supported here: no metric of the group counts here (%s)", g, why);
+	} else if (r == 0 && !found) {
+		what = list_join(&missing, ", ", &mem);
+		r = mem ? pmu__err(-EOPNOTSUPP, "%s: not supported here: the group's metrics need %s, which %s does "
+				   "not have%s%s", g, what, pmu__sysfs_root(), *why ? "; " : "", why) : -ENOMEM;
+		free(what);
+	}
+	list_free(&missing);
+	return r == -ENOMEM ? pmu__err(r, "%s: out of memory", g) : r;
+}
+
+int pmu__metric_expand(const char *events, char **spec, char **named)
+{
+	struct list given = { 0 }, out = { 0 }, nm = { 0 };
+	const struct pmu__metric_def *d;
+	const char *p, *tok;
+	bool any = false, mem = true;
+	size_t len;
+	int r, added = 0;
+
+	*spec = *named = NULL;
+	/* the events named, for the metrics' not to repeat them */
+	for (p = events; added == 0 && (r = pmu__event_next(&p, &tok, &len)) > 0;)
+		if (metric_name(tok, len, &d))
+			any = true;
+		else
+			added = list_add(&given, tok, len);
+	/* an empty event: the list as given, for pmu_open() to refuse */
+	r = added < 0 ? added : 0;
+	any &= r == 0 && p == NULL;
+	for (p = events; r == 0 && any && pmu__event_next(&p, &tok, &len) > 0;) {
+		if (!metric_name(tok, len, &d)) {
+			r = list_add(&out, tok, len);
+		} else if (d) {
+			r = add_metric(d, &given, &out, &nm);
+		} else {
+			char g[64];
+
+			snprintf(g, sizeof(g), "%.*s", (int)len, tok);
+			r = add_group(g, &given, &out, &nm);
+		}
+	}
+	if (r == 0) {
+		*spec = any ? list_join(&out, ",", &mem) : strdup(events);
+		*named = any ? list_join(&nm, ",", &mem) : NULL;
+		if (!mem || !*spec) {
+			free(*spec);
+			free(*named);
+			*spec = *named = NULL;
+			r = -ENOMEM;
+		}
+	}
+	list_free(&given);
+	list_free(&out);
+	list_free(&nm);
+	if (r == -ENOMEM)
+		return pmu__err(r, "pmu_thread_init: out of memory");
+	return r;
+}
+
+void pmu__mplan_free(struct pmu__mplan *p)
+{
+	for (unsigned i = 0; p->m && i < p->n; i++)
+		pmu__expr_free(p->m[i].e);
+	free(p->m);
+	p->m = NULL;
+	p->n = 0;
+}
+
+int pmu__mplan_find(const struct pmu__mplan *p, const char *name)
+{
+	for (unsigned i = 0; i < p->n; i++)
+		if (!strcasecmp(p->m[i].key, name) || !strcasecmp(p->m[i].d->name, name))
+			return (int)i;
+	return -1;
+}
+
+/* d onto p when named or (!named) its events are all among events[0..n). */
+static int plan_add(struct pmu__mplan *p, const struct pmu__metric_def *d, bool named, const char *const *events,
+		    unsigned n)
+{
+	struct pmu__mshow *m = &p->m[p->n];
+	const char **ids, *unit;
+	unsigned nid;
+	bool all = true;
+	int r;
+
+	if (pmu__mplan_find(p, d->name) >= 0)
+		return 0;
+	if ((r = def_events(d, &m->e, &ids, &nid)) < 0)
+		return r;
+	for (unsigned i = 0; !named && i < nid; i++) {
+		bool has = false;
+
+		for (unsigned k = 0; k < n && !has; k++)
+			has = events[k] && pmu__metric_event_is(events[k], ids[i]);
+		all &= has;
+	}
+	free(ids);
+	if ((!named && (!all || !nid)) || (r = pmu__metric_scale_unit(d->scale_unit, &m->scale, &unit)) < 0) {
+		pmu__expr_free(m->e);
+		m->e = NULL;
+		return r;
+	}
+	m->d = d;
+	m->key = m->label = d->name;
+	for (size_t k = 0; k < PMU_ARRAY_SIZE(legacy); k++)
+		if (!strcmp(legacy[k].name, d->name)) {
+			m->key = legacy[k].key;
+			m->label = legacy[k].label;
+		}
+	p->n++;
+	return 0;
+}
+
+int pmu__mplan_make(struct pmu__mplan *p, const char *const *events, unsigned n, const char *named)
+{
+	int r = 0;
+
+	p->n = 0;
+	p->m = calloc(NBUILTIN, sizeof(*p->m));
+	if (!p->m)
+		return pmu__err(-ENOMEM, "metrics: out of memory");
+	for (const char *s = named; r == 0 && s && *s; s += strcspn(s, ",") + (s[strcspn(s, ",")] == ',')) {
+		char name[64];
+		const struct pmu__metric_def *d;
+
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(s, ","), s);
+		if ((d = pmu__metric_builtin(name)))
+			r = plan_add(p, d, true, events, n);
+	}
+	/* 0.4's metrics first, in their order, then the others as defined */
+	for (size_t k = 0; r == 0 && k < PMU_ARRAY_SIZE(legacy); k++)
+		r = plan_add(p, pmu__metric_builtin(legacy[k].name), false, events, n);
+	for (unsigned i = 0; r == 0 && i < NBUILTIN; i++)
+		r = plan_add(p, builtin(i), false, events, n);
+	if (r < 0)
+		pmu__mplan_free(p);
+	return r == -ENOMEM ? pmu__err(r, "metrics: out of memory") : r;
+}
+
+struct vctx {
+	const char *const *events;
+	unsigned n;
+	const uint64_t *sums;
+	uint64_t ns;
+};
+
+static int value(void *ctx, const char *id, bool source_count, double *out)
+{
+	const struct vctx *c = ctx;
+
+	if (!strcmp(id, "duration_time")) {
+		*out = source_count ? 1 : (double)c->ns;
+		return 0;
+	}
+	for (unsigned i = 0; i < c->n; i++)
+		if (c->events[i] && pmu__metric_event_is(c->events[i], id)) {
+			*out = source_count ? 1 : (double)c->sums[i];
+			return 0;
+		}
+	return -ENOENT;
+}
+
+bool pmu__mplan_value(const struct pmu__mplan *p, unsigned i, const char *const *events, unsigned n,
+		      const uint64_t *sums, uint64_t ns, double *out)
+{
+	struct vctx c = { events, n, sums, ns };
+	struct pmu__expr_env env = { value, literal, NULL, &c };
+	char saved[512];
+	bool ok;
+
+	/* an undefined metric is no failure of the caller's: its message stays */
+	snprintf(saved, sizeof(saved), "%s", pmu_errmsg());
+	ok = pmu__expr_eval(p->m[i].e, &env, out) == 0 && isfinite(*out);
+	pmu__err(0, "%s", saved);
+	return ok;
+}
