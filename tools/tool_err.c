@@ -2,6 +2,7 @@
 /* The tool's last failure, in a buffer of its own (tool_err.h). */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "pmu.h"
 #include "tool_err.h"
@@ -10,11 +11,13 @@ static char msg[512];	/* the size of the library's: its messages are copied whol
 
 int tool_err(int err, const char *fmt, ...)
 {
+	char buf[sizeof(msg)];	/* an argument may be tool_errmsg() itself: written apart, then copied */
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	memcpy(msg, buf, sizeof(msg));
 	return err;
 }
 
