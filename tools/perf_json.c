@@ -381,13 +381,44 @@ const struct pmu__expr *tool_metric_ref(void *ctx, const char *id)
 	return m ? m->e : NULL;
 }
 
+/*
+ * The Arm ARM's common events that the built-in SBSA metrics name. The
+ * kernel lists an armv8 PMU's common event only where PMCEID announces it,
+ * yet opens any number (QEMU announces none of these and counts them 0).
+ */
+static const struct { const char *name; unsigned code; } arm_common[] = {
+	{ "cpu_cycles", 0x11 }, { "op_retired", 0x3a }, { "op_spec", 0x3b },
+	{ "stall_slot_backend", 0x3d }, { "stall_slot_frontend", 0x3e }, { "stall_slot", 0x3f },
+};
+
+int tool_arm_common_event(const char *id)
+{
+	size_t len = strcspn(id, ":");
+	const char *core = pj_core_pmu();
+	struct perf_event_attr attr = { .size = sizeof(attr) };
+
+	if (!core || (strncmp(core, "armv8_", 6) && strncmp(core, "armv9_", 6)))
+		return -1;
+	for (size_t k = 0; k < PMU_ARRAY_SIZE(arm_common); k++) {
+		char name[32];
+		int rc;
+
+		if (strlen(arm_common[k].name) != len || strncasecmp(arm_common[k].name, id, len))
+			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)len, id);
+		rc = pmu_event_attr(name, &attr);
+		return rc < 0 && rc != -ENOMEM ? (int)arm_common[k].code : -1;
+	}
+	return -1;
+}
+
 char *tool_metric_event(const char *id)
 {
 	size_t len = strcspn(id, ":");
 	const struct pj_event *e = find_event(id, len);
 	struct perf_event_attr attr = { .size = sizeof(attr) };
 	char *s;
-	int rc;
+	int rc, code;
 
 	if (e && e->why) {
 		tool_err(-EINVAL, "%s: %s", id, e->why);
@@ -400,6 +431,10 @@ char *tool_metric_event(const char *id)
 	} else if (pj.files && is_sysfs_core(id, len) && (rc = pmu_event_attr(id, &attr)) < 0 && rc != -ENOMEM) {
 		/* not a name of this machine's core PMU: in its own spelling, for the open to say why */
 		if (asprintf(&s, "%s/%.*s/%s", pj_core_name(false), (int)len, id, id[len] ? id + len + 1 : "") < 0)
+			s = NULL;
+	} else if (!strchr(id, '/') && !strchr(id, '@') && (code = tool_arm_common_event(id)) >= 0) {
+		/* not in the armv8 PMU's events: raw, by its architected number (its levels as a name's, :uk in pmu stat) */
+		if (asprintf(&s, "r%x%s", (unsigned)code, id + len) < 0)
 			s = NULL;
 	} else if ((s = strdup(id)) && strchr(s, '@')) {
 		/* perf's pmu@event,terms@ */

@@ -41,11 +41,19 @@ const char *tool_metrics_source(void);
 
 /*
  * The event an expression's identifier names, in the form pmu stat opens:
- * a perf JSON event's pmu/terms/, "pmu@ev@" as pmu/ev/, else id itself.
+ * a perf JSON event's pmu/terms/, "pmu@ev@" as pmu/ev/, an Arm common event
+ * the armv8 core PMU does not list as a raw rNN, else id itself.
  * NULL (tool_errmsg() says) when a file's event cannot be expressed here.
  * The string is malloc'd.
  */
 char *tool_metric_event(const char *id);
+
+/*
+ * The number of an Arm architected common event that the built-in metrics
+ * name (stall_slot, op_spec, ...), where the core PMU is an armv8 one whose
+ * sysfs events lack it (tool_metric_event then opens it raw, by number); else -1.
+ */
+int tool_arm_common_event(const char *id);
 
 /* The expression environment's literals (#smt_on, #num_cpus, #slots ...) of this machine. */
 int tool_metric_literal(void *ctx, enum pmu__expr_lit lit, double *out);

@@ -6,12 +6,15 @@
  * counts (multiplexed ones scaled, as every count), as perf stat does.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
 #include <strings.h>
 
+#include "perf_cpu.h"
 #include "private.h"
 #include "stat.h"
 #include "tool_err.h"
@@ -49,6 +52,34 @@ static bool is_slots(const char *id)
 	return !strcasecmp(id, "slots") || !strcasecmp(id, "TOPDOWN.SLOTS") || !strcasecmp(id, "cpu/slots/") ||
 	       !strcasecmp(id, "cpu_core/slots/");
 }
+
+/* Adds what to the ", "-separated list in buf, once. */
+static void note_missing(char *buf, size_t size, size_t *len, const char *what)
+{
+	size_t wl = strlen(what);
+
+	for (const char *p = buf; (p = strstr(p, what)); p += wl)
+		if ((p == buf || p[-1] == ' ') && (!p[wl] || p[wl] == ','))
+			return;
+	if (*len + wl + 3 < size)
+		*len += (size_t)snprintf(buf + *len, size - *len, "%s%s", *len ? ", " : "", what);
+}
+
+/* Whether m needs #slots and this machine has none (caps/slots missing or 0). */
+static bool no_slots(const struct tool_metric *m)
+{
+	double slots;
+
+	return strstr(m->d.expr, "#slots") && tool_metric_literal(NULL, PMU_EXPR_SLOTS, &slots) == 0 && isnan(slots);
+}
+
+/*
+ * What the run's notes say before counting: the metrics that cannot be
+ * computed for want of #slots (their events are counted, the figures left
+ * blank), and the Arm common events opened by number.
+ */
+static char noslots[512], bynumber[512];
+static size_t noslots_len, bynumber_len;
 
 /* Metric m onto r->met, its events onto r->ev. */
 static int add_metric(struct stat_run *r, const struct tool_metric *m)
@@ -116,6 +147,8 @@ static int add_metric(struct stat_run *r, const struct tool_metric *m)
 		free(spec);
 		if (rc < 0)
 			return tool_err(rc, "metric %s: %s", m->d.name, tool_errmsg());
+		if (tool_arm_common_event(ids[i]) >= 0)
+			note_missing(bynumber, sizeof(bynumber), &bynumber_len, ids[i]);
 		k->ev[i] = (unsigned)at;
 	}
 	/* its own events together, where they fit: one PMU's, no more than its counters */
@@ -132,19 +165,50 @@ static int add_metric(struct stat_run *r, const struct tool_metric *m)
 				k->leader = k->ev[i];
 	if (k->leader == UINT32_MAX)
 		return tool_err(-EINVAL, "metric %s: it needs no event to count", m->d.name);
+	if (no_slots(m))
+		note_missing(noslots, sizeof(noslots), &noslots_len, m->d.name);
 	return 0;
 }
 
-/* Adds what to the ", "-separated list in buf, once. */
-static void note_missing(char *buf, size_t size, size_t *len, const char *what)
+/* Why #slots has no value here, into buf: "is 0x00000000 in DIR", "is not in DIR". */
+static const char *slots_why(char *buf, size_t size)
 {
-	size_t wl = strlen(what);
+	const char *core = pj_core_pmu();
+	char path[PATH_MAX], v[64];
 
-	for (const char *p = buf; (p = strstr(p, what)); p += wl)
-		if ((p == buf || p[-1] == ' ') && (!p[wl] || p[wl] == ','))
-			return;
-	if (*len + wl + 3 < size)
-		*len += (size_t)snprintf(buf + *len, size - *len, "%s%s", *len ? ", " : "", what);
+	if (!core) {
+		snprintf(buf, size, "has no value: there is no core PMU in %s", pmu__sysfs_root());
+		return buf;
+	}
+	snprintf(path, sizeof(path), "%s/%s/caps/slots", pmu__sysfs_root(), core);
+	if (pmu__read_file(path, v, sizeof(v)) < 0)
+		snprintf(buf, size, "is not in %s/%s", pmu__sysfs_root(), core);
+	else
+		snprintf(buf, size, "is %.*s in %s/%s", (int)strcspn(v, "\n"), v, pmu__sysfs_root(), core);
+	return buf;
+}
+
+/* The notes gathered while adding the metrics, on stderr (as perf's warnings), then forgotten. */
+static void print_notes(void)
+{
+	char why[PATH_MAX + 128];
+	bool many;
+
+	if (bynumber_len) {
+		many = strchr(bynumber, ',') != NULL;
+		fprintf(stderr, "pmu stat: %s: not among %s's events (its PMCEID does not announce %s): opened by %s "
+			"Arm architected number%s; a PMU that does not implement %s counts 0\n", bynumber,
+			pj_core_pmu(), many ? "them" : "it", many ? "their" : "its", many ? "s" : "",
+			many ? "them" : "it");
+	}
+	if (noslots_len) {
+		many = strchr(noslots, ',') != NULL;
+		fprintf(stderr, "pmu stat: %s: not computable here: #slots, the core PMU's caps/slots, %s (the PMU "
+			"does not say how many slots a cycle has): %s events are counted, the metric%s left blank\n",
+			noslots, slots_why(why, sizeof(why)), many ? "their" : "its", many ? "s" : "");
+	}
+	noslots[0] = bynumber[0] = '\0';
+	noslots_len = bynumber_len = 0;
 }
 
 /*
@@ -181,13 +245,9 @@ static int add_group(struct stat_run *r, const char *g, const char *what, unsign
 			free(spec);
 		}
 		free(ids);
-		double slots;
-
-		if (strstr(all[i].d.expr, "#slots") && tool_metric_literal(NULL, PMU_EXPR_SLOTS, &slots) == 0 &&
-		    isnan(slots)) {
-			ok = false;
+		/* without #slots the metric is still counted, left blank (print_notes says why) */
+		if (!ok && no_slots(&all[i]))
 			note_missing(missing, sizeof(missing), &missing_len, "the core PMU's caps/slots");
-		}
 		if (ok) {
 			int rc = add_metric(r, &all[i]);
 
@@ -252,6 +312,8 @@ int stat_metrics_resolve(struct stat_run *r)
 		rc = add_list(r, r->metrics);
 	if (rc == 0 && r->topdown)
 		rc = add_topdown(r);
+	if (rc == 0)
+		print_notes();
 	r->so.met = r->met;
 	r->so.nmet = r->nmet;
 	return rc;
