@@ -23,6 +23,7 @@ struct pmu__attr {
 	struct perf_event_attr attr;
 	char pmu[PMU_PMU_NAME];	/* "software", "cpu", "cpu_core", "armv8_pmuv3_0" */
 	uint64_t auto_long;	/* config1 bits the library set that open may drop on EOPNOTSUPP */
+	uint64_t auto_user;	/* config1 bits the library set for user-space reads (arm64's rdpmc term) */
 };
 
 struct pmu__event {

@@ -159,6 +159,9 @@ static int open_counters(struct pmu_set *set, const struct pmu_opts *o)
 			at->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
 			if (gr->n > 1)
 				at->read_format |= PERF_FORMAT_GROUP;
+			/* The kernel takes user access only for events tied to a task (arm64: EINVAL). */
+			if (o->pid == -1)
+				at->config1 &= ~c->attr[i].auto_user;
 			if (c->ctr[i].auto_long && !long_event_counters(&c->attr[i])) {
 				at->config1 &= ~c->ctr[i].auto_long;
 				c->ctr[i].auto_long = 0;

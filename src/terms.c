@@ -163,8 +163,8 @@ int pmu__auto_terms(struct pmu__desc *d, struct pmu__attr *pa, unsigned words_se
 		cfg[f->f.word] = *w;
 		if (pmu__field_put(&f->f, 1, cfg))
 			continue;
-		if (i == 1 && f->f.word == 1)
-			pa->auto_long |= cfg[1] & ~*w;
+		if (f->f.word == 1)
+			*(i ? &pa->auto_long : &pa->auto_user) |= cfg[1] & ~*w;
 		*w = cfg[f->f.word];
 	}
 	return 0;
