@@ -64,7 +64,19 @@ static __attribute__((noinline)) struct pmu__region_thr *rec_new(struct pmu__thr
 	r->clk_page = pmu__set_has_clock(t->set);
 	pmu__thr_set_hooks(&pmu__region_hooks);
 	__atomic_store_n(&t->upper, r, __ATOMIC_RELEASE);
+	pmu__tls.upper = r;	/* t is the calling thread's */
 	return r;
+}
+
+/*
+ * The calling thread's region record, or NULL: none made yet, or its
+ * thread record is not valid (which the generation tells).
+ */
+static inline __attribute__((always_inline)) struct pmu__region_thr *self_rec(void)
+{
+	struct pmu__region_thr *t = pmu__tls.upper;	/* loaded with gen: one pair */
+
+	return likely(pmu__tls.gen == pmu__tgen_now()) ? t : NULL;
 }
 
 /* name's slot in a thread's cache by pointer. */
@@ -303,14 +315,12 @@ static __attribute__((noinline)) int begin_slow(const char *name)
 /* The usual case here, the rest in begin_slow(): no call, and so no stack frame. */
 PMU_API int pmu_region_begin(const char *name)
 {
-	struct pmu__thr *thr = pmu__self;
-	struct pmu__region_thr *t;
+	struct pmu__region_thr *t = self_rec();
 	const struct pmu__rname *rn;
 	struct pmu__acc *a;
 	unsigned d, c;
 
-	if (unlikely(!name || pmu__self_gen != __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED) ||
-		     !(t = thr->upper) || (d = t->depth) == PMU_REGION_DEPTH))
+	if (unlikely(!name || !t || (d = t->depth) == PMU_REGION_DEPTH))
 		return begin_slow(name);
 	c = cache_slot(name);
 	rn = t->cache[c].r;
@@ -359,13 +369,11 @@ static __attribute__((noinline)) int enter_slow(int h)
  */
 PMU_API int pmu_region_enter(int h)
 {
-	struct pmu__thr *thr = pmu__self;
-	struct pmu__region_thr *t;
+	struct pmu__region_thr *t = self_rec();
 	struct pmu__acc *a;
 	unsigned d;
 
-	if (unlikely(pmu__self_gen != __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED) || !(t = thr->upper) ||
-		     (unsigned)h >= PMU_REGION_MAX || !(a = t->acc[h]) || (d = t->depth) == PMU_REGION_DEPTH))
+	if (unlikely(!t || (unsigned)h >= PMU_REGION_MAX || !(a = t->acc[h]) || (d = t->depth) == PMU_REGION_DEPTH))
 		return enter_slow(h);
 	return push(t, a, (unsigned)h, NULL, d);
 }
@@ -517,15 +525,13 @@ static __attribute__((noinline)) int end_named(struct pmu__region_thr *t, const 
 
 PMU_API int pmu_region_end(const char *name)
 {
-	struct pmu__thr *thr = pmu__self;
-	struct pmu__region_thr *t;
+	struct pmu__region_thr *t = self_rec();
 	const struct pmu__rname *top;
 	unsigned d;
 
 	if (unlikely(!name))
 		return pmu__err(-EINVAL, "pmu_region_end: the name is NULL");
-	if (unlikely(pmu__self_gen != __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED) || !(t = thr->upper) ||
-		     !(d = t->depth)))
+	if (unlikely(!t || !(d = t->depth)))
 		return pmu__err(-EINVAL, "%s: pmu_region_end() without pmu_region_begin() in this "
 				"thread", name);
 	/* The usual case: the name begun last, often through the same pointer. */
@@ -538,15 +544,13 @@ PMU_API int pmu_region_end(const char *name)
 /* exit's refusals: the same as end's, naming the handle's region. */
 static __attribute__((noinline)) int exit_slow(int h)
 {
-	struct pmu__thr *thr = pmu__self;
-	struct pmu__region_thr *t;
+	struct pmu__region_thr *t = self_rec();
 	const char *name = handle_name(h);
 	unsigned d;
 
 	if (!name)
 		return bad_handle("pmu_region_exit", h);
-	if (pmu__self_gen != __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED) || !(t = thr->upper) ||
-	    !(d = t->depth))
+	if (!t || !(d = t->depth))
 		return pmu__err(-EINVAL, "%s: pmu_region_end() without pmu_region_begin() in this "
 				"thread", name);
 	if (t->stk_id[d - 1] != (unsigned)h)
@@ -557,23 +561,20 @@ static __attribute__((noinline)) int exit_slow(int h)
 
 PMU_API int pmu_region_exit(int h)
 {
-	struct pmu__thr *thr = pmu__self;
-	struct pmu__region_thr *t;
+	struct pmu__region_thr *t = self_rec();
 	unsigned d;
 
-	if (unlikely(pmu__self_gen != __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED) || !(t = thr->upper) ||
-		     !(d = t->depth) || t->stk_id[d - 1] != (unsigned)h))
+	if (unlikely(!t || !(d = t->depth) || t->stk_id[d - 1] != (unsigned)h))
 		return exit_slow(h);
 	return end_top(t, (unsigned)h);
 }
 
 int pmu__region_end_all(void)
 {
-	struct pmu__thr *thr = pmu__self;
-	struct pmu__region_thr *t;
+	struct pmu__region_thr *t = self_rec();
 	int r = 0;
 
-	if (!thr || pmu__self_gen != __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED) || !(t = thr->upper))
+	if (!t)
 		return 0;
 	/* r first: once end_top() failed, t may be gone with a forked child's records. */
 	while (r == 0 && t->depth)
