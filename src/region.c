@@ -266,7 +266,15 @@ static __attribute__((noinline)) int push_slow(struct pmu__region_thr *t, struct
 static inline __attribute__((always_inline)) int push(struct pmu__region_thr *t, struct pmu__acc *a, unsigned id,
 						      const char *p, unsigned d)
 {
-	if (unlikely(pmu__set_read_timed(t->set, &t->stk_v[d * t->n], &t->stk_t0[d], true)))
+	unsigned n = pmu__set_user_events(t->set);	/* t->n, when not 0 */
+	int r;
+
+	/* One event, the usual case, read with the count known: no loop. */
+	if (likely(n == 1))
+		r = pmu__set_read_timed(t->set, &t->stk_v[d], &t->stk_t0[d], true, 1);
+	else
+		r = pmu__set_read_timed(t->set, &t->stk_v[d * n], &t->stk_t0[d], true, n);
+	if (unlikely(r))
 		return push_slow(t, a, id, p, d);
 	push_top(t, a, id, p, d);
 	return 0;
@@ -387,16 +395,10 @@ PMU_API int pmu_region_register(const char *name)
 	return pmu__region_intern(NULL, name, 0, 1);
 }
 
-/* Adds x, one outermost call's figure, to f; first: the region's first such call. */
-static inline __attribute__((always_inline)) void fig_add(struct pmu__fig *f, uint64_t x, bool first)
+/* Adds x, one outermost call's figure, to f, which has one already. */
+static inline __attribute__((always_inline)) void fig_add(struct pmu__fig *f, uint64_t x)
 {
 	PMU_FIG_ST(f->sum, f->sum + x);
-	if (unlikely(first)) {
-		PMU_FIG_ST(f->min, x);
-		PMU_FIG_ST(f->max, x);
-		PMU_FIG_ST(f->k, x);
-		return;
-	}
 	/* Stored only when they change, which few calls do. */
 	if (unlikely(x < f->min))
 		PMU_FIG_ST(f->min, x);
@@ -407,6 +409,30 @@ static inline __attribute__((always_inline)) void fig_add(struct pmu__fig *f, ui
 
 	PMU_FIG_ST(f->sq_lo, (uint64_t)sq);
 	PMU_FIG_ST(f->sq_hi, (uint64_t)(sq >> 64));
+}
+
+/* x is the first outermost call's figure of f. */
+static inline __attribute__((always_inline)) void fig_first(struct pmu__fig *f, uint64_t x)
+{
+	PMU_FIG_ST(f->sum, x);
+	PMU_FIG_ST(f->min, x);
+	PMU_FIG_ST(f->max, x);
+	PMU_FIG_ST(f->k, x);
+}
+
+/* An event's figure of a call: its values at begin and end. Scaled estimates of a multiplexed event may step back: never wrap. */
+static inline uint64_t ev_delta(uint64_t v0, uint64_t v1)
+{
+	return likely(v1 > v0) ? v1 - v0 : 0;
+}
+
+/* The region's first outermost call: ns, then n events from v0 to v1. */
+static __attribute__((noinline)) void add_first(struct pmu__acc *a, uint64_t ns, const uint64_t *v0,
+						const uint64_t *v1, unsigned n)
+{
+	fig_first(&a->f[0], ns);
+	for (unsigned i = 0; i < n; i++)
+		fig_first(&a->f[1 + i], ev_delta(v0[i], v1[i]));
 }
 
 /* Adds each event's times of the call begun at depth d to a's events. */
@@ -428,11 +454,11 @@ static __attribute__((noinline)) void add_times(struct pmu__region_thr *t, struc
  * (not on the one-sequence read, see push()).
  */
 static inline __attribute__((always_inline)) void add_call(struct pmu__region_thr *t, struct pmu__acc *a, unsigned d,
-							   uint64_t ns, bool with_times)
+							   uint64_t ns, const uint64_t *v1, unsigned n, bool with_times)
 {
-	unsigned n = t->n, i;
 	const uint64_t *v0 = &t->stk_v[d * n];
 	uint64_t seq = t->seq;
+	unsigned i;
 
 	__atomic_store_n(&t->seq, seq + 1, __ATOMIC_RELAXED);
 	PMU_FIG_FENCE();
@@ -441,15 +467,15 @@ static inline __attribute__((always_inline)) void add_call(struct pmu__region_th
 	 * over the outermost one: that is the call its per-call figures are of.
 	 */
 	if (likely(--a->depth == 0)) {
-		bool first = a->spans == 0;
+		uint64_t spans = a->spans;
 
-		PMU_FIG_ST(a->spans, a->spans + 1);
-		fig_add(&a->f[0], ns, first);
-		for (i = 0; i < n; i++) {
-			uint64_t v = t->scratch[i];
-
-			/* Scaled estimates of a multiplexed event may step back: never wrap. */
-			fig_add(&a->f[1 + i], likely(v > v0[i]) ? v - v0[i] : 0, first);
+		PMU_FIG_ST(a->spans, spans + 1);
+		if (unlikely(!spans)) {
+			add_first(a, ns, v0, v1, n);
+		} else {
+			fig_add(&a->f[0], ns);
+			for (i = 0; i < n; i++)
+				fig_add(&a->f[1 + i], ev_delta(v0[i], v1[i]));
 		}
 		/*
 		 * One group's times are every event's: they go to figure 0's
@@ -473,6 +499,43 @@ static inline __attribute__((always_inline)) void add_call(struct pmu__region_th
 	t->depth = d;
 }
 
+/* add_call() of the one-sequence read's values, in t->scratch, when add_call_hot() cannot. */
+static __attribute__((noinline)) int add_call_rare(struct pmu__region_thr *t, struct pmu__acc *a, unsigned d,
+						   uint64_t ns, unsigned n)
+{
+	add_call(t, a, d, ns, t->scratch, n, false);
+	return 0;
+}
+
+/*
+ * add_call() of the one-sequence read's values v1 (no times), in its usual
+ * case, the region neither nested in itself nor ending its first call:
+ * then no call, and so no stack frame.
+ */
+static inline __attribute__((always_inline)) int add_call_hot(struct pmu__region_thr *t, struct pmu__acc *a,
+							      unsigned d, uint64_t ns, const uint64_t *v1, unsigned n)
+{
+	const uint64_t *v0 = &t->stk_v[d * n];
+	uint64_t seq, spans = a->spans;
+
+	if (unlikely(a->depth != 1 || !spans)) {
+		for (unsigned i = 0; v1 != t->scratch && i < n; i++)	/* v1 may be registers */
+			t->scratch[i] = v1[i];
+		return add_call_rare(t, a, d, ns, n);
+	}
+	seq = t->seq;
+	__atomic_store_n(&t->seq, seq + 1, __ATOMIC_RELAXED);
+	PMU_FIG_FENCE();
+	a->depth = 0;
+	PMU_FIG_ST(a->spans, spans + 1);
+	fig_add(&a->f[0], ns);
+	for (unsigned i = 0; i < n; i++)
+		fig_add(&a->f[1 + i], ev_delta(v0[i], v1[i]));
+	__atomic_store_n(&t->seq, seq + 2, __ATOMIC_RELEASE);
+	t->depth = d;
+	return 0;
+}
+
 /* The end's reads when the one-sequence read cannot give them, and the call added. */
 static __attribute__((noinline)) int end_slow(struct pmu__region_thr *t, unsigned id)
 {
@@ -492,7 +555,7 @@ static __attribute__((noinline)) int end_slow(struct pmu__region_thr *t, unsigne
 		pmu__err_append(" (region %s closed without figures)", pmu__region_name(id));
 		return r;
 	}
-	add_call(t, a, d, ns, true);
+	add_call(t, a, d, ns, t->scratch, t->n, true);
 	return 0;
 }
 
@@ -502,10 +565,17 @@ static inline __attribute__((always_inline)) int end_top(struct pmu__region_thr 
 	unsigned d = t->depth - 1;
 	uint64_t ns = t->stk_t0[d];
 
-	if (unlikely(pmu__set_read_timed(t->set, t->scratch, &ns, false)))
-		return end_slow(t, id);
-	add_call(t, t->acc[id], d, ns, false);
-	return 0;
+	unsigned n = pmu__set_user_events(t->set);	/* t->n, when not 0 */
+	uint64_t v;
+
+	/* One event, the usual case, read with the count known: its value kept in a register, no loop. */
+	if (likely(n == 1)) {
+		if (likely(!pmu__set_read_timed(t->set, &v, &ns, false, 1)))
+			return add_call_hot(t, t->acc[id], d, ns, &v, 1);
+	} else if (likely(!pmu__set_read_timed(t->set, t->scratch, &ns, false, n))) {
+		return add_call_hot(t, t->acc[id], d, ns, t->scratch, n);
+	}
+	return end_slow(t, id);
 }
 
 /* The end of a name given through another pointer than its begin's: looked up, and checked to be the innermost. */

@@ -254,15 +254,16 @@ static inline int pmu__set_ns_since(const struct pmu_set *set, uint64_t c0, uint
  * counters, at end the ns since *clk (a begin's) into it just after them, so
  * that the counts take in as little of the caller as possible. 0, or 1 when
  * the pages cannot answer so (read(2), multiplexed, index 0, no clock):
- * pmu_read() gives the full answer then.
+ * pmu_read() gives the full answer then. n: pmu__set_user_events(set),
+ * which the caller has loaded (a constant where it knows it).
  */
 static inline __attribute__((always_inline)) int pmu__set_read_timed(const struct pmu_set *set, uint64_t *values,
-								     uint64_t *clk, bool begin)
+								     uint64_t *clk, bool begin, unsigned n)
 {
 #if PMU_INL_USER_READ
 	const struct pmu_counter *ev = set->ev;
 	const struct perf_event_mmap_page *pc;
-	uint32_t n = set->direct, seq, idx, shift, i;
+	uint32_t seq, idx, shift, i;
 	uint64_t caps, cyc = 0, pmc, count, t = 0;
 
 	if (unlikely(!n || (n > 1 && !set->one_group)))
@@ -305,6 +306,7 @@ static inline __attribute__((always_inline)) int pmu__set_read_timed(const struc
 	(void)values;
 	(void)clk;
 	(void)begin;
+	(void)n;
 	return 1;
 #endif
 }
