@@ -202,6 +202,9 @@ static inline __attribute__((always_inline)) uint64_t pmu__page_ns_between(const
 
 	if (caps & PMU_CAP_TIME_SHORT_)	/* a counter narrower than 64 bits */
 		d &= PMU_INL_LD(pc, time_mask);
+	/* Below 2^32 ticks (seconds) d * mult fits in 64 bits: the same floor(d * mult / 2^shift) in two instructions. */
+	if (likely(!(d >> 32)))
+		return (d * mult) >> shift;
 	/* The documented quotient and remainder: no 128-bit product. */
 	return (d >> shift) * mult + (((d & ((1ull << shift) - 1)) * mult) >> shift);
 }
