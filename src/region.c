@@ -405,6 +405,16 @@ static inline __attribute__((always_inline)) void fig_add(struct pmu__fig *f, ui
 	if (unlikely(x > f->max))
 		PMU_FIG_ST(f->max, x);
 	int64_t dx = (int64_t)(x - f->k);
+
+	/* |dx| below 2^31, as most are: a 64-bit square, the high word stored only on a carry. */
+	if (likely(dx == (int32_t)dx)) {
+		uint64_t sq = (uint64_t)(dx * dx), lo = f->sq_lo + sq;
+
+		PMU_FIG_ST(f->sq_lo, lo);
+		if (unlikely(lo < sq))
+			PMU_FIG_ST(f->sq_hi, f->sq_hi + 1);
+		return;
+	}
 	unsigned __int128 sq = ((unsigned __int128)f->sq_hi << 64 | f->sq_lo) + (unsigned __int128)((__int128)dx * dx);
 
 	PMU_FIG_ST(f->sq_lo, (uint64_t)sq);
