@@ -332,7 +332,7 @@ PMU_API int pmu_region_begin(const char *name)
 		return begin_slow(name);
 	c = cache_slot(name);
 	rn = t->cache[c].r;
-	if (unlikely(t->cache[c].p != name || !name_eq(rn, name) || !(a = t->acc[rn->id])))
+	if (unlikely(t->cache[c].p != name || !name_eq_hot(rn, name) || !(a = t->acc[rn->id])))
 		return begin_slow(name);
 	return push(t, a, rn->id, name, d);
 }
@@ -616,7 +616,7 @@ PMU_API int pmu_region_end(const char *name)
 				"thread", name);
 	/* The usual case: the name begun last, often through the same pointer. */
 	top = pmu__region_byid[t->stk_id[d - 1]];
-	if (likely(name == t->stk_p[d - 1] && name_eq(top, name)))
+	if (likely(name == t->stk_p[d - 1] && name_eq_hot(top, name)))
 		return end_top(t, top->id);
 	return end_named(t, name, top);
 }
