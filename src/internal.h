@@ -16,6 +16,14 @@
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #define PMU_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+/* Unroll the next loop (of a constant count where the caller specialises it). */
+#if defined(__clang__)
+#define PMU_UNROLL _Pragma("clang loop unroll(full)")
+#elif defined(__GNUC__) && __GNUC__ >= 8
+#define PMU_UNROLL _Pragma("GCC unroll 8")
+#else
+#define PMU_UNROLL
+#endif
 
 /* error.c: sets this thread's message and returns err (a -errno). */
 int pmu__err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

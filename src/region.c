@@ -272,6 +272,8 @@ static inline __attribute__((always_inline)) int push(struct pmu__region_thr *t,
 	/* One event, the usual case, read with the count known: no loop. */
 	if (likely(n == 1))
 		r = pmu__set_read_timed(t->set, &t->stk_v[d], &t->stk_t0[d], true, 1);
+	else if (n == 4)	/* another usual count, unrolled */
+		r = pmu__set_read_timed(t->set, &t->stk_v[d * 4], &t->stk_t0[d], true, 4);
 	else
 		r = pmu__set_read_timed(t->set, &t->stk_v[d * n], &t->stk_t0[d], true, n);
 	if (unlikely(r))
@@ -539,6 +541,7 @@ static inline __attribute__((always_inline)) int add_call_hot(struct pmu__region
 	a->depth = 0;
 	PMU_FIG_ST(a->spans, spans + 1);
 	fig_add(&a->f[0], ns);
+	PMU_UNROLL
 	for (unsigned i = 0; i < n; i++)
 		fig_add(&a->f[1 + i], ev_delta(v0[i], v1[i]));
 	__atomic_store_n(&t->seq, seq + 2, __ATOMIC_RELEASE);
@@ -582,6 +585,9 @@ static inline __attribute__((always_inline)) int end_top(struct pmu__region_thr 
 	if (likely(n == 1)) {
 		if (likely(!pmu__set_read_timed(t->set, &v, &ns, false, 1)))
 			return add_call_hot(t, t->acc[id], d, ns, &v, 1);
+	} else if (n == 4) {	/* another usual count, unrolled */
+		if (likely(!pmu__set_read_timed(t->set, t->scratch, &ns, false, 4)))
+			return add_call_hot(t, t->acc[id], d, ns, t->scratch, 4);
 	} else if (likely(!pmu__set_read_timed(t->set, t->scratch, &ns, false, n))) {
 		return add_call_hot(t, t->acc[id], d, ns, t->scratch, n);
 	}
