@@ -322,7 +322,20 @@ static __attribute__((noinline)) int begin_slow(const char *name)
 	return push(t, a, (unsigned)id, name, d);
 }
 
-/* The usual case here, the rest in begin_slow(): no call, and so no stack frame. */
+/*
+ * begin's usual case but for a name name_eq_hot() leaves to name_eq(), as
+ * string literals that are not 8-aligned (x86's) are: its call wants a
+ * stack frame, which the hot path then does without.
+ */
+static __attribute__((noinline)) int begin_compared(struct pmu__region_thr *t, const char *name,
+						    const struct pmu__rname *rn, struct pmu__acc *a, unsigned d)
+{
+	if (unlikely(!name_eq(rn, name)))
+		return begin_slow(name);
+	return push(t, a, rn->id, name, d);
+}
+
+/* The usual case here, the rest in begin_compared() and begin_slow(): no call, and so no stack frame. */
 PMU_API int pmu_region_begin(const char *name)
 {
 	struct pmu__region_thr *t = self_rec();
@@ -334,8 +347,10 @@ PMU_API int pmu_region_begin(const char *name)
 		return begin_slow(name);
 	c = cache_slot(name);
 	rn = t->cache[c].r;
-	if (unlikely(t->cache[c].p != name || !name_eq_hot(rn, name) || !(a = t->acc[rn->id])))
+	if (unlikely(t->cache[c].p != name || !(a = t->acc[rn->id])))
 		return begin_slow(name);
+	if (unlikely(!name_eq_hot(rn, name)))
+		return begin_compared(t, name, rn, a, d);
 	return push(t, a, rn->id, name, d);
 }
 
@@ -594,12 +609,19 @@ static inline __attribute__((always_inline)) int end_top(struct pmu__region_thr 
 	return end_slow(t, id);
 }
 
-/* The end of a name given through another pointer than its begin's: looked up, and checked to be the innermost. */
+/*
+ * The end of a name given through another pointer than its begin's (or not
+ * 8-aligned): looked up, and checked to be the innermost.
+ */
 static __attribute__((noinline)) int end_named(struct pmu__region_thr *t, const char *name,
 					       const struct pmu__rname *top)
 {
-	int id = region_id(t, name, 0);
+	int id;
 
+	/* A name begun through this pointer that name_eq_hot() left to name_eq() (not 8-aligned). */
+	if (likely(name == t->stk_p[t->depth - 1] && name_eq(top, name)))
+		return end_top(t, top->id);
+	id = region_id(t, name, 0);
 	if (unlikely(id < 0))
 		return id != -ENOENT ? id : pmu__err(-EINVAL, "%s: pmu_region_end() of a region never "
 						     "begun", name);
