@@ -274,10 +274,12 @@ static inline __attribute__((always_inline)) int pmu__set_read_timed(const struc
 	if (begin)
 		cyc = pmu__set_cycles();
 	/* The group's other events: their schedule is the first's, which is checked. */
-	PMU_UNROLL
-	for (i = 1; !begin && i < n; i++)
-		if (unlikely(pmu_inl_page_read(ev[i].page, pmu_inl_rdpmc, 0, &values[i])))
-			return 1;
+	if (!begin) {
+		PMU_UNROLL
+		for (i = 1; i < n; i++)
+			if (unlikely(pmu_inl_page_read(ev[i].page, pmu_inl_rdpmc, 0, &values[i])))
+				return 1;
+	}
 	pc = ev[0].page;
 	for (;;) {
 		seq = PMU_INL_LDV(pc, lock);
@@ -301,10 +303,12 @@ static inline __attribute__((always_inline)) int pmu__set_read_timed(const struc
 	}
 	values[0] = count;
 	*clk = begin ? cyc : t;
-	PMU_UNROLL
-	for (i = 1; begin && i < n; i++)
-		if (unlikely(pmu_inl_page_read(ev[i].page, pmu_inl_rdpmc, 0, &values[i])))
-			return 1;
+	if (begin) {
+		PMU_UNROLL
+		for (i = 1; i < n; i++)
+			if (unlikely(pmu_inl_page_read(ev[i].page, pmu_inl_rdpmc, 0, &values[i])))
+				return 1;
+	}
 	return 0;
 #else
 	(void)set;
