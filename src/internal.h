@@ -16,6 +16,16 @@
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #define PMU_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+/*
+ * Unroll the next loop where its count is a constant (the callers that
+ * specialise it), which GCC does not by itself past a large asm. Not with
+ * clang, which warns of every copy whose count is not constant.
+ */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 8
+#define PMU_UNROLL _Pragma("GCC unroll 8")
+#else
+#define PMU_UNROLL
+#endif
 
 /* error.c: sets this thread's message and returns err (a -errno). */
 int pmu__err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

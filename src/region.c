@@ -25,6 +25,7 @@
 
 #include "readpage.h"	/* pmu__scale() */
 #include "region_int.h"
+#include "region_fig.h"
 #include "set.h"
 
 /* A thread's record goes (pmu_thread_fini(), fork, an exit that keeps no figures). */
@@ -64,7 +65,19 @@ static __attribute__((noinline)) struct pmu__region_thr *rec_new(struct pmu__thr
 	r->clk_page = pmu__set_has_clock(t->set);
 	pmu__thr_set_hooks(&pmu__region_hooks);
 	__atomic_store_n(&t->upper, r, __ATOMIC_RELEASE);
+	pmu__tls.upper = r;	/* t is the calling thread's */
 	return r;
+}
+
+/*
+ * The calling thread's region record, or NULL: none made yet, or its
+ * thread record is not valid (which the generation tells).
+ */
+static inline __attribute__((always_inline)) struct pmu__region_thr *self_rec(void)
+{
+	struct pmu__region_thr *t = pmu__tls.upper;	/* loaded with gen: one pair */
+
+	return likely(pmu__tls.gen == pmu__tgen_now()) ? t : NULL;
 }
 
 /* name's slot in a thread's cache by pointer. */
@@ -105,12 +118,6 @@ static __attribute__((noinline, cold)) uint64_t clock_lost(struct pmu__region_th
 	for (unsigned i = 0; i < t->depth; i++)
 		t->stk_t0[i] = now;
 	return 0;
-}
-
-/* PMU_TIMES_FULL: each event's enabled times read at slot (a depth, or PMU_REGION_DEPTH at end); running follow. */
-static inline uint64_t *times_at(struct pmu__region_thr *t, unsigned slot)
-{
-	return &t->stk_v[(PMU_REGION_DEPTH + slot) * t->n];
 }
 
 /* pmu_read() failed with r: a forked child's copy (1, the thread's record made anew) or -errno. */
@@ -254,7 +261,17 @@ static __attribute__((noinline)) int push_slow(struct pmu__region_thr *t, struct
 static inline __attribute__((always_inline)) int push(struct pmu__region_thr *t, struct pmu__acc *a, unsigned id,
 						      const char *p, unsigned d)
 {
-	if (unlikely(pmu__set_read_timed(t->set, &t->stk_v[d * t->n], &t->stk_t0[d], true)))
+	unsigned n = pmu__set_user_events(t->set);	/* t->n, when not 0 */
+	int r;
+
+	/* One event, the usual case, read with the count known: no loop. */
+	if (likely(n == 1))
+		r = pmu__set_read_timed(t->set, &t->stk_v[d], &t->stk_t0[d], true, 1);
+	else if (n == 4)	/* another usual count, unrolled */
+		r = pmu__set_read_timed(t->set, &t->stk_v[d * 4], &t->stk_t0[d], true, 4);
+	else
+		r = pmu__set_read_timed(t->set, &t->stk_v[d * n], &t->stk_t0[d], true, n);
+	if (unlikely(r))
 		return push_slow(t, a, id, p, d);
 	push_top(t, a, id, p, d);
 	return 0;
@@ -300,22 +317,35 @@ static __attribute__((noinline)) int begin_slow(const char *name)
 	return push(t, a, (unsigned)id, name, d);
 }
 
-/* The usual case here, the rest in begin_slow(): no call, and so no stack frame. */
+/*
+ * begin's usual case but for a name name_eq_hot() leaves to name_eq(), as
+ * string literals that are not 8-aligned (x86's) are: its call wants a
+ * stack frame, which the hot path then does without.
+ */
+static __attribute__((noinline)) int begin_compared(struct pmu__region_thr *t, const char *name,
+						    const struct pmu__rname *rn, struct pmu__acc *a, unsigned d)
+{
+	if (unlikely(!name_eq(rn, name)))
+		return begin_slow(name);
+	return push(t, a, rn->id, name, d);
+}
+
+/* The usual case here, the rest in begin_compared() and begin_slow(): no call, and so no stack frame. */
 PMU_API int pmu_region_begin(const char *name)
 {
-	struct pmu__thr *thr = pmu__self;
-	struct pmu__region_thr *t;
+	struct pmu__region_thr *t = self_rec();
 	const struct pmu__rname *rn;
 	struct pmu__acc *a;
 	unsigned d, c;
 
-	if (unlikely(!name || pmu__self_gen != __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED) ||
-		     !(t = thr->upper) || (d = t->depth) == PMU_REGION_DEPTH))
+	if (unlikely(!name || !t || (d = t->depth) == PMU_REGION_DEPTH))
 		return begin_slow(name);
 	c = cache_slot(name);
 	rn = t->cache[c].r;
-	if (unlikely(t->cache[c].p != name || !name_eq(rn, name) || !(a = t->acc[rn->id])))
+	if (unlikely(t->cache[c].p != name || !(a = t->acc[rn->id])))
 		return begin_slow(name);
+	if (unlikely(!name_eq_hot(rn, name)))
+		return begin_compared(t, name, rn, a, d);
 	return push(t, a, rn->id, name, d);
 }
 
@@ -359,13 +389,11 @@ static __attribute__((noinline)) int enter_slow(int h)
  */
 PMU_API int pmu_region_enter(int h)
 {
-	struct pmu__thr *thr = pmu__self;
-	struct pmu__region_thr *t;
+	struct pmu__region_thr *t = self_rec();
 	struct pmu__acc *a;
 	unsigned d;
 
-	if (unlikely(pmu__self_gen != __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED) || !(t = thr->upper) ||
-		     (unsigned)h >= PMU_REGION_MAX || !(a = t->acc[h]) || (d = t->depth) == PMU_REGION_DEPTH))
+	if (unlikely(!t || (unsigned)h >= PMU_REGION_MAX || !(a = t->acc[h]) || (d = t->depth) == PMU_REGION_DEPTH))
 		return enter_slow(h);
 	return push(t, a, (unsigned)h, NULL, d);
 }
@@ -377,92 +405,6 @@ PMU_API int pmu_region_register(const char *name)
 	/* The names now have a state to keep across fork and to free at pmu_thread_fini(). */
 	pmu__thr_set_hooks(&pmu__region_hooks);
 	return pmu__region_intern(NULL, name, 0, 1);
-}
-
-/* Adds x, one outermost call's figure, to f; first: the region's first such call. */
-static inline __attribute__((always_inline)) void fig_add(struct pmu__fig *f, uint64_t x, bool first)
-{
-	PMU_FIG_ST(f->sum, f->sum + x);
-	if (unlikely(first)) {
-		PMU_FIG_ST(f->min, x);
-		PMU_FIG_ST(f->max, x);
-		PMU_FIG_ST(f->k, x);
-		return;
-	}
-	/* Stored only when they change, which few calls do. */
-	if (unlikely(x < f->min))
-		PMU_FIG_ST(f->min, x);
-	if (unlikely(x > f->max))
-		PMU_FIG_ST(f->max, x);
-	int64_t dx = (int64_t)(x - f->k);
-	unsigned __int128 sq = ((unsigned __int128)f->sq_hi << 64 | f->sq_lo) + (unsigned __int128)((__int128)dx * dx);
-
-	PMU_FIG_ST(f->sq_lo, (uint64_t)sq);
-	PMU_FIG_ST(f->sq_hi, (uint64_t)(sq >> 64));
-}
-
-/* Adds each event's times of the call begun at depth d to a's events. */
-static __attribute__((noinline)) void add_times(struct pmu__region_thr *t, struct pmu__acc *a, unsigned d)
-{
-	unsigned n = t->n;
-	const uint64_t *e0 = times_at(t, d), *r0 = e0 + (PMU_REGION_DEPTH + 1) * n;
-	const uint64_t *e1 = times_at(t, PMU_REGION_DEPTH), *r1 = e1 + (PMU_REGION_DEPTH + 1) * n;
-
-	for (unsigned i = 0; i < n; i++) {
-		PMU_FIG_ST(a->f[1 + i].en, a->f[1 + i].en + (e1[i] - e0[i]));
-		PMU_FIG_ST(a->f[1 + i].run, a->f[1 + i].run + (r1[i] - r0[i]));
-	}
-}
-
-/*
- * Adds the call of a begun at depth d of t, ns long, with the values at
- * its end in t->scratch, under the seqcount; with_times: t->times may want times
- * (not on the one-sequence read, see push()).
- */
-static inline __attribute__((always_inline)) void add_call(struct pmu__region_thr *t, struct pmu__acc *a, unsigned d,
-							   uint64_t ns, bool with_times)
-{
-	unsigned n = t->n, i;
-	const uint64_t *v0 = &t->stk_v[d * n];
-	uint64_t seq = t->seq;
-
-	__atomic_store_n(&t->seq, seq + 1, __ATOMIC_RELAXED);
-	PMU_FIG_FENCE();
-	/*
-	 * A region nested in itself counts every call, but its time and events
-	 * over the outermost one: that is the call its per-call figures are of.
-	 */
-	if (likely(--a->depth == 0)) {
-		bool first = a->spans == 0;
-
-		PMU_FIG_ST(a->spans, a->spans + 1);
-		fig_add(&a->f[0], ns, first);
-		for (i = 0; i < n; i++) {
-			uint64_t v = t->scratch[i];
-
-			/* Scaled estimates of a multiplexed event may step back: never wrap. */
-			fig_add(&a->f[1 + i], likely(v > v0[i]) ? v - v0[i] : 0, first);
-		}
-		/*
-		 * One group's times are every event's: they go to figure 0's
-		 * (ns has none of its own), taken from the thread's first begin
-		 * on. Each event's start when multiplexing is first seen: a call
-		 * begun before (below times_from) has none.
-		 */
-		if (!with_times) {
-		} else if (t->times == PMU_TIMES_GROUP) {
-			PMU_FIG_ST(a->f[0].en, a->f[0].en + (t->grp_en[PMU_REGION_DEPTH] - t->grp_en[d]));
-			PMU_FIG_ST(a->f[0].run, a->f[0].run + (t->grp_run[PMU_REGION_DEPTH] - t->grp_run[d]));
-		} else if (unlikely(t->times == PMU_TIMES_FULL) && d >= t->times_from) {
-			add_times(t, a, d);
-		}
-	} else {
-		PMU_FIG_ST(a->nested, a->nested + 1);
-	}
-	if (with_times && unlikely(d < t->times_from))	/* what begins at d from now on has times */
-		t->times_from = d;
-	__atomic_store_n(&t->seq, seq + 2, __ATOMIC_RELEASE);
-	t->depth = d;
 }
 
 /* The end's reads when the one-sequence read cannot give them, and the call added. */
@@ -484,7 +426,7 @@ static __attribute__((noinline)) int end_slow(struct pmu__region_thr *t, unsigne
 		pmu__err_append(" (region %s closed without figures)", pmu__region_name(id));
 		return r;
 	}
-	add_call(t, a, d, ns, true);
+	add_call(t, a, d, ns, t->scratch, t->n, true);
 	return 0;
 }
 
@@ -494,18 +436,35 @@ static inline __attribute__((always_inline)) int end_top(struct pmu__region_thr 
 	unsigned d = t->depth - 1;
 	uint64_t ns = t->stk_t0[d];
 
-	if (unlikely(pmu__set_read_timed(t->set, t->scratch, &ns, false)))
-		return end_slow(t, id);
-	add_call(t, t->acc[id], d, ns, false);
-	return 0;
+	unsigned n = pmu__set_user_events(t->set);	/* t->n, when not 0 */
+	uint64_t v;
+
+	/* One event, the usual case, read with the count known: its value kept in a register, no loop. */
+	if (likely(n == 1)) {
+		if (likely(!pmu__set_read_timed(t->set, &v, &ns, false, 1)))
+			return add_call_hot(t, t->acc[id], d, ns, &v, 1);
+	} else if (n == 4) {	/* another usual count, unrolled */
+		if (likely(!pmu__set_read_timed(t->set, t->scratch, &ns, false, 4)))
+			return add_call_hot(t, t->acc[id], d, ns, t->scratch, 4);
+	} else if (likely(!pmu__set_read_timed(t->set, t->scratch, &ns, false, n))) {
+		return add_call_hot(t, t->acc[id], d, ns, t->scratch, n);
+	}
+	return end_slow(t, id);
 }
 
-/* The end of a name given through another pointer than its begin's: looked up, and checked to be the innermost. */
+/*
+ * The end of a name given through another pointer than its begin's (or not
+ * 8-aligned): looked up, and checked to be the innermost.
+ */
 static __attribute__((noinline)) int end_named(struct pmu__region_thr *t, const char *name,
 					       const struct pmu__rname *top)
 {
-	int id = region_id(t, name, 0);
+	int id;
 
+	/* A name begun through this pointer that name_eq_hot() left to name_eq() (not 8-aligned). */
+	if (likely(name == t->stk_p[t->depth - 1] && name_eq(top, name)))
+		return end_top(t, top->id);
+	id = region_id(t, name, 0);
 	if (unlikely(id < 0))
 		return id != -ENOENT ? id : pmu__err(-EINVAL, "%s: pmu_region_end() of a region never "
 						     "begun", name);
@@ -517,20 +476,18 @@ static __attribute__((noinline)) int end_named(struct pmu__region_thr *t, const 
 
 PMU_API int pmu_region_end(const char *name)
 {
-	struct pmu__thr *thr = pmu__self;
-	struct pmu__region_thr *t;
+	struct pmu__region_thr *t = self_rec();
 	const struct pmu__rname *top;
 	unsigned d;
 
 	if (unlikely(!name))
 		return pmu__err(-EINVAL, "pmu_region_end: the name is NULL");
-	if (unlikely(pmu__self_gen != __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED) || !(t = thr->upper) ||
-		     !(d = t->depth)))
+	if (unlikely(!t || !(d = t->depth)))
 		return pmu__err(-EINVAL, "%s: pmu_region_end() without pmu_region_begin() in this "
 				"thread", name);
 	/* The usual case: the name begun last, often through the same pointer. */
 	top = pmu__region_byid[t->stk_id[d - 1]];
-	if (likely(name == t->stk_p[d - 1] && name_eq(top, name)))
+	if (likely(name == t->stk_p[d - 1] && name_eq_hot(top, name)))
 		return end_top(t, top->id);
 	return end_named(t, name, top);
 }
@@ -538,15 +495,13 @@ PMU_API int pmu_region_end(const char *name)
 /* exit's refusals: the same as end's, naming the handle's region. */
 static __attribute__((noinline)) int exit_slow(int h)
 {
-	struct pmu__thr *thr = pmu__self;
-	struct pmu__region_thr *t;
+	struct pmu__region_thr *t = self_rec();
 	const char *name = handle_name(h);
 	unsigned d;
 
 	if (!name)
 		return bad_handle("pmu_region_exit", h);
-	if (pmu__self_gen != __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED) || !(t = thr->upper) ||
-	    !(d = t->depth))
+	if (!t || !(d = t->depth))
 		return pmu__err(-EINVAL, "%s: pmu_region_end() without pmu_region_begin() in this "
 				"thread", name);
 	if (t->stk_id[d - 1] != (unsigned)h)
@@ -557,23 +512,20 @@ static __attribute__((noinline)) int exit_slow(int h)
 
 PMU_API int pmu_region_exit(int h)
 {
-	struct pmu__thr *thr = pmu__self;
-	struct pmu__region_thr *t;
+	struct pmu__region_thr *t = self_rec();
 	unsigned d;
 
-	if (unlikely(pmu__self_gen != __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED) || !(t = thr->upper) ||
-		     !(d = t->depth) || t->stk_id[d - 1] != (unsigned)h))
+	if (unlikely(!t || !(d = t->depth) || t->stk_id[d - 1] != (unsigned)h))
 		return exit_slow(h);
 	return end_top(t, (unsigned)h);
 }
 
 int pmu__region_end_all(void)
 {
-	struct pmu__thr *thr = pmu__self;
-	struct pmu__region_thr *t;
+	struct pmu__region_thr *t = self_rec();
 	int r = 0;
 
-	if (!thr || pmu__self_gen != __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED) || !(t = thr->upper))
+	if (!t)
 		return 0;
 	/* r first: once end_top() failed, t may be gone with a forked child's records. */
 	while (r == 0 && t->depth)

@@ -54,7 +54,8 @@ static inline const char *rname(const struct pmu__rname *r)
 #define PMU_FIG_LD(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
 
 /* region_names.c */
-extern struct pmu__rname *pmu__region_byid[PMU_REGION_MAX];	/* written once per id, under the names' lock */
+/* written once per id, under the names' lock; hidden, so addressed without the GOT */
+extern struct pmu__rname *pmu__region_byid[PMU_REGION_MAX] __attribute__((visibility("hidden")));
 /*
  * The region id of name, interned if create, and cached in t's slot cslot
  * when t is not NULL. -ENOENT (no message) when absent and !create.
@@ -96,6 +97,25 @@ static inline __attribute__((always_inline)) bool name_eq(const struct pmu__rnam
 		return !((u[i] ^ r->w[i]) & r->last);
 	}
 	return !strcmp(rname(r), name);
+}
+
+/*
+ * name_eq() for the hot paths, which then call nothing (and so need no
+ * stack frame): false for a name that is not 8-aligned, which their slow
+ * paths then compare with name_eq(). Not on x86, whose string literals are
+ * not 8-aligned: there the compare is the usual case, cheaper inline.
+ */
+#if defined(__x86_64__) || defined(__i386__)
+#define PMU_NAME_HOT_ALIGNED 0
+#else
+#define PMU_NAME_HOT_ALIGNED PMU_NAME_WORDS
+#endif
+
+static inline __attribute__((always_inline)) bool name_eq_hot(const struct pmu__rname *r, const char *name)
+{
+	if (!PMU_NAME_HOT_ALIGNED)
+		return name_eq(r, name);
+	return likely(!((uintptr_t)name & 7)) && name_eq(r, name);
 }
 
 #endif

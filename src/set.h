@@ -210,6 +210,9 @@ static inline __attribute__((always_inline)) uint64_t pmu__page_ns_between(const
 
 	if (caps & PMU_CAP_TIME_SHORT_)	/* a counter narrower than 64 bits */
 		d &= PMU_INL_LD(pc, time_mask);
+	/* Below 2^32 ticks (seconds) d * mult fits in 64 bits: the same floor(d * mult / 2^shift) in two instructions. */
+	if (likely(!(d >> 32)))
+		return (d * mult) >> shift;
 	/* The documented quotient and remainder: no 128-bit product. */
 	return (d >> shift) * mult + (((d & ((1ull << shift) - 1)) * mult) >> shift);
 }
@@ -262,15 +265,16 @@ static inline int pmu__set_ns_since(const struct pmu_set *set, uint64_t c0, uint
  * counters, at end the ns since *clk (a begin's) into it just after them, so
  * that the counts take in as little of the caller as possible. 0, or 1 when
  * the pages cannot answer so (read(2), multiplexed, index 0, no clock):
- * pmu_read() gives the full answer then.
+ * pmu_read() gives the full answer then. n: pmu__set_user_events(set),
+ * which the caller has loaded (a constant where it knows it).
  */
 static inline __attribute__((always_inline)) int pmu__set_read_timed(const struct pmu_set *set, uint64_t *values,
-								     uint64_t *clk, bool begin)
+								     uint64_t *clk, bool begin, unsigned n)
 {
 #if PMU_INL_USER_READ
 	const struct pmu_counter *ev = set->ev;
 	const struct perf_event_mmap_page *pc;
-	uint32_t n = set->direct, seq, idx, shift, i;
+	uint32_t seq, idx, shift, i;
 	uint64_t caps, cyc = 0, pmc, count, t = 0;
 
 	if (unlikely(!n || (n > 1 && !set->one_group)))
@@ -278,9 +282,12 @@ static inline __attribute__((always_inline)) int pmu__set_read_timed(const struc
 	if (begin)
 		cyc = pmu__set_cycles();
 	/* The group's other events: their schedule is the first's, which is checked. */
-	for (i = 1; !begin && i < n; i++)
-		if (unlikely(pmu_inl_page_read(ev[i].page, pmu_inl_rdpmc, 0, &values[i])))
-			return 1;
+	if (!begin) {
+		PMU_UNROLL
+		for (i = 1; i < n; i++)
+			if (unlikely(pmu_inl_page_read(ev[i].page, pmu_inl_rdpmc, 0, &values[i])))
+				return 1;
+	}
 	pc = ev[0].page;
 	for (;;) {
 		seq = PMU_INL_LDV(pc, lock);
@@ -304,15 +311,19 @@ static inline __attribute__((always_inline)) int pmu__set_read_timed(const struc
 	}
 	values[0] = count;
 	*clk = begin ? cyc : t;
-	for (i = 1; begin && i < n; i++)
-		if (unlikely(pmu_inl_page_read(ev[i].page, pmu_inl_rdpmc, 0, &values[i])))
-			return 1;
+	if (begin) {
+		PMU_UNROLL
+		for (i = 1; i < n; i++)
+			if (unlikely(pmu_inl_page_read(ev[i].page, pmu_inl_rdpmc, 0, &values[i])))
+				return 1;
+	}
 	return 0;
 #else
 	(void)set;
 	(void)values;
 	(void)clk;
 	(void)begin;
+	(void)n;
 	return 1;
 #endif
 }

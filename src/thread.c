@@ -30,8 +30,7 @@ static struct pmu__thr *tlist, *tlast;	/* oldest first */
 static struct pmu__tconf *tconf;
 static const struct pmu__thr_hooks *hooks;
 uint64_t pmu__tgen = 1;
-__thread struct pmu__thr *pmu__self __attribute__((tls_model("initial-exec")));
-__thread uint64_t pmu__self_gen __attribute__((tls_model("initial-exec")));
+__thread struct pmu__tls pmu__tls __attribute__((tls_model("initial-exec")));
 
 static pthread_key_t key;
 static bool key_made;
@@ -92,7 +91,7 @@ static void thr_exit(void *p)
 	struct pmu__thr *t = p;
 
 	pthread_mutex_lock(&tlock);
-	if (t == pmu__self && pmu__self_gen == __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED)) {
+	if (t == pmu__tls.thr && pmu__tls.gen == __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED)) {
 		pmu_close(t->set);
 		t->set = NULL;
 		if (__atomic_load_n(&t->keep, __ATOMIC_RELAXED)) {
@@ -102,16 +101,15 @@ static void thr_exit(void *p)
 			free_thr(t);
 		}
 	}
-	pmu__self = NULL;
-	pmu__self_gen = 0;
+	pmu__tls = (struct pmu__tls){ 0 };
 	pthread_mutex_unlock(&tlock);
 }
 
 void pmu__thr_exit_self(void)
 {
-	if (!pmu__self)
+	if (!pmu__tls.thr)
 		return;
-	thr_exit(pmu__self);
+	thr_exit(pmu__tls.thr);
 	pthread_mutex_lock(&tlock);
 	if (key_made)
 		pthread_setspecific(key, NULL);
@@ -152,8 +150,7 @@ static void reset_child(bool raw)
 
 	/* Closing is safe in the child: it touches descriptors and memory, not the parent's pages. */
 	drop_all();
-	pmu__self = NULL;
-	pmu__self_gen = 0;
+	pmu__tls = (struct pmu__tls){ 0 };
 	if (key_made)
 		pthread_setspecific(key, NULL);
 	pthread_mutex_unlock(&tlock);
@@ -170,7 +167,7 @@ static void reset_child(bool raw)
  */
 static void atfork_child(void)
 {
-	bool had = pmu__self && pmu__self_gen == __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED);
+	bool had = pmu__tls.thr && pmu__tls.gen == __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED);
 	struct pmu__thr *t;
 	int saved = errno;
 
@@ -272,8 +269,7 @@ PMU_API int pmu_thread_fini(void)
 	drop_all();
 	conf_free(tconf);
 	tconf = NULL;
-	pmu__self = NULL;
-	pmu__self_gen = 0;
+	pmu__tls = (struct pmu__tls){ 0 };
 	if (key_made) {
 		/* Threads still alive keep a value for the old key: deleting it means no destructor runs. */
 		e = pthread_key_delete(key);
@@ -383,8 +379,7 @@ int pmu__thr_get(struct pmu__thr **tp)
 	else
 		tlist = t;
 	tlast = t;
-	pmu__self = t;
-	pmu__self_gen = __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED);
+	pmu__tls = (struct pmu__tls){ .gen = __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED), .thr = t };
 	pthread_mutex_unlock(&tlock);
 	*tp = t;
 	return 0;

@@ -41,13 +41,30 @@ struct pmu__thr {
 };
 
 /* thread.c */
-extern uint64_t pmu__tgen;		/* atomic: bumped when every record becomes invalid */
+/* atomic: bumped when every record becomes invalid; hidden, so addressed without the GOT */
+extern uint64_t pmu__tgen __attribute__((visibility("hidden")));
 /*
- * The calling thread's record, valid while pmu__self_gen equals pmu__tgen:
- * never otherwise, for the generation is 0 whenever pmu__self is NULL.
+ * The calling thread's record (thr) and the layer above's for it (upper, a
+ * copy of thr->upper), valid while gen equals pmu__tgen: never otherwise,
+ * for gen is 0 whenever thr is NULL. One block, so that a region's hot path
+ * finds its record and the generation from one address, with one load pair.
  */
-extern __thread struct pmu__thr *pmu__self __attribute__((tls_model("initial-exec")));
-extern __thread uint64_t pmu__self_gen __attribute__((tls_model("initial-exec")));
+struct pmu__tls {
+	uint64_t gen;
+	void *upper;
+	struct pmu__thr *thr;
+};
+extern __thread struct pmu__tls pmu__tls __attribute__((tls_model("initial-exec"), visibility("hidden")));
+
+/* pmu__tgen now: a relaxed load, which a volatile one is outside TSan (one instruction, by offset). */
+static inline __attribute__((always_inline)) uint64_t pmu__tgen_now(void)
+{
+#ifdef PMU_TSAN
+	return __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED);
+#else
+	return *(volatile uint64_t *)&pmu__tgen;
+#endif
+}
 
 /* The calling thread's record, set up on first use. 0 or -errno. */
 int pmu__thr_get(struct pmu__thr **t);
@@ -65,8 +82,8 @@ int pmu__thr_read_slow(struct pmu__thr **t, uint64_t *values, int err);
 
 static inline int pmu__thr_current(struct pmu__thr **t)
 {
-	*t = pmu__self;
-	if (likely(pmu__self_gen == __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED)))
+	*t = pmu__tls.thr;
+	if (likely(pmu__tls.gen == pmu__tgen_now()))
 		return 0;
 	return pmu__thr_get(t);
 }

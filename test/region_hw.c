@@ -56,7 +56,7 @@ int main(void)
 	pmu_close(probe);
 	CHECK_MSG(pmu_thread_init(events) == 0, "%s", pmu_errmsg());
 	CHECK(pmu_thread_read(v) == 0);
-	printf("%s: %s\n", events, pmu_user_read(pmu__self->set, 0, &why) == 1 ? "user-space read" : why);
+	printf("%s: %s\n", events, pmu_user_read(pmu__tls.thr->set, 0, &why) == 1 ? "user-space read" : why);
 
 	for (int i = 0; i < 4; i++)
 		CHECK(pthread_create(&th[i], NULL, worker, &fail[i]) == 0);

@@ -88,7 +88,7 @@ int main(void)
 	/* Each event's times, from pmu_read_full(). */
 	CHECK_MSG(pmu_thread_init("task-clock,page-faults") == 0, "%s", pmu_errmsg());
 	CHECK(pmu_region_begin("before") == 0);	/* sets the record up, taking the group's times */
-	struct pmu__region_thr *rt = pmu__self->upper;	/* the thread's region record */
+	struct pmu__region_thr *rt = pmu__tls.thr->upper;	/* the thread's region record */
 	rt->times = PMU_TIMES_NONE;	/* as a user-space read never multiplexed so far */
 	CHECK(pmu_region_end("before") == 0);
 	CHECK(pmu_region_begin("before") == 0);	/* begun without times */

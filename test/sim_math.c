@@ -4,11 +4,15 @@
  * it: pmu__mul_u64_u32_shr and pmu__scale against multiplication and long
  * division done in 32-bit limbs (no __int128), the sign extension both page
  * readers run (pmu/inline.h's pmu_inl_width_shift and pmu_inl_sign_extend)
- * against a branch on the sign bit. Random inputs biased towards edge values.
+ * against a branch on the sign bit, and the regions' clock conversion
+ * (set.h's pmu__page_ns_between, a product and a shift below 2^32 ticks, the
+ * documented quotient and remainder above) against the same reference.
+ * Random inputs biased towards edge values.
  */
 #include "test.h"
 #include "readpage.h"	/* and through pmu.h, pmu/inline.h */
 #include "sim_ref.h"
+#include "set.h"	/* pmu__page_ns_between() */
 
 /* Wrong on purpose: what the references must catch. */
 static uint64_t wrong_mul_64bit(uint64_t a, uint32_t mul, unsigned shift)
@@ -167,11 +171,45 @@ static void test_sign_extend(long n)
 	CHECK(wrong > n / 10);
 }
 
+/* The ns of d clock ticks by a page's time_mult and time_shift (0..32, as the kernel writes them), with time_mask when short. */
+static void test_page_ns(long n)
+{
+	struct perf_event_mmap_page pc = { 0 };
+	long i, bad = 0, fast = 0;
+
+	for (i = 0; i < n; i++) {
+		uint64_t r = rnd(), c0 = rnd_edge(), d = r & 1 ? rnd_edge() : rnd() >> (32 + (r >> 8) % 32);
+		bool short_ = r & 2;
+		uint64_t caps = PMU_CAP_TIME_ | (short_ ? PMU_CAP_TIME_SHORT_ : 0);
+		uint64_t want, got;
+
+		pc.time_mult = r & 4 ? (uint32_t)(r >> 32) : 33554432;
+		pc.time_shift = (uint16_t)((r >> 16) % 33);
+		pc.time_mask = short_ ? mask_of(56) : 0;
+		want = ref_mul_shr(short_ ? d & mask_of(56) : d, pc.time_mult, pc.time_shift);
+		got = pmu__page_ns_between(&pc, caps, c0, c0 + d);
+		fast += !((short_ ? d & mask_of(56) : d) >> 32);
+		if (got != want && bad++ < 5)
+			fprintf(stderr, "page_ns_between(d=0x%" PRIx64 ", mult=0x%x, shift=%u%s) = 0x%" PRIx64
+				", reference 0x%" PRIx64 "\n", d, pc.time_mult, pc.time_shift,
+				short_ ? ", 56-bit" : "", got, want);
+	}
+	CHECK_EQ(bad, 0);
+	CHECK(fast > n / 10 && fast < n - n / 10);	/* both forms ran */
+	/* Known value: QEMU's 62.5 MHz clock, 16 ns per tick, on both sides of 2^32 ticks. */
+	pc.time_mult = 33554432;
+	pc.time_shift = 21;
+	CHECK_EQ(pmu__page_ns_between(&pc, PMU_CAP_TIME_, 5, 1005), 16000);
+	CHECK_EQ(pmu__page_ns_between(&pc, PMU_CAP_TIME_, 0, 1ull << 33), 16ull << 33);
+	printf("page_ns_between: %ld random inputs, %ld below 2^32 ticks\n", n, fast);
+}
+
 int main(void)
 {
 	printf("seed 0x%" PRIx64 "\n", rng_state);
 	test_mul(t_scale(4000000));
 	test_scale(t_scale(500000));
 	test_sign_extend(t_scale(1000000));
+	test_page_ns(t_scale(1000000));
 	T_DONE();
 }
