@@ -51,8 +51,7 @@ static bool metric(const struct pmu_results *s, int k, unsigned id, unsigned i, 
 	return !isnan(*out);
 }
 
-/* A metric's value for programs: the shortest text that reads back as the same double. */
-static void put_exact(FILE *f, double x)
+void pmu__put_exact(FILE *f, double x)
 {
 	char buf[40];
 
@@ -144,7 +143,7 @@ static void report_rows(FILE *f, const struct pmu_results *s, const struct width
 				else
 					fputc(',', f);
 				if (!w && ok)
-					put_exact(f, x);
+					pmu__put_exact(f, x);
 			}
 			fprintf(f, w ? " %12" PRIu64 " %12" PRIu64 " %12.1f" : ",%" PRIu64 ",%" PRIu64 ",%.3f",
 				d->min[0], d->max[0], d->sd[0]);
@@ -263,7 +262,7 @@ static void json_figures(FILE *f, const struct pmu_results *s, int k, unsigned i
 		pmu__json_str(f, s->mp.m[i].key);
 		fputs(": ", f);
 		if (metric(s, k, id, i, &x))
-			put_exact(f, x);
+			pmu__put_exact(f, x);
 		else
 			fputs("null", f);
 	}

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* Report file names (report_path.c), for pmu_report_path() and zero-code mode. */
+/* Report file names (report_path.c), for pmu_report_path() and zero-code mode, and report.c's numbers. */
 #ifndef PMU_REPORT_H
 #define PMU_REPORT_H
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "internal.h"
 
@@ -16,5 +17,7 @@ long pmu__mpi_rank(void);
 /* path with %p (pid), %h (host name, '/' as '_'), %r (MPI rank, else the pid) and %% expanded into
  * buf; false when it does not fit. */
 bool pmu__report_name(char *buf, size_t size, const char *path);
+/* A double as the shortest text that reads back as the same double (report.c). */
+PMU_TOOL void pmu__put_exact(FILE *f, double x);
 
 #endif

@@ -29,19 +29,6 @@ static const struct spread *fig(const struct merge *m, const struct mregion *r, 
 	return k == FIG_CALLS ? &r->calls : k == FIG_NS ? &r->ns : &r->ev[m->common[k - FIG_EV]];
 }
 
-/* A double as the shortest text that reads back as the same double. */
-static void put_exact(FILE *f, double x)
-{
-	char buf[40];
-
-	for (int p = 15; p <= 17; p++) {
-		snprintf(buf, sizeof(buf), "%.*g", p, x);
-		if (p == 17 || strtod(buf, NULL) == x)
-			break;
-	}
-	fputs(buf, f);
-}
-
 static double npc_mean(const struct mregion *r)
 {
 	return (double)r->npc.sum / (double)(1u << NPC_SHIFT) / r->nproc;
@@ -177,14 +164,14 @@ static void json_spread(FILE *f, const struct merge *m, const struct mregion *r,
 	if (sp)
 		put_value(f, 0, m, r, 1, k);
 	else
-		put_exact(f, r->npc.min);
+		pmu__put_exact(f, r->npc.min);
 	fprintf(f, ", \"min_process\": %u, \"mean\": ", sp ? sp->imin : r->npc.imin);
 	put_value(f, 0, m, r, 2, k);
 	fputs(", \"max\": ", f);
 	if (sp)
 		put_value(f, 0, m, r, 3, k);
 	else
-		put_exact(f, r->npc.max);
+		pmu__put_exact(f, r->npc.max);
 	fprintf(f, ", \"max_process\": %u", sp ? sp->imax : r->npc.imax);
 	if (!sp) {
 		char digits[48], *p = digits + sizeof(digits) - 1;
@@ -245,7 +232,7 @@ static void json_region(FILE *f, const struct merge *m, const struct mregion *r)
 			pmu__json_str(f, m->mp.m[i].key);
 			fputs(": ", f);
 			if (merge_metric(m, r, i, &v))
-				put_exact(f, v);
+				pmu__put_exact(f, v);
 			else
 				fputs("null", f);
 		}
