@@ -28,7 +28,7 @@ MATRIX="
 6.1-max      6.1  max        0 1 all   0 300
 6.12-a72     6.12 cortex-a72 0 1 arm64 0 120
 6.1-a72      6.1  cortex-a72 0 1 arm64 0 120
-6.12-icount  6.12 max        1 1 arm64 1 180
+6.12-icount  6.12 max        1 1 arm64 1 360
 6.1-icount   6.1  max        1 1 arm64 0 180
 6.12-nouser  6.12 max        0 0 arm64 0 120
 6.1-nouser   6.1  max        0 0 arm64 0 120

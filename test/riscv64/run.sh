@@ -27,7 +27,7 @@ cd "$(dirname "$0")/../.." || exit 1
 #   (cycle and instret readable by every task)
 MATRIX="
 6.12         6.12 rv64 0 1 all     0 400
-6.12-icount  6.12 rv64 1 1 riscv64 1 240
+6.12-icount  6.12 rv64 1 1 riscv64 1 420
 6.12-nouser  6.12 rv64 0 0 riscv64 0 120
 6.12-legacy  6.12 rv64 0 2 riscv64 0 120
 "
