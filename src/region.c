@@ -219,7 +219,9 @@ static inline __attribute__((always_inline)) void push_top(struct pmu__region_th
 							   unsigned id, const char *p, unsigned d)
 {
 	t->stk_id[d] = id;
-	t->stk_p[d] = p;
+	/* Only a hint for end's compare, which checks the name itself: a handle leaves it (one store less). */
+	if (p)
+		t->stk_p[d] = p;
 	a->depth++;
 	t->depth = d + 1;
 }
