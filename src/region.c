@@ -224,6 +224,15 @@ static inline __attribute__((always_inline)) void push_top(struct pmu__region_th
 	t->depth = d + 1;
 }
 
+/* push_top() but for the name pointer, which stays as it was. */
+static inline __attribute__((always_inline)) void push_top_handle(struct pmu__region_thr *t, struct pmu__acc *a,
+								  unsigned id, unsigned d)
+{
+	t->stk_id[d] = id;
+	a->depth++;
+	t->depth = d + 1;
+}
+
 /*
  * push() when the one-sequence read of the pages cannot give the reads: the
  * times as t->times says, then the clock and the counters; and after a
@@ -273,7 +282,11 @@ static inline __attribute__((always_inline)) int push(struct pmu__region_thr *t,
 		r = pmu__set_read_timed(t->set, &t->stk_v[d * n], &t->stk_t0[d], true, n);
 	if (unlikely(r))
 		return push_slow(t, a, id, p, d);
-	push_top(t, a, id, p, d);
+	/* The name pointer is only a hint for end's compare, which checks the name itself: a handle leaves it (one store less). */
+	if (p)
+		push_top(t, a, id, p, d);
+	else
+		push_top_handle(t, a, id, d);
 	return 0;
 }
 

@@ -89,9 +89,15 @@ static inline __attribute__((always_inline)) bool name_eq(const struct pmu__rnam
 {
 	if (PMU_NAME_WORDS && likely(!((uintptr_t)name & 7))) {
 		const pmu__word *u = (const pmu__word *)(const void *)name;
+		pmu__word x = u[0] ^ r->w[0];
 		unsigned i;
 
-		for (i = 0; i + 1 < r->words; i++)
+		/* A name of one word, the usual short one: no loop. */
+		if (likely(r->words == 1))
+			return !(x & r->last);
+		if (x)
+			return false;
+		for (i = 1; i + 1 < r->words; i++)
 			if (u[i] != r->w[i])
 				return false;
 		return !((u[i] ^ r->w[i]) & r->last);

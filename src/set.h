@@ -204,7 +204,7 @@ static inline __attribute__((always_inline)) uint64_t pmu__set_cycles(void)
 static inline __attribute__((always_inline)) uint64_t pmu__page_ns_between(const struct perf_event_mmap_page *pc,
 									   uint64_t caps, uint64_t c0, uint64_t c1)
 {
-	uint32_t mult = PMU_INL_LD(pc, time_mult);
+	uint64_t mult = PMU_INL_LD(pc, time_mult);	/* 64 bits from the load: no extension before the product */
 	uint16_t shift = PMU_INL_LD(pc, time_shift) & 63;
 	uint64_t d = c1 - c0;
 
