@@ -74,6 +74,7 @@ static void line_count(void)
 
 		CHECK_MSG(fields(line) == 8 && strstr(line, ",page-faults"), "%s", line);
 		CHECK_MSG(t > last && t <= r.elapsed, "timestamp %f after %f (run of %f s)", t, last, r.elapsed);
+		CHECK_MSG(t_interval_not_early(n, t), "interval line %d at %f s: before its deadline", n, t);
 		last = t;
 	}
 	CHECK_MSG(t_intervals_fit(n, last), "%d interval lines, the last at %.3f s (a run of %.3f s):\n%s", n, last,

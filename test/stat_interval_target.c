@@ -89,7 +89,7 @@ static int stamps(const char *what, const char *out, const char *must)
 	return n;
 }
 
-/* n lines of per lines an interval fit their last timestamp (t_intervals_fit), which the run's time bounds. */
+/* n lines of per lines an interval fit their last timestamp (t_intervals_fit), which the run's time bounds, none early. */
 static void bounds(const char *what, int n, int per, double elapsed, const char *out)
 {
 	char line[1024];
@@ -97,6 +97,9 @@ static void bounds(const char *what, int n, int per, double elapsed, const char 
 
 	CHECK_MSG(n % per == 0 && t_intervals_fit(n / per, last) && last <= elapsed,
 		  "%s: %d lines, the last at %.3f s, in a run of %.3f s:\n%s", what, n, last, elapsed, out);
+	for (int i = 0; t_line(out, i, line, sizeof(line)); i++)
+		CHECK_MSG(t_interval_not_early(i / per, strtod(line, NULL)), "%s: line %d before its deadline: %s",
+			  what, i, line);
 	printf("%s: %d intervals in %.3f s\n", what, n / per, elapsed);
 }
 
