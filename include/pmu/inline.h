@@ -84,24 +84,13 @@ static inline __attribute__((always_inline)) uint32_t pmu_inl_width_shift(uint16
  * Sign-extends pmc from 64 - shift bits (shift below 64; the kernel starts
  * counters at -period). The & 63 keeps the shifts defined whatever the
  * page says and costs nothing where the instruction masks its count (x86,
- * riscv; arm64 below). GCC and clang define the conversion and the arithmetic
+ * arm64, riscv). GCC and clang define the conversion and the arithmetic
  * right shift of a negative value: no undefined behaviour.
  */
 static inline __attribute__((always_inline)) uint64_t pmu_inl_sign_extend(uint64_t pmc, uint32_t shift)
 {
-#if defined(__aarch64__)
-	/*
-	 * GCC keeps the & 63 here (the count feeds two shifts): arm64's shifts
-	 * take the count mod 64, and shift - 64 of 64 - width is one negation.
-	 */
-	uint64_t r;
-
-	__asm__("lsl %0, %1, %2\n\tasr %0, %0, %2" : "=&r"(r) : "r"(pmc), "r"((uint64_t)(uint32_t)(shift - 64)));
-	return r;
-#else
 	shift &= 63;
 	return (uint64_t)((int64_t)(pmc << shift) >> shift);
-#endif
 }
 
 /* What pmu_inl_page_read() checks besides index 0 and the lock; the library knows some at open. */
