@@ -236,12 +236,10 @@ static void other_decodes(int after_switch)
 	}
 }
 
-/* pmu_read, pmu_read_full and pmu_counter_read of every event, each value checked. */
-static void read_all(const char *what, struct pmu_set *set)
+/* One pmu_read of every event, each value checked (the other decodes counted first). */
+static void read_checked(const char *what, struct pmu_set *set)
 {
 	uint64_t v[MAXEV];
-	struct pmu_reading rd[MAXEV];
-	unsigned n = pmu_count(set), i;
 	int r;
 
 	if (T.active)
@@ -252,8 +250,19 @@ static void read_all(const char *what, struct pmu_set *set)
 	st.reads++;
 	if (r)
 		fail(what, "pmu_read: %d (%s)", r, pmu_errmsg());
-	for (i = 0; !r && i < n; i++)
+	for (unsigned i = 0; !r && i < pmu_count(set); i++)
 		check_value(what, "pmu_read", i, v[i], NULL);
+}
+
+/* pmu_read, pmu_read_full and pmu_counter_read of every event, each value checked. */
+static void read_all(const char *what, struct pmu_set *set)
+{
+	uint64_t v[MAXEV];
+	struct pmu_reading rd[MAXEV];
+	unsigned n = pmu_count(set), i;
+	int r;
+
+	read_checked(what, set);
 	call_begin(set);
 	r = pmu_read_full(set, rd);
 	emu_disarm();
@@ -277,21 +286,9 @@ static void read_all(const char *what, struct pmu_set *set)
 /* One pmu_read, with the counts of emulated instructions and read(2) it took. */
 static void read_one(const char *what, struct pmu_set *set, long rdpmc, long read2)
 {
-	uint64_t v[MAXEV];
-	int r;
-
 	p_rdpmc = st.rdpmc;
 	p_read2 = st.read2;
-	if (T.active)
-		other_decodes(0);
-	call_begin(set);
-	r = pmu_read(set, v);
-	emu_disarm();
-	st.reads++;
-	if (r)
-		fail(what, "pmu_read: %d (%s)", r, pmu_errmsg());
-	for (unsigned i = 0; !r && i < pmu_count(set); i++)
-		check_value(what, "pmu_read", i, v[i], NULL);
+	read_checked(what, set);
 	if (rdpmc >= 0 && (st.rdpmc - p_rdpmc != rdpmc || st.read2 - p_read2 != read2))
 		fail(what, "%ld rdpmc, %ld read(2); want %ld, %ld", st.rdpmc - p_rdpmc, st.read2 - p_read2, rdpmc,
 		     read2);
