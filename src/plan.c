@@ -185,4 +185,5 @@ void pmu__settle_read_paths(struct pmu_set *set)
 	set->one_group = c->ngroups == 1;
 	if (c->ntd)
 		pmu__topdown_settle(set);
+	pmu__set_settle_timed(set);
 }

@@ -50,8 +50,9 @@ static const struct pmu__thr_hooks pmu__region_hooks = { pmu__names_prepare, pmu
  */
 static __attribute__((noinline)) struct pmu__region_thr *rec_new(struct pmu__thr *t)
 {
-	unsigned n = t->n;
-	struct pmu__region_thr *r = calloc(1, sizeof(*r) + (3 * (size_t)PMU_REGION_DEPTH + 2) * n * sizeof(uint64_t));
+	unsigned n = t->n, stride = (unsigned)(sizeof(struct pmu__frame) + n * sizeof(uint64_t));
+	size_t stk = (size_t)stride * (PMU_REGION_DEPTH + 1);
+	struct pmu__region_thr *r = calloc(1, sizeof(*r) + stk + 2 * (PMU_REGION_DEPTH + 1) * n * sizeof(uint64_t));
 
 	if (!r || !(r->scratch = calloc((size_t)n + 1, sizeof(uint64_t))) ||
 	    !(r->rd = calloc((size_t)n + 1, sizeof(*r->rd)))) {
@@ -62,22 +63,25 @@ static __attribute__((noinline)) struct pmu__region_thr *rec_new(struct pmu__thr
 	}
 	r->n = n;
 	r->set = t->set;
+	r->stride = stride;
+	r->tm = (uint64_t *)((char *)r->stk + stk);
+	r->sp = (struct pmu__frame *)r->stk;
+	r->sp->id = UINT64_MAX;	/* the sentinel */
+	r->lim = (struct pmu__frame *)((char *)r->stk + stk - stride);
 	r->clk_page = pmu__set_has_clock(t->set);
 	pmu__thr_set_hooks(&pmu__region_hooks);
 	__atomic_store_n(&t->upper, r, __ATOMIC_RELEASE);
-	pmu__tls.upper = r;	/* t is the calling thread's */
+	PMU_TLS_ST(pmu__tls.upper, r);	/* t is the calling thread's */
 	return r;
 }
 
 /*
- * The calling thread's region record, or NULL: none made yet, or its
- * thread record is not valid (which the generation tells).
+ * The calling thread's region record, or NULL when none was made or it is
+ * gone (the thread layer clears the pointer then, see pmu__tls).
  */
 static inline __attribute__((always_inline)) struct pmu__region_thr *self_rec(void)
 {
-	struct pmu__region_thr *t = pmu__tls.upper;	/* loaded with gen: one pair */
-
-	return likely(pmu__tls.gen == pmu__tgen_now()) ? t : NULL;
+	return PMU_TLS_LD(pmu__tls.upper);
 }
 
 /* name's slot in a thread's cache by pointer. */
@@ -115,8 +119,8 @@ static __attribute__((noinline, cold)) uint64_t clock_lost(struct pmu__region_th
 	uint64_t now = now_ns();
 
 	t->clk_page = false;
-	for (unsigned i = 0; i < t->depth; i++)
-		t->stk_t0[i] = now;
+	for (struct pmu__frame *fr = frame_up((struct pmu__frame *)t->stk, t->n); fr <= t->sp; fr = frame_up(fr, t->n))
+		fr->t0 = now;
 	return 0;
 }
 
@@ -207,6 +211,8 @@ static struct pmu__acc *acc_new(struct pmu__thr *thr, struct pmu__region_thr *t,
 
 	if (!a)
 		return NULL;
+	for (unsigned i = 0; i <= t->n; i++)
+		a->f[i].min = UINT64_MAX;
 	/* Figures to report: the thread's records stay after it exits. */
 	__atomic_store_n(&t->used, true, __ATOMIC_RELAXED);
 	__atomic_store_n(&thr->keep, true, __ATOMIC_RELAXED);
@@ -214,23 +220,22 @@ static struct pmu__acc *acc_new(struct pmu__thr *thr, struct pmu__region_thr *t,
 	return a;
 }
 
-/* Puts region id (figures a), begun by name p (NULL by handle), at depth d of t, its reads done. */
-static inline __attribute__((always_inline)) void push_top(struct pmu__region_thr *t, struct pmu__acc *a,
-							   unsigned id, const char *p, unsigned d)
+static __attribute__((cold)) int too_deep(unsigned id)
 {
-	t->stk_id[d] = id;
-	t->stk_p[d] = p;
-	a->depth++;
-	t->depth = d + 1;
+	return pmu__err(-ENOSPC, "%s: more than %d regions open in this thread (a missing pmu_region_end()?)",
+			pmu__region_name(id), PMU_REGION_DEPTH);
 }
 
-/* push_top() but for the name pointer, which stays as it was. */
-static inline __attribute__((always_inline)) void push_top_handle(struct pmu__region_thr *t, struct pmu__acc *a,
-								  unsigned id, unsigned d)
+/* Puts region id (figures a), begun by name p (NULL by handle: the last name pointer stays), in frame fr, the new top. */
+static inline __attribute__((always_inline)) void push_frame(struct pmu__region_thr *t, struct pmu__frame *fr,
+							     struct pmu__acc *a, unsigned id, const char *p)
 {
-	t->stk_id[d] = id;
+	fr->id = id;
+	fr->a = a;
+	if (p)
+		fr->p = p;
 	a->depth++;
-	t->depth = d + 1;
+	t->sp = fr;
 }
 
 /*
@@ -239,28 +244,48 @@ static inline __attribute__((always_inline)) void push_top_handle(struct pmu__re
  * fork, the call made again in the child's fresh record.
  */
 static __attribute__((noinline)) int push_slow(struct pmu__region_thr *t, struct pmu__acc *a, unsigned id,
-					       const char *p, unsigned d)
+					       const char *p)
 {
+	unsigned d = depth_of(t);
+	struct pmu__frame *fr = frame_up(t->sp, t->n);
 	int r;
 
+	if (unlikely(t->sp == t->lim))
+		return too_deep(id);
 	/* Whether times are wanted may change only while the set says its events may have been multiplexed. */
 	if (unlikely(t->times == PMU_TIMES_NONE) && pmu__set_maybe_multiplexed(t->set) &&
 	    (t->times = want_times(t->set, t->n)))
 		t->times_from = d;
 	/* The clock outside, the counters inside: the counts take in as little of this code as possible. */
-	t->stk_t0[d] = clock_begin(t);
-	r = read_into(t, &t->stk_v[d * t->n], d);
+	fr->t0 = clock_begin(t);
+	r = read_into(t, fr->v, d);
 	if (unlikely(r < 0))
 		return r;
 	if (unlikely(r))	/* a forked child's fresh record: start over in it */
 		return p ? pmu_region_begin(p) : pmu_region_enter((int)id);
-	push_top(t, a, id, p, d);
+	push_frame(t, fr, a, id, p);
+	return 0;
+}
+
+/* push() of n events, the first's page pc, n a constant where the caller knows it. */
+static inline __attribute__((always_inline)) int push_n(struct pmu__region_thr *t, struct pmu__acc *a, unsigned id,
+							const char *p, const struct perf_event_mmap_page *pc,
+							unsigned n)
+{
+	struct pmu__frame *fr = t->sp;
+
+	if (unlikely(fr == t->lim))
+		return too_deep(id);
+	fr = frame_up(fr, n);
+	if (unlikely(pmu__set_read_timed(t->set, pc, fr->v, &fr->t0, true, n)))
+		return push_slow(t, a, id, p);
+	push_frame(t, fr, a, id, p);
 	return 0;
 }
 
 /*
- * Opens region id (figures a, room checked) at depth d of t, begun by name
- * p (NULL by handle). 0 or -errno.
+ * Opens region id (figures a) in t, begun by name p (NULL by handle).
+ * 0 or -errno.
  *
  * Where every event is read from user space and has run all along, one
  * sequence over the pages gives the counters and the clock, with no call:
@@ -268,26 +293,19 @@ static __attribute__((noinline)) int push_slow(struct pmu__region_thr *t, struct
  * it on its page from then on and is not read so.
  */
 static inline __attribute__((always_inline)) int push(struct pmu__region_thr *t, struct pmu__acc *a, unsigned id,
-						      const char *p, unsigned d)
+						      const char *p)
 {
-	unsigned n = pmu__set_user_events(t->set);	/* t->n, when not 0 */
-	int r;
+	const struct pmu_set *set = t->set;
+	const struct perf_event_mmap_page *pc = set->timed1;
 
 	/* One event, the usual case, read with the count known: no loop. */
-	if (likely(n == 1))
-		r = pmu__set_read_timed(t->set, &t->stk_v[d], &t->stk_t0[d], true, 1);
-	else if (n == 4)	/* another usual count, unrolled */
-		r = pmu__set_read_timed(t->set, &t->stk_v[d * 4], &t->stk_t0[d], true, 4);
-	else
-		r = pmu__set_read_timed(t->set, &t->stk_v[d * n], &t->stk_t0[d], true, n);
-	if (unlikely(r))
-		return push_slow(t, a, id, p, d);
-	/* The name pointer is only a hint for end's compare, which checks the name itself: a handle leaves it (one store less). */
-	if (p)
-		push_top(t, a, id, p, d);
-	else
-		push_top_handle(t, a, id, d);
-	return 0;
+	if (likely(pc))
+		return push_n(t, a, id, p, pc, 1);
+	if (set->timed == 4)	/* another usual count, unrolled */
+		return push_n(t, a, id, p, set->ev[0].page, 4);
+	if (set->timed)
+		return push_n(t, a, id, p, set->ev[0].page, set->timed);
+	return push_slow(t, a, id, p);
 }
 
 /* What begin and enter check on their slow path: the thread, its record (made on the first call), room on the stack. The depth, or -errno. */
@@ -300,10 +318,10 @@ static int open_slow(const char *name, struct pmu__thr **thr, struct pmu__region
 	*t = (*thr)->upper;	/* this thread's own store */
 	if (!*t && !(*t = rec_new(*thr)))
 		return pmu__err(-ENOMEM, "%s: out of memory", name);
-	if ((*t)->depth == PMU_REGION_DEPTH)
+	if ((*t)->sp == (*t)->lim)
 		return pmu__err(-ENOSPC, "%s: more than %d regions open in this thread (a missing "
 				"pmu_region_end()?)", name, PMU_REGION_DEPTH);
-	return (int)(*t)->depth;
+	return 0;
 }
 
 /* begin's refusals, the thread's first region, a name's first use in it: all but the usual case. */
@@ -312,7 +330,6 @@ static __attribute__((noinline)) int begin_slow(const char *name)
 	struct pmu__region_thr *t;
 	struct pmu__thr *thr;
 	struct pmu__acc *a;
-	unsigned d;
 	int id, r;
 
 	if (!name)
@@ -320,14 +337,13 @@ static __attribute__((noinline)) int begin_slow(const char *name)
 	r = open_slow(name, &thr, &t);
 	if (r < 0)
 		return r;
-	d = (unsigned)r;
 	id = region_id(t, name, 1);
 	if (id < 0)
 		return id;
 	a = t->acc[id];
 	if (!a && !(a = acc_new(thr, t, (unsigned)id)))
 		return pmu__err(-ENOMEM, "%s: out of memory", name);
-	return push(t, a, (unsigned)id, name, d);
+	return push(t, a, (unsigned)id, name);
 }
 
 /*
@@ -336,11 +352,11 @@ static __attribute__((noinline)) int begin_slow(const char *name)
  * stack frame, which the hot path then does without.
  */
 static __attribute__((noinline)) int begin_compared(struct pmu__region_thr *t, const char *name,
-						    const struct pmu__rname *rn, struct pmu__acc *a, unsigned d)
+						    const struct pmu__rname *rn, struct pmu__acc *a)
 {
 	if (unlikely(!name_eq(rn, name)))
 		return begin_slow(name);
-	return push(t, a, rn->id, name, d);
+	return push(t, a, rn->id, name);
 }
 
 /* The usual case here, the rest in begin_compared() and begin_slow(): no call, and so no stack frame. */
@@ -349,17 +365,17 @@ PMU_API int pmu_region_begin(const char *name)
 	struct pmu__region_thr *t = self_rec();
 	const struct pmu__rname *rn;
 	struct pmu__acc *a;
-	unsigned d, c;
+	unsigned c;
 
-	if (unlikely(!name || !t || (d = t->depth) == PMU_REGION_DEPTH))
+	if (unlikely(!name || !t))
 		return begin_slow(name);
 	c = cache_slot(name);
 	rn = t->cache[c].r;
 	if (unlikely(t->cache[c].p != name || !(a = t->acc[rn->id])))
 		return begin_slow(name);
 	if (unlikely(!name_eq_hot(rn, name)))
-		return begin_compared(t, name, rn, a, d);
-	return push(t, a, rn->id, name, d);
+		return begin_compared(t, name, rn, a);
+	return push(t, a, rn->id, name);
 }
 
 /* The handle's name for a message, or NULL when it has none. */
@@ -381,7 +397,6 @@ static __attribute__((noinline)) int enter_slow(int h)
 	struct pmu__thr *thr;
 	struct pmu__acc *a;
 	const char *name = handle_name(h);
-	unsigned d;
 	int r;
 
 	if (!name)
@@ -389,11 +404,10 @@ static __attribute__((noinline)) int enter_slow(int h)
 	r = open_slow(name, &thr, &t);
 	if (r < 0)
 		return r;
-	d = (unsigned)r;
 	a = t->acc[h];
 	if (!a && !(a = acc_new(thr, t, (unsigned)h)))
 		return pmu__err(-ENOMEM, "%s: out of memory", name);
-	return push(t, a, (unsigned)h, NULL, d);
+	return push(t, a, (unsigned)h, NULL);
 }
 
 /*
@@ -404,11 +418,10 @@ PMU_API int pmu_region_enter(int h)
 {
 	struct pmu__region_thr *t = self_rec();
 	struct pmu__acc *a;
-	unsigned d;
 
-	if (unlikely(!t || (unsigned)h >= PMU_REGION_MAX || !(a = t->acc[h]) || (d = t->depth) == PMU_REGION_DEPTH))
+	if (unlikely(!t || (unsigned)h >= PMU_REGION_MAX || !(a = t->acc[h])))
 		return enter_slow(h);
-	return push(t, a, (unsigned)h, NULL, d);
+	return push(t, a, (unsigned)h, NULL);
 }
 
 PMU_API int pmu_region_register(const char *name)
@@ -421,62 +434,72 @@ PMU_API int pmu_region_register(const char *name)
 }
 
 /* The end's reads when the one-sequence read cannot give them, and the call added. */
-static __attribute__((noinline)) int end_slow(struct pmu__region_thr *t, unsigned id)
+static __attribute__((noinline)) int end_slow(struct pmu__region_thr *t, struct pmu__frame *fr)
 {
-	unsigned d = t->depth - 1;
-	struct pmu__acc *a = t->acc[id];
+	unsigned id = (unsigned)fr->id;
 	uint64_t ns;
 	int r;
 
 	r = read_into(t, t->scratch, PMU_REGION_DEPTH);
-	if (unlikely(r > 0))	/* t and a are gone with the parent's records */
+	if (unlikely(r > 0))	/* t and fr are gone with the parent's records */
 		return pmu__err(-EINVAL, "%s: the region was begun before fork(); the child starts with "
 				"no open region", pmu__region_name(id));
-	ns = clock_since(t, t->stk_t0[d]);
+	ns = clock_since(t, fr->t0);
 	if (unlikely(r < 0)) {
-		t->depth = d;
-		a->depth--;
+		t->sp = frame_down(fr, t->n);
+		fr->a->depth--;
 		pmu__err_append(" (region %s closed without figures)", pmu__region_name(id));
 		return r;
 	}
-	add_call(t, a, d, ns, t->scratch, t->n, true);
+	add_call(t, fr, ns, t->scratch, t->n, true);
 	return 0;
 }
 
-/* Closes t's innermost open region, id, adding its figures unless the counters could not be read. */
-static inline __attribute__((always_inline)) int end_top(struct pmu__region_thr *t, unsigned id)
+/* end_top() of n events into v (registers where n is a constant), the first's page pc, n a constant where the caller knows it. */
+static inline __attribute__((always_inline)) int end_n(struct pmu__region_thr *t, struct pmu__frame *fr,
+						       const struct perf_event_mmap_page *pc, unsigned n, uint64_t *v)
 {
-	unsigned d = t->depth - 1;
-	uint64_t ns = t->stk_t0[d];
+	uint64_t ns = fr->t0;
 
-	unsigned n = pmu__set_user_events(t->set);	/* t->n, when not 0 */
-	uint64_t v;
+	if (likely(!pmu__set_read_timed(t->set, pc, v, &ns, false, n)))
+		return add_call_hot(t, fr, ns, v, n);
+	return end_slow(t, fr);
+}
+
+/* Closes t's innermost open region, frame fr (t->sp), adding its figures unless the counters could not be read. */
+static inline __attribute__((always_inline)) int end_top(struct pmu__region_thr *t, struct pmu__frame *fr)
+{
+	const struct pmu_set *set = t->set;
+	const struct perf_event_mmap_page *pc = set->timed1;
 
 	/* One event, the usual case, read with the count known: its value kept in a register, no loop. */
-	if (likely(n == 1)) {
-		if (likely(!pmu__set_read_timed(t->set, &v, &ns, false, 1)))
-			return add_call_hot(t, t->acc[id], d, ns, &v, 1);
-	} else if (n == 4) {	/* another usual count, unrolled */
-		if (likely(!pmu__set_read_timed(t->set, t->scratch, &ns, false, 4)))
-			return add_call_hot(t, t->acc[id], d, ns, t->scratch, 4);
-	} else if (likely(!pmu__set_read_timed(t->set, t->scratch, &ns, false, n))) {
-		return add_call_hot(t, t->acc[id], d, ns, t->scratch, n);
+	if (likely(pc)) {
+		uint64_t v;
+
+		return end_n(t, fr, pc, 1, &v);
 	}
-	return end_slow(t, id);
+	if (set->timed == 4) {	/* another usual count, unrolled */
+		uint64_t v[4];
+
+		return end_n(t, fr, set->ev[0].page, 4, v);
+	}
+	if (set->timed)
+		return end_n(t, fr, set->ev[0].page, set->timed, t->scratch);
+	return end_slow(t, fr);
 }
 
 /*
  * The end of a name given through another pointer than its begin's (or not
  * 8-aligned): looked up, and checked to be the innermost.
  */
-static __attribute__((noinline)) int end_named(struct pmu__region_thr *t, const char *name,
-					       const struct pmu__rname *top)
+static __attribute__((noinline)) int end_named(struct pmu__region_thr *t, const char *name, struct pmu__frame *fr)
 {
+	const struct pmu__rname *top = pmu__region_byid[fr->id];
 	int id;
 
 	/* A name begun through this pointer that name_eq_hot() left to name_eq() (not 8-aligned). */
-	if (likely(name == t->stk_p[t->depth - 1] && name_eq(top, name)))
-		return end_top(t, top->id);
+	if (likely(name == fr->p && name_eq(top, name)))
+		return end_top(t, fr);
 	id = region_id(t, name, 0);
 	if (unlikely(id < 0))
 		return id != -ENOENT ? id : pmu__err(-EINVAL, "%s: pmu_region_end() of a region never "
@@ -484,25 +507,23 @@ static __attribute__((noinline)) int end_named(struct pmu__region_thr *t, const 
 	if (unlikely(top->id != (unsigned)id))
 		return pmu__err(-EINVAL, "%s: ended while \"%s\" is the innermost open region "
 				"(end the inner region first)", name, rname(top));
-	return end_top(t, (unsigned)id);
+	return end_top(t, fr);
 }
 
 PMU_API int pmu_region_end(const char *name)
 {
 	struct pmu__region_thr *t = self_rec();
-	const struct pmu__rname *top;
-	unsigned d;
+	struct pmu__frame *fr;
 
 	if (unlikely(!name))
 		return pmu__err(-EINVAL, "pmu_region_end: the name is NULL");
-	if (unlikely(!t || !(d = t->depth)))
+	if (unlikely(!t || (fr = t->sp)->id == UINT64_MAX))
 		return pmu__err(-EINVAL, "%s: pmu_region_end() without pmu_region_begin() in this "
 				"thread", name);
 	/* The usual case: the name begun last, often through the same pointer. */
-	top = pmu__region_byid[t->stk_id[d - 1]];
-	if (likely(name == t->stk_p[d - 1] && name_eq_hot(top, name)))
-		return end_top(t, top->id);
-	return end_named(t, name, top);
+	if (likely(name == fr->p && name_eq_hot(pmu__region_byid[fr->id], name)))
+		return end_top(t, fr);
+	return end_named(t, name, fr);
 }
 
 /* exit's refusals: the same as end's, naming the handle's region. */
@@ -510,27 +531,31 @@ static __attribute__((noinline)) int exit_slow(int h)
 {
 	struct pmu__region_thr *t = self_rec();
 	const char *name = handle_name(h);
-	unsigned d;
+	struct pmu__frame *fr;
 
 	if (!name)
 		return bad_handle("pmu_region_exit", h);
-	if (!t || !(d = t->depth))
+	if (!t || (fr = t->sp)->id == UINT64_MAX)
 		return pmu__err(-EINVAL, "%s: pmu_region_end() without pmu_region_begin() in this "
 				"thread", name);
-	if (t->stk_id[d - 1] != (unsigned)h)
+	if (fr->id != (unsigned)h)
 		return pmu__err(-EINVAL, "%s: ended while \"%s\" is the innermost open region "
-				"(end the inner region first)", name, pmu__region_name(t->stk_id[d - 1]));
-	return end_top(t, (unsigned)h);
+				"(end the inner region first)", name, pmu__region_name((unsigned)fr->id));
+	return end_top(t, fr);
 }
 
+/* The innermost frame's id is h's: the sentinel's (UINT64_MAX) is no handle's, so no depth check. */
 PMU_API int pmu_region_exit(int h)
 {
 	struct pmu__region_thr *t = self_rec();
-	unsigned d;
+	struct pmu__frame *fr;
 
-	if (unlikely(!t || !(d = t->depth) || t->stk_id[d - 1] != (unsigned)h))
+	if (unlikely(!t))
 		return exit_slow(h);
-	return end_top(t, (unsigned)h);
+	fr = t->sp;
+	if (unlikely(fr->id != (unsigned)h))
+		return exit_slow(h);
+	return end_top(t, fr);
 }
 
 int pmu__region_end_all(void)
@@ -541,7 +566,7 @@ int pmu__region_end_all(void)
 	if (!t)
 		return 0;
 	/* r first: once end_top() failed, t may be gone with a forked child's records. */
-	while (r == 0 && t->depth)
-		r = end_top(t, t->stk_id[t->depth - 1]);
+	while (r == 0 && t->sp->id != UINT64_MAX)
+		r = end_top(t, t->sp);
 	return r;
 }

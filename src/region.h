@@ -21,24 +21,44 @@
 /*
  * One figure of a region (its ns, or an event) over its outermost calls;
  * figure 0 (ns) holds the times of a thread whose events are one group.
- * The squares are of the difference to the first call's value, k: exact in
- * 128 bits, and small enough that the variance computed from them at
- * snapshot time does not cancel out.
+ * The squares are of the values themselves, summed in 128 bits: exact
+ * while the sum is, for the sum of squares of values that add up to less
+ * than 2^64 is below 2^128. results.c takes the variance from them
+ * without cancellation (thread_m2()).
  */
 struct pmu__fig {
 	uint64_t sum;
-	uint64_t min, max;	/* of one outermost call */
-	uint64_t k;		/* the first outermost call's value */
-	uint64_t sq_lo, sq_hi;	/* sum of (x - k)^2 */
+	uint64_t min;		/* of one outermost call: UINT64_MAX before the first */
+	uint64_t sq[2] __attribute__((aligned(16)));	/* sum of x^2: low word, high word */
+	uint64_t max;		/* 0 before the first */
 	uint64_t en, run;	/* enabled and running ns, over the calls read with times */
 };
 
 /* What a thread has accumulated for one region; written by its owner only. */
 struct pmu__acc {
-	uint64_t spans;		/* outermost calls: what the figures are measured over */
-	uint64_t nested;	/* the other calls (recursive ones): calls are spans + nested */
-	unsigned depth;		/* instances open now (recursion); owner-only */
+	/*
+	 * Twice the calls, and a seqcount over the figures: odd while the
+	 * owner adds a call, so a report taken by another thread retries
+	 * instead of mixing two.
+	 */
+	uint64_t seq;
+	uint64_t depth;		/* instances open now (recursion); owner-only, beside seq for one load */
+	uint64_t nested;	/* calls but the outermost (recursive ones): the figures are over the others (spans) */
 	struct pmu__fig f[];	/* ns, then the n events */
+};
+
+/*
+ * An open region, on the thread's stack of them: fixed fields then the n
+ * values at begin. The stack's bottom is a sentinel with id UINT64_MAX,
+ * which no handle is, so that exit's check of the innermost id also
+ * tells an empty stack.
+ */
+struct pmu__frame {
+	uint64_t id;
+	struct pmu__acc *a;
+	const char *p;		/* the name pointer given to begin (enter leaves the last one) */
+	uint64_t t0;		/* at begin: the set's clock counter (clk_page), else CLOCK_MONOTONIC ns */
+	uint64_t v[];
 };
 
 struct pmu__rname;	/* region.c's interned name */
@@ -51,19 +71,19 @@ enum {
 
 /* A thread's regions: written by the thread only, but for the figures a report copies. */
 struct pmu__region_thr {
-	struct pmu_set *set;		/* the thread's (pmu__thr.set), for as long as this record is reachable */
+	struct pmu__acc *acc[PMU_REGION_MAX];	/* first, indexed by handle with no offset; published with release */
+	/*
+	 * The last frame of the stack, the thread's set (pmu__thr.set, for as
+	 * long as this record is reachable), and the top frame (the sentinel
+	 * when none is open): frames of stride bytes (sizeof(struct pmu__frame)
+	 * + 8n) from stk on.
+	 */
+	struct pmu__frame *lim;
+	struct pmu_set *set;
+	struct pmu__frame *sp;
+	unsigned stride;
 	unsigned n;			/* the thread's events */
 	bool used;			/* atomic: a region was begun (the record is kept for the report) */
-	/*
-	 * Seqcount over every acc: odd while the owner updates, so a report
-	 * taken by another thread retries instead of mixing two updates.
-	 */
-	uint64_t seq;
-	struct {
-		const char *p;
-		const struct pmu__rname *r;
-	} cache[PMU_NAME_CACHE];
-	unsigned depth;			/* open regions */
 	bool clk_page;			/* times from the page clock (pmu__set_clock()), else CLOCK_MONOTONIC */
 	/*
 	 * How region.c gets the counters' enabled and running times
@@ -72,21 +92,38 @@ struct pmu__region_thr {
 	 */
 	unsigned times;
 	unsigned times_from;
-	unsigned stk_id[PMU_REGION_DEPTH];
-	const char *stk_p[PMU_REGION_DEPTH];	/* the name pointer given to begin */
-	uint64_t stk_t0[PMU_REGION_DEPTH];	/* at begin: the set's clock counter (clk_page), else CLOCK_MONOTONIC ns */
-	struct pmu__acc *acc[PMU_REGION_MAX];	/* published with release, read with acquire */
+	struct {
+		const char *p;
+		const struct pmu__rname *r;
+	} cache[PMU_NAME_CACHE];
 	uint64_t grp_en[PMU_REGION_DEPTH + 1];	/* PMU_TIMES_GROUP: at begin per depth, then at end */
 	uint64_t grp_run[PMU_REGION_DEPTH + 1];
 	uint64_t *scratch;		/* n values, for end */
 	struct pmu_reading *rd;		/* n, for pmu_read_full() */
 	/*
-	 * PMU_REGION_DEPTH * n start values, then for PMU_TIMES_FULL each
-	 * event's enabled times at begin per depth and at end ((PMU_REGION_DEPTH
-	 * + 1) * n), and its running times likewise.
+	 * PMU_TIMES_FULL: each event's enabled times at begin per depth and at
+	 * end ((PMU_REGION_DEPTH + 1) * n), then its running times likewise.
 	 */
-	uint64_t stk_v[];
+	uint64_t *tm;
+	uint64_t stk[];			/* the sentinel frame, then PMU_REGION_DEPTH frames */
 };
+
+/* The frame above fr on t's stack (n events: a constant where the caller knows n), and the one below. */
+static inline __attribute__((always_inline)) struct pmu__frame *frame_up(struct pmu__frame *fr, unsigned n)
+{
+	return (struct pmu__frame *)((char *)fr + sizeof(*fr) + 8 * n);
+}
+
+static inline __attribute__((always_inline)) struct pmu__frame *frame_down(struct pmu__frame *fr, unsigned n)
+{
+	return (struct pmu__frame *)((char *)fr - sizeof(*fr) - 8 * n);
+}
+
+/* Regions open: frames above the sentinel. */
+static inline unsigned depth_of(const struct pmu__region_thr *t)
+{
+	return (unsigned)(((char *)t->sp - (char *)t->stk) / t->stride);
+}
 
 /* Region names interned so far; ids below it have a name. */
 unsigned pmu__region_count(void);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* A thread's region figures for a snapshot (results.c): copied whole under the thread's seqcount. */
+/* A thread's region figures for a snapshot (results.c): copied whole under the regions' seqcounts. */
 #include <sched.h>
 #include <string.h>
 
@@ -12,44 +12,55 @@ bool pmu__region_used(const struct pmu__thr *thr)
 	return t && __atomic_load_n(&t->used, __ATOMIC_RELAXED);
 }
 
+/*
+ * Copies t's figures for regions 0..nreg into d (nreg of pmu__rcopy_size(t->n)
+ * bytes) as they were at one instant: no region's seqcount changed from
+ * the first look at all of them to the last, so the copy is the state
+ * between the last first look and the first last look.
+ */
 void pmu__region_copy(const struct pmu__thr *thr, unsigned nreg, struct pmu__rcopy *d)
 {
 	const struct pmu__region_thr *t = __atomic_load_n(&thr->upper, __ATOMIC_ACQUIRE);
-	unsigned n = thr->n;
+	const struct pmu__acc *acc[PMU_REGION_MAX];
+	uint64_t seq[PMU_REGION_MAX];
+	unsigned n = thr->n, id;
 	size_t size = pmu__rcopy_size(n);
-	uint64_t s1, s2;
 
-	if (!t) {	/* no region begun yet: every figure 0 */
-		memset(d, 0, nreg * size);
-		return;
-	}
+	for (id = 0; id < nreg; id++)	/* a region made later has no call in the copy */
+		acc[id] = t ? __atomic_load_n(&t->acc[id], __ATOMIC_ACQUIRE) : NULL;
 	for (;;) {
-		s1 = __atomic_load_n(&t->seq, __ATOMIC_ACQUIRE);
-		if (s1 & 1) {
+		for (id = 0; id < nreg; id++) {
+			seq[id] = acc[id] ? __atomic_load_n(&acc[id]->seq, __ATOMIC_ACQUIRE) : 0;
+			if (seq[id] & 1)
+				break;
+		}
+		if (id < nreg) {	/* the owner is adding a call */
 			sched_yield();
 			continue;
 		}
-		for (unsigned id = 0; id < nreg; id++) {
-			const struct pmu__acc *a = __atomic_load_n(&t->acc[id], __ATOMIC_ACQUIRE);
+		for (id = 0; id < nreg; id++) {
+			const struct pmu__acc *a = acc[id];
 			struct pmu__rcopy *o = (struct pmu__rcopy *)((char *)d + id * size);
 
-			if (!a) {
+			if (!a) {	/* no call yet: every figure 0 */
 				memset(o, 0, size);
 				continue;
 			}
-			o->spans = PMU_FIG_LD(a->spans);
-			o->calls = o->spans + PMU_FIG_LD(a->nested);
+			o->calls = seq[id] / 2;
+			o->spans = o->calls - PMU_FIG_LD(a->nested);
 			for (unsigned i = 0; i <= n; i++) {
 				const struct pmu__fig *f = &a->f[i];
 
 				o->f[i] = (struct pmu__fig){
-					PMU_FIG_LD(f->sum), PMU_FIG_LD(f->min), PMU_FIG_LD(f->max), PMU_FIG_LD(f->k),
-					PMU_FIG_LD(f->sq_lo), PMU_FIG_LD(f->sq_hi), PMU_FIG_LD(f->en), PMU_FIG_LD(f->run),
+					.sum = PMU_FIG_LD(f->sum), .min = PMU_FIG_LD(f->min), .max = PMU_FIG_LD(f->max),
+					.sq = { PMU_FIG_LD(f->sq[0]), PMU_FIG_LD(f->sq[1]) },
+					.en = PMU_FIG_LD(f->en), .run = PMU_FIG_LD(f->run),
 				};
 			}
 		}
-		s2 = __atomic_load_n(&t->seq, __ATOMIC_RELAXED);
-		if (s1 == s2)
+		for (id = 0; id < nreg && (!acc[id] || __atomic_load_n(&acc[id]->seq, __ATOMIC_RELAXED) == seq[id]); id++)
+			;
+		if (id == nreg)
 			return;
 	}
 }

@@ -14,57 +14,41 @@
 /* PMU_TIMES_FULL: each event's enabled times read at slot (a depth, or PMU_REGION_DEPTH at end); running follow. */
 static inline uint64_t *times_at(struct pmu__region_thr *t, unsigned slot)
 {
-	return &t->stk_v[(PMU_REGION_DEPTH + slot) * t->n];
+	return &t->tm[slot * t->n];
 }
 
-/* Adds x, one outermost call's figure, to f, which has one already. */
+/*
+ * Stores the sum of squares (16-aligned): outside TSan a plain store, which
+ * the compiler makes one store pair with no copy between registers (a
+ * volatile one costs two). Between the seqcount's fence and its release
+ * store, as every figure's.
+ */
+#ifdef PMU_TSAN
+#define PMU_FIG_ST128(p, v) (PMU_FIG_ST((p)[0], (uint64_t)(v)), PMU_FIG_ST((p)[1], (uint64_t)((v) >> 64)))
+#else
+typedef unsigned __int128 __attribute__((may_alias)) pmu__u128;
+#define PMU_FIG_ST128(p, v) (*(pmu__u128 *)(void *)(p) = (v))
+#endif
+
+/* Adds x, one outermost call's figure, to f: no first call differs (min starts at UINT64_MAX, max at 0). */
 static inline __attribute__((always_inline)) void fig_add(struct pmu__fig *f, uint64_t x)
 {
-	PMU_FIG_ST(f->sum, f->sum + x);
+	uint64_t sum = f->sum, min = f->min, max = f->max;	/* the owner's: plain loads */
+	unsigned __int128 sq = (unsigned __int128)f->sq[1] << 64 | f->sq[0];
+
+	PMU_FIG_ST(f->sum, sum + x);
 	/* Stored only when they change, which few calls do. */
-	if (unlikely(x < f->min))
+	if (unlikely(x < min))
 		PMU_FIG_ST(f->min, x);
-	if (unlikely(x > f->max))
+	if (unlikely(x > max))
 		PMU_FIG_ST(f->max, x);
-	int64_t dx = (int64_t)(x - f->k);
-
-	/* |dx| below 2^31, as most are: a 64-bit square, the high word stored only on a carry. */
-	if (likely(dx == (int32_t)dx)) {
-		uint64_t sq = (uint64_t)(dx * dx), lo = f->sq_lo + sq;
-
-		PMU_FIG_ST(f->sq_lo, lo);
-		if (unlikely(lo < sq))
-			PMU_FIG_ST(f->sq_hi, f->sq_hi + 1);
-		return;
-	}
-	unsigned __int128 sq = ((unsigned __int128)f->sq_hi << 64 | f->sq_lo) + (unsigned __int128)((__int128)dx * dx);
-
-	PMU_FIG_ST(f->sq_lo, (uint64_t)sq);
-	PMU_FIG_ST(f->sq_hi, (uint64_t)(sq >> 64));
-}
-
-/* x is the first outermost call's figure of f. */
-static inline __attribute__((always_inline)) void fig_first(struct pmu__fig *f, uint64_t x)
-{
-	PMU_FIG_ST(f->sum, x);
-	PMU_FIG_ST(f->min, x);
-	PMU_FIG_ST(f->max, x);
-	PMU_FIG_ST(f->k, x);
+	PMU_FIG_ST128(f->sq, sq + (unsigned __int128)x * x);
 }
 
 /* An event's figure of a call: its values at begin and end. Scaled estimates of a multiplexed event may step back: never wrap. */
 static inline uint64_t ev_delta(uint64_t v0, uint64_t v1)
 {
 	return likely(v1 > v0) ? v1 - v0 : 0;
-}
-
-/* The region's first outermost call: ns, then n events from v0 to v1. */
-static __attribute__((noinline)) void add_first(struct pmu__acc *a, uint64_t ns, const uint64_t *v0,
-						const uint64_t *v1, unsigned n)
-{
-	fig_first(&a->f[0], ns);
-	for (unsigned i = 0; i < n; i++)
-		fig_first(&a->f[1 + i], ev_delta(v0[i], v1[i]));
 }
 
 /* Adds each event's times of the call begun at depth d to a's events. */
@@ -81,34 +65,28 @@ static __attribute__((noinline)) void add_times(struct pmu__region_thr *t, struc
 }
 
 /*
- * Adds the call of a begun at depth d of t, ns long, with the values at
- * its end in t->scratch, under the seqcount; with_times: t->times may want times
- * (not on the one-sequence read, see push()).
+ * Closes t's top frame fr, a call ns long with the values v1 at its end,
+ * adding it to its region's figures under their seqcount; with_times:
+ * t->times may want times (not on the one-sequence read, see push()).
  */
-static inline __attribute__((always_inline)) void add_call(struct pmu__region_thr *t, struct pmu__acc *a, unsigned d,
+static inline __attribute__((always_inline)) void add_call(struct pmu__region_thr *t, struct pmu__frame *fr,
 							   uint64_t ns, const uint64_t *v1, unsigned n, bool with_times)
 {
-	const uint64_t *v0 = &t->stk_v[d * n];
-	uint64_t seq = t->seq;
-	unsigned i;
+	struct pmu__acc *a = fr->a;
+	unsigned d = depth_of(t) - 1;	/* fr's */
 
-	__atomic_store_n(&t->seq, seq + 1, __ATOMIC_RELAXED);
-	PMU_FIG_FENCE();
 	/*
 	 * A region nested in itself counts every call, but its time and events
 	 * over the outermost one: that is the call its per-call figures are of.
 	 */
 	if (likely(--a->depth == 0)) {
-		uint64_t spans = a->spans;
+		uint64_t seq = a->seq;
 
-		PMU_FIG_ST(a->spans, spans + 1);
-		if (unlikely(!spans)) {
-			add_first(a, ns, v0, v1, n);
-		} else {
-			fig_add(&a->f[0], ns);
-			for (i = 0; i < n; i++)
-				fig_add(&a->f[1 + i], ev_delta(v0[i], v1[i]));
-		}
+		__atomic_store_n(&a->seq, seq + 1, __ATOMIC_RELAXED);
+		PMU_FIG_FENCE();
+		fig_add(&a->f[0], ns);
+		for (unsigned i = 0; i < n; i++)
+			fig_add(&a->f[1 + i], ev_delta(fr->v[i], v1[i]));
 		/*
 		 * One group's times are every event's: they go to figure 0's
 		 * (ns has none of its own), taken from the thread's first begin
@@ -122,50 +100,54 @@ static inline __attribute__((always_inline)) void add_call(struct pmu__region_th
 		} else if (unlikely(t->times == PMU_TIMES_FULL) && d >= t->times_from) {
 			add_times(t, a, d);
 		}
+		__atomic_store_n(&a->seq, seq + 2, __ATOMIC_RELEASE);
 	} else {
+		uint64_t seq = a->seq;
+
+		__atomic_store_n(&a->seq, seq + 1, __ATOMIC_RELAXED);
+		PMU_FIG_FENCE();
 		PMU_FIG_ST(a->nested, a->nested + 1);
+		__atomic_store_n(&a->seq, seq + 2, __ATOMIC_RELEASE);
 	}
 	if (with_times && unlikely(d < t->times_from))	/* what begins at d from now on has times */
 		t->times_from = d;
-	__atomic_store_n(&t->seq, seq + 2, __ATOMIC_RELEASE);
-	t->depth = d;
+	t->sp = frame_down(fr, t->n);
 }
 
-/* add_call() of the one-sequence read's values, in t->scratch, when add_call_hot() cannot. */
-static __attribute__((noinline)) int add_call_rare(struct pmu__region_thr *t, struct pmu__acc *a, unsigned d,
-						   uint64_t ns, unsigned n)
+/* add_call() of the one-sequence read's values v1 when add_call_hot() cannot. */
+static __attribute__((noinline)) int add_call_rare(struct pmu__region_thr *t, struct pmu__frame *fr, uint64_t ns,
+						   const uint64_t *v1, unsigned n)
 {
-	add_call(t, a, d, ns, t->scratch, n, false);
+	add_call(t, fr, ns, v1, n, false);
 	return 0;
 }
 
 /*
- * add_call() of the one-sequence read's values v1 (no times), in its usual
- * case, the region neither nested in itself nor ending its first call:
- * then no call, and so no stack frame.
+ * add_call() of the one-sequence read's values v1 (no times) in its usual
+ * case, the region not nested in itself: then no call, and so no stack
+ * frame. n: a constant where the caller knows it.
  */
-static inline __attribute__((always_inline)) int add_call_hot(struct pmu__region_thr *t, struct pmu__acc *a,
-							      unsigned d, uint64_t ns, const uint64_t *v1, unsigned n)
+static inline __attribute__((always_inline)) int add_call_hot(struct pmu__region_thr *t, struct pmu__frame *fr,
+							      uint64_t ns, const uint64_t *v1, unsigned n)
 {
-	const uint64_t *v0 = &t->stk_v[d * n];
-	uint64_t seq, spans = a->spans;
+	struct pmu__acc *a = fr->a;
+	uint64_t seq = a->seq;
 
-	if (unlikely(a->depth != 1 || !spans)) {
-		for (unsigned i = 0; v1 != t->scratch && i < n; i++)	/* v1 may be registers */
+	if (unlikely(a->depth != 1)) {
+		/* v1 may be registers (or t->scratch itself: no address compare, which would keep them in memory). */
+		for (unsigned i = 0; i < n; i++)
 			t->scratch[i] = v1[i];
-		return add_call_rare(t, a, d, ns, n);
+		return add_call_rare(t, fr, ns, t->scratch, n);
 	}
-	seq = t->seq;
-	__atomic_store_n(&t->seq, seq + 1, __ATOMIC_RELAXED);
+	__atomic_store_n(&a->seq, seq + 1, __ATOMIC_RELAXED);
 	PMU_FIG_FENCE();
-	a->depth = 0;
-	PMU_FIG_ST(a->spans, spans + 1);
 	fig_add(&a->f[0], ns);
 	PMU_UNROLL
 	for (unsigned i = 0; i < n; i++)
-		fig_add(&a->f[1 + i], ev_delta(v0[i], v1[i]));
-	__atomic_store_n(&t->seq, seq + 2, __ATOMIC_RELEASE);
-	t->depth = d;
+		fig_add(&a->f[1 + i], ev_delta(fr->v[i], v1[i]));
+	__atomic_store_n(&a->seq, seq + 2, __ATOMIC_RELEASE);
+	a->depth = 0;
+	t->sp = frame_down(fr, n);
 	return 0;
 }
 

@@ -17,13 +17,19 @@
 #include "region.h"
 #include "results.h"
 
-/* Sum of squares of deviations from the mean (M2) of one thread's figure f over spans calls. */
+/*
+ * Sum of squares of deviations from the mean (M2) of one thread's figure f
+ * over spans calls. With c the mean rounded down, the sum of (x - c)^2 is
+ * sum(x^2) - 2c sum(x) + spans c^2, below 2^128 (no more than sum(x^2)) and
+ * so exact in 128-bit modular arithmetic; and sum(x - c) is below spans:
+ * the last step, in long double, does not cancel out.
+ */
 static long double thread_m2(const struct pmu__fig *f, uint64_t spans)
 {
-	/* The squares are of x - k: s1 is the sum of x - k, small against the values themselves. */
-	__int128 s1 = (__int128)f->sum - (__int128)spans * f->k;
-	long double s2 = (long double)((unsigned __int128)f->sq_hi << 64 | f->sq_lo);
-	long double m2 = s2 - (long double)s1 * (long double)s1 / (long double)spans;
+	unsigned __int128 sq = (unsigned __int128)f->sq[1] << 64 | f->sq[0];
+	uint64_t c = f->sum / spans, s1 = f->sum - spans * c;
+	unsigned __int128 d2 = sq - 2 * (unsigned __int128)c * f->sum + (unsigned __int128)spans * c * c;
+	long double m2 = (long double)d2 - (long double)s1 * (long double)s1 / (long double)spans;
 
 	return m2 > 0 ? m2 : 0;
 }

@@ -47,6 +47,7 @@ static void close_counters(struct pmu_set *set)
 
 	set->direct = 0;
 	set->group_n = 0;
+	pmu__set_settle_timed(set);
 	for (i = 0; c->ctr && i < c->nctr; i++) {
 		/* A forked child has no copy of the pages: unmapping could hit its own mappings. */
 		if (set->alive == PMU_ALIVE && c->ctr[i].page)

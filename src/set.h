@@ -37,6 +37,13 @@ struct pmu__evread {
 };
 
 struct pmu_set {			/* the hot pages */
+	/*
+	 * For pmu__set_read_timed(): the events when every one is read from
+	 * user space and they are one group (or one event), else 0; and the
+	 * page when that is one event, else NULL (pmu__set_settle_timed()).
+	 */
+	const struct perf_event_mmap_page *timed1;
+	uint32_t timed;
 	uint32_t direct;		/* counters (== events) when each may be read from user space, else 0 */
 	uint32_t alive;			/* PMU_ALIVE; 0 in a forked child */
 	uint32_t one_group;		/* the events share one schedule: the first page tells whether all are multiplexed */
@@ -208,10 +215,17 @@ static inline __attribute__((always_inline)) uint64_t pmu__page_ns_between(const
 	uint16_t shift = PMU_INL_LD(pc, time_shift) & 63;
 	uint64_t d = c1 - c0;
 
-	if (caps & PMU_CAP_TIME_SHORT_)	/* a counter narrower than 64 bits */
-		d &= PMU_INL_LD(pc, time_mask);
-	/* Below 2^32 ticks (seconds) d * mult fits in 64 bits: the same floor(d * mult / 2^shift) in two instructions. */
+	/*
+	 * Below 2^32 ticks (seconds) d * mult fits in 64 bits: the same floor(d *
+	 * mult / 2^shift) in two instructions. And time_mask is not wanted: a
+	 * counter narrower than 64 bits reads below 2^width, so d is its ticks
+	 * unless it wrapped, which leaves d at 2^64 - 2^width or more.
+	 */
 	if (likely(!(d >> 32)))
+		return (d * mult) >> shift;
+	if (caps & PMU_CAP_TIME_SHORT_)	/* wrapped, or long */
+		d &= PMU_INL_LD(pc, time_mask);
+	if (!(d >> 32))
 		return (d * mult) >> shift;
 	/* The documented quotient and remainder: no 128-bit product. */
 	return (d >> shift) * mult + (((d & ((1ull << shift) - 1)) * mult) >> shift);
@@ -258,27 +272,35 @@ static inline int pmu__set_ns_since(const struct pmu_set *set, uint64_t c0, uint
 #endif
 }
 
+/* Sets timed and timed1 from direct and one_group, whenever they change. */
+static inline void pmu__set_settle_timed(struct pmu_set *set)
+{
+	set->timed = set->direct && (set->direct == 1 || set->one_group) ? set->direct : 0;
+	set->timed1 = set->timed == 1 ? set->ev[0].page : NULL;
+}
+
 /*
  * What pmu_read() gives of a set read from user space as one group (or of
  * one event), in one sequence over the pages with no call, and the clock:
  * at begin (begin true) the clock's counter into *clk just before the
  * counters, at end the ns since *clk (a begin's) into it just after them, so
  * that the counts take in as little of the caller as possible. 0, or 1 when
- * the pages cannot answer so (read(2), multiplexed, index 0, no clock):
- * pmu_read() gives the full answer then. n: pmu__set_user_events(set),
- * which the caller has loaded (a constant where it knows it).
+ * the pages cannot answer so (multiplexed, index 0, no clock): pmu_read()
+ * gives the full answer then. n: set->timed, which the caller has checked
+ * (a constant where it knows it); pc: the first event's page (set->timed1
+ * for one), which it has loaded. The set's hot page is wiped in a forked
+ * child, so that there timed is 0.
  */
-static inline __attribute__((always_inline)) int pmu__set_read_timed(const struct pmu_set *set, uint64_t *values,
-								     uint64_t *clk, bool begin, unsigned n)
+static inline __attribute__((always_inline)) int pmu__set_read_timed(const struct pmu_set *set,
+								     const struct perf_event_mmap_page *pc,
+								     uint64_t *values, uint64_t *clk, bool begin,
+								     unsigned n)
 {
 #if PMU_INL_USER_READ
 	const struct pmu_counter *ev = set->ev;
-	const struct perf_event_mmap_page *pc;
 	uint32_t seq, idx, shift, i;
 	uint64_t caps, cyc = 0, pmc, count, t = 0;
 
-	if (unlikely(!n || (n > 1 && !set->one_group)))
-		return 1;
 	if (begin)
 		cyc = pmu__set_cycles();
 	/* The group's other events: their schedule is the first's, which is checked. */
@@ -288,7 +310,6 @@ static inline __attribute__((always_inline)) int pmu__set_read_timed(const struc
 			if (unlikely(pmu_inl_page_read(ev[i].page, pmu_inl_rdpmc, 0, &values[i])))
 				return 1;
 	}
-	pc = ev[0].page;
 	for (;;) {
 		seq = PMU_INL_LDV(pc, lock);
 		PMU_INL_BARRIER();
@@ -320,6 +341,7 @@ static inline __attribute__((always_inline)) int pmu__set_read_timed(const struc
 	return 0;
 #else
 	(void)set;
+	(void)pc;
 	(void)values;
 	(void)clk;
 	(void)begin;

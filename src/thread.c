@@ -72,17 +72,29 @@ static void free_thr(struct pmu__thr *t)
 }
 
 /* Closes every set and frees every record. Under tlock. */
+/*
+ * Every record is to become invalid: each live thread's pmu__tls.upper is
+ * cleared before the generation moves on (pmu__tls), under the lock.
+ */
+static void new_generation(void)
+{
+	for (struct pmu__thr *t = tlist; t; t = t->next)
+		if (t->tls)
+			PMU_TLS_ST(t->tls->upper, NULL);
+	__atomic_add_fetch(&pmu__tgen, 1, __ATOMIC_RELAXED);
+}
+
 static void drop_all(void)
 {
 	struct pmu__thr *t, *next;
 
+	new_generation();
 	for (t = tlist; t; t = next) {
 		next = t->next;
 		pmu_close(t->set);
 		free_thr(t);
 	}
 	tlist = tlast = NULL;
-	__atomic_add_fetch(&pmu__tgen, 1, __ATOMIC_RELAXED);
 }
 
 /* Thread exit: close the set; keep the record if the layer above asked to (figures for its report). */
@@ -94,6 +106,7 @@ static void thr_exit(void *p)
 	if (t == pmu__tls.thr && pmu__tls.gen == __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED)) {
 		pmu_close(t->set);
 		t->set = NULL;
+		t->tls = NULL;	/* gone with the thread */
 		if (__atomic_load_n(&t->keep, __ATOMIC_RELAXED)) {
 			__atomic_store_n(&t->exited, 1, __ATOMIC_RELAXED);
 		} else {
@@ -253,7 +266,7 @@ PMU_API int pmu_thread_init(const char *events)
 		atfork_done = true;
 	}
 	tconf = c;
-	__atomic_add_fetch(&pmu__tgen, 1, __ATOMIC_RELAXED);
+	new_generation();
 	r = 0;
 out:
 	pthread_mutex_unlock(&tlock);
@@ -379,6 +392,7 @@ int pmu__thr_get(struct pmu__thr **tp)
 	else
 		tlist = t;
 	tlast = t;
+	t->tls = &pmu__tls;
 	pmu__tls = (struct pmu__tls){ .gen = __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED), .thr = t };
 	pthread_mutex_unlock(&tlock);
 	*tp = t;

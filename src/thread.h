@@ -38,16 +38,18 @@ struct pmu__thr {
 	 * the hooks' drop when this record goes.
 	 */
 	void *upper;
+	struct pmu__tls *tls;		/* the thread's, while it lives (not exited) */
 };
 
 /* thread.c */
 /* atomic: bumped when every record becomes invalid; hidden, so addressed without the GOT */
 extern uint64_t pmu__tgen __attribute__((visibility("hidden")));
 /*
- * The calling thread's record (thr) and the layer above's for it (upper, a
- * copy of thr->upper), valid while gen equals pmu__tgen: never otherwise,
- * for gen is 0 whenever thr is NULL. One block, so that a region's hot path
- * finds its record and the generation from one address, with one load pair.
+ * The calling thread's record (thr), valid while gen equals pmu__tgen
+ * (never otherwise, for gen is 0 whenever thr is NULL), and the layer
+ * above's for it (upper, a copy of thr->upper): NULL whenever thr is not
+ * valid, for every bump of pmu__tgen clears it first in each live thread,
+ * so that a region's hot path checks one pointer.
  */
 struct pmu__tls {
 	uint64_t gen;
@@ -55,6 +57,15 @@ struct pmu__tls {
 	struct pmu__thr *thr;
 };
 extern __thread struct pmu__tls pmu__tls __attribute__((tls_model("initial-exec"), visibility("hidden")));
+
+/* pmu__tls.upper, which another thread clears (under the thread layer's lock): atomic for TSan, else plain. */
+#ifdef PMU_TSAN
+#define PMU_TLS_LD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define PMU_TLS_ST(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#else
+#define PMU_TLS_LD(x) (x)
+#define PMU_TLS_ST(x, v) ((x) = (v))
+#endif
 
 /* pmu__tgen now: a relaxed load, which a volatile one is outside TSan (one instruction, by offset). */
 static inline __attribute__((always_inline)) uint64_t pmu__tgen_now(void)

@@ -93,7 +93,7 @@ int main(void)
 	CHECK(pmu_region_end("before") == 0);
 	CHECK(pmu_region_begin("before") == 0);	/* begun without times */
 	rt->times = PMU_TIMES_FULL;	/* what begin does once it sees multiplexing */
-	rt->times_from = rt->depth;
+	rt->times_from = depth_of(rt);
 	halve = 1;
 	for (int i = 0; i < 5; i++)
 		region("full", 100);
