@@ -84,9 +84,10 @@ tests: $(TESTS)
 bench: $(BENCHES)
 examples: $(EXAMPLES)
 
+# PMU_INL_LIBRARY: the inline read's form for the library's own reads (pmu/inline.h).
 $(O)/src/%.o: src/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+	$(CC) $(ALL_CFLAGS) -DPMU_INL_LIBRARY -c -o $@ $<
 
 $(O)/tools/%.o: tools/%.c
 	@mkdir -p $(@D)
