@@ -230,8 +230,13 @@ static __attribute__((cold)) int too_deep(unsigned id)
 static inline __attribute__((always_inline)) void push_frame(struct pmu__region_thr *t, struct pmu__frame *fr,
 							     struct pmu__acc *a, unsigned id, const char *p)
 {
-	fr->id = id;
-	fr->a = a;
+	/* id and a as one 16-byte copy: one store pair, from the frame's own address. */
+	struct {
+		uint64_t id;
+		struct pmu__acc *a;
+	} head = { id, a };
+
+	memcpy(fr, &head, sizeof(head));
 	if (p)
 		fr->p = p;
 	a->depth++;
@@ -417,11 +422,12 @@ static __attribute__((noinline)) int enter_slow(int h)
 PMU_API int pmu_region_enter(int h)
 {
 	struct pmu__region_thr *t = self_rec();
+	unsigned id = (unsigned)h;	/* indexes with no extension */
 	struct pmu__acc *a;
 
-	if (unlikely(!t || (unsigned)h >= PMU_REGION_MAX || !(a = t->acc[h])))
+	if (unlikely(!t || id >= PMU_REGION_MAX || !(a = t->acc[id])))
 		return enter_slow(h);
-	return push(t, a, (unsigned)h, NULL);
+	return push(t, a, id, NULL);
 }
 
 PMU_API int pmu_region_register(const char *name)

@@ -135,6 +135,7 @@ static inline __attribute__((always_inline)) int add_call_hot(struct pmu__region
 
 	if (unlikely(a->depth != 1)) {
 		/* v1 may be registers (or t->scratch itself: no address compare, which would keep them in memory). */
+		PMU_UNROLL
 		for (unsigned i = 0; i < n; i++)
 			t->scratch[i] = v1[i];
 		return add_call_rare(t, fr, ns, t->scratch, n);
