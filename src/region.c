@@ -301,19 +301,21 @@ static inline __attribute__((always_inline)) int push(struct pmu__region_thr *t,
 						      const char *p)
 {
 	const struct pmu_set *set = t->set;
-	const struct perf_event_mmap_page *pc = set->timed1;
+	const struct perf_event_mmap_page *pc = pmu__set_timed1(set);
+	unsigned n;
 
 	/* One event, the usual case, read with the count known: no loop. */
 	if (likely(pc))
 		return push_n(t, a, id, p, pc, 1);
-	if (set->timed == 4)	/* another usual count, unrolled */
-		return push_n(t, a, id, p, set->ev[0].page, 4);
-	if (set->timed)
-		return push_n(t, a, id, p, set->ev[0].page, set->timed);
+	n = pmu__set_timed(set);
+	if (n == 4)	/* another usual count, unrolled */
+		return push_n(t, a, id, p, pmu__set_page0(set), 4);
+	if (n)
+		return push_n(t, a, id, p, pmu__set_page0(set), n);
 	return push_slow(t, a, id, p);
 }
 
-/* What begin and enter check on their slow path: the thread, its record (made on the first call), room on the stack. The depth, or -errno. */
+/* What begin and enter check on their slow path: the thread, its record (made on the first call), room on the stack. 0 or -errno. */
 static int open_slow(const char *name, struct pmu__thr **thr, struct pmu__region_thr **t)
 {
 	int r = pmu__thr_current(thr);
@@ -476,7 +478,8 @@ static inline __attribute__((always_inline)) int end_n(struct pmu__region_thr *t
 static inline __attribute__((always_inline)) int end_top(struct pmu__region_thr *t, struct pmu__frame *fr)
 {
 	const struct pmu_set *set = t->set;
-	const struct perf_event_mmap_page *pc = set->timed1;
+	const struct perf_event_mmap_page *pc = pmu__set_timed1(set);
+	unsigned n;
 
 	/* One event, the usual case, read with the count known: its value kept in a register, no loop. */
 	if (likely(pc)) {
@@ -484,13 +487,14 @@ static inline __attribute__((always_inline)) int end_top(struct pmu__region_thr 
 
 		return end_n(t, fr, pc, 1, &v);
 	}
-	if (set->timed == 4) {	/* another usual count, unrolled */
+	n = pmu__set_timed(set);
+	if (n == 4) {	/* another usual count, unrolled */
 		uint64_t v[4];
 
-		return end_n(t, fr, set->ev[0].page, 4, v);
+		return end_n(t, fr, pmu__set_page0(set), 4, v);
 	}
-	if (set->timed)
-		return end_n(t, fr, set->ev[0].page, set->timed, t->scratch);
+	if (n)
+		return end_n(t, fr, pmu__set_page0(set), n, t->scratch);
 	return end_slow(t, fr);
 }
 

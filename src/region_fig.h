@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * How region.c's end paths add a call to a region's figures (sum, min, max,
- * sum of squares, times), under the thread's seqcount; for region.c alone.
+ * sum of squares, times), under its region's seqcount; for region.c alone.
  */
 #ifndef PMU_REGION_FIG_H
 #define PMU_REGION_FIG_H

@@ -31,7 +31,7 @@ static inline const char *rname(const struct pmu__rname *r)
 }
 
 /*
- * A report reads what owner threads write, under the thread's seqcount.
+ * A report reads what owner threads write, under each region's seqcount.
  * Release stores and acquire loads of the figures order them after the odd
  * seqcount and before the re-check, without fences (which TSan does not
  * model); on x86 they are plain moves.

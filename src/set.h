@@ -272,6 +272,22 @@ static inline int pmu__set_ns_since(const struct pmu_set *set, uint64_t c0, uint
 #endif
 }
 
+/* set->timed1, set->timed and the first event's page, for the layers above (regions), which read no field of the set. */
+static inline __attribute__((always_inline)) const struct perf_event_mmap_page *pmu__set_timed1(const struct pmu_set *set)
+{
+	return set->timed1;
+}
+
+static inline __attribute__((always_inline)) unsigned pmu__set_timed(const struct pmu_set *set)
+{
+	return set->timed;
+}
+
+static inline __attribute__((always_inline)) const struct perf_event_mmap_page *pmu__set_page0(const struct pmu_set *set)
+{
+	return set->ev[0].page;
+}
+
 /* Sets timed and timed1 from direct and one_group, whenever they change. */
 static inline void pmu__set_settle_timed(struct pmu_set *set)
 {
