@@ -66,7 +66,7 @@ static __attribute__((noinline)) struct pmu__region_thr *rec_new(struct pmu__thr
 	r->stride = stride;
 	r->tm = (uint64_t *)((char *)r->stk + stk);
 	r->sp = (struct pmu__frame *)r->stk;
-	r->sp->id = UINT64_MAX;	/* the sentinel */
+	r->sp->id = PMU_FRAME_NONE;	/* the sentinel */
 	r->lim = (struct pmu__frame *)((char *)r->stk + stk - stride);
 	r->clk_page = pmu__set_has_clock(t->set);
 	pmu__thr_set_hooks(&pmu__region_hooks);
@@ -220,23 +220,23 @@ static struct pmu__acc *acc_new(struct pmu__thr *thr, struct pmu__region_thr *t,
 	return a;
 }
 
-static __attribute__((cold)) int too_deep(unsigned id)
+static __attribute__((cold)) int too_deep(int id)
 {
 	return pmu__err(-ENOSPC, "%s: more than %d regions open in this thread (a missing pmu_region_end()?)",
-			pmu__region_name(id), PMU_REGION_DEPTH);
+			pmu__region_name((unsigned)id), PMU_REGION_DEPTH);
 }
 
 /* Puts region id (figures a), begun by name p (NULL by handle: the last name pointer stays), in frame fr, the new top. */
 static inline __attribute__((always_inline)) void push_frame(struct pmu__region_thr *t, struct pmu__frame *fr,
-							     struct pmu__acc *a, unsigned id, const char *p)
+							     struct pmu__acc *a, int id, const char *p)
 {
-	/* id and a as one 16-byte copy: one store pair, from the frame's own address. */
-	struct {
+	/* id and a as one 16-byte assignment: one store pair, from the frame's own address (no memcpy, a call on riscv64). */
+	struct __attribute__((may_alias)) head {
 		uint64_t id;
 		struct pmu__acc *a;
-	} head = { id, a };
+	};
 
-	memcpy(fr, &head, sizeof(head));
+	*(struct head *)(void *)fr = (struct head){ pmu__frame_id(id), a };
 	if (p)
 		fr->p = p;
 	a->depth++;
@@ -248,7 +248,7 @@ static inline __attribute__((always_inline)) void push_frame(struct pmu__region_
  * times as t->times says, then the clock and the counters; and after a
  * fork, the call made again in the child's fresh record.
  */
-static __attribute__((noinline)) int push_slow(struct pmu__region_thr *t, struct pmu__acc *a, unsigned id,
+static __attribute__((noinline)) int push_slow(struct pmu__region_thr *t, struct pmu__acc *a, int id,
 					       const char *p)
 {
 	unsigned d = depth_of(t);
@@ -267,13 +267,13 @@ static __attribute__((noinline)) int push_slow(struct pmu__region_thr *t, struct
 	if (unlikely(r < 0))
 		return r;
 	if (unlikely(r))	/* a forked child's fresh record: start over in it */
-		return p ? pmu_region_begin(p) : pmu_region_enter((int)id);
+		return p ? pmu_region_begin(p) : pmu_region_enter(id);
 	push_frame(t, fr, a, id, p);
 	return 0;
 }
 
 /* push() of n events, the first's page pc, n a constant where the caller knows it. */
-static inline __attribute__((always_inline)) int push_n(struct pmu__region_thr *t, struct pmu__acc *a, unsigned id,
+static inline __attribute__((always_inline)) int push_n(struct pmu__region_thr *t, struct pmu__acc *a, int id,
 							const char *p, const struct perf_event_mmap_page *pc,
 							unsigned n)
 {
@@ -297,7 +297,7 @@ static inline __attribute__((always_inline)) int push_n(struct pmu__region_thr *
  * and then t wants no times, for an event that was ever multiplexed shows
  * it on its page from then on and is not read so.
  */
-static inline __attribute__((always_inline)) int push(struct pmu__region_thr *t, struct pmu__acc *a, unsigned id,
+static inline __attribute__((always_inline)) int push(struct pmu__region_thr *t, struct pmu__acc *a, int id,
 						      const char *p)
 {
 	const struct pmu_set *set = t->set;
@@ -350,7 +350,7 @@ static __attribute__((noinline)) int begin_slow(const char *name)
 	a = t->acc[id];
 	if (!a && !(a = acc_new(thr, t, (unsigned)id)))
 		return pmu__err(-ENOMEM, "%s: out of memory", name);
-	return push(t, a, (unsigned)id, name);
+	return push(t, a, id, name);
 }
 
 /*
@@ -363,7 +363,7 @@ static __attribute__((noinline)) int begin_compared(struct pmu__region_thr *t, c
 {
 	if (unlikely(!name_eq(rn, name)))
 		return begin_slow(name);
-	return push(t, a, rn->id, name);
+	return push(t, a, (int)rn->id, name);
 }
 
 /* The usual case here, the rest in begin_compared() and begin_slow(): no call, and so no stack frame. */
@@ -382,7 +382,7 @@ PMU_API int pmu_region_begin(const char *name)
 		return begin_slow(name);
 	if (unlikely(!name_eq_hot(rn, name)))
 		return begin_compared(t, name, rn, a);
-	return push(t, a, rn->id, name);
+	return push(t, a, (int)rn->id, name);
 }
 
 /* The handle's name for a message, or NULL when it has none. */
@@ -414,7 +414,7 @@ static __attribute__((noinline)) int enter_slow(int h)
 	a = t->acc[h];
 	if (!a && !(a = acc_new(thr, t, (unsigned)h)))
 		return pmu__err(-ENOMEM, "%s: out of memory", name);
-	return push(t, a, (unsigned)h, NULL);
+	return push(t, a, h, NULL);
 }
 
 /*
@@ -424,12 +424,12 @@ static __attribute__((noinline)) int enter_slow(int h)
 PMU_API int pmu_region_enter(int h)
 {
 	struct pmu__region_thr *t = self_rec();
-	unsigned id = (unsigned)h;	/* indexes with no extension */
 	struct pmu__acc *a;
 
-	if (unlikely(!t || id >= PMU_REGION_MAX || !(a = t->acc[id])))
+	/* h, an int, indexes as it is (sign-extended: free) once its bound is checked. */
+	if (unlikely(!t || (unsigned)h >= PMU_REGION_MAX || !(a = t->acc[h])))
 		return enter_slow(h);
-	return push(t, a, id, NULL);
+	return push(t, a, h, NULL);
 }
 
 PMU_API int pmu_region_register(const char *name)
@@ -527,7 +527,7 @@ PMU_API int pmu_region_end(const char *name)
 
 	if (unlikely(!name))
 		return pmu__err(-EINVAL, "pmu_region_end: the name is NULL");
-	if (unlikely(!t || (fr = t->sp)->id == UINT64_MAX))
+	if (unlikely(!t || (fr = t->sp)->id == PMU_FRAME_NONE))
 		return pmu__err(-EINVAL, "%s: pmu_region_end() without pmu_region_begin() in this "
 				"thread", name);
 	/* The usual case: the name begun last, often through the same pointer. */
@@ -545,16 +545,16 @@ static __attribute__((noinline)) int exit_slow(int h)
 
 	if (!name)
 		return bad_handle("pmu_region_exit", h);
-	if (!t || (fr = t->sp)->id == UINT64_MAX)
+	if (!t || (fr = t->sp)->id == PMU_FRAME_NONE)
 		return pmu__err(-EINVAL, "%s: pmu_region_end() without pmu_region_begin() in this "
 				"thread", name);
-	if (fr->id != (unsigned)h)
+	if (fr->id != pmu__frame_id(h))
 		return pmu__err(-EINVAL, "%s: ended while \"%s\" is the innermost open region "
 				"(end the inner region first)", name, pmu__region_name((unsigned)fr->id));
 	return end_top(t, fr);
 }
 
-/* The innermost frame's id is h's: the sentinel's (UINT64_MAX) is no handle's, so no depth check. */
+/* The innermost frame's id is h's: the sentinel's is no int's, so no depth check. */
 PMU_API int pmu_region_exit(int h)
 {
 	struct pmu__region_thr *t = self_rec();
@@ -563,7 +563,7 @@ PMU_API int pmu_region_exit(int h)
 	if (unlikely(!t))
 		return exit_slow(h);
 	fr = t->sp;
-	if (unlikely(fr->id != (unsigned)h))
+	if (unlikely(fr->id != pmu__frame_id(h)))
 		return exit_slow(h);
 	return end_top(t, fr);
 }
@@ -576,7 +576,7 @@ int pmu__region_end_all(void)
 	if (!t)
 		return 0;
 	/* r first: once end_top() failed, t may be gone with a forked child's records. */
-	while (r == 0 && t->sp->id != UINT64_MAX)
+	while (r == 0 && t->sp->id != PMU_FRAME_NONE)
 		r = end_top(t, t->sp);
 	return r;
 }

@@ -49,10 +49,20 @@ struct pmu__acc {
 
 /*
  * An open region, on the thread's stack of them: fixed fields then the n
- * values at begin. The stack's bottom is a sentinel with id UINT64_MAX,
- * which no handle is, so that exit's check of the innermost id also
- * tells an empty stack.
+ * values at begin. The stack's bottom is a sentinel with id
+ * PMU_FRAME_NONE, which no handle is, so that exit's check of the
+ * innermost id also tells an empty stack.
  */
+/*
+ * A handle as a frame's id: sign-extended, which the 64-bit ISAs' calling
+ * conventions or compares give for free; INT64_MIN, the sentinel, is none.
+ */
+#define PMU_FRAME_NONE ((uint64_t)INT64_MIN)
+static inline uint64_t pmu__frame_id(int h)
+{
+	return (uint64_t)(int64_t)h;
+}
+
 struct pmu__frame {
 	uint64_t id;
 	struct pmu__acc *a;
