@@ -63,7 +63,6 @@ static __attribute__((noinline)) struct pmu__region_thr *rec_new(struct pmu__thr
 	}
 	r->n = n;
 	r->set = t->set;
-	r->stride = stride;
 	r->tm = (uint64_t *)((char *)r->stk + stk);
 	r->sp = (struct pmu__frame *)r->stk;
 	r->sp->id = PMU_FRAME_NONE;	/* the sentinel */
@@ -220,10 +219,16 @@ static struct pmu__acc *acc_new(struct pmu__thr *thr, struct pmu__region_thr *t,
 	return a;
 }
 
-static __attribute__((cold)) int too_deep(int id)
+static __attribute__((cold)) int too_deep(const char *name)
 {
 	return pmu__err(-ENOSPC, "%s: more than %d regions open in this thread (a missing pmu_region_end()?)",
-			pmu__region_name((unsigned)id), PMU_REGION_DEPTH);
+			name, PMU_REGION_DEPTH);
+}
+
+/* too_deep() of region id, for the hot paths: their one jump, the name looked up here. */
+static __attribute__((noinline, cold)) int too_deep_id(int id)
+{
+	return too_deep(pmu__region_name((unsigned)id));
 }
 
 /* Puts region id (figures a), begun by name p (NULL by handle: the last name pointer stays), in frame fr, the new top. */
@@ -256,7 +261,7 @@ static __attribute__((noinline)) int push_slow(struct pmu__region_thr *t, struct
 	int r;
 
 	if (unlikely(t->sp == t->lim))
-		return too_deep(id);
+		return too_deep_id(id);
 	/* Whether times are wanted may change only while the set says its events may have been multiplexed. */
 	if (unlikely(t->times == PMU_TIMES_NONE) && pmu__set_maybe_multiplexed(t->set) &&
 	    (t->times = want_times(t->set, t->n)))
@@ -280,7 +285,7 @@ static inline __attribute__((always_inline)) int push_n(struct pmu__region_thr *
 	struct pmu__frame *fr = t->sp;
 
 	if (unlikely(fr == t->lim))
-		return too_deep(id);
+		return too_deep_id(id);
 	fr = frame_up(fr, n);
 	if (unlikely(pmu__set_read_timed(t->set, pc, fr->v, &fr->t0, true, n)))
 		return push_slow(t, a, id, p);
@@ -326,8 +331,7 @@ static int open_slow(const char *name, struct pmu__thr **thr, struct pmu__region
 	if (!*t && !(*t = rec_new(*thr)))
 		return pmu__err(-ENOMEM, "%s: out of memory", name);
 	if ((*t)->sp == (*t)->lim)
-		return pmu__err(-ENOSPC, "%s: more than %d regions open in this thread (a missing "
-				"pmu_region_end()?)", name, PMU_REGION_DEPTH);
+		return too_deep(name);
 	return 0;
 }
 

@@ -48,12 +48,6 @@ struct pmu__acc {
 };
 
 /*
- * An open region, on the thread's stack of them: fixed fields then the n
- * values at begin. The stack's bottom is a sentinel with id
- * PMU_FRAME_NONE, which no handle is, so that exit's check of the
- * innermost id also tells an empty stack.
- */
-/*
  * A handle as a frame's id: sign-extended, which the 64-bit ISAs' calling
  * conventions or compares give for free; INT64_MIN, the sentinel, is none.
  */
@@ -63,6 +57,12 @@ static inline uint64_t pmu__frame_id(int h)
 	return (uint64_t)(int64_t)h;
 }
 
+/*
+ * An open region, on the thread's stack of them: fixed fields then the n
+ * values at begin. The stack's bottom is a sentinel with id
+ * PMU_FRAME_NONE, which no handle is, so that exit's check of the
+ * innermost id also tells an empty stack.
+ */
 struct pmu__frame {
 	uint64_t id;
 	struct pmu__acc *a;
@@ -85,13 +85,12 @@ struct pmu__region_thr {
 	/*
 	 * The last frame of the stack, the thread's set (pmu__thr.set, for as
 	 * long as this record is reachable), and the top frame (the sentinel
-	 * when none is open): frames of stride bytes (sizeof(struct pmu__frame)
-	 * + 8n) from stk on.
+	 * when none is open): frames of sizeof(struct pmu__frame) + 8n bytes
+	 * (frame_up()) from stk on.
 	 */
 	struct pmu__frame *lim;
 	struct pmu_set *set;
 	struct pmu__frame *sp;
-	unsigned stride;
 	unsigned n;			/* the thread's events */
 	bool used;			/* atomic: a region was begun (the record is kept for the report) */
 	bool clk_page;			/* times from the page clock (pmu__set_clock()), else CLOCK_MONOTONIC */
@@ -132,7 +131,7 @@ static inline __attribute__((always_inline)) struct pmu__frame *frame_down(struc
 /* Regions open: frames above the sentinel. */
 static inline unsigned depth_of(const struct pmu__region_thr *t)
 {
-	return (unsigned)(((char *)t->sp - (char *)t->stk) / t->stride);
+	return (unsigned)(((char *)t->sp - (char *)t->stk) / (sizeof(struct pmu__frame) + 8 * t->n));
 }
 
 /* Region names interned so far; ids below it have a name. */
