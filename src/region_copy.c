@@ -26,10 +26,10 @@ void pmu__region_copy(const struct pmu__thr *thr, unsigned nreg, struct pmu__rco
 	unsigned n = thr->n, id;
 	size_t size = pmu__rcopy_size(n);
 
-	for (id = 0; id < nreg; id++)	/* a region made later has no call in the copy */
-		acc[id] = t ? __atomic_load_n(&t->acc[id], __ATOMIC_ACQUIRE) : NULL;
 	for (;;) {
+		/* A region's figures are looked at like its seqcount: made later, it must still be absent at the last look. */
 		for (id = 0; id < nreg; id++) {
+			acc[id] = t ? __atomic_load_n(&t->acc[id], __ATOMIC_ACQUIRE) : NULL;
 			seq[id] = acc[id] ? __atomic_load_n(&acc[id]->seq, __ATOMIC_ACQUIRE) : 0;
 			if (seq[id] & 1)
 				break;
@@ -58,8 +58,10 @@ void pmu__region_copy(const struct pmu__thr *thr, unsigned nreg, struct pmu__rco
 				};
 			}
 		}
-		for (id = 0; id < nreg && (!acc[id] || __atomic_load_n(&acc[id]->seq, __ATOMIC_RELAXED) == seq[id]); id++)
-			;
+		for (id = 0; id < nreg; id++)
+			if (acc[id] ? __atomic_load_n(&acc[id]->seq, __ATOMIC_RELAXED) != seq[id] :
+				      t && __atomic_load_n(&t->acc[id], __ATOMIC_RELAXED))
+				break;
 		if (id == nreg)
 			return;
 	}
