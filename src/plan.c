@@ -13,6 +13,29 @@
 #include "set.h"
 #include "format.h"
 
+/* Room for n more counters in c->attr / c->ctr, which grow as needed: most sets have a few. */
+static int grow_counters(struct pmu__cold *c, unsigned n, unsigned *cap)
+{
+	unsigned want = c->nctr + n, m = *cap ? *cap : 8;
+	struct pmu__perf_counter *ctr;
+	struct pmu__attr *attr;
+
+	if (want <= *cap)
+		return 0;
+	while (m < want)
+		m *= 2;
+	ctr = realloc(c->ctr, m * sizeof(*ctr));
+	if (ctr)
+		c->ctr = ctr;
+	attr = ctr ? realloc(c->attr, m * sizeof(*attr)) : NULL;
+	if (!attr)
+		return -ENOMEM;
+	c->attr = attr;
+	memset(ctr + *cap, 0, (m - *cap) * sizeof(*ctr));
+	*cap = m;
+	return 0;
+}
+
 /* Parses events into c->attr / c->ctr / c->names. */
 int pmu__parse_events(struct pmu__cold *c, const char *events)
 {
@@ -20,6 +43,7 @@ int pmu__parse_events(struct pmu__cold *c, const char *events)
 	struct pmu__event ev;
 	struct pmu__shown b;
 	size_t len, cap_ev = 0;
+	unsigned cap_ctr = 0;
 	int r;
 
 	while ((r = pmu__event_next(&p, &tok, &len)) > 0) {
@@ -38,8 +62,7 @@ int pmu__parse_events(struct pmu__cold *c, const char *events)
 		if (c->nctr + ev.n > PMU_MAX_COUNTERS)
 			return pmu__err(-E2BIG, "%s: more than %d counters in one set", pmu__show(&b, tok, len),
 					PMU_MAX_COUNTERS);
-		c->names[c->nev] = strndup(tok, len);
-		if (!c->names[c->nev])
+		if (grow_counters(c, ev.n, &cap_ctr) < 0 || !(c->names[c->nev] = strndup(tok, len)))
 			return pmu__err(-ENOMEM, "%s: out of memory", pmu__show(&b, tok, len));
 		for (unsigned k = 0; k < ev.n; k++) {
 			c->attr[c->nctr] = ev.a[k];

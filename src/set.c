@@ -251,12 +251,6 @@ static int open_opts(struct pmu_set **setp, const char *events, const struct pmu
 	c->owner = getpid();
 	c->wiped = madvise(set, hot, MADV_WIPEONFORK) == 0;
 	set->alive = PMU_ALIVE;
-	c->ctr = calloc(PMU_MAX_COUNTERS, sizeof(*c->ctr));
-	c->attr = calloc(PMU_MAX_COUNTERS, sizeof(*c->attr));
-	if (!c->ctr || !c->attr) {
-		r = pmu__err(-ENOMEM, "pmu_open: out of memory");
-		goto fail;
-	}
 	r = pmu__parse_events(c, events);
 	if (r < 0)
 		goto fail;

@@ -98,7 +98,7 @@ int main(int argc, char **argv)
 	CHECK(mkdtemp(dir) != NULL);
 
 	snprintf(cmd, sizeof(cmd), "mpicc -std=gnu11 -Wall -Wextra -Werror -I'%s/include' -o '%s/mpi_regions' '%s' "
-		 "'%s/libpmu.a' -pthread -lm -lpfm", root_, dir, path, build);
+		 "'%s/libpmu.a' -pthread -lm", root_, dir, path, build);
 	if (system(cmd) != 0) {
 		fprintf(stderr, "%s: failed\n", cmd);
 		rmdir(dir);

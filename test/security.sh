@@ -76,10 +76,8 @@ int main(int argc, char **argv)
 	return 0;
 }
 EOF
-if ! $CC -std=gnu11 -Iinclude -o "$tmp/prog" "$tmp/prog.c" build/libpmu.a -Wl,-u,pmu__zero_linked -lpfm \
-	-lpthread -lm 2>"$tmp/cc.err" &&
-   ! $CC -std=gnu11 -Iinclude -o "$tmp/prog" "$tmp/prog.c" build/libpmu.a -Wl,-u,pmu__zero_linked -lpthread -lm \
-	2>>"$tmp/cc.err"; then
+if ! $CC -std=gnu11 -Iinclude -o "$tmp/prog" "$tmp/prog.c" build/libpmu.a -Wl,-u,pmu__zero_linked -lpthread -lm \
+	2>"$tmp/cc.err"; then
 	fail=1
 	closing "cannot build the linking program: $(tail -n 3 "$tmp/cc.err")"
 	exit 1
