@@ -9,8 +9,10 @@ MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 PKGDIR ?= $(LIBDIR)/pkgconfig
 CMAKEDIR ?= $(LIBDIR)/cmake/libpmu
-# Bash completion for pmu will be installed here (not written yet).
-BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# The Python package: Debian's own directory for /usr, else the prefix's user-site layout
+# ($HOME/.local gives the directory Python reads by itself).
+PYVER = $(shell python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
+PYTHONDIR ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/python3/dist-packages,$(PREFIX)/lib/python$(PYVER)/site-packages)
 LDCONFIG ?= ldconfig
 
 # The version is defined once, in include/pmu.h.
@@ -24,8 +26,9 @@ AR ?= ar
 WARN := -Wall -Wextra $(if $(filter 1,$(WERROR)),-Werror) -Wno-missing-field-initializers
 CFLAGS ?= -O2 -g
 # src/uapi: the library's own linux/perf_event.h, ahead of the system's. -MMD -MP: header dependencies.
+# -fno-math-errno: sqrt is one instruction, and libpmu.so needs no libm (one library less to load).
 BASE_CFLAGS := -std=gnu11 $(WARN) -fvisibility=hidden -fPIC -pthread -Isrc/uapi -Iinclude -Isrc -D_GNU_SOURCE \
-	-MMD -MP
+	-fno-math-errno -MMD -MP
 LDLIBS := -pthread -lm
 
 # Sanitizer builds: SAN=asan (ASan+UBSan) or SAN=tsan.
@@ -41,27 +44,41 @@ ifeq ($(STATIC),1)
 PROG_LDFLAGS := -static
 endif
 
-# libpfm4 for vendor event names: LIBPFM=auto (when it links), yes (required) or no.
+# Probes of the compiler and its C library, left out of make clean.
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+# libpfm4 for vendor event names: LIBPFM=auto (when its header is there), yes (required) or no.
+# Only the header is needed to build: libpfm.so.4 is loaded at the first vendor name (src/event_pfm.c).
 LIBPFM ?= auto
-ifeq ($(LIBPFM),no)
-HAVE_LIBPFM :=
-else
-HAVE_LIBPFM ?= $(shell printf 'int main(void){return pfm_initialize();}\n' | \
-	$(CC) -x c -include perfmon/pfmlib.h - -o /dev/null -lpfm $(PROG_LDFLAGS) >/dev/null 2>&1 && echo 1)
+ifneq ($(LIBPFM),no)
+HAVE_LIBPFM ?= $(shell $(CC) -E -x c -include perfmon/pfmlib_perf_event.h /dev/null >/dev/null 2>&1 && echo 1)
 ifeq ($(LIBPFM)$(HAVE_LIBPFM),yes)
-$(error LIBPFM=yes, but libpfm4 does not link with $(CC) (Debian: apt-get install libpfm4-dev))
+$(error LIBPFM=yes, but libpfm4's header is not found by $(CC) (Debian: apt-get install libpfm4-dev))
 endif
+endif
+MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
+# The C library's version of _exit, under which libpmu.so exports its own (src/exit.c).
+LIBC_EXIT_VER := $(shell readelf --dyn-syms -W $$($(CC) -print-file-name=libc.so.6) 2>/dev/null | \
+	sed -n 's/.* _exit@@\(GLIBC_[0-9.]*\)$$/\1/p')
 endif
 ifeq ($(HAVE_LIBPFM),1)
 BASE_CFLAGS += -DHAVE_LIBPFM
-LDLIBS += -lpfm
-PC_LIBS_PRIVATE := -lpfm
+endif
+
+# Installed binaries find libpmu.so.0 relative to themselves ($ORIGIN), so a prefix
+# anywhere, or moved, needs no LD_LIBRARY_PATH; the system's own directories get no RUNPATH.
+SYSTEM_LIBDIRS := /lib /usr/lib /lib64 /usr/lib64 $(if $(MULTIARCH),/lib/$(MULTIARCH) /usr/lib/$(MULTIARCH))
+ifeq ($(filter $(abspath $(LIBDIR)),$(SYSTEM_LIBDIRS)),)
+BIN_RUNPATH = -Wl,-rpath,'$$ORIGIN/$(shell realpath -m --relative-to=$(BINDIR) $(LIBDIR))'
+LIB_RUNPATH = -Wl,-rpath,'$$ORIGIN'
 endif
 
 ALL_CFLAGS = $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 
 LIB_SRCS := $(wildcard src/*.c)
 LIB_OBJS := $(LIB_SRCS:src/%.c=$(O)/src/%.o)
+# exit.o only in libpmu.so, and only where the C library's _exit version is known.
+AR_OBJS := $(filter-out $(O)/src/exit.o,$(LIB_OBJS))
+SO_OBJS := $(if $(LIBC_EXIT_VER),$(LIB_OBJS),$(AR_OBJS))
 TOOL_SRCS := $(wildcard tools/*.c)
 TOOL_OBJS := $(TOOL_SRCS:tools/%.c=$(O)/tools/%.o)
 # The tool's code but its main(), for the tests that drive its parts.
@@ -84,6 +101,12 @@ tests: $(TESTS)
 bench: $(BENCHES)
 examples: $(EXAMPLES)
 
+# What carries a RUNPATH is linked again when the paths that decide it change.
+$(O)/install-paths: FORCE
+	@mkdir -p $(@D)
+	@echo '$(BINDIR) $(LIBDIR) $(SYSTEM_LIBDIRS)' | cmp -s - $@ 2>/dev/null || echo '$(BINDIR) $(LIBDIR) $(SYSTEM_LIBDIRS)' > $@
+FORCE:
+
 # PMU_INL_LIBRARY: the inline read's form for the library's own reads (pmu/inline.h).
 $(O)/src/%.o: src/%.c
 	@mkdir -p $(@D)
@@ -97,7 +120,7 @@ $(TOOL_LIB): $(filter-out $(O)/tools/pmu.o,$(TOOL_OBJS))
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(STATIC_LIB): $(LIB_OBJS)
+$(STATIC_LIB): $(AR_OBJS)
 	@rm -f $@
 	@echo "libpmu: libpfm4 $(if $(HAVE_LIBPFM),used,not used) (LIBPFM=$(LIBPFM))"
 	$(AR) rcs $@ $^
@@ -106,16 +129,17 @@ $(STATIC_LIB): $(LIB_OBJS)
 # PMU_TOOL symbol, in a node named by this exact version.
 $(O)/libpmu.map: src/libpmu.map Makefile include/pmu.h
 	@mkdir -p $(@D)
-	{ cat src/libpmu.map; printf '\nLIBPMU_PRIVATE_%s {\n\tglobal:\n\t\tpmu__*;\n};\n' $(VERSION); } > $@
+	{ cat src/libpmu.map; printf '\nLIBPMU_PRIVATE_%s {\n\tglobal:\n\t\tpmu__*;\n};\n' $(VERSION); \
+	  $(if $(LIBC_EXIT_VER),printf '\n%s {\n\tglobal:\n\t\t_exit;\n\t\t_Exit;\n};\n' $(LIBC_EXIT_VER);) } > $@
 
-$(SHARED_LIB): $(LIB_OBJS) $(O)/libpmu.map
+$(SHARED_LIB): $(SO_OBJS) $(O)/libpmu.map
 	$(CC) -shared $(LDFLAGS) -Wl,-soname,libpmu.so.$(SOMAJOR) -Wl,--version-script=$(O)/libpmu.map \
-		-Wl,--no-undefined -o $@ $(LIB_OBJS) $(LDLIBS)
+		-Wl,--no-undefined -o $@ $(SO_OBJS) -Wl,--as-needed $(LDLIBS)
 	ln -sf libpmu.so.$(VERSION) $(O)/libpmu.so.$(SOMAJOR)
 	ln -sf libpmu.so.$(SOMAJOR) $(O)/libpmu.so
 
 # The pmu tool links libpmu.so.0 (static builds: libpmu.a). In the build tree
-# it finds the library beside it ($ORIGIN); the installed copy has no RUNPATH.
+# it finds the library beside it ($ORIGIN); the installed copy has BIN_RUNPATH.
 ifeq ($(STATIC),1)
 TOOL_LINK = $(STATIC_LIB)
 else
@@ -124,8 +148,8 @@ endif
 $(O)/pmu: $(TOOL_OBJS) $(if $(filter 1,$(STATIC)),$(STATIC_LIB),$(SHARED_LIB))
 	$(CC) $(ALL_CFLAGS) $(PROG_LDFLAGS) $(LDFLAGS) -o $@ $(TOOL_OBJS) $(TOOL_LINK) \
 		$(if $(filter 1,$(STATIC)),,-Wl,-rpath,'$$ORIGIN') $(LDLIBS)
-$(O)/tools/pmu: $(TOOL_OBJS) $(if $(filter 1,$(STATIC)),$(STATIC_LIB),$(SHARED_LIB))
-	$(CC) $(ALL_CFLAGS) $(PROG_LDFLAGS) $(LDFLAGS) -o $@ $(TOOL_OBJS) $(TOOL_LINK) $(LDLIBS)
+$(O)/tools/pmu: $(TOOL_OBJS) $(if $(filter 1,$(STATIC)),$(STATIC_LIB),$(SHARED_LIB)) $(O)/install-paths
+	$(CC) $(ALL_CFLAGS) $(PROG_LDFLAGS) $(LDFLAGS) -o $@ $(TOOL_OBJS) $(TOOL_LINK) $(BIN_RUNPATH) $(LDLIBS)
 
 # Tests and benchmarks link the static library: they may use internal headers,
 # and the tool's code (its JSON reader, its /proc readers) from its archive.
@@ -197,8 +221,7 @@ MAN7 := $(wildcard man/*.7)
 SIZEOF_VOID_P := $(shell $(CC) -dM -E -x c /dev/null | sed -n 's/^\#define __SIZEOF_POINTER__ //p')
 SUBST_IN = sed -e 's|@PREFIX@|$(PREFIX)|g; s|@LIBDIR@|$(LIBDIR)|g; s|@INCDIR@|$(INCDIR)|g' \
 	-e 's|@VERSION@|$(VERSION)|g; s|@SOMAJOR@|$(SOMAJOR)|g; s|@SIZEOF_VOID_P@|$(SIZEOF_VOID_P)|g' \
-	-e 's|@CMAKEDIR@|$(CMAKEDIR)|g' \
-	-e 's|@LIBS_PRIVATE@|$(PC_LIBS_PRIVATE)|g; s|@STATIC_LIBS@|$(if $(HAVE_LIBPFM),;pfm)|g'
+	-e 's|@CMAKEDIR@|$(CMAKEDIR)|g'
 
 install: lib $(O)/tools/pmu
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGDIR) \
@@ -218,6 +241,9 @@ install: lib $(O)/tools/pmu
 	$(if $(MAN7),install -m 644 $(MAN7) $(DESTDIR)$(MANDIR)/man7/)
 	install -d $(DESTDIR)$(BASHCOMPDIR)
 	install -m 644 completion/pmu.bash $(DESTDIR)$(BASHCOMPDIR)/pmu
+	$(if $(PYVER),install -d $(DESTDIR)$(PYTHONDIR)/pmu && \
+		install -m 644 python/pmu/__init__.py $(DESTDIR)$(PYTHONDIR)/pmu/ && \
+		realpath -m --relative-to=$(PYTHONDIR)/pmu $(LIBDIR) > $(DESTDIR)$(PYTHONDIR)/pmu/libdir)
 	@$(if $(DESTDIR),:,sh mk/ldconfig.sh $(LIBDIR) $(LDCONFIG))
 
 # Removes every file install writes, then the directories that are left empty
@@ -233,8 +259,10 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man3/,$(notdir $(MAN3)))
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(MAN7)))
 	rm -f $(DESTDIR)$(BASHCOMPDIR)/pmu
+	rm -rf $(DESTDIR)$(PYTHONDIR)/pmu
 	for d in $(addprefix $(DESTDIR),$(INCDIR)/pmu $(CMAKEDIR) $(LIBDIR)/cmake $(PKGDIR) \
-		$(MANDIR)/man1 $(MANDIR)/man3 $(MANDIR)/man7 $(BASHCOMPDIR) $(dir $(BASHCOMPDIR))); do \
+		$(MANDIR)/man1 $(MANDIR)/man3 $(MANDIR)/man7 $(BASHCOMPDIR) $(dir $(BASHCOMPDIR)) \
+		$(PYTHONDIR) $(dir $(PYTHONDIR))); do \
 		[ ! -d "$$d" ] || rmdir --ignore-fail-on-non-empty "$$d"; done
 
 # O=dir cleans that directory; plain make clean, build and the tiers' build-*.
@@ -244,6 +272,6 @@ clean:
 -include $(wildcard $(O)/*/*.d)
 include mk/abi.mk
 
-.PHONY: all lib tests bench examples check check-host check-arm64 check-riscv64 stress deb install uninstall clean
+.PHONY: FORCE all lib tests bench examples check check-host check-arm64 check-riscv64 stress deb install uninstall clean
 .DELETE_ON_ERROR:
 include mk/compat.mk

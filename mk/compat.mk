@@ -7,16 +7,27 @@ COMPAT_LIBS := papi likwid
 COMPAT_SOS := $(foreach l,$(COMPAT_LIBS),$(O)/libpmu-$(l).so.$(VERSION))
 COMPAT_MAN7 := $(foreach l,$(COMPAT_LIBS),man/libpmu-$(l).7)
 
-compat: $(COMPAT_SOS)
+# What a program needs to compile, installed under INCDIR/libpmu-papi and INCDIR/libpmu-likwid
+# (pkg-config --cflags): papi.h and likwid.h are the prototypes the libraries build with.
+FC ?= gfortran
+HAVE_FC := $(if $(filter clean,$(MAKECMDGOALS)),,$(shell command -v $(FC) 2>/dev/null))
+COMPAT_MOD := $(if $(HAVE_FC),$(O)/compat/likwid.mod)
+
+compat: $(COMPAT_SOS) $(COMPAT_MOD)
+
+# LIKWID's Fortran module (use likwid) for gfortran, from compat/likwid.f90.
+$(O)/compat/likwid.mod: compat/likwid.f90
+	@mkdir -p $(@D)
+	$(FC) -c -J$(@D) -o $(@D)/likwid_f90.o $<
 
 $(O)/compat/%.o: compat/%.c compat/papi_protos.h compat/likwid_protos.h include/pmu.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
-# Linked with libpmu.so from the same build; the runtime path is the loader's (or the install's).
-$(O)/libpmu-%.so.$(VERSION): $(O)/compat/%.o compat/libpmu-%.map $(SHARED_LIB)
+# Linked with libpmu.so from the same build, found beside them (LIB_RUNPATH) outside the system's directories.
+$(O)/libpmu-%.so.$(VERSION): $(O)/compat/%.o compat/libpmu-%.map $(SHARED_LIB) $(O)/install-paths
 	$(CC) -shared $(LDFLAGS) -Wl,-soname,libpmu-$*.so.$(SOMAJOR) -Wl,--version-script=compat/libpmu-$*.map \
-		-Wl,--no-undefined -o $@ $< -L$(O) -lpmu $(filter-out -lpfm,$(LDLIBS))
+		-Wl,--no-undefined -o $@ $< -L$(O) -lpmu $(LIB_RUNPATH) $(LDLIBS)
 	ln -sf libpmu-$*.so.$(VERSION) $(O)/libpmu-$*.so.$(SOMAJOR)
 	ln -sf libpmu-$*.so.$(SOMAJOR) $(O)/libpmu-$*.so
 
@@ -26,8 +37,12 @@ $(O)/bench/compat: bench/compat.c $(COMPAT_SOS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< -L$(O) -lpmu -Wl,-rpath,'$$ORIGIN/..' -ldl $(LDLIBS)
 
-install-compat: $(COMPAT_SOS)
-	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGDIR) $(DESTDIR)$(MANDIR)/man7
+install-compat: $(COMPAT_SOS) $(COMPAT_MOD)
+	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGDIR) $(DESTDIR)$(MANDIR)/man7 \
+		$(DESTDIR)$(INCDIR)/libpmu-papi $(DESTDIR)$(INCDIR)/libpmu-likwid
+	install -m 644 compat/papi_protos.h $(DESTDIR)$(INCDIR)/libpmu-papi/papi.h
+	install -m 644 compat/likwid_protos.h $(DESTDIR)$(INCDIR)/libpmu-likwid/likwid.h
+	install -m 644 compat/likwid-marker.h $(COMPAT_MOD) $(DESTDIR)$(INCDIR)/libpmu-likwid/
 	$(foreach l,$(COMPAT_LIBS),install -m 644 $(O)/libpmu-$(l).so.$(VERSION) $(DESTDIR)$(LIBDIR)/ && \
 		ln -sf libpmu-$(l).so.$(VERSION) $(DESTDIR)$(LIBDIR)/libpmu-$(l).so.$(SOMAJOR) && \
 		ln -sf libpmu-$(l).so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libpmu-$(l).so && \
@@ -38,6 +53,10 @@ uninstall-compat:
 	rm -f $(foreach l,$(COMPAT_LIBS),$(addprefix $(DESTDIR)$(LIBDIR)/,libpmu-$(l).so.$(VERSION) \
 		libpmu-$(l).so.$(SOMAJOR) libpmu-$(l).so) $(DESTDIR)$(PKGDIR)/libpmu-$(l).pc)
 	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(COMPAT_MAN7)))
+	rm -f $(DESTDIR)$(INCDIR)/libpmu-papi/papi.h $(addprefix $(DESTDIR)$(INCDIR)/libpmu-likwid/,likwid.h \
+		likwid-marker.h likwid.mod)
+	for d in $(DESTDIR)$(INCDIR)/libpmu-papi $(DESTDIR)$(INCDIR)/libpmu-likwid; do \
+		[ ! -d "$$d" ] || rmdir --ignore-fail-on-non-empty "$$d"; done
 
 .PHONY: compat install-compat uninstall-compat
 all: compat

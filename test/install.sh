@@ -31,7 +31,8 @@ t soname sh -c "readelf -d $p/lib/libpmu.so.0 | grep -q 'SONAME.*libpmu.so.0'"
 # tool uses, in the node of this exact version (src/private.h).
 v=$(sed -n 's/^#define PMU_VERSION_[A-Z]* //p' include/pmu.h | paste -sd.)
 t exports sh -c "objdump -T $p/lib/libpmu.so | awk '\$2 == \"g\" && \$4 != \"*UND*\" && \$(NF-1) != \$NF {print \$(NF-1), \$NF}' > $d/syms &&
-	! grep -v '^LIBPMU' $d/syms | awk '{print \$2}' | grep -v '^pmu_[a-z]' &&
+	! grep -v '^LIBPMU\|^GLIBC_' $d/syms | awk '{print \$2}' | grep -v '^pmu_[a-z]' &&
+	[ \"\$(grep '^GLIBC_' $d/syms | awk '{print \$2}' | sort | tr '\\n' ' ')\" = '_Exit _exit ' ] &&
 	! grep '^LIBPMU_[0-9.]* pmu__' $d/syms && grep -q '^LIBPMU_PRIVATE_$v pmu__event_parse\$' $d/syms &&
 	! grep '^LIBPMU_PRIVATE' $d/syms | grep -v ' pmu__' && grep -q '^LIBPMU_0 pmu_read\$' $d/syms"
 # Installed headers: pmu.h and include/pmu/*.h, each a copy of the tree's
@@ -39,6 +40,10 @@ t exports sh -c "objdump -T $p/lib/libpmu.so | awk '\$2 == \"g\" && \$4 != \"*UN
 t header-only-public sh -c "cmp -s $p/include/pmu.h include/pmu.h &&
 	cd $p/include && find . ! -type d | sed 's|^\./||' | while read -r f; do
 		case \$f in pmu.h|pmu/*.h) cmp -s \"\$f\" \"$PWD/include/\$f\" || { echo \"not from include/: \$f\"; exit 1; } ;;
+		libpmu-papi/papi.h) cmp -s \"\$f\" $PWD/compat/papi_protos.h || exit 1 ;;
+		libpmu-likwid/likwid.h) cmp -s \"\$f\" $PWD/compat/likwid_protos.h || exit 1 ;;
+		libpmu-likwid/likwid-marker.h) cmp -s \"\$f\" $PWD/compat/likwid-marker.h || exit 1 ;;
+		libpmu-likwid/likwid.mod) ;;
 		*) echo \"not a public header: \$f\"; exit 1 ;; esac; done"
 t man-pages sh -c "ls $p/share/man/man3/pmu_open.3 $p/share/man/man1/pmu.1"
 # Alias pages are .so stubs in the tree (no symlinks) and are installed as such, not as copies.
@@ -47,10 +52,36 @@ t man-aliases sh -c "[ -z \"\$(find man -type l)\" ] && for f in man/*.3; do
 	[ \"\$(head -n 1 $p/share/man/man3/pmu_close.3)\" = '.so man3/pmu_open.3' ]"
 t bash-completion sh -c "bash -n $p/share/bash-completion/completions/pmu &&
 	grep -q 'complete -F _pmu pmu' $p/share/bash-completion/completions/pmu"
-t tool env LD_LIBRARY_PATH=$p/lib "$p/bin/pmu" version
-# The installed tool links the installed libpmu.so.0, and carries no RUNPATH.
-t tool-links-lib sh -c "LD_LIBRARY_PATH=$p/lib ldd $p/bin/pmu | grep -q 'libpmu.so.0 => $p/lib/libpmu.so.0' &&
-	! readelf -d $p/bin/pmu | grep -q 'RPATH\|RUNPATH'"
+# Installed outside the loader's path, everything runs with no LD_LIBRARY_PATH: the tool and
+# the drop-ins find libpmu.so.0 relative to themselves ($ORIGIN), a program linked as the
+# manuals say finds the rest, Python the library of its prefix. The same after the prefix moved.
+unset LD_LIBRARY_PATH
+t tool "$p/bin/pmu" version
+t tool-links-lib sh -c "ldd $p/bin/pmu | grep -q 'libpmu.so.0 => $p/bin/../lib/libpmu.so.0' &&
+	readelf -d $p/bin/pmu | grep -q 'RUNPATH.*\[\$ORIGIN/../lib\]'"
+t drop-ins-runpath sh -c "for l in papi likwid; do readelf -d $p/lib/libpmu-\$l.so.0 | grep -q 'RUNPATH.*\[\$ORIGIN\]' || exit 1; done"
+# The drop-ins' headers come with them: no PAPI or LIKWID installation needed to compile.
+t papi-program sh -c "cc -o $d/papi test/compat/papi_misuse.c \$(pkg-config --cflags --libs libpmu-papi) -Wl,-rpath,$p/lib &&
+	mkdir -p $d/papi-run && cd $d/papi-run && PAPI_EVENTS=perf::TASK-CLOCK $d/papi none && ls papi_hl_output/rank_*.json"
+t likwid-c sh -c "cc -DLIKWID_PERFMON -o $d/likwid test/compat/likwid_groups.c \$(pkg-config --cflags --libs libpmu-likwid) -Wl,-rpath,$p/lib &&
+	PMU_EVENTS='page-faults|task-clock,page-faults' PMU_REPORT=$d/likwid.txt $d/likwid && grep -q '^work' $d/likwid.txt"
+if command -v gfortran >/dev/null; then
+	t likwid-fortran sh -c "gfortran -o $d/likwid_f test/compat/likwid_fortran.f90 \$(pkg-config --cflags --libs libpmu-likwid) -Wl,-rpath,$p/lib &&
+		PMU_EVENTS=task-clock,page-faults $d/likwid_f 2>/dev/null | grep -qx 'events 2 calls 3'"
+else
+	sk likwid-fortran "gfortran is not installed"
+fi
+pydir=$(ls -d $p/lib/python3*/site-packages 2>/dev/null | head -n 1)
+if [ -n "$pydir" ]; then
+	t python sh -c "cd $d && PYTHONPATH=$pydir python3 -c 'import pmu; assert pmu.version() == \"$ver\", pmu.version(); assert pmu.library.startswith(\"$pydir\"), pmu.library'"
+else
+	sk python "python3 is not installed: make install placed no Python package"
+fi
+# Moved: the tool, a program inside the prefix linked relative to itself, and Python.
+t moved sh -c "cc -o $p/bin/papi-rel test/compat/papi_misuse.c \$(pkg-config --cflags --libs libpmu-papi) -Wl,-rpath,'\$ORIGIN/../lib' &&
+	mv $p $d/moved && $d/moved/bin/pmu version >/dev/null && (cd $d && PAPI_EVENTS=perf::TASK-CLOCK $d/moved/bin/papi-rel none) &&
+	{ [ -z '$pydir' ] || (cd $d && PYTHONPATH=\$(ls -d $d/moved/lib/python3*/site-packages) python3 -c 'import pmu; pmu.version()'); }; r=\$?;
+	mv $d/moved $p; rm -f $p/bin/papi-rel; exit \$r"
 
 # The loader cache: a prefix outside the loader's search path gets a hint.
 t ldconfig-hint grep -q "^libpmu: $p/lib is not in the loader's search path: .*LD_LIBRARY_PATH=$p/lib" "$d/install.out"
@@ -97,6 +128,9 @@ t destdir sh -c "make -s install DESTDIR=$s PREFIX=/usr LIBDIR=/usr/lib/x86_64-l
 	[ -f $s/usr/lib/x86_64-linux-gnu/cmake/libpmu/libpmuConfig.cmake ] && [ -f $s/usr/include/pmu.h ] &&
 	! grep -rq $s $s/usr/lib/x86_64-linux-gnu/pkgconfig $s/usr/lib/x86_64-linux-gnu/cmake &&
 	grep -q '\"/usr/lib/x86_64-linux-gnu\"' $s/usr/lib/x86_64-linux-gnu/cmake/libpmu/libpmuConfig.cmake"
+# A system install carries no RUNPATH (Debian policy): the tool and drop-ins are linked again for it.
+t destdir-no-runpath sh -c "for f in $s/usr/bin/pmu $s/usr/lib/x86_64-linux-gnu/libpmu-papi.so.$ver $s/usr/lib/x86_64-linux-gnu/libpmu-likwid.so.$ver; do
+	[ -f \$f ] && ! readelf -d \$f | grep -q 'RPATH\|RUNPATH' || exit 1; done"
 t destdir-uninstall sh -c "make -s uninstall DESTDIR=$s PREFIX=/usr LIBDIR=/usr/lib/x86_64-linux-gnu &&
 	[ -z \"\$(find $s ! -type d)\" ]"
 

@@ -16,8 +16,10 @@
     for r in pmu.results():        # the same figures as objects
         print(r.name, r.calls, r.ns_min, r.ns_max, r.counts, r.running_pct, r.metrics)
 
-The library is looked for in $PMU_LIBRARY, next to this package, then as
-the system's libpmu.so.0. Failures raise OSError with the errno and the
+The library is looked for in $PMU_LIBRARY, next to this package, in the
+library directory of the prefix `make install` put this package in (the
+relative path in the file `libdir` beside this one), then as the system's
+libpmu.so.0. Failures raise OSError with the errno and the
 library's message.
 """
 import builtins
@@ -35,7 +37,13 @@ __all__ = ["open", "Set", "region", "region_register", "region_enter", "region_e
 def _load():
     here = os.path.dirname(os.path.abspath(__file__))
     tried = []
-    for cand in (os.environ.get("PMU_LIBRARY"), os.path.join(here, "libpmu.so.0"),
+    installed = None
+    try:
+        with builtins.open(os.path.join(here, "libdir")) as f:
+            installed = os.path.join(here, f.read().strip(), "libpmu.so.0")
+    except OSError:
+        pass
+    for cand in (os.environ.get("PMU_LIBRARY"), os.path.join(here, "libpmu.so.0"), installed,
                  ctypes.util.find_library("pmu"), "libpmu.so.0"):
         if not cand:
             continue
