@@ -95,8 +95,22 @@ struct widths {
  * and stddev per outermost call, then (csv) each event's min, max, stddev
  * and running percentage, or (table, when multiplexed) its running percentage.
  */
+/* The next event left out as it did not open ("name\tWHY\n"), copied out; NULL at the end. */
+static const char *skipped_next(const char *p, char name[PMU_ESC_SIZE], char why[PMU_ESC_SIZE])
+{
+	const char *tab, *nl;
+
+	if (!p || !(tab = strchr(p, '\t')) || !(nl = strchr(tab, '\n')))
+		return NULL;
+	snprintf(name, PMU_ESC_SIZE, "%.*s", (int)(tab - p), p);
+	snprintf(why, PMU_ESC_SIZE, "%.*s", (int)(nl - tab - 1), tab + 1);
+	return nl + 1;
+}
+
 static void report_rows(FILE *f, const struct pmu_results *s, const struct widths *w)
 {
+	char nm[PMU_ESC_SIZE], why[PMU_ESC_SIZE];
+
 	char lab[96], e[PMU_ESC_SIZE];
 
 	for (unsigned id = 0; id < s->nreg; id++) {
@@ -149,6 +163,8 @@ static void report_rows(FILE *f, const struct pmu_results *s, const struct width
 				d->min[0], d->max[0], d->sd[0]);
 			for (unsigned i = 1; !w && i <= s->n; i++)
 				fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.3f,%.2f", d->min[i], d->max[i], d->sd[i], d->pct[i]);
+			for (const char *p = s->skipped; !w && (p = skipped_next(p, nm, why));)
+				fputs(",<not supported>", f);
 			for (unsigned i = 0; w && w->run && i < s->n; i++)
 				fprintf(f, " %*.2f", (int)w->run[i], d->pct[1 + i]);
 			fputc('\n', f);
@@ -161,7 +177,7 @@ static void report_table(FILE *f, const struct pmu_results *s)
 	size_t we[s->n ? s->n : 1], wr[s->n ? s->n : 1];
 	struct widths w = { 6, 6, we, multiplexed(s) ? wr : NULL };
 	unsigned nreg = 0;
-	char lab[96], e[PMU_ESC_SIZE];
+	char lab[96], e[PMU_ESC_SIZE], nm[PMU_ESC_SIZE], why[PMU_ESC_SIZE];
 
 	for (unsigned id = 0; id < s->nreg; id++) {
 		if (!ENT(s, -1, id)->calls)
@@ -180,6 +196,10 @@ static void report_table(FILE *f, const struct pmu_results *s)
 	for (unsigned i = 0; i < s->n; i++)
 		fprintf(f, "%s %s", i ? "," : "", pmu__report_esc(e, s->ev[i]));
 	fputc('\n', f);
+	for (const char *p = s->skipped; (p = skipped_next(p, nm, why));) {
+		fprintf(f, "%s <not supported>: ", pmu__report_esc(e, nm));
+		fprintf(f, "%s\n", pmu__report_esc(e, why));
+	}
 	if (!nreg)
 		return;
 	fprintf(f, "%-*s  %-*s %10s %14s", w.region, "region", w.thread, "thread", "calls", "ns/call");
@@ -205,7 +225,7 @@ static void report_table(FILE *f, const struct pmu_results *s)
 static void report_csv(FILE *f, const struct pmu_results *s)
 {
 	static const char *const per[] = { "min", "max", "stddev", "running_pct" };
-	char col[PMU_REGION_NAME + 16];
+	char col[PMU_REGION_NAME + 16], nm[PMU_ESC_SIZE], why[PMU_ESC_SIZE];
 
 	fputs("region,thread,tid,calls,ns,ns_per_call", f);
 	for (unsigned i = 0; i < s->n; i++) {
@@ -223,6 +243,10 @@ static void report_csv(FILE *f, const struct pmu_results *s)
 			fputc(',', f);
 			pmu__report_csv_field(f, col);
 		}
+	for (const char *p = s->skipped; (p = skipped_next(p, nm, why));) {
+		fputc(',', f);
+		pmu__report_csv_field(f, nm);
+	}
 	fputc('\n', f);
 	report_rows(f, s, NULL);
 }
@@ -271,7 +295,7 @@ static void json_figures(FILE *f, const struct pmu_results *s, int k, unsigned i
 
 static void report_json(FILE *f, const struct pmu_results *s)
 {
-	char host[256] = "", cmd[4096], when[32] = "";
+	char host[256] = "", cmd[4096], when[32] = "", nm[PMU_ESC_SIZE], why[PMU_ESC_SIZE];
 	unsigned nr = 0;
 	struct tm tm;
 
@@ -293,7 +317,14 @@ static void report_json(FILE *f, const struct pmu_results *s)
 		fputs(i ? ", " : "", f);
 		pmu__json_str(f, s->ev[i]);
 	}
-	fputs("],\n  \"regions\": [", f);
+	fputs("],\n  \"not_supported\": {", f);
+	for (const char *p = s->skipped, *q = p; (p = skipped_next(p, nm, why)); q = p) {
+		fputs(q == s->skipped ? "" : ", ", f);
+		pmu__json_str(f, nm);
+		fputs(": ", f);
+		pmu__json_str(f, why);
+	}
+	fputs("},\n  \"regions\": [", f);
 	for (unsigned id = 0; id < s->nreg; id++) {
 		const struct pmu__rent *tot = ENT(s, -1, id);
 		unsigned nt = 0;

@@ -64,6 +64,7 @@ void pmu__results_clear(struct pmu_results *r)
 	free(r->u);
 	free(r->x);
 	free(r->named);
+	free(r->skipped);
 	pmu__mplan_free(&r->mp);
 	free(r->mkeys);
 	free(r->mv);
@@ -228,7 +229,7 @@ again:
 	for (unsigned id = 0; id < r->nreg; id++)
 		if (!(r->reg[id] = strdup(pmu__region_name(id))))
 			goto nomem;
-	if (c->metrics && !(r->named = strdup(c->metrics)))
+	if ((c->metrics && !(r->named = strdup(c->metrics))) || (c->skipped && !(r->skipped = strdup(c->skipped))))
 		goto nomem;
 	for (t = pmu__thr_walk_next(NULL), k = 0; t; t = pmu__thr_walk_next(t)) {
 		struct pmu__rthr *rt = &r->thr[k];

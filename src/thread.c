@@ -22,6 +22,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "event.h"
 #include "metric_use.h"
 #include "thread.h"
 
@@ -46,6 +47,7 @@ static void conf_free(struct pmu__tconf *c)
 	free(c->events);
 	free(c->spec);
 	free(c->metrics);
+	free(c->skipped);
 	free(c);
 }
 
@@ -270,6 +272,112 @@ PMU_API int pmu_thread_init(const char *events)
 	r = 0;
 out:
 	pthread_mutex_unlock(&tlock);
+	return r;
+}
+
+/*
+ * Whether events open for this thread: 0; errno when one does not open (the message says
+ * why); -errno when one is no event at all: a typo stops everything, as in perf.
+ */
+static int try_open(const char *events)
+{
+	const char *p, *tok;
+	char *spec, *metrics;
+	struct pmu__event ev;
+	struct pmu_set *set;
+	size_t len;
+	int r = pmu__metric_expand(events, &spec, &metrics);
+
+	if (r < 0)
+		return r;
+	for (p = spec; (r = pmu__event_next(&p, &tok, &len)) > 0 && (r = pmu__event_parse(tok, len, &ev)) == 0;)
+		;
+	if (r == 0)
+		r = -pmu_open(&set, spec);
+	free(spec);
+	free(metrics);
+	if (r == 0)
+		pmu_close(set);
+	return r;
+}
+
+/* Appends the n bytes at s and then the string tail to the malloc'd *out. 0 or -ENOMEM. */
+static int append(char **out, const char *s, size_t n, const char *tail)
+{
+	size_t have = *out ? strlen(*out) : 0;
+	char *p = realloc(*out, have + n + strlen(tail) + 1);
+
+	if (!p)
+		return -ENOMEM;
+	memcpy(p + have, s, n);
+	strcpy(p + have + n, tail);
+	*out = p;
+	return 0;
+}
+
+/* Files the unit (n bytes at u) under ok or, with its reason, under skip. */
+static int sort_unit(const char *u, size_t n, char **ok, char **skip, int *first)
+{
+	char *one = strndup(u, n);
+	const char *why;
+	int r;
+
+	if (!one)
+		return -ENOMEM;
+	r = try_open(one);
+	if (r <= 0) {
+		free(one);
+		return r < 0 ? r : append(ok, u, n, ",");
+	}
+	*first = *first ? *first : -r;
+	/* the reason without the name the message starts with */
+	why = pmu_errmsg();
+	if (!strncmp(why, one, n) && !strncmp(why + n, ": ", 2))
+		why += n + 2;
+	free(one);
+	return append(skip, u, n, "\t") < 0 || append(skip, why, strlen(why), "\n") < 0 ? -ENOMEM : 0;
+}
+
+PMU_TOOL int pmu__thread_init_avail(const char *events, bool by_group, char **skipped)
+{
+	char *ok = NULL, *skip = NULL;
+	const char *g = events, *bar, *p, *tok;
+	int r = 0, first = 0;
+	size_t len;
+
+	*skipped = NULL;
+	if (!events)
+		return pmu_thread_init(events);
+	for (; g && r >= 0; g = bar ? bar + 1 : NULL) {
+		bar = strchr(g, '|');
+		len = bar ? (size_t)(bar - g) : strlen(g);
+		if (by_group) {
+			r = sort_unit(g, len, &ok, &skip, &first);
+			continue;
+		}
+		char *grp = strndup(g, len);
+
+		for (p = grp; grp && r >= 0 && (r = pmu__event_next(&p, &tok, &len)) > 0;)
+			r = sort_unit(tok, len, &ok, &skip, &first);
+		r = grp ? r : -ENOMEM;
+		free(grp);
+	}
+	if (r < 0 || !ok) {
+		free(ok);
+		free(skip);
+		return r < 0 ? (r == -ENOMEM ? pmu__err(r, "%s: out of memory", events) : r) : first;
+	}
+	ok[strlen(ok) - 1] = '\0';
+	r = pmu_thread_init(ok);
+	free(ok);
+	pthread_mutex_lock(&tlock);
+	if (r == 0 && tconf && !tconf->skipped && skip)
+		tconf->skipped = strdup(skip);
+	pthread_mutex_unlock(&tlock);
+	if (r == 0)
+		*skipped = skip;
+	else
+		free(skip);
 	return r;
 }
 

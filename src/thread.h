@@ -21,8 +21,17 @@ struct pmu__tconf {
 	char *metrics;		/* the metrics named, ','-separated, or NULL */
 	unsigned n;
 	char **names;
+	char *skipped;		/* events left out by pmu__thread_init_avail(): "name\treason\n" lines, or NULL */
 	struct timespec start;	/* CLOCK_REALTIME at pmu_thread_init(): the reports' start time */
 };
+
+/*
+ * pmu_thread_init() of what opens: each unit of events (a '|'-separated group
+ * with by_group, else each event) that cannot be opened is left out, with its
+ * reason in the reports and in *skipped ("name\treason\n" lines, malloc'd, or
+ * NULL). 0, or -errno with a message when none opens.
+ */
+PMU_TOOL int pmu__thread_init_avail(const char *events, bool by_group, char **skipped);
 
 struct pmu__thr {
 	struct pmu__thr *prev, *next;	/* thread.c's list, under its lock */

@@ -15,6 +15,7 @@
 #include "escape.h"
 #include "region.h"
 #include "report.h"
+#include "thread.h"
 
 #define WHOLE_RUN "(whole run)"
 
@@ -126,8 +127,13 @@ static void zero_write(void)
 		fprintf(stderr, "libpmu: PMU_REPORT=%s: %s\n", p, pmu_errmsg());
 }
 
+static bool zero_done;
+
 static void zero_exit(void)
 {
+	if (zero_done)
+		return;
+	zero_done = true;
 	/* A child, forked or exec'd, writes a report of its own only to a per-process file name. */
 	if ((getpid() == zero_pid && !zero_descendant) || per_process(zero_path)) {
 		if ((pid_t)syscall(SYS_gettid) == getpid())
@@ -143,16 +149,46 @@ static void zero_exit(void)
 	pmu__thr_exit_self();	/* other threads may still run: only this one's set can go */
 }
 
+/* Each event (groups: '|' as LIKWID writes it) that does not open is left out, said once here. */
+static int zero_init(const char *ev)
+{
+	char *skipped, *p, *tab, *nl;
+
+	if (pmu__thread_init_avail(ev, false, &skipped) < 0) {
+		fputs("libpmu: PMU_EVENTS=", stderr);
+		pmu__text_str(stderr, ev);
+		fprintf(stderr, ": no event opens: %s\n", pmu_errmsg());
+		return -1;
+	}
+	for (p = skipped; p && (tab = strchr(p, '\t')) && (nl = strchr(tab, '\n')); p = nl + 1) {
+		*tab = *nl = '\0';
+		fputs("libpmu: PMU_EVENTS: ", stderr);
+		pmu__text_str(stderr, p);
+		fputs(" <not supported>: ", stderr);
+		pmu__text_str(stderr, tab + 1);
+		fputs(" (the other events are counted)\n", stderr);
+	}
+	free(skipped);
+	return 0;
+}
+
+/*
+ * A program that ends with _exit() (dash, sh -c) runs no atexit handler: libpmu.so's
+ * _exit (exit.c) calls this first. Only the process that set up writes there: a forked
+ * or vfork'ed child (another pid) shares memory with its parent, or may, and exits at once.
+ */
+void pmu__zero_quick_exit(void)
+{
+	if (zero_path && getpid() == zero_pid && !zero_descendant)
+		zero_exit();
+}
+
 static void zero_setup(void)
 {
 	const char *ev = pmu__getenv("PMU_EVENTS"), *rep = pmu__getenv("PMU_REPORT");
 
-	if (!ev || !*ev)
+	if (!ev || !*ev || zero_init(ev) < 0)
 		return;
-	if (pmu_thread_init(ev) < 0) {
-		fprintf(stderr, "libpmu: PMU_EVENTS=%s: %s\n", ev, pmu_errmsg());
-		return;
-	}
 	zero_path = strdup(rep && *rep ? rep : "stderr");
 	if (!zero_path)
 		return;
@@ -164,8 +200,11 @@ static void zero_setup(void)
 		close(zero_fd);
 		zero_fd = -1;
 	}
-	if (pmu_region_begin(WHOLE_RUN) < 0)
-		fprintf(stderr, "libpmu: PMU_EVENTS=%s: %s\n", ev, pmu_errmsg());
+	if (pmu_region_begin(WHOLE_RUN) < 0) {
+		fputs("libpmu: PMU_EVENTS=", stderr);
+		pmu__text_str(stderr, ev);
+		fprintf(stderr, ": %s\n", pmu_errmsg());
+	}
 	if (atexit(zero_exit) != 0)
 		fprintf(stderr, "libpmu: PMU_REPORT: cannot register the report at exit\n");
 }
