@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,53 +97,72 @@ static void warn(const char *what, const char *fmt, const char *arg)
 	fputc('\n', stderr);
 }
 
-/* Splits PMU_EVENTS into groups; the union, in first-use order, into list. 0 or -1. */
-static int parse_groups(const char *env, char *list, size_t len)
+int pmu__thread_init_avail(const char *events, bool by_group, char **skipped);
+
+/* The index of event name e (len bytes) among the per-thread layer's, or -1. */
+static int event_index(const char *e, size_t len)
 {
-	char *copy = strdup(env), *gs = NULL, *es = NULL;
-	char *uniq[MAXEV];
-	int nu = 0, g = 0;
+	for (int i = 0; i < pmu_thread_count(); i++) {
+		const char *n = pmu_thread_name((unsigned)i);
 
-	if (!copy)
-		return -1;
-	*list = 0;
-	for (char *gt = strtok_r(copy, "|", &gs); gt; gt = strtok_r(NULL, "|", &gs)) {
-		if (g == MAXGROUPS) {
-			warn("PMU_EVENTS", "more than %s groups", "16");
-			break;
-		}
-		gsize[g] = 0;
-		for (char *e = strtok_r(gt, ",", &es); e; e = strtok_r(NULL, ",", &es)) {
-			int k = 0;
-
-			while (k < nu && strcmp(uniq[k], e))
-				k++;
-			if (k == nu) {
-				if (nu == MAXEV || strlen(list) + strlen(e) + 2 > len) {
-					free(copy);
-					return -1;
-				}
-				uniq[nu++] = e;
-				if (*list)
-					strcat(list, ",");
-				strcat(list, e);
-			}
-			if (gsize[g] < MAXEV)
-				gidx[g][gsize[g]++] = k;
-		}
-		if (gsize[g])
-			g++;
+		if (n && strlen(n) == len && !strncmp(n, e, len))
+			return i;
 	}
-	free(copy);
-	ngroups = g ? g : 1;
-	return nu ? 0 : -1;
+	return -1;
+}
+
+/*
+ * Each group of PMU_EVENTS ('|'-separated) as indexes into the per-thread layer's
+ * events; a group with an event the layer does not count (it did not open) is
+ * left out with a message. The number of groups kept.
+ */
+static int map_groups(const char *env)
+{
+	const char *g = env, *bar, *e, *comma;
+	int kept = 0, k;
+
+	for (int n = 1; g; g = bar ? bar + 1 : NULL, n++) {
+		bar = strchr(g, '|');
+		gsize[kept] = 0;
+		for (e = g; e && (!bar || e < bar); e = comma ? comma + 1 : NULL) {
+			comma = strchr(e, ',');
+			if (bar && (!comma || comma > bar))
+				comma = NULL;
+			k = event_index(e, comma ? (size_t)(comma - e) : bar ? (size_t)(bar - e) : strlen(e));
+			if (k < 0 || gsize[kept] == MAXEV)
+				break;
+			gidx[kept][gsize[kept]++] = k;
+		}
+		if (e && (!bar || e < bar)) {
+			fprintf(stderr, "libpmu-likwid: PMU_EVENTS: group %d (%.*s) is not counted: an event did not "
+				"open; the other groups are\n", n, bar ? (int)(bar - g) : (int)strlen(g), g);
+			continue;
+		}
+		if (gsize[kept] && ++kept == MAXGROUPS)
+			break;
+	}
+	return kept;
+}
+
+/* Each group that does not open is said once; the per-thread layer counts the others. */
+static int init_groups(const char *env)
+{
+	char *skipped, *p, *tab, *nl;
+
+	if (pmu__thread_init_avail(env, true, &skipped) < 0)
+		return -1;
+	for (p = skipped; p && (tab = strchr(p, '\t')) && (nl = strchr(tab, '\n')); p = nl + 1) {
+		*tab = *nl = '\0';
+		fprintf(stderr, "libpmu-likwid: PMU_EVENTS: group %s <not supported>: %s\n", p, tab + 1);
+	}
+	free(skipped);
+	return 0;
 }
 
 API void likwid_markerInit(void)
 {
 	const char *env = secure_getenv("PMU_EVENTS");
-	char list[4096];
-	int pre, r;
+	int pre;
 
 	pthread_mutex_lock(&lock);
 	if (ready) {
@@ -153,29 +173,18 @@ API void likwid_markerInit(void)
 		warn("PMU_EVENTS", "%s", "not set: counting task-clock (LIKWID's -g groups and LIKWID_EVENTS are not read)");
 		env = "task-clock";
 	}
-	if (parse_groups(env, list, sizeof(list)) < 0) {
-		warn("PMU_EVENTS", "no events in \"%s\": the marker API does nothing", env);
-		pthread_mutex_unlock(&lock);
-		return;
-	}
-	/* With one group libpmu's zero-code mode may have taken PMU_EVENTS already: the same list is fine. */
+	/* libpmu's zero-code mode may have taken PMU_EVENTS already, and counts every group that opens. */
 	pre = pmu_thread_count() > 0;
-	if ((r = pmu_thread_init(list)) < 0) {
+	if (!pre && init_groups(env) < 0) {
 		warn("PMU_EVENTS", "%s: the marker API does nothing", pmu_errmsg());
 		pthread_mutex_unlock(&lock);
 		return;
 	}
 	own_report = !pre;
-	/* Groups index libpmu's list by position: a name that opens several events breaks that. */
-	int count = 1;
-
-	for (const char *p = list; *p; p++)
-		count += *p == ',';
-	if (pmu_thread_count() != count) {
-		if (ngroups > 1)
-			warn("PMU_EVENTS", "%s: a name stands for several events: the groups are counted as one", list);
+	ngroups = map_groups(env);
+	if (!ngroups) {
+		/* a name standing for several events (a metric): the layer's events as one group */
 		ngroups = 1;
-		gsize[0] = 0;
 		for (int i = 0; i < pmu_thread_count() && i < MAXEV; i++)
 			gidx[0][gsize[0]++] = i;
 	}
@@ -433,4 +442,60 @@ API void likwid_markerClose(void)
 	/* Called in a serial part, as LIKWID asks: no thread is in a region, the counters can go. */
 	ready = 0;
 	pmu_thread_fini();
+}
+
+/*
+ * ---- Fortran: use likwid; call likwid_markerInit() and the others ----
+ * The names liblikwid exports (lower case, one underscore), gfortran's hidden
+ * length of a character argument; trailing blanks are not part of the name.
+ */
+static const char *fortran_tag(char *buf, size_t cap, const char *s, size_t len)
+{
+	while (len && s[len - 1] == ' ')
+		len--;
+	if (len >= cap) {
+		warn("Fortran region name", "%s", "longer than 255 characters");
+		return NULL;
+	}
+	memcpy(buf, s, len);
+	buf[len] = 0;
+	return buf;
+}
+
+#define FORTRAN_VOID(fname, cfn)							\
+	API void fname(void);								\
+	API void fname(void)								\
+	{										\
+		cfn();									\
+	}
+
+#define FORTRAN_TAG(fname, cfn)								\
+	API void fname(const char *tag, size_t len);					\
+	API void fname(const char *tag, size_t len)					\
+	{										\
+		char buf[256];								\
+		const char *t = fortran_tag(buf, sizeof(buf), tag, len);		\
+											\
+		if (t)									\
+			cfn(t);								\
+	}
+
+FORTRAN_VOID(likwid_markerinit_, likwid_markerInit)
+FORTRAN_VOID(likwid_markerthreadinit_, likwid_markerThreadInit)
+FORTRAN_VOID(likwid_markernextgroup_, likwid_markerNextGroup)
+FORTRAN_VOID(likwid_markerclose_, likwid_markerClose)
+FORTRAN_TAG(likwid_markerregisterregion_, likwid_markerRegisterRegion)
+FORTRAN_TAG(likwid_markerstartregion_, likwid_markerStartRegion)
+FORTRAN_TAG(likwid_markerstopregion_, likwid_markerStopRegion)
+FORTRAN_TAG(likwid_markerresetregion_, likwid_markerResetRegion)
+
+API void likwid_markergetregion_(const char *tag, int *nr_events, double *events, double *time, int *count,
+				 size_t len);
+API void likwid_markergetregion_(const char *tag, int *nr_events, double *events, double *time, int *count,
+				 size_t len)
+{
+	char buf[256];
+	const char *t = fortran_tag(buf, sizeof(buf), tag, len);
+
+	likwid_markerGetRegion(t ? t : "", nr_events, events, time, count);
 }

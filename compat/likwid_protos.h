@@ -2,7 +2,9 @@
 /*
  * LIKWID 5.2's marker API as libpmu-likwid exports it, with the prototypes of
  * its documentation, declared here so that the library builds without LIKWID's
- * headers. test/compat/protos.c checks them against the installed likwid.h.
+ * headers. Installed as likwid.h under INCDIR/libpmu-likwid, beside
+ * likwid-marker.h and likwid.mod, for programs (pkg-config --cflags libpmu-likwid).
+ * test/compat/protos.c checks them against LIKWID's own likwid.h.
  */
 #ifndef PMU_LIKWID_PROTOS_H
 #define PMU_LIKWID_PROTOS_H

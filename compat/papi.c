@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -110,6 +111,7 @@ static int use_regions;			/* PMU_REPORT set: libpmu's region layer too */
 static int own_layer;			/* the per-thread layer was set up here, not before */
 static char *pmu_report_to;
 static _Atomic int deactivated;		/* a misuse: no output, as PAPI does */
+static _Atomic int begun;		/* a region has begun in this process */
 static int verbose;
 static struct thr *threads;
 static __thread struct thr *self __attribute__((tls_model("initial-exec")));	/* as libpmu's: no __tls_get_addr */
@@ -214,6 +216,28 @@ static void thread_gone(void *p)
 	((struct thr *)p)->exited = 1;
 }
 
+/*
+ * As PAPI 7.0 at its first call: an output directory older than this second,
+ * from an earlier run, is renamed papi_hl_output-YYYYMMDD-HHMMSS, so that a run
+ * never adds its files to another's. A newer one is a sibling rank's: kept.
+ */
+static void set_aside_old_output(void)
+{
+	const char *base = secure_getenv("PAPI_OUTPUT_DIRECTORY");
+	char dir[4096], old[4200], when[32];
+	time_t now = time(NULL);
+	struct stat st;
+	struct tm tm;
+
+	snprintf(dir, sizeof(dir), "%s/papi_hl_output", base && *base ? base : ".");
+	if (lstat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || st.st_mtime >= now || !localtime_r(&now, &tm))
+		return;
+	strftime(when, sizeof(when), "%Y%m%d-%H%M%S", &tm);
+	snprintf(old, sizeof(old), "%s-%s", dir, when);
+	if (rename(dir, old) < 0 && verbose)
+		warn("%s: cannot rename it %s: %s", dir, old, strerror(errno));
+}
+
 static void init(void)
 {
 	const char *env = secure_getenv("PAPI_EVENTS"), *rep = secure_getenv("PMU_REPORT");
@@ -221,6 +245,7 @@ static void init(void)
 	int r;
 
 	verbose = secure_getenv("PAPI_HL_VERBOSE") != NULL;
+	set_aside_old_output();
 	if (env && *env) {
 		char *copy = strdup(env), *save = NULL;
 
@@ -304,26 +329,30 @@ static void region_layer_failed(const char *name)
 }
 
 /*
- * The region calls, all in these two: today a read of the thread's counters
- * for the per-call figures PAPI writes, and, when libpmu's report is asked
- * for, its region layer by name. With region handles that hand back the
- * values they read, both become one call each. 0, or -1 when the counters
- * cannot be read.
+ * The region calls, all in these two: a read of the thread's counters for the
+ * per-call figures PAPI writes, between the two reads of the clocks (so that
+ * the wall time spans the counts), and, when libpmu's report is asked for, its
+ * region layer by name, outside both (its own first-call allocations are not
+ * counted in PAPI's figures). 0, or -1 when the counters cannot be read.
  */
 static inline int reg_enter(const char *name, uint64_t *v)
 {
-	if (nev && pmu_thread_read(v) < 0)
-		return -1;
 	if (use_regions && pmu_region_begin(name) < 0)
 		region_layer_failed(name);
-	return 0;
+	v[1] = now_ns();
+	v[0] = now_cycles();
+	return nev && pmu_thread_read(v + 2) < 0 ? -1 : 0;
 }
 
 static inline int reg_exit(const char *name, uint64_t *v)
 {
+	int r = nev && pmu_thread_read(v + 2) < 0 ? -1 : 0;
+
+	v[0] = now_cycles();
+	v[1] = now_ns();
 	if (use_regions && pmu_region_end(name) < 0)
 		region_layer_failed(name);
-	return nev && pmu_thread_read(v) < 0 ? -1 : 0;
+	return r;
 }
 
 static struct thr *thread_state(void)
@@ -376,6 +405,11 @@ static inline struct call *slot(struct thr *t, int64_t i)
 /* A misuse, as PAPI treats one: a message, no output at exit, later calls fail. */
 static int misuse(const char *fn, const char *region)
 {
+	if (!atomic_load(&begun)) {
+		/* before any region began, PAPI 7.0 only refuses the call */
+		warn("%s: region \"%s\": no region has begun yet: PAPI_EMISC", fn, region);
+		return PAPI_EMISC;
+	}
 	warn("%s: region \"%s\" is not open in this thread: output generation is deactivated!", fn, region);
 	deactivated = 1;
 	return PAPI_EINVAL;
@@ -423,10 +457,9 @@ API int PAPI_hl_region_begin(const char *region)
 	c->open = 1;
 	c->nreads = 0;
 	c->reads = NULL;
-	if (reg_enter(name, c->v + 2) < 0)
+	if (reg_enter(name, c->v) < 0)
 		return PAPI_ESYS;
-	c->v[1] = now_ns();
-	c->v[0] = now_cycles();
+	atomic_store_explicit(&begun, 1, memory_order_relaxed);
 	t->stack[t->depth++] = (int64_t)t->ncalls++;
 	t->stopped = 0;
 	return PAPI_OK;
@@ -443,6 +476,8 @@ static int64_t find_open(struct thr *t, const char *name, size_t *depth)
 	return -1;
 }
 
+#define READ_IGNORED INT64_MIN	/* open_call(): a read PAPI ignores */
+
 /*
  * The thread's innermost open call of region, for PAPI_hl_read and
  * PAPI_hl_region_end (fn): its index, and its depth in *depth; else a PAPI
@@ -455,8 +490,14 @@ static int64_t open_call(struct thr **t, const char *region, const char *fn, siz
 
 	if (!(*t = enter()))
 		return deactivated ? PAPI_EMISC : PAPI_ENOMEM;
-	if (!region || !(name = intern(*t, region)) || (i = find_open(*t, name, depth)) < 0)
+	if (!region || !(name = intern(*t, region)) || (i = find_open(*t, name, depth)) < 0) {
+		/* PAPI 7.0 ignores a read of a region that is not open (papi_hl.c, REGION_READ) */
+		if (region && atomic_load(&begun) && !strcmp(fn, "PAPI_hl_read")) {
+			warn("PAPI_hl_read: region \"%s\" is not open in this thread: ignored", region);
+			return READ_IGNORED;
+		}
 		return misuse(fn, region ? region : "(null)");
+	}
 	return i;
 }
 
@@ -468,6 +509,8 @@ API int PAPI_hl_read(const char *region)
 	size_t d;
 	int64_t i = open_call(&t, region, "PAPI_hl_read", &d);
 
+	if (i == READ_IGNORED)
+		return PAPI_OK;
 	if (i < 0)
 		return (int)i;
 	if (nev && pmu_thread_read(v + 2) < 0)
@@ -487,7 +530,7 @@ API int PAPI_hl_read(const char *region)
 
 API int PAPI_hl_region_end(const char *region)
 {
-	uint64_t cyc = now_cycles(), ns = now_ns(), v[2 + MAXEV];
+	uint64_t v[2 + MAXEV];
 	struct thr *t;
 	struct call *c;
 	size_t d;
@@ -496,11 +539,9 @@ API int PAPI_hl_region_end(const char *region)
 	if (i < 0)
 		return (int)i;
 	c = slot(t, i);
-	if (reg_exit(c->name, v + 2) < 0)
+	if (reg_exit(c->name, v) < 0)
 		return PAPI_ESYS;
-	c->v[0] = cyc - c->v[0];
-	c->v[1] = ns - c->v[1];
-	for (int k = 2; k < nval; k++)
+	for (int k = 0; k < nval; k++)
 		c->v[k] = v[k] - c->v[k];
 	c->open = 0;
 	memmove(t->stack + d, t->stack + d + 1, (t->depth - d - 1) * sizeof(*t->stack));
@@ -765,7 +806,7 @@ static void write_output(void)
 	snprintf(dir, sizeof(dir), "%s/papi_hl_output", base && *base ? base : ".");
 	if (base && *base)
 		mkdir(base, 0777);
-	/* PAPI 7.0 adds its file to an existing directory, a file of the same rank written over. */
+	/* an earlier run's was set aside at the first call; a sibling rank's is shared */
 	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
 		warn("%s: %s", dir, strerror(errno));
 		return;

@@ -2,8 +2,9 @@
 /*
  * PAPI 7.0's high-level API as libpmu-papi exports it: the prototypes of its
  * documentation (PAPI_hl_region_begin(3) and the others), declared here so that
- * the library builds without PAPI's headers. test/compat/protos.c checks them
- * against the installed papi.h.
+ * the library builds without PAPI's headers. Installed as papi.h under
+ * INCDIR/libpmu-papi for programs (pkg-config --cflags libpmu-papi).
+ * test/compat/protos.c checks them against PAPI's own papi.h.
  */
 #ifndef PMU_PAPI_PROTOS_H
 #define PMU_PAPI_PROTOS_H

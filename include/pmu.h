@@ -26,7 +26,7 @@ extern "C" {
 #endif
 
 #define PMU_VERSION_MAJOR 0
-#define PMU_VERSION_MINOR 5
+#define PMU_VERSION_MINOR 6
 #define PMU_VERSION_PATCH 0
 
 /* True when these headers are version major.minor.patch or later (compile time). */

@@ -106,6 +106,29 @@ else
 	for t in papi_json papi_codes papi_report; do sk $t "$nopapi"; done
 fi
 
+# papi_misuse: an end before any begin, a read and an end of a region not open, as PAPI 7.0
+# answers them (measured with Debian's libpapi 7.0: the expected lines below); with the real
+# PAPI here, its own answers too. papi_outdir: a second run sets the first one's directory aside.
+if [ $have_papi = yes ]; then
+	cat >"$tmp/misuse.want" <<-EOF
+	end-first: -14 0 0 0 0 0 0
+	read-unmatched: 0 0 0 0 0 0 0
+	end-unmatched: 0 0 0 0 0 -1 -14
+	EOF
+	run papi_misuse sh -c "$CC $CFLAGS_T -o $bin/misuse_pmu test/compat/papi_misuse.c $LINK -lpmu-papi && cd $tmp && mkdir -p misuse &&
+		for m in end-first read-unmatched end-unmatched; do (cd misuse && rm -rf papi_hl_output &&
+			PAPI_EVENTS=$EVENTS $bin/misuse_pmu \$m 2>>err && { [ \$m = end-unmatched ] || ls papi_hl_output/rank_*.json >/dev/null; }) || exit 1; done >misuse.out;
+		cat misuse.out misuse/err; diff -u misuse.want misuse.out && grep -q 'no region has begun yet' misuse/err &&
+		if [ $have_real = yes ] && $CC -o $bin/misuse_real test/compat/papi_misuse.c -lpapi -pthread; then
+			for m in end-first read-unmatched end-unmatched; do env $REAL_ENV PAPI_EVENTS=$EVENTS $bin/misuse_real \$m 2>/dev/null; done >real.out &&
+			diff -u real.out misuse.out && echo 'the real PAPI 7.0 answers the same'; fi"
+	run papi_outdir sh -c "cd $tmp && mkdir -p outdir2 && cd outdir2 && PAPI_EVENTS=$EVENTS $bin/misuse_pmu none && sleep 1.1 &&
+		PAPI_EVENTS=$EVENTS $bin/misuse_pmu none && ls -d papi_hl_output papi_hl_output-* && [ \$(ls papi_hl_output | wc -l) -eq 1 ] &&
+		[ \$(ls -d papi_hl_output-2* | wc -l) -eq 1 ] && [ \$(ls papi_hl_output-2*/rank_*.json | wc -l) -eq 1 ]"
+else
+	for t in papi_misuse papi_outdir; do sk $t "$nopapi"; done
+fi
+
 # papi_fortran: the Fortran calls, gfortran's names and string lengths.
 if ! command -v gfortran >/dev/null; then
 	sk papi_fortran "gfortran is not installed"
@@ -180,6 +203,26 @@ if [ $have_likwid = yes ]; then
 		grep -q '^work \\[group 1\\] *total *4 ' $tmp/groups.txt && grep -q '^work \\[group 2\\] *total *3 ' $tmp/groups.txt"
 else
 	sk likwid_groups "$nolikwid"
+fi
+
+# likwid_skip: a group that cannot open (a software config no kernel has) is left out with a
+# message, in zero-code mode and in the marker API alike; the other groups count as before.
+if [ $have_likwid = yes ]; then
+	run likwid_skip sh -c "PMU_EVENTS='software/config=0x7777/|page-faults|task-clock,page-faults' PMU_REPORT=$tmp/skip.txt \
+		$bin/likwid_groups 2>$tmp/skip.err; rc=\$?; cat $tmp/skip.err $tmp/skip.txt; [ \$rc -eq 0 ] &&
+		grep -q 'group 1 (software/config=0x7777/) is not counted' $tmp/skip.err &&
+		grep -q '^software/config=0x7777/ <not supported>' $tmp/skip.txt && grep -q '^work \\[group 1\\] *total *4 ' $tmp/skip.txt"
+else
+	sk likwid_skip "$nolikwid"
+fi
+
+# likwid_fortran: LIKWID's Fortran names and module (use likwid), built from compat/likwid.f90.
+if ! command -v gfortran >/dev/null; then
+	sk likwid_fortran "gfortran is not installed"
+else
+	run likwid_fortran sh -c "cd $tmp && gfortran -I$PWD/$O/compat -o $bin/likwid_fortran $PWD/test/compat/likwid_fortran.f90 $LINK -lpmu-likwid &&
+		PMU_EVENTS=task-clock,page-faults PMU_REPORT=$tmp/fortran.txt $bin/likwid_fortran >fortran.out && cat fortran.out $tmp/fortran.txt &&
+		grep -qx 'events 2 calls 3' fortran.out && grep -qx 'after reset calls 0' fortran.out && grep -q '^fortran region *total *3 ' $tmp/fortran.txt"
 fi
 
 # install: make install-compat beside make install; programs built with pkg-config; uninstall-compat removes it all.

@@ -86,8 +86,15 @@ def check_json(pages, mine, real):
         if set(real) != set(mine):
             fail("top-level keys: PAPI %s, libpmu-papi %s" % (sorted(real), sorted(mine)))
         rt = threads_of(real)
-        if rt != th:
-            fail("threads, regions, nesting, keys or page faults differ:\n  PAPI        %s\n  libpmu-papi %s" % (rt, th))
+        shape_of = lambda ts: [[c[:3] for c in t] for t in ts]
+        if shape_of(rt) != shape_of(th):
+            fail("threads, regions, nesting or keys differ:\n  PAPI        %s\n  libpmu-papi %s" % (rt, th))
+        # The real PAPI counts its own bookkeeping inside a region now and then (a page
+        # fault of a list node: 101 on an Intel guest); libpmu-papi's own are exact above.
+        for t in rt:
+            for name, _, _, pf in t:
+                if pf is not None and not pages <= pf <= pages + 2:
+                    fail("PAPI's %s: %d page faults, not %d (or up to 2 of its own)" % (name, pf, pages))
     print("json: %d threads, regions %s, parents as nested, page faults %d per region%s" %
           (len(th), names, pages, ", the same as PAPI's" if real is not None else ""))
 
