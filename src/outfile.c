@@ -94,10 +94,11 @@ int pmu__out_open(struct pmu__out *o, const char *name, bool append)
 		r = -errno;
 		close(o->dir);
 		o->dir = -1;
-		/* a directory that takes no new file (not ours, read-only): an existing file in place, as before */
-		if (exists && S_ISREG(lst.st_mode) && (r == -EACCES || r == -EPERM || r == -EROFS))
+		/* a directory that takes no new file (not ours, read-only, /proc): an existing file in place */
+		if (exists && S_ISREG(lst.st_mode))
 			return open_in_place(o, name, O_TRUNC | O_NOFOLLOW);
-		return fail(r, name);
+		pmu__text_esc(dir, sizeof(dir), name, strlen(name));
+		return pmu__err(r, "%s: cannot create a file in its directory: %s", dir, strerror(-r));
 	}
 	if (mode != 0666)
 		(void)fchmod(fd, mode);

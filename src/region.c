@@ -502,6 +502,16 @@ static inline __attribute__((always_inline)) int end_top(struct pmu__region_thr 
 	return end_slow(t, fr);
 }
 
+/* Why region id (name) cannot end now: open further down, or not open in this thread at all. */
+static __attribute__((noinline, cold)) int not_innermost(struct pmu__region_thr *t, const char *name, uint64_t id)
+{
+	for (struct pmu__frame *fr = frame_down(t->sp, t->n); fr->id != PMU_FRAME_NONE; fr = frame_down(fr, t->n))
+		if (fr->id == id)
+			return pmu__err(-EINVAL, "%s: ended while \"%s\" is the innermost open region "
+					"(end the inner region first)", name, pmu__region_name((unsigned)t->sp->id));
+	return pmu__err(-EINVAL, "%s: pmu_region_end() of a region not open in this thread", name);
+}
+
 /*
  * The end of a name given through another pointer than its begin's (or not
  * 8-aligned): looked up, and checked to be the innermost.
@@ -519,8 +529,7 @@ static __attribute__((noinline)) int end_named(struct pmu__region_thr *t, const 
 		return id != -ENOENT ? id : pmu__err(-EINVAL, "%s: pmu_region_end() of a region never "
 						     "begun", name);
 	if (unlikely(top->id != (unsigned)id))
-		return pmu__err(-EINVAL, "%s: ended while \"%s\" is the innermost open region "
-				"(end the inner region first)", name, rname(top));
+		return not_innermost(t, name, (uint64_t)id);
 	return end_top(t, fr);
 }
 
@@ -553,8 +562,7 @@ static __attribute__((noinline)) int exit_slow(int h)
 		return pmu__err(-EINVAL, "%s: pmu_region_end() without pmu_region_begin() in this "
 				"thread", name);
 	if (fr->id != pmu__frame_id(h))
-		return pmu__err(-EINVAL, "%s: ended while \"%s\" is the innermost open region "
-				"(end the inner region first)", name, pmu__region_name((unsigned)fr->id));
+		return not_innermost(t, name, pmu__frame_id(h));
 	return end_top(t, fr);
 }
 

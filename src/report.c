@@ -371,6 +371,7 @@ static int write_snap(FILE *out, struct pmu_results *s, int kind)
 {
 	int saved = errno;	/* stdio and the C locale may set it on the way (a system without locale files) */
 
+	errno = 0;		/* a failed write's errno, for the message */
 	if (kind == 0) {
 		report_table(out, s);	/* text for people: the program's locale, as perf's */
 	} else {
@@ -390,8 +391,11 @@ static int write_snap(FILE *out, struct pmu_results *s, int kind)
 		freelocale(c);
 	}
 	pmu__results_clear(s);
-	if (fflush(out) != 0 || ferror(out))
-		return pmu__err(-EIO, "pmu_report: writing the report failed");
+	if (fflush(out) != 0 || ferror(out)) {
+		int e = errno ? errno : EIO;
+
+		return pmu__err(-e, "pmu_report: writing the report failed: %s", strerror(e));
+	}
 	errno = saved;
 	return 0;
 }

@@ -50,8 +50,8 @@ int main(void)
 	CHECK_MSG(strstr(err, "cpu/event=0x1000/: value 0x1000 is wider than term 'event' of PMU cpu (12 bits"),
 		  "%s", err);
 	CHECK(!strncmp(out, "instructions pmu=cpu type=0 config=0x1 ", 39));
-	CHECK(run_tool("encode") == 2);
-	CHECK(run_tool("encode --bogus cycles") == 2);
+	CHECK(run_tool("encode") == 129);
+	CHECK(run_tool("encode --bogus cycles") == 129);
 	snprintf(args, sizeof(args), "encode --sysfs %s/intel ',,'", fix);
 	CHECK(run_tool(args) == 1 && strstr(err, "empty event"));
 
@@ -116,5 +116,15 @@ int main(void)
 	CHECK(run_tool("list --sysfs /nonexistent/sysfs") == 1 && strstr(err, "/nonexistent/sysfs: No such file"));
 	snprintf(args, sizeof(args), "list --sysfs %s/intel 'no-such-*'", fix);
 	CHECK(run_tool(args) == 1 && strstr(err, "no event matches"));
+	/* One contract: a usage error exits 129, the tool alone included; a name that is no event fails pmu check. */
+	CHECK(run_tool("") == 129 && strstr(err, "usage: pmu COMMAND"));
+	CHECK(run_tool("bogus") == 129 && run_tool("check --bogus") == 129 && run_tool("list --bogus") == 129);
+	st = run_tool("check -e cyclez");
+	CHECK_MSG(st == 1 && strstr(out, "cyclez: unknown event"), "exit %d: %s", st, out);
+	/* stdout and stderr into one file: a note (nobody's "tracepoints not listed") starts a line of its own */
+	st = run_tool("list 2>&1");
+	CHECK(st == 0);
+	for (const char *p = strstr(out, "pmu list:"); p; p = strstr(p + 1, "pmu list:"))
+		CHECK_MSG(p == out || p[-1] == '\n', "a note inside a line: ...%.40s", p > out + 30 ? p - 30 : out);
 	T_DONE();
 }

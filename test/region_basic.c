@@ -122,6 +122,10 @@ int main(void)
 	CHECK_MSG(strstr(pmu_errmsg(), "\"inner\""), "%s", pmu_errmsg());
 	CHECK(pmu_region_end("never-seen") == -EINVAL);
 	CHECK(pmu_region_end("inner") == 0);
+	/* Registered but not open here: said so, not blamed on the region that is open. */
+	CHECK(pmu_region_end("inner") == -EINVAL);
+	CHECK_MSG(strstr(pmu_errmsg(), "inner: pmu_region_end() of a region not open in this thread") &&
+		  !strstr(pmu_errmsg(), "\"outer\""), "%s", pmu_errmsg());
 	CHECK(pmu_region_end("outer") == 0);
 	csv2 = report();
 	CHECK(row(csv2, "outer", &calls, &ns, &tc, &pf) && calls == 11);

@@ -193,7 +193,7 @@ int main(int argc, char **argv)
 	CHECK(t_tmpdir(markdir, sizeof(markdir), "stat-mark") == 0);
 	snprintf(mark, sizeof(mark), "%s/mark", markdir);	/* a name the command makes */
 	CHECK_EQ(stat_run((const char *[]){ "-e", "task-clock,no-such-event", "--", self, "--work", "--mark", mark,
-				       NULL }, out, sizeof(out), err, sizeof(err)), 1);
+				       NULL }, out, sizeof(out), err, sizeof(err)), 129);
 	CHECK_MSG(strstr(err, "no-such-event"), "%s", err);
 	CHECK(access(mark, F_OK) != 0);
 	/* A supported-elsewhere event: shown as not supported, the command runs. */

@@ -475,15 +475,15 @@ static void groups(const char *np)
 		same_layout("-x, rates", (const char *[]){ "-x,", "-e", "task-clock,sched:sched_process_exec", "true",
 							   NULL });
 	}
-	/* nothing runs on a list that does not pair its braces */
-	CHECK_EQ(run_err((char *[]){ tool, "stat", "-e", "{task-clock", "true", NULL }, err, sizeof(err)), 1);
+	/* nothing runs on a list that does not pair its braces: a usage error */
+	CHECK_EQ(run_err((char *[]){ tool, "stat", "-e", "{task-clock", "true", NULL }, err, sizeof(err)), 129);
 	CHECK_MSG(strstr(err, "'{task-clock': group not closed with '}'"), "%s", err);
-	CHECK_EQ(run_err((char *[]){ tool, "stat", "-e", "task-clock}", "true", NULL }, err, sizeof(err)), 1);
+	CHECK_EQ(run_err((char *[]){ tool, "stat", "-e", "task-clock}", "true", NULL }, err, sizeof(err)), 129);
 	CHECK_MSG(strstr(err, "'task-clock}'") && strstr(err, "brace") && !strstr(err, "did you mean"), "%s", err);
 	CHECK_EQ(run_err((char *[]){ tool, "stat", "-e", "{task-clock,{page-faults}}", "true", NULL }, err,
-			 sizeof(err)), 1);
+			 sizeof(err)), 129);
 	CHECK_MSG(strstr(err, "groups do not nest"), "%s", err);
-	CHECK_EQ(run_err((char *[]){ tool, "stat", "-e", "{}", "true", NULL }, err, sizeof(err)), 1);
+	CHECK_EQ(run_err((char *[]){ tool, "stat", "-e", "{}", "true", NULL }, err, sizeof(err)), 129);
 	CHECK_MSG(strstr(err, "'{}': an empty group"), "%s", err);
 	unlink(mf);
 	unlink(pf);

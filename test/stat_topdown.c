@@ -109,6 +109,10 @@ int main(void)
 	EXPECT(run(e, tool, "stat --topdown true") == 1 &&
 	       strstr(err, "not supported here: --topdown: TopdownL1 needs topdown-retiring") &&
 	       strstr(err, "slots"), "Skylake-like --topdown");
+	/* No core PMU (a VM without a virtual PMU): said so, not every architecture's events */
+	snprintf(e, sizeof(e), "PMU_SYSFS_DEVICES=%s/powerpc", fix);
+	EXPECT(run(e, tool, "stat --topdown true") == 1 && strstr(err, "has no core PMU") && !strstr(err, "stall_slot"),
+	       "no core PMU --topdown");
 	/* AMD Zen: no built-in topdown (perf 6.1 has none for it either) */
 	snprintf(e, sizeof(e), "PMU_SYSFS_DEVICES=%s/amd_zen", fix);
 	EXPECT(run(e, tool, "stat --topdown true") == 1 &&

@@ -116,9 +116,17 @@ static void show_events(const char *events)
 			break;
 		}
 		if (pmu_open(&s, e) < 0) {
+			struct perf_event_attr a = { .size = sizeof(a) };
+			int no_event;
+
 			printf("  %-*s %-6s %-8s %s\n", w, e, "no", "-", pmu_errmsg());
 			if (strstr(pmu_errmsg(), "out of memory"))
 				status = 1;
+			/* an event this machine has but cannot open is an answer; a name that is no event, a failure */
+			if ((no_event = pmu_event_attr(e, &a)) < 0)
+				status = 1;
+			if (no_event == -ENOMEM)
+				printf("  %s\n", pmu_errmsg());
 			free(e);
 			continue;
 		}
@@ -128,8 +136,10 @@ static void show_events(const char *events)
 		pmu_close(s);
 		free(e);
 	}
-	if (r < 0)
+	if (r < 0) {
 		printf("  %s\n", pmu_errmsg());
+		status = 1;
+	}
 }
 
 int cmd_check(int argc, char **argv)
@@ -146,7 +156,7 @@ int cmd_check(int argc, char **argv)
 			fprintf(help ? stdout : stderr, "usage: pmu check [-e EVENT,...]\n"
 				"  what this machine allows: its PMUs, the policy settings, and for each\n"
 				"  event whether it opens, its read path and why, and what a read costs\n");
-			return help ? 0 : 2;
+			return help ? 0 : TOOL_USAGE;
 		}
 	}
 	status = 0;

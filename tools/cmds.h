@@ -3,6 +3,9 @@
 #ifndef PMU_TOOL_CMDS_H
 #define PMU_TOOL_CMDS_H
 #include <stdbool.h>
+/* The exit status of a usage error, everywhere (git's and perf's). */
+#define TOOL_USAGE 129
+
 int cmd_check(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_encode(int argc, char **argv);

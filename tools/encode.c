@@ -19,7 +19,7 @@ static int usage(FILE *f)
 		"  --sysfs DIR  read PMUs from DIR instead of /sys/bus/event_source/devices\n"
 		"  --perf-json PATH  perf's event files (also PMU_PERF_JSON): their names, as\n"
 		"               INST_RETIRED.ANY, encode as the core PMU's terms\n");
-	return f == stdout ? 0 : 2;
+	return f == stdout ? 0 : TOOL_USAGE;
 }
 
 static void print_attr(const char *ev, size_t len, const struct pmu__attr *pa)
@@ -48,7 +48,7 @@ int cmd_encode(int argc, char **argv)
 		if (!r)
 			r = tool_perf_json_option("encode", argc, argv, &i);
 		if (r < 0)
-			return 2;
+			return TOOL_USAGE;
 		if (!r) {
 			fprintf(stderr, "pmu encode: unknown option '%s'\n", argv[i]);
 			return usage(stderr);
@@ -58,7 +58,7 @@ int cmd_encode(int argc, char **argv)
 		return usage(stderr);
 	if (tool_metrics_load() < 0) {
 		fprintf(stderr, "pmu encode: %s\n", tool_errmsg());
-		return 2;
+		return 1;
 	}
 	for (; i < argc; i++) {
 		const char *p = argv[i], *tok;

@@ -360,12 +360,12 @@ static int usage(FILE *f)
 		"  tracepoint (sched:*, sched) (case ignored); perf list's keywords hw, sw,\n"
 		"  cache, pmu and tracepoint list one kind of event.\n"
 		"  --available  only the events that open for this thread here (each is opened\n"
-		"               and closed); -v says on stderr why each other one does not\n"
+		"               and closed); -v, --verbose says on stderr why each other one does not\n"
 		"  metric, metricgroup  the metrics (libpmu's own, or with --perf-json PATH or\n"
 		"               PMU_PERF_JSON=PATH[:PATH...] those of perf's files: a pmu-events\n"
 		"               tree, a model directory or one JSON list) and their groups;\n"
 		"               a metric that cannot be computed is listed with the reason\n");
-	return f == stdout ? 0 : 2;
+	return f == stdout ? 0 : TOOL_USAGE;
 }
 
 int cmd_list(int argc, char **argv)
@@ -389,7 +389,7 @@ int cmd_list(int argc, char **argv)
 		else if ((r = tool_sysfs_option("list", argc, argv, &i)) != 0 ||
 			 (r = tool_perf_json_option("list", argc, argv, &i)) != 0) {
 			if (r < 0)
-				return 2;
+				return TOOL_USAGE;
 		} else if (argv[i][0] == '-' || !argv[i][0] || o.glob)
 			return usage(stderr);
 		else
@@ -407,7 +407,7 @@ int cmd_list(int argc, char **argv)
 	if (o.available && !pmu__sysfs_is_own()) {
 		fprintf(stderr, "pmu list: --available opens events on this machine; it does not go with "
 			"--sysfs (another machine's PMUs)\n");
-		return 2;
+		return TOOL_USAGE;
 	}
 	ncore = pmu__core_pmus(core);
 	o.have_core = ncore > 0;

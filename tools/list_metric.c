@@ -19,6 +19,22 @@ static int by_str(const void *a, const void *b)
 }
 
 /* pmu list metric and metricgroup: the metrics offered (and why others are refused), or their groups. */
+/* "in %", "in GHz", "in insn per cycle, x 1000": perf's ScaleUnit in words. */
+static void print_unit(const char *su)
+{
+	const char *unit;
+	double scale;
+
+	if (!su || !*su || pmu__metric_scale_unit(su, &scale, &unit) < 0)
+		return;
+	if (!strcmp(unit, "%") && scale == 100)
+		printf("  (in %%)");
+	else if (scale == 1)
+		printf("  (in %s)", unit);
+	else
+		printf("  (in %s, scaled by %g)", unit, scale);
+}
+
 int list_metrics(bool groups, bool json)
 {
 	const struct tool_metric *m;
@@ -124,9 +140,14 @@ int list_metrics(bool groups, bool json)
 			printf(" [%s]", t->d.groups);
 		if (t->d.desc && *t->d.desc)
 			printf(" %s", t->d.desc);
-		printf("\n      = %s", t->d.expr);
-		if (t->d.scale_unit && *t->d.scale_unit)
-			printf("  (ScaleUnit %s)", t->d.scale_unit);
+		/* the expression as people write it: perf's escapes ("branch\-misses") left out */
+		fputs("\n      = ", stdout);
+		for (const char *c = t->d.expr; *c; c++) {
+			if (*c == '\\' && c[1])
+				c++;
+			putchar(*c);
+		}
+		print_unit(t->d.scale_unit);
 		putchar('\n');
 	}
 	if (json)

@@ -26,11 +26,13 @@ static int usage(FILE *f)
 	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		fprintf(f, "  %-7s %s\n", cmds[i].name, cmds[i].help);
 	fprintf(f, "  version the library's version\n");
-	return f == stdout ? 0 : 2;
+	return f == stdout ? 0 : TOOL_USAGE;
 }
 
 int main(int argc, char **argv)
 {
+	/* whole lines: a note on stderr never lands inside a line of stdout sent to the same file */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (argc < 2)
 		return usage(stderr);
 	if (!strcmp(argv[1], "help") && argc > 2) {

@@ -23,12 +23,17 @@
 #include "stat.h"
 #include "tool_err.h"
 
-/* The events resolved (nothing runs when one is wrong) and the output opened: 0 or 1. */
+/*
+ * The events resolved (nothing runs when one is wrong) and the output opened: 0, 1, or
+ * TOOL_USAGE for an event list that is malformed or names no event, as perf's -e.
+ */
 static int prepare(struct stat_run *r)
 {
-	if (stat_events_resolve(r) < 0 || stat_metrics_resolve(r) < 0 || stat_events_ready(r) < 0) {
+	int bad_list = stat_events_resolve(r) < 0;
+
+	if (bad_list || stat_metrics_resolve(r) < 0 || stat_events_ready(r) < 0) {
 		fprintf(stderr, "pmu stat: %s\n", tool_errmsg());
-		return 1;
+		return bad_list ? TOOL_USAGE : 1;
 	}
 	if (r->outpath) {
 		/* close-on-exec: not left open in the command */

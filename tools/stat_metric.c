@@ -211,6 +211,16 @@ static void print_notes(void)
 	noslots_len = bynumber_len = 0;
 }
 
+static bool has_core_pmu(void)
+{
+	struct pmu__desc core[PMU_MAX_PMUS];
+	int n = pmu__core_pmus(core);
+
+	for (int i = 0; i < n; i++)
+		pmu__desc_free(&core[i]);
+	return n != 0;
+}
+
 /*
  * Group g's metrics whose events this machine has (a group may hold several
  * architectures' metrics, as TopdownL1), else a refusal naming what it
@@ -258,6 +268,10 @@ static int add_group(struct stat_run *r, const char *g, const char *what, unsign
 	}
 	if (usable || !*found)
 		return 0;
+	/* a group may hold several architectures' metrics: with no core PMU, their events say nothing */
+	if (!has_core_pmu())
+		return tool_err(-EOPNOTSUPP, "not supported here: %s: %s counts a core PMU's events, and %s has no "
+				"core PMU (no hardware events here)", what, g, pmu__sysfs_root());
 	return tool_err(-EOPNOTSUPP, "not supported here: %s: %s needs %s, which %s does not have", what, g, missing,
 			pmu__sysfs_root());
 }
