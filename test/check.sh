@@ -16,6 +16,9 @@
 #   abi       abidiff of build/libpmu.so against abi/libpmu.so.0.abi, the symbols
 #             file, a program built against 0.4.0 run unchanged (test/abi.sh)
 #   python    python/tests under pytest over build/libpmu.so (test/python.sh)
+#   docs      every command block of the README and docs/ run as written, the
+#             options of each pmu command in its --help, manual and the documents,
+#             no version written by hand (test/docs.sh)
 #   deb       the Debian packages built with dpkg-buildpackage, checked with
 #             lintian (test/deb.sh; `make deb` keeps them)
 #   fuzz      each fuzzer for a bounded time (test/fuzz/run.sh)
@@ -106,6 +109,7 @@ tier install test/install.sh
 tier abi test/abi.sh
 tier python test/python.sh
 tier compat test/compat.sh
+tier docs test/docs.sh
 tier deb test/deb.sh
 tier fuzz fuzz
 tier arm64 arm64

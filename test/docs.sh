@@ -1,0 +1,117 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The docs tier: the documents say what the code does.
+#  - Every ```sh block of README.md, docs/*.md, TESTING.md, HACKING.md and bench/README.md runs as
+#    written (bash -e), in a scratch directory beside the tree, with HOME a scratch directory too.
+#    A block whose first line is "# not run...: WHY" is skipped saying why; "# needs: root",
+#    "# needs: pmu" (a hardware PMU) or "# needs: CMD" skips where that is missing.
+#  - Every ```console block's "$ pmu ..." lines run (./build/pmu), and each line shown after one
+#    must be in what it printed.
+#  - Each pmu command's options: every option its --help names is in its manual, and every option
+#    its manual or the documents name on a "pmu CMD" line is in its --help.
+#  - No version number written by hand where the build could give it: man pages, the CMake
+#    example, the Python package.
+# Prints "docs: N passed, N failed, N skipped".
+cd "$(dirname "$0")/.." || exit 1
+top=$PWD
+pass=0 fail=0 skip=0
+ok() { pass=$((pass + 1)); echo "PASS docs/$1"; }
+ko() { fail=$((fail + 1)); echo "FAIL docs/$1"; [ -z "$2" ] || printf '%s\n' "$2" | tail -n 15 | sed 's/^/    /'; }
+sk() { skip=$((skip + 1)); echo "SKIP docs/$1: $2"; }
+
+make -s --no-print-directory all >/dev/null || { echo "docs: 0 passed, 1 failed, 0 skipped (make failed)"; exit 1; }
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+mkdir "$d/home" "$d/tree"
+# The scratch tree: every entry of the tree linked, so that what a block writes stays in the scratch.
+for e in "$top"/* "$top"/.ci; do ln -s "$e" "$d/tree/$(basename "$e")"; done
+haspmu=no
+"$top/build/pmu" stat -e cycles -x, -- true >/dev/null 2>&1 && haspmu=yes
+docs="README.md $(ls docs/*.md) TESTING.md HACKING.md bench/README.md"
+
+# Splits FILE's fenced blocks of language LANG into $d/blocks/N (first line: the file's line number).
+blocks() {
+	rm -rf "$d/blocks" && mkdir "$d/blocks"
+	awk -v lang="$2" -v dir="$d/blocks" '
+		/^```/ { if (!inb) { inb = 1; want = ($0 == "```" lang); if (want) { n++; f = dir "/" n; print NR > f } }
+			 else { inb = 0; if (want) close(f); want = 0 } next }
+		inb && want { print > f }' "$1"
+}
+
+run_sh() {
+	for b in $(ls "$d/blocks" | sort -n); do
+		name="$1:$(head -n 1 "$d/blocks/$b")"
+		first=$(sed -n 2p "$d/blocks/$b")
+		case $first in
+		"# not run"*) sk "$name" "${first#\# }"; continue ;;
+		"# needs: root") [ "$(id -u)" -eq 0 ] || { sk "$name" "needs root"; continue; } ;;
+		"# needs: pmu") [ $haspmu = yes ] || { sk "$name" "needs a hardware PMU (none here)"; continue; } ;;
+		"# needs: "*) command -v "${first#\# needs: }" >/dev/null || { sk "$name" "needs ${first#\# needs: }"; continue; } ;;
+		esac
+		tail -n +2 "$d/blocks/$b" > "$d/block.sh"
+		if out=$(cd "$d/tree" && HOME="$d/home" timeout 300 bash -e -o pipefail "$d/block.sh" 2>&1); then
+			ok "$name"
+		else
+			ko "$name" "$out"
+		fi
+	done
+}
+
+run_console() {
+	for b in $(ls "$d/blocks" | sort -n); do
+		name="$1:$(head -n 1 "$d/blocks/$b")"
+		tail -n +2 "$d/blocks/$b" | awk -v out="$d/console" '
+			/^\$ / { n++; print substr($0, 3) > (out "." n ".cmd"); next }
+			/^\.\.\.$/ { skipping = 1; next }
+			n { print > (out "." n ".want") }'
+		bad=
+		for c in "$d"/console.*.cmd; do
+			[ -f "$c" ] || continue
+			cmd=$(sed 's/^sudo //; s/^pmu /.\/build\/pmu /' "$c")
+			got=$(cd "$top" && sh -c "$cmd" 2>&1)
+			w=${c%.cmd}.want
+			[ -f "$w" ] && while IFS= read -r line; do
+				printf '%s\n' "$got" | grep -qxF -- "$line" || bad="$bad
+$cmd: not printed: $line"
+			done < "$w"
+		done
+		rm -f "$d"/console.*
+		if [ -z "$bad" ]; then ok "$name"; else ko "$name" "$bad"; fi
+	done
+}
+
+for f in $docs; do
+	blocks "$f" sh && run_sh "$f"
+	blocks "$f" console && run_console "$f"
+done
+
+# Options: --help against the manual, and the documents' pmu lines against --help.
+opts() { grep -oE '(^|[][ ,{|(])--?[a-zA-Z][a-zA-Z-]*' | sed -E 's/^[][ ,{|(]//' | sort -u; }
+for c in check list encode stat report; do
+	man=man/pmu-$c.1
+	[ -f "$man" ] || man=man/pmu.1
+	./build/pmu $c --help 2>&1 | opts > "$d/help"
+	sed 's/\\-/-/g; s/\\f[BIRP]//g' "$man" | grep -v '^\.\\"' | opts > "$d/man"
+	missing=$(comm -23 "$d/help" "$d/man" | tr '\n' ' ')
+	# what the manual gives this command (its SYNOPSIS, the terms of its option list; in pmu.1 the
+	# lines that name it) and the documents' "pmu CMD ..." lines, beyond its --help
+	{ sed 's/\\-/-/g; s/\\f[BIRP]//g' "$man" | awk -v own=$([ "$man" = man/pmu.1 ] && echo 0 || echo 1) -v c="$c" '
+		/^\.SH/ { syn = ($0 ~ /SYNOPSIS/) } tp { print; tp = 0 } /^\.TP/ { tp = own }
+		syn && (own || index($0, c)) { print }'; cat $docs | grep -oE "pmu $c( [^\`|;]*)?"; } | opts > "$d/named"
+	extra=$(comm -13 "$d/help" "$d/named" | grep -vxE -- '-h|--help|-' | tr '\n' ' ')
+	if [ -z "$missing" ] && [ -z "$extra" ]; then
+		ok "options:pmu $c"
+	else
+		ko "options:pmu $c" "in --help, not in $man: ${missing:-none}
+named in $man or the documents, not in --help: ${extra:-none}"
+	fi
+done
+
+# Versions: given by the build (include/pmu.h), never by hand.
+hand=$(grep -nE '"libpmu [0-9]+\.[0-9]+|^\.B #define PMU_VERSION_[A-Z]+ [0-9]' man/* ;
+	grep -nE 'find_package\(libpmu [0-9]' examples/cmake/CMakeLists.txt;
+	grep -rnE '^(version|__version__) *=' python 2>/dev/null)
+if [ -z "$hand" ]; then ok versions; else ko versions "$hand"; fi
+
+echo "docs: $pass passed, $fail failed, $skip skipped"
+[ $fail -eq 0 ]
