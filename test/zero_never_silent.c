@@ -87,6 +87,17 @@ int main(int argc, char **argv)
 	s = t_file(out);
 	CHECK_MSG(s && strstr(s, "no-such-event") && !strstr(s, "libpmu report"), "%s", s ? s : "");
 
+	/* Nothing paid until used: preloaded, with or without events, no libpfm4 and no libm mapped. */
+	for (int k = 0; k < 2; k++) {
+		char script[PATH_MAX + 64];
+
+		snprintf(script, sizeof(script), "cat /proc/self/maps > %s/maps", dir);
+		CHECK_EQ(sh(k ? "task-clock" : "", "/dev/null", script), 0);
+		s = file("maps");
+		CHECK_MSG(s && strstr(s, "libpmu.so") && !strstr(s, "libpfm") && !strstr(s, "libm.so"), "%s",
+			  s ? s : "no maps");
+	}
+
 	/* Nothing opens: said once, and the program runs. */
 	CHECK_EQ(sh("software/config=0x7777/", "stderr", ":"), 0);
 	s = t_file(out);

@@ -62,6 +62,12 @@ def check_json(pages, mine, real):
         if set(d) != {"component", "type"}:
             fail("event_definitions[%s] has %s" % (e, sorted(d)))
     th = threads_of(mine)
+    # The wall time is read around the counts: a call's task-clock never exceeds it.
+    for t in mine["threads"].values():
+        for r in t["regions"].values():
+            if "perf::TASK-CLOCK" in r and value(r["perf::TASK-CLOCK"]) > value(r["real_time_nsec"]):
+                fail("%s: task-clock %d ns above its real_time_nsec %d" %
+                     (r["name"], value(r["perf::TASK-CLOCK"]), value(r["real_time_nsec"])))
     names = sorted([c[0] for c in t] for t in th)
     if names != [["outer", "pages", "pages"], ["worker"], ["worker"]]:
         fail("threads' regions %s" % names)
