@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libpmu: hardware and software performance counters for the calling thread,
+ * read from user space (rdpmc, mrs, csrr) where the kernel allows it and
+ * through read(2) where it does not.
+ *
+ * Conventions:
+ *  - Functions return 0 (or a count) on success and -errno on failure, never -1.
+ *  - On failure, pmu_errmsg() explains the cause in one line, in this thread.
+ *  - A set belongs to the thread that opened it: it counts that thread only
+ *    and must be read, enabled, disabled and reset by that thread only (the
+ *    user-space read path reads the registers of the CPU it runs on). It may
+ *    be closed by any thread.
+ *  - After fork() the child must not use its parent's sets, except to close
+ *    them: reads return -ECHILD. The child opens sets of its own.
+ */
+#ifndef PMU_H
+#define PMU_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define PMU_VERSION_MAJOR 0
+#define PMU_VERSION_MINOR 4
+#define PMU_VERSION_PATCH 0
+
+struct perf_event_attr;
+
+/* An open group of events. Opaque. */
+struct pmu_set;
+
+/* One event's raw count and times in ns, unscaled. */
+struct pmu_reading {
+	uint64_t value;
+	uint64_t enabled;
+	uint64_t running;
+};
+
+/* Flags for struct pmu_opts. */
+enum {
+	PMU_INHERIT        = 1u << 0, /* count children created after open too */
+	PMU_ENABLE_ON_EXEC = 1u << 1, /* start counting at the target's next exec */
+	PMU_NO_GROUP       = 1u << 2, /* schedule each event on its own (like perf stat) */
+	PMU_DISABLED       = 1u << 3, /* open disabled; pmu_enable() starts */
+	PMU_NO_USER_READ   = 1u << 4, /* always read through read(2) */
+	PMU_ON_CPU         = 1u << 5, /* count on opts.cpu only (with pid -1: every task there) */
+};
+
+/* Options for pmu_open_opts(). Zero-initialise, then set size. */
+struct pmu_opts {
+	size_t size;      /* sizeof(struct pmu_opts), for compatibility */
+	pid_t pid;        /* 0: the calling thread; -1: every task (needs PMU_ON_CPU); else that task */
+	int cpu;          /* the CPU, with PMU_ON_CPU; otherwise ignored (any CPU) */
+	unsigned flags;   /* PMU_* flags above */
+};
+
+/*
+ * Opens the comma-separated events for the calling thread as one group,
+ * counting from the moment it returns. Events count user space only unless
+ * they carry a modifier (:u, :k, :h or a combination); context-switches and
+ * cpu-migrations, which happen in the kernel, count it too.
+ * Returns 0 and sets *set, or -errno with *set set to NULL.
+ */
+int pmu_open(struct pmu_set **set, const char *events);
+
+/* pmu_open() with options; opts may be NULL (same as pmu_open()). */
+int pmu_open_opts(struct pmu_set **set, const char *events, const struct pmu_opts *opts);
+
+/* Closes every descriptor and mapping of the set. NULL is a no-op. */
+void pmu_close(struct pmu_set *set);
+
+/* Start, stop and zero every event of the set. 0 or -errno. */
+int pmu_enable(struct pmu_set *set);
+int pmu_disable(struct pmu_set *set);
+int pmu_reset(struct pmu_set *set);
+
+/* Number of events, and event i as the user wrote it (NULL if out of range). */
+unsigned pmu_count(const struct pmu_set *set);
+const char *pmu_name(const struct pmu_set *set, unsigned i);
+
+/*
+ * Reads pmu_count() values in order, scaled by enabled/running time when the
+ * group was multiplexed, 0 for an event that never ran. 0 or -errno.
+ */
+int pmu_read(struct pmu_set *set, uint64_t *values);
+
+/* Reads pmu_count() raw counts with their enabled and running times. */
+int pmu_read_full(struct pmu_set *set, struct pmu_reading *out);
+
+/*
+ * 1 when event i is read with a user-space instruction, 0 when through
+ * read(2), -errno on bad arguments. *why (if why is not NULL) receives a
+ * sentence saying why, valid while the set is open.
+ */
+int pmu_user_read(const struct pmu_set *set, unsigned i, const char **why);
+
+/*
+ * ---- One counter, read inline ----
+ *
+ * For hot loops: event i of a set read by an inline function that, where the
+ * kernel allows it, costs one sequence-locked read of the event's page and
+ * one counter instruction (rdpmc, mrs, csrr), with no call. Anything else
+ * (read(2), a multiplexed event to scale, a forked child) calls the library.
+ *
+ * struct pmu_counter lives inside the set: its layout is part of the ABI of
+ * libpmu.so.0. Fields may only be appended (a new major version otherwise);
+ * what the inline read uses is page, and it passes the handle on as is.
+ */
+struct pmu_counter {
+	const struct perf_event_mmap_page *page;	/* the event's page when it may be read inline, else NULL */
+	struct pmu_set *set;				/* the set, for the library's full path */
+};
+
+/* A handle on event i of the set, valid until pmu_close(set). NULL and errno EINVAL on bad arguments. */
+const struct pmu_counter *pmu_counter(struct pmu_set *set, unsigned i);
+
+/*
+ * static inline int pmu_counter_read(const struct pmu_counter *c, uint64_t *value);
+ * Event i's value, exactly what pmu_read() would put in values[i] (scaled
+ * when multiplexed). 0 or -errno (-ECHILD in a forked child, -EINVAL for
+ * NULL arguments). Defined in pmu/inline.h, included below;
+ * pmu_counter_read_slow() is its out-of-line half, with the same contract.
+ */
+
+/* One line explaining the last failure in the calling thread ("" if none). */
+const char *pmu_errmsg(void);
+
+/*
+ * Fills *attr with the perf_event_attr pmu_open() would use for a single-PMU
+ * event (the first PMU on hybrid machines). 0 or -errno.
+ */
+int pmu_event_attr(const char *event, struct perf_event_attr *attr);
+
+/* The library's version, "MAJOR.MINOR.PATCH". */
+const char *pmu_version(void);
+
+/*
+ * ---- Per-thread counters, regions and reports ----
+ *
+ * A process-wide event list that every thread counts on its own, opened
+ * lazily in each thread that reads (any thread, whoever created it) and
+ * closed when that thread exits. A forked child starts afresh: its threads
+ * open counters of their own on first use and it sees none of its parent's
+ * regions. With PMU_EVENTS (and PMU_REPORT=<path|stderr|stdout>, format from
+ * the extension: .csv, .json, else a table; %p in the path becomes the pid)
+ * in the environment the library calls pmu_thread_init() before main(),
+ * measures the main thread's whole run as region "(whole run)" and writes
+ * the report at exit.
+ */
+
+/* Once per process: the events every thread will count (validated now). 0 or -errno. */
+int pmu_thread_init(const char *events);
+
+/* Reads the calling thread's counters like pmu_read(), opening them on the first call. */
+int pmu_thread_read(uint64_t *values);
+
+/* Number of events of the per-thread layer (0 before pmu_thread_init()), and event i. */
+int pmu_thread_count(void);
+const char *pmu_thread_name(unsigned i);
+
+/*
+ * Closes every thread's counters and forgets all figures; pmu_thread_init()
+ * may be called again. No other thread may be using the layer meanwhile.
+ */
+int pmu_thread_fini(void);
+
+/*
+ * Marks the start and end of a named region in the calling thread. Regions
+ * nest; the end must name the innermost open region. Each thread adds up,
+ * per region name: calls, ns (CLOCK_MONOTONIC) and each event between
+ * begin and end. 0 or -errno; a failed call changes no figure.
+ */
+int pmu_region_begin(const char *name);
+int pmu_region_end(const char *name);
+
+/*
+ * Writes every region's figures, per thread and in total, with derived
+ * metrics (IPC, miss ratios, ns per call) when the events allow, as
+ * format "table" (NULL too), "csv" or "json". Safe while threads run.
+ */
+int pmu_report(FILE *out, const char *format);
+
+/*
+ * pmu_report() to a file, written over: %p in path is the process ID, %h
+ * the host name, %r the MPI rank (OMPI_COMM_WORLD_RANK, PMI_RANK or
+ * SLURM_PROCID, else the process ID), %% a '%'. format NULL: from the
+ * extension (.csv, .json, else a table). 0 or -errno.
+ */
+int pmu_report_path(const char *path, const char *format);
+
+/*
+ * ---- Region results as data ----
+ *
+ * A snapshot of every region's figures, per thread and in total, taken
+ * like pmu_report()'s (which formats one): each thread's figures come from
+ * one consistent copy, and the totals are computed from those same copies.
+ * Safe while threads run; the snapshot owns its strings and outlives
+ * pmu_thread_fini().
+ *
+ * "Per call" figures (min, max, standard deviation) are of the outermost
+ * calls: a region entered again inside itself (recursion) adds its time and
+ * events once, over the outermost call, so calls counts every call while
+ * spans counts the outermost ones, the samples of min, max and stddev. A
+ * nested region of another name is included in the figures of the regions
+ * around it.
+ */
+struct pmu_results;	/* opaque */
+
+/* A snapshot now: NULL and errno set (the message in pmu_errmsg()) on failure. */
+struct pmu_results *pmu_results_take(void);
+
+/* Frees the snapshot and everything it handed out. NULL is a no-op. */
+void pmu_results_free(struct pmu_results *r);
+
+/*
+ * The number of events, regions (every name begun, in first-use order, the
+ * index being the region's number) and threads (those that used regions,
+ * oldest first) of the snapshot; *names, when names is not NULL, receives
+ * the events' or regions' names, valid until pmu_results_free(). 0 for NULL r.
+ */
+unsigned pmu_results_events(const struct pmu_results *r, const char *const **names);
+unsigned pmu_results_regions(const struct pmu_results *r, const char *const **names);
+unsigned pmu_results_threads(const struct pmu_results *r);
+
+/* A thread of the snapshot. Set size to sizeof(struct pmu_thread_result) first. */
+struct pmu_thread_result {
+	size_t size;		/* set by the caller, for compatibility */
+	pid_t tid;
+	const char *name;	/* its name when it began its first region (comm) */
+	int exited;		/* 1 when the thread has exited since */
+};
+
+/* Thread i of the snapshot into *out. 0 or -errno (-EINVAL: NULL, i out of range, size too small). */
+int pmu_results_thread(const struct pmu_results *r, unsigned i, struct pmu_thread_result *out);
+
+/*
+ * One region's figures in one thread or in total. Set size to
+ * sizeof(struct pmu_region_result) first; fields may be appended in later
+ * versions. Pointers are valid until pmu_results_free(); the arrays have
+ * one element per event of pmu_results_events().
+ */
+struct pmu_region_result {
+	size_t size;		/* set by the caller, for compatibility */
+	const char *name;	/* the region's name */
+	uint64_t calls;		/* completed calls, recursive ones included */
+	uint64_t spans;		/* completed outermost calls: the samples of min, max, stddev */
+	uint64_t ns;		/* CLOCK_MONOTONIC ns over the outermost calls */
+	uint64_t ns_min, ns_max;	/* of one outermost call; 0 when spans is 0 */
+	double ns_stddev;	/* population standard deviation over the outermost calls */
+	unsigned nevents;
+	const uint64_t *sum;	/* each event's sum (scaled when multiplexed) */
+	const uint64_t *min;	/* per outermost call */
+	const uint64_t *max;
+	const double *stddev;
+	const double *running_pct;	/* running / enabled time in percent; 100 when never multiplexed */
+};
+
+/*
+ * Region number region of the snapshot, in thread number thread (from 0)
+ * or in total over every thread (-1), into *out. 0, or -errno: -ENOENT when
+ * that thread (or no thread) completed a call of the region; -EINVAL for
+ * NULL arguments, a region or thread out of range, or a size too small.
+ */
+int pmu_results_get(const struct pmu_results *r, unsigned region, int thread, struct pmu_region_result *out);
+
+/* ---- end of per-thread counters, regions and reports ---- */
+
+#ifdef __cplusplus
+}
+#endif
+
+#include "pmu/inline.h"
+
+#endif /* PMU_H */
