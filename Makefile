@@ -46,13 +46,14 @@ endif
 
 # Probes of the compiler and its C library, left out of make clean.
 ifeq ($(filter clean,$(MAKECMDGOALS)),)
-# libpfm4 for vendor event names: LIBPFM=auto (when its header is there), yes (required) or no.
-# Only the header is needed to build: libpfm.so.4 is loaded at the first vendor name (src/event_pfm.c).
+# libpfm4 for vendor event names: LIBPFM=auto (when it links), yes (required) or no. Nothing links
+# it: libpfm.so.4 is opened at the first vendor name (src/event_pfm.c); a static build has none.
 LIBPFM ?= auto
 ifneq ($(LIBPFM),no)
-HAVE_LIBPFM ?= $(shell $(CC) -E -x c -include perfmon/pfmlib_perf_event.h /dev/null >/dev/null 2>&1 && echo 1)
+HAVE_LIBPFM ?= $(if $(filter 1,$(STATIC)),,$(shell printf 'int main(void){return pfm_initialize();}\n' | \
+	$(CC) -x c -include perfmon/pfmlib.h - -o /dev/null -lpfm >/dev/null 2>&1 && echo 1))
 ifeq ($(LIBPFM)$(HAVE_LIBPFM),yes)
-$(error LIBPFM=yes, but libpfm4's header is not found by $(CC) (Debian: apt-get install libpfm4-dev))
+$(error LIBPFM=yes, but libpfm4 does not link with $(CC)$(if $(filter 1,$(STATIC)), in a static build) (Debian: apt-get install libpfm4-dev))
 endif
 endif
 MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
@@ -84,6 +85,10 @@ TOOL_OBJS := $(TOOL_SRCS:tools/%.c=$(O)/tools/%.o)
 # The tool's code but its main(), for the tests that drive its parts.
 TOOL_LIB := $(O)/libpmu-tool.a
 TESTS := $(patsubst test/%.c,$(O)/test/%,$(wildcard test/*.c))
+# The architecture's own tests (test/arm64/, test/riscv64/), built for that architecture only.
+TARGET_ARCH_DIR := $(if $(filter clean,$(MAKECMDGOALS)),,$(patsubst aarch64%,arm64,$(patsubst riscv64%,riscv64,\
+	$(filter aarch64% riscv64%,$(shell $(CC) -dumpmachine 2>/dev/null)))))
+TESTS += $(patsubst test/$(TARGET_ARCH_DIR)/%.c,$(O)/test/%,$(wildcard test/$(TARGET_ARCH_DIR)/$(TARGET_ARCH_DIR)_*.c))
 # The x86 rdpmc emulations once more against libpmu.so, whose calls their mmap and read interpose.
 ifneq ($(STATIC),1)
 TESTS += $(O)/test/x86_rdpmc_emu_so $(O)/test/x86_topdown_emu_so
@@ -156,6 +161,12 @@ $(O)/tools/pmu: $(TOOL_OBJS) $(if $(filter 1,$(STATIC)),$(STATIC_LIB),$(SHARED_L
 $(O)/test/%: test/%.c $(TOOL_LIB) $(STATIC_LIB)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(TOOL_CFLAGS) $(PROG_LDFLAGS) -o $@ $< $(TOOL_LIB) $(STATIC_LIB) $(LDLIBS)
+
+ifneq ($(TARGET_ARCH_DIR),)
+$(O)/test/$(TARGET_ARCH_DIR)_%: test/$(TARGET_ARCH_DIR)/$(TARGET_ARCH_DIR)_%.c $(TOOL_LIB) $(STATIC_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(TOOL_CFLAGS) -Itest $(PROG_LDFLAGS) -o $@ $< $(TOOL_LIB) $(STATIC_LIB) $(LDLIBS)
+endif
 
 $(O)/test/x86_%_emu_so: test/x86_%_emu.c $(SHARED_LIB)
 	@mkdir -p $(@D)

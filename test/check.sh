@@ -9,8 +9,8 @@
 #             hostile names in every format, a .. host name (test/security.sh;
 #             skipped unless run as root)
 #   asan      the tests built with ASan + UBSan (build-asan/)
-#   tsan      tests marked "tier: tsan" built with TSan (build-tsan/)
-#   valgrind  tests marked "tier: valgrind" under valgrind memcheck
+#   tsan      the tsan line of test/tiers, built with TSan (build-tsan/)
+#   valgrind  the valgrind line of test/tiers, under valgrind memcheck
 #   install   make install, outside programs built with pkg-config and CMake,
 #             DESTDIR staging, the ldconfig decision, make uninstall
 #   abi       abidiff of build/libpmu.so against abi/libpmu.so.0.abi, the symbols
@@ -34,7 +34,8 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 tp=0 tf=0 ts=0
 
-marked() { grep -l "tier: $1" test/*.c 2>/dev/null | sed 's|test/||; s|\.c$||' | tr '\n' ' '; }
+# A tier's tests, from the manifest test/tiers.
+marked() { sed -n "s/^$1: //p" test/tiers; }
 
 tier() {
 	name=$1

@@ -5,7 +5,6 @@
  * arguments, values that agree with pmu_read() of the same set, a disabled
  * and a reset set, and -ECHILD in a forked child.
  */
-/* tier: valgrind */
 #include <errno.h>
 #include <string.h>
 #include <sys/wait.h>

@@ -9,6 +9,7 @@
 #    must be in what it printed.
 #  - Each pmu command's options: every option its --help names is in its manual, and every option
 #    its manual or the documents name on a "pmu CMD" line is in its --help.
+#  - test/README.md maps every test program, and test/tiers names only test programs.
 #  - No version number written by hand where the build could give it: man pages, the CMake
 #    example, the Python package.
 # Prints "docs: N passed, N failed, N skipped".
@@ -106,6 +107,13 @@ for c in check list encode stat report; do
 named in $man or the documents, not in --help: ${extra:-none}"
 	fi
 done
+
+# Tests a contributor can find: every test program in test/README.md's map, every name of
+# test/tiers a test program.
+unmapped=$(for f in test/*.c; do t=$(basename "$f" .c); grep -q "\`$t\`" test/README.md || echo "$t"; done)
+unknown=$(sed -n 's/^[a-z0-9]*: //p' test/tiers | tr ' ' '\n' | while read -r t; do [ -z "$t" ] || [ -f "test/$t.c" ] || echo "$t"; done)
+if [ -z "$unmapped$unknown" ]; then ok test-map; else ko test-map "not in test/README.md: $unmapped
+in test/tiers, no test/NAME.c: $unknown"; fi
 
 # Versions: given by the build (include/pmu.h), never by hand.
 hand=$(grep -nE '"libpmu [0-9]+\.[0-9]+|^\.B #define PMU_VERSION_[A-Z]+ [0-9]' man/* ;

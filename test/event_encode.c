@@ -3,7 +3,6 @@
  * Event encodings against the fixture sysfs trees in test/fixtures, with
  * values worked out by hand from the format files.
  */
-/* tier: valgrind */
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>

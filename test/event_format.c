@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* Format specs, field packing, term lists and numbers, and the cache-name table. */
-/* tier: valgrind */
 #include <errno.h>
 #include <string.h>
 

@@ -4,7 +4,6 @@
  * alias, tracepoints when tracefs is mounted, libpfm4 names when built with
  * it, and the arm64 user-access terms when the core PMU has them.
  */
-/* tier: valgrind */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

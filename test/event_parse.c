@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* Generic, software and raw event names, modifiers, list splitting and bad input. */
-/* tier: valgrind */
 #include <errno.h>
 #include <string.h>
 

@@ -4,7 +4,6 @@
  * through libpfm4 too, instead of waiting forever on a lock that no thread
  * of the child holds.
  */
-/* tier: tsan */
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>

@@ -6,7 +6,6 @@
  * escapes, d_ratio and division by zero, metric references, and refusals
  * (each with a message naming the expression and column).
  */
-/* tier: valgrind */
 #include <errno.h>
 #include <limits.h>
 #include <locale.h>

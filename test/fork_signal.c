@@ -5,7 +5,6 @@
  * child's first, allocates nothing, takes no lock of the library's and
  * opens no descriptor, as in the parent. The allocator and the mutex lock
  * are wrapped (--wrap, see the Makefile) to count their calls.
- * tier: valgrind
  */
 #include <errno.h>
 #include <pthread.h>

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* Software events through the real syscall: counts, disable/enable/reset, read paths. */
-/* tier: valgrind */
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>

@@ -4,7 +4,6 @@
  * every descriptor it inherited, say) and opens files of its own, which may
  * get the same numbers: pmu_close() closes none of the program's files.
  */
-/* tier: valgrind */
 #include <errno.h>
 #include <fcntl.h>
 #include <unistd.h>

@@ -1,7 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* 8 threads each count only themselves. */
-/* tier: tsan */
-/* tier: valgrind */
 #include <pthread.h>
 #include <stdint.h>
 #include <sys/mman.h>

@@ -4,7 +4,6 @@
  * language, names the events it should, and gives the figure wanted on
  * given counts once scaled by its ScaleUnit; a zero denominator fails it.
  */
-/* tier: valgrind */
 #include <errno.h>
 #include <math.h>
 

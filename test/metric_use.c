@@ -6,7 +6,6 @@
  * a zero denominator; metric names in an event list expanded into their
  * events, each once beside those named.
  */
-/* tier: valgrind */
 #include <errno.h>
 #include <stdlib.h>
 

@@ -3,7 +3,6 @@
  * Regions in one thread: calls and sums, nesting, recursion, interning by
  * pointer and by string, and bad use that fails without touching figures.
  */
-/* tier: valgrind */
 #include <errno.h>
 #include <string.h>
 #include <sys/mman.h>

@@ -4,7 +4,6 @@
  * a program that set up again may name as many regions as the first time,
  * and its report shows only the new ones.
  */
-/* tier: valgrind */
 #include <errno.h>
 
 #include "report_capture.h"

@@ -7,7 +7,6 @@
  * where the counters are read from user space (cycles, in the arm64 and
  * riscv64 tiers).
  */
-/* tier: valgrind */
 #include <errno.h>
 #include <signal.h>
 #include <sys/syscall.h>

@@ -5,8 +5,6 @@
  * errors identical to begin/end's, bad handles, before pmu_thread_init(),
  * after pmu_thread_fini(), and in a forked child.
  */
-/* tier: tsan */
-/* tier: valgrind */
 #include <errno.h>
 #include <pthread.h>
 #include <string.h>

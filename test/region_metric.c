@@ -9,7 +9,6 @@
  * unknown name keeps pmu_open()'s refusal; a group this machine lacks the
  * events of is refused naming it.
  */
-/* tier: valgrind */
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>

@@ -7,7 +7,6 @@
  * outlives pmu_thread_fini(). Only page faults and call counts are compared
  * exactly; times only in order.
  */
-/* tier: valgrind */
 #include <errno.h>
 #include <pthread.h>
 #include <string.h>

@@ -10,7 +10,6 @@
  * user-space read takes), forced on the thread's region record, and a region open
  * while the thread starts taking times, which has none.
  */
-/* tier: valgrind */
 #include <errno.h>
 #include <string.h>
 #include <sys/syscall.h>

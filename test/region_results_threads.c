@@ -5,7 +5,6 @@
  * of the threads of that same snapshot; calls never go back between
  * snapshots. At the end the calls are exact.
  */
-/* tier: tsan */
 #include <pthread.h>
 #include <string.h>
 

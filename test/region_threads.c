@@ -5,7 +5,6 @@
  * calls of "a" are those of "b" or one more), calls never go back, and the
  * final totals are exact.
  */
-/* tier: tsan */
 #include <errno.h>
 #include <pthread.h>
 #include <string.h>

@@ -5,7 +5,6 @@
  * build's library in three child processes (totals, min, mean and max per
  * process checked against each file, outputs parsed back).
  */
-/* tier: valgrind */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>

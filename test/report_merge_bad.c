@@ -6,7 +6,6 @@
  * missing files, a directory, an empty file, an output it cannot write and
  * usage errors (exit 129), leaving no output behind.
  */
-/* tier: valgrind */
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>

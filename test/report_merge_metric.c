@@ -7,7 +7,6 @@
  * / sum(ns); a merge of merged reports to the same figures; reports without
  * metrics to no "metrics" at all, as before.
  */
-/* tier: valgrind */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>

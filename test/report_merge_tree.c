@@ -7,7 +7,6 @@
  * --from list the same. Two merged reports sharing a process, another
  * merged format, another major version and edited figures are refused.
  */
-/* tier: valgrind */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>

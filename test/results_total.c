@@ -5,7 +5,6 @@
  * thread (main) touches many pages a call, the second few, the third most:
  * the total's min comes from a later thread, its max from the last.
  */
-/* tier: valgrind */
 #include <pthread.h>
 #include <stdlib.h>
 

@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: MIT */
-/* tier: tsan */
 /*
  * pmu__read_page against a concurrent writer. A "kernel" thread owns a fake
  * PMU (33 counter registers and a clock) and the event's mmap page:

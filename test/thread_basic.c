@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* The per-thread layer in one thread: set-up errors, names, reads that count this thread. */
-/* tier: valgrind */
 #include <errno.h>
 #include <string.h>
 #include <sys/mman.h>

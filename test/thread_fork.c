@@ -4,7 +4,6 @@
  * never the parent's: through fork() (the atfork handler) and through a raw
  * fork system call (pmu_read()'s -ECHILD).
  */
-/* tier: valgrind */
 #include <errno.h>
 #include <pthread.h>
 #include <string.h>

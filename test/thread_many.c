@@ -4,8 +4,6 @@
  * joined leave no descriptor and no mapping behind, threads that never read
  * open nothing.
  */
-/* tier: tsan */
-/* tier: valgrind */
 #include <errno.h>
 #include <malloc.h>
 #include <pthread.h>

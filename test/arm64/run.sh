@@ -20,7 +20,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 
 # name kernel cpu icount perf_user_access tests bench timeout(s)
-#   tests: all = the whole suite, arm64 = test/arm64_*.c only
+#   tests: all = the whole suite, arm64 = test/arm64/arm64_*.c only
 #   perf_user_access "-": the kernel has none (before 5.17: no user access,
 #   the arm64 tests check the read(2) path on the real counters)
 MATRIX="

@@ -22,7 +22,7 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 
 # name kernel cpu icount perf_user_access tests bench timeout(s)
-#   tests: all = the whole suite, riscv64 = test/riscv64_*.c only
+#   tests: all = the whole suite, riscv64 = test/riscv64/riscv64_*.c only
 #   perf_user_access: 1 user reads of the event's counter, 0 none, 2 legacy
 #   (cycle and instret readable by every task)
 MATRIX="

@@ -5,7 +5,7 @@
  * by itself) only to events tied to a task and refuses it on others with
  * EINVAL, so the library leaves the bit off there. pmu stat -a counts too.
  */
-#include "arm64/a64.h"
+#include "a64.h"
 
 int main(void)
 {

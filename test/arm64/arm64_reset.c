@@ -10,7 +10,7 @@
  */
 #include <sched.h>
 
-#include "arm64/a64.h"
+#include "a64.h"
 
 /* Each read path of event 0: pmu_read, pmu_read_full, pmu_counter_read, then read(2); all sane and in order. */
 static void check_reads(const struct guest_set *as, const char *what)

@@ -7,7 +7,7 @@
  * On a kernel without user access (before 5.17) the same sets are read
  * through read(2) and must agree all the same.
  */
-#include "arm64/a64.h"
+#include "a64.h"
 
 #define MAX_CTRS 32
 

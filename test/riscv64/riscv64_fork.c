@@ -3,7 +3,7 @@
  * riscv64: a forked child never reads its parent's counters through csrr
  * (test/guest_fork.h).
  */
-#include "riscv64/rv64.h"
+#include "rv64.h"
 #include "guest_fork.h"
 
 /* The cycles on a programmable counter, past the fixed cycle/time/instret ones. */

@@ -5,7 +5,7 @@
  * count stays within 2% of the truth. Under QEMU -icount shift=0 the truth
  * is exact (2n + 1 instructions), so the test runs there.
  */
-#include "arm64/a64.h"
+#include "a64.h"
 
 #define MAX_SETS 40
 

@@ -6,7 +6,7 @@
  * where the reason says that user-space reads need Linux 5.17. pmu check
  * says the same in its policy lines.
  */
-#include "arm64/a64.h"
+#include "a64.h"
 
 /* pmu check, as a user would run it: its policy line names the sysctl or the kernel needed. */
 static void check_tool(void)

@@ -8,7 +8,7 @@
  * concurrent cycles (or instructions, ...) event gets a counter that stays
  * at 0. Such counters still have to read the same through csrr and read(2).
  */
-#include "riscv64/rv64.h"
+#include "rv64.h"
 
 #define MAX_SETS 40
 

@@ -12,7 +12,7 @@
  *   open by number and count 0 while cpu_cycles counts; the metrics are left
  *   blank, with the notes that name caps/slots, never a number.
  */
-#include "arm64/a64.h"
+#include "a64.h"
 #include "private.h"
 #include "tool_run.h"
 

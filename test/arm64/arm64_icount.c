@@ -5,7 +5,7 @@
  * instruction, alone and in a set of several events. On a kernel without
  * user access (before 5.17) the same through read(2).
  */
-#include "arm64/a64.h"
+#include "a64.h"
 
 #define MAXEV 8
 

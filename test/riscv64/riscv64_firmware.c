@@ -6,7 +6,7 @@
  * user-space read returns garbage. The library must read them through
  * read(2), and say why: a user-space read of one fails the test.
  */
-#include "riscv64/rv64.h"
+#include "rv64.h"
 
 static const char *const events[] = {
 	"cpu/config=0x8000000000000000/",	/* SBI_PMU_FW_MISALIGNED_LOAD */

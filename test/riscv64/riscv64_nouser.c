@@ -4,7 +4,7 @@
  * read(2), correctly, and pmu_user_read() names the sysctl as the reason.
  * riscv shows the setting as cap_user_rdpmc 0 and index 0.
  */
-#include "riscv64/rv64.h"
+#include "rv64.h"
 
 int main(void)
 {

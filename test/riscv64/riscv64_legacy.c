@@ -10,7 +10,7 @@
  * kernel multiplexes them every few ms), and reads of both agree with read(2)
  * whichever holds the CSR at the time.
  */
-#include "riscv64/rv64.h"
+#include "rv64.h"
 
 static void check_fixed(const char *ev, uint32_t want_idx)
 {

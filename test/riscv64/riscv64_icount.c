@@ -11,7 +11,7 @@
  * kernel's share is bounded (at most one tick per 4M instructions at HZ 250)
  * and the count can never be below the loop's.
  */
-#include "riscv64/rv64.h"
+#include "rv64.h"
 
 #define MAXEV 4
 /* Instructions of a timer tick's handling, generously; ticks come every 4M instructions or more. */

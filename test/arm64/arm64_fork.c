@@ -4,7 +4,7 @@
  * (test/guest_fork.h). Before Linux 5.17 (no user access) the same holds of
  * the read(2) path.
  */
-#include "arm64/a64.h"
+#include "a64.h"
 #include "guest_fork.h"
 
 static int user;

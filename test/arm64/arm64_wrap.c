@@ -8,7 +8,7 @@
  * instructions exactly, the whole span is checked against a 64-bit
  * instructions counter to the instruction (give or take the reads).
  */
-#include "arm64/a64.h"
+#include "a64.h"
 
 #define TWO31 (1ull << 31)
 
