@@ -148,141 +148,150 @@ static bool parse_ms(const char *arg, long lo, long *ms)
 	return true;
 }
 
-/* perf stat's spellings; CMD may follow the options with or without "--". -1, or an exit status. */
-int stat_parse_args(struct stat_run *r, int argc, char **argv)
+enum { JSON = 2001, APPEND, PER_THREAD, METRIC_ONLY, TOPDOWN, METRIC_NO_GROUP, PERF_JSON };
+
+/* pmu stat's own options, perf's spellings; perf_only follows them in the table getopt gets. */
+static const struct option stat_opts[] = {
+	{ "event", required_argument, NULL, 'e' },
+	{ "field-separator", required_argument, NULL, 'x' },
+	{ "json-output", no_argument, NULL, 'j' },
+	{ "json", no_argument, NULL, JSON },
+	{ "output", required_argument, NULL, 'o' },
+	{ "append", no_argument, NULL, APPEND },
+	{ "help", no_argument, NULL, 'h' },
+	{ "repeat", required_argument, NULL, 'r' },
+	{ "pid", required_argument, NULL, 'p' },
+	{ "tid", required_argument, NULL, 't' },
+	{ "all-cpus", no_argument, NULL, 'a' },
+	{ "cpu", required_argument, NULL, 'C' },
+	{ "no-aggr", no_argument, NULL, 'A' },
+	{ "per-thread", no_argument, NULL, PER_THREAD },
+	{ "interval-print", required_argument, NULL, 'I' },
+	{ "delay", required_argument, NULL, 'D' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ "metrics", required_argument, NULL, 'M' },
+	{ "metric-only", no_argument, NULL, METRIC_ONLY },
+	{ "topdown", no_argument, NULL, TOPDOWN },
+	{ "metric-no-group", no_argument, NULL, METRIC_NO_GROUP },
+	{ "perf-json", required_argument, NULL, PERF_JSON },
+};
+
+/* The options that take a number: -1, or the exit status of a usage error. */
+static int take_number(struct stat_run *r, int c, const char *arg)
 {
-	enum { JSON = 2001, APPEND, PER_THREAD, METRIC_ONLY, TOPDOWN, METRIC_NO_GROUP, PERF_JSON };
-	struct option longopts[PMU_ARRAY_SIZE(perf_only) + 23] = {
-		{ "event", required_argument, NULL, 'e' },
-		{ "field-separator", required_argument, NULL, 'x' },
-		{ "json-output", no_argument, NULL, 'j' },
-		{ "json", no_argument, NULL, JSON },
-		{ "output", required_argument, NULL, 'o' },
-		{ "append", no_argument, NULL, APPEND },
-		{ "help", no_argument, NULL, 'h' },
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "tid", required_argument, NULL, 't' },
-		{ "all-cpus", no_argument, NULL, 'a' },
-		{ "cpu", required_argument, NULL, 'C' },
-		{ "no-aggr", no_argument, NULL, 'A' },
-		{ "per-thread", no_argument, NULL, PER_THREAD },
-		{ "interval-print", required_argument, NULL, 'I' },
-		{ "delay", required_argument, NULL, 'D' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "metrics", required_argument, NULL, 'M' },
-		{ "metric-only", no_argument, NULL, METRIC_ONLY },
-		{ "topdown", no_argument, NULL, TOPDOWN },
-		{ "metric-no-group", no_argument, NULL, METRIC_NO_GROUP },
-		{ "perf-json", required_argument, NULL, PERF_JSON },
-	};
+	char *end;
+	unsigned long n;
 	long ms;
-	int c;
 
-	memcpy(longopts + 22, perf_only, sizeof(perf_only));
-	opterr = 0;
-	optind = 1;
-	/* "+": the first non-option is the command; ':' reports a missing value apart */
-	while ((c = getopt_long(argc, argv, "+:e:x:jo:hr:I:p:t:aC:AD:vM:TibgndSBG:q", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'e':
-			if (add_to(&r->events, optarg) < 0)
-				return 1;
-			break;
-		case 'x':
-			r->so.sep = optarg;
-			break;
-		case 'j':
-		case JSON:
-			r->so.json = true;
-			break;
-		case 'o':
-			r->outpath = optarg;
-			break;
-		case APPEND:
-			r->append = true;
-			break;
-		case 'h':
-			return usage(stdout);
-		case 'r': {
-			char *end;
-			unsigned long n = strtoul(optarg, &end, 10);
-
-			if (!*optarg || *end || optarg[0] == '-' || n < 1 || n > 100000) {
-				fprintf(stderr, "pmu stat: -r '%s': not a number of runs from 1 to 100000\n", optarg);
-				return usage(stderr);
-			}
-			r->so.repeat = (unsigned)n;
-			break;
-		}
-		case 'p':
-			r->tg.pids = optarg;
-			break;
-		case 't':
-			r->tg.tids = optarg;
-			break;
-		case 'a':
-			r->tg.all_cpus = true;
-			break;
-		case 'C':
-			r->tg.cpus = optarg;
-			break;
-		case 'A':
-			r->tg.no_aggr = true;
-			break;
-		case PER_THREAD:
-			r->tg.per_thread = true;
-			break;
-		case 'I':
-			/* perf stat 6.1 takes any interval from 1 ms on (0 would turn -I off there) */
-			if (!parse_ms(optarg, 1, &ms)) {
-				fprintf(stderr, "pmu stat: -I '%s': not an interval in milliseconds from 1 to %d\n",
-					optarg, INT_MAX);
-				return usage(stderr);
-			}
-			r->interval = (unsigned)ms;
-			break;
-		case 'D':
-			if (!parse_ms(optarg, -1, &r->delay)) {
-				fprintf(stderr, "pmu stat: -D '%s': not a delay in milliseconds from 0 to %d, or -1 "
-					"(the events stay disabled)\n", optarg, INT_MAX);
-				return usage(stderr);
-			}
-			break;
-		case 'v':
-			r->verbose = true;
-			break;
-		case 'M':
-			if (add_to(&r->metrics, optarg) < 0)
-				return 1;
-			break;
-		case METRIC_ONLY:
-			r->so.metric_only = true;
-			break;
-		case TOPDOWN:
-			/* as perf stat: its figures alone */
-			r->topdown = true;
-			r->so.metric_only = true;
-			break;
-		case METRIC_NO_GROUP:
-			r->metric_no_group = true;
-			break;
-		case PERF_JSON: {
-			char *a[] = { "--perf-json", optarg };
-			int k = 0;
-
-			if (tool_perf_json_option("stat", 2, a, &k) < 0)
-				return usage(stderr);
-			break;
-		}
-		case ':':
-			fprintf(stderr, "pmu stat: %s needs a value\n", argv[optind - 1]);
+	switch (c) {
+	case 'r':
+		n = strtoul(arg, &end, 10);
+		if (!*arg || *end || arg[0] == '-' || n < 1 || n > 100000) {
+			fprintf(stderr, "pmu stat: -r '%s': not a number of runs from 1 to 100000\n", arg);
 			return usage(stderr);
-		default:
-			return not_supported(c == '?' ? optopt : c, argv[optind - 1]);
 		}
+		r->so.repeat = (unsigned)n;
+		return -1;
+	case 'I':
+		/* perf stat 6.1 takes any interval from 1 ms on (0 would turn -I off there) */
+		if (!parse_ms(arg, 1, &ms)) {
+			fprintf(stderr, "pmu stat: -I '%s': not an interval in milliseconds from 1 to %d\n", arg, INT_MAX);
+			return usage(stderr);
+		}
+		r->interval = (unsigned)ms;
+		return -1;
+	default:	/* 'D' */
+		if (!parse_ms(arg, -1, &r->delay)) {
+			fprintf(stderr, "pmu stat: -D '%s': not a delay in milliseconds from 0 to %d, or -1 "
+				"(the events stay disabled)\n", arg, INT_MAX);
+			return usage(stderr);
+		}
+		return -1;
 	}
-	r->cmd = argv + optind;
+}
+
+/* The options about what is counted and how it is printed: -1, or an exit status. */
+static int take_metric_option(struct stat_run *r, int c, const char *arg)
+{
+	char *a[] = { "--perf-json", (char *)arg };
+	int k = 0;
+
+	switch (c) {
+	case 'M':
+		return add_to(&r->metrics, arg) < 0 ? 1 : -1;
+	case METRIC_ONLY:
+		r->so.metric_only = true;
+		return -1;
+	case TOPDOWN:
+		/* as perf stat: its figures alone */
+		r->topdown = true;
+		r->so.metric_only = true;
+		return -1;
+	case METRIC_NO_GROUP:
+		r->metric_no_group = true;
+		return -1;
+	default:	/* PERF_JSON */
+		return tool_perf_json_option("stat", 2, a, &k) < 0 ? usage(stderr) : -1;
+	}
+}
+
+/* One option of getopt's: -1 to go on, or an exit status. */
+static int take_option(struct stat_run *r, int c, char **argv)
+{
+	switch (c) {
+	case 'e':
+		return add_to(&r->events, optarg) < 0 ? 1 : -1;
+	case 'x':
+		r->so.sep = optarg;
+		return -1;
+	case 'j':
+	case JSON:
+		r->so.json = true;
+		return -1;
+	case 'o':
+		r->outpath = optarg;
+		return -1;
+	case APPEND:
+		r->append = true;
+		return -1;
+	case 'h':
+		return usage(stdout);
+	case 'r': case 'I': case 'D':
+		return take_number(r, c, optarg);
+	case 'p':
+		r->tg.pids = optarg;
+		return -1;
+	case 't':
+		r->tg.tids = optarg;
+		return -1;
+	case 'a':
+		r->tg.all_cpus = true;
+		return -1;
+	case 'C':
+		r->tg.cpus = optarg;
+		return -1;
+	case 'A':
+		r->tg.no_aggr = true;
+		return -1;
+	case PER_THREAD:
+		r->tg.per_thread = true;
+		return -1;
+	case 'v':
+		r->verbose = true;
+		return -1;
+	case 'M': case METRIC_ONLY: case TOPDOWN: case METRIC_NO_GROUP: case PERF_JSON:
+		return take_metric_option(r, c, optarg);
+	case ':':
+		fprintf(stderr, "pmu stat: %s needs a value\n", argv[optind - 1]);
+		return usage(stderr);
+	default:
+		return not_supported(c == '?' ? optopt : c, argv[optind - 1]);
+	}
+}
+
+/* Options that do not go together: -1, or the exit status of a usage error. */
+static int check_together(struct stat_run *r)
+{
 	if (stat_target_check(&r->tg, r->cmd[0] != NULL, r->so.repeat) >= 0)
 		return usage(stderr);
 	if (r->so.sep && r->so.json) {
@@ -303,4 +312,22 @@ int stat_parse_args(struct stat_run *r, int argc, char **argv)
 		return usage(stderr);
 	}
 	return -1;
+}
+
+/* perf stat's spellings; CMD may follow the options with or without "--". -1, or an exit status. */
+int stat_parse_args(struct stat_run *r, int argc, char **argv)
+{
+	struct option longopts[PMU_ARRAY_SIZE(stat_opts) + PMU_ARRAY_SIZE(perf_only) + 1] = { 0 };
+	int c, rc;
+
+	memcpy(longopts, stat_opts, sizeof(stat_opts));
+	memcpy(longopts + PMU_ARRAY_SIZE(stat_opts), perf_only, sizeof(perf_only));
+	opterr = 0;
+	optind = 1;
+	/* "+": the first non-option is the command; ':' reports a missing value apart */
+	while ((c = getopt_long(argc, argv, "+:e:x:jo:hr:I:p:t:aC:AD:vM:TibgndSBG:q", longopts, NULL)) != -1)
+		if ((rc = take_option(r, c, argv)) >= 0)
+			return rc;
+	r->cmd = argv + optind;
+	return check_together(r);
 }

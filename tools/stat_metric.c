@@ -232,6 +232,7 @@ static int add_group(struct stat_run *r, const char *g, const char *what, unsign
 	const struct tool_metric *all = tool_metrics(&nm);
 	char missing[1024] = "";
 	unsigned usable = 0;
+	bool builtin = false;
 
 	*found = 0;
 	for (size_t i = 0; i < nm; i++) {
@@ -242,6 +243,7 @@ static int add_group(struct stat_run *r, const char *g, const char *what, unsign
 		if (all[i].why || !pmu__metric_def_in(&all[i].d, g))
 			continue;
 		++*found;
+		builtin |= !all[i].file;
 		if (pmu__expr_events(all[i].e, &events_env, &ids, &n) < 0)
 			continue;
 		for (unsigned k = 0; k < n; k++) {
@@ -268,8 +270,8 @@ static int add_group(struct stat_run *r, const char *g, const char *what, unsign
 	}
 	if (usable || !*found)
 		return 0;
-	/* a group may hold several architectures' metrics: with no core PMU, their events say nothing */
-	if (!has_core_pmu())
+	/* the built-in groups hold several architectures' metrics: with no core PMU, their events say nothing */
+	if (builtin && !has_core_pmu())
 		return tool_err(-EOPNOTSUPP, "not supported here: %s: %s counts a core PMU's events, and %s has no "
 				"core PMU (no hardware events here)", what, g, pmu__sysfs_root());
 	return tool_err(-EOPNOTSUPP, "not supported here: %s: %s needs %s, which %s does not have", what, g, missing,
