@@ -368,46 +368,125 @@ static int usage(FILE *f)
 	return f == stdout ? 0 : TOOL_USAGE;
 }
 
-int cmd_list(int argc, char **argv)
+/* The arguments into o: -1 to list, or an exit status (--help, a usage error). */
+static int list_args(struct out *o, int argc, char **argv)
 {
-	struct out o = { 0 };
-	struct pmu__desc core[PMU_MAX_PMUS];
-	char cores[PMU_MAX_PMUS * (PMU_PMU_NAME + 2)] = "", enc[128], name[80], **pmus;
-	size_t npmu = 0;
-	int ncore, r;
-	uint64_t cfg;
+	int r;
 
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--json"))
-			o.json = true;
+			o->json = true;
 		else if (!strcmp(argv[i], "--available"))
-			o.available = true;
+			o->available = true;
 		else if (!strcmp(argv[i], "-v") || !strcmp(argv[i], "--verbose"))
-			o.verbose = true;
+			o->verbose = true;
 		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
 			return usage(stdout);
 		else if ((r = tool_sysfs_option("list", argc, argv, &i)) != 0 ||
 			 (r = tool_perf_json_option("list", argc, argv, &i)) != 0) {
 			if (r < 0)
 				return TOOL_USAGE;
-		} else if (argv[i][0] == '-' || !argv[i][0] || o.glob)
+		} else if (argv[i][0] == '-' || !argv[i][0] || o->glob)
 			return usage(stderr);
 		else
-			o.glob = argv[i];
+			o->glob = argv[i];
 	}
+	for (size_t k = 0; o->glob && k < sizeof(keywords) / sizeof(keywords[0]); k++)
+		if (!strcmp(o->glob, keywords[k].word))
+			o->kind = keywords[k].kind;
+	if (o->available && !pmu__sysfs_is_own()) {
+		fprintf(stderr, "pmu list: --available opens events on this machine; it does not go with "
+			"--sysfs (another machine's PMUs)\n");
+		return TOOL_USAGE;
+	}
+	return -1;
+}
+
+/* perf's generic names: hardware, cache, software, and the raw form. */
+static void list_generic(struct out *o, int ncore)
+{
+	char enc[128], name[80];
+	uint64_t cfg;
+
+	section(o, ncore > 1 ? "hardware events (one counter per core PMU, summed):" : "hardware events:");
+	for (size_t i = 0; i < pmu__n_hw_names; i++) {
+		snprintf(enc, sizeof(enc), "type=0 config=0x%" PRIx64, pmu__hw_names[i].id);
+		entry(o, "hardware", NULL, pmu__hw_names[i].name, NULL, enc, pmu__hw_names[i].desc, NULL, NULL);
+	}
+	section(o, "hardware cache events:");
+	for (unsigned i = 0; pmu__cache_name(i, name, sizeof(name), &cfg); i++) {
+		snprintf(enc, sizeof(enc), "type=3 config=0x%" PRIx64, cfg);
+		entry(o, "cache", NULL, name, NULL, enc, NULL, NULL, NULL);
+	}
+	section(o, "software events:");
+	for (size_t i = 0; i < pmu__n_sw_names; i++) {
+		snprintf(enc, sizeof(enc), "type=1 config=0x%" PRIx64, pmu__sw_names[i].id);
+		entry(o, "software", NULL, pmu__sw_names[i].name, NULL, enc, pmu__sw_names[i].desc, NULL, NULL);
+	}
+	section(o, "raw events:");
+	entry(o, "raw", NULL, "rNNNN", NULL, "type=4 config=0xNNNN", "raw event code for the core PMU", NULL, NULL);
+}
+
+/* Each sysfs PMU's events (terms: the json's "pmus" list instead). */
+static void list_sysfs(struct out *o, char **pmus, size_t npmu, int terms)
+{
+	for (size_t i = 0; i < npmu; i++) {
+		struct pmu__desc d;
+
+		if (pmu__desc_load(pmus[i], strlen(pmus[i]), &d) < 0) {
+			if (!terms)
+				fprintf(stderr, "pmu list: %s\n", pmu_errmsg());
+			continue;
+		}
+		if (!terms || !o->glob || match(o, "sysfs", d.name, ""))
+			list_pmu(o, &d, terms);
+		pmu__desc_free(&d);
+	}
+}
+
+/* The end: the json's PMUs, or a note on core PMUs summed. */
+static void list_tail(struct out *o, char **pmus, size_t npmu, const struct pmu__desc *core, int ncore)
+{
+	char cores[PMU_MAX_PMUS * (PMU_PMU_NAME + 2)] = "";
+	unsigned nev = o->n;
+
+	if (!o->json) {
+		if (ncore < 2 || o->glob)
+			return;
+		for (int i = 0; i < ncore; i++)
+			snprintf(cores + strlen(cores), sizeof(cores) - strlen(cores), "%s%.*s", i ? ", " : "",
+				 PMU_PMU_NAME - 1, core[i].name);
+		printf("\nGeneric hardware and cache events count on every core PMU (%s) and are summed;\n"
+		       "name one PMU to count on it alone, e.g. %s/cycles/.\n", cores, core[0].name);
+		return;
+	}
+	printf("\n  ],\n  \"pmus\": [");
+	o->n = 0;
+	list_sysfs(o, pmus, npmu, 1);
+	printf("\n  ],\n  \"core_pmus\": [");
+	for (int i = 0; i < ncore; i++) {
+		printf("%s", i ? ", " : "");
+		pmu__json_str(stdout, core[i].name);
+	}
+	printf("]\n}\n");
+	o->n = nev;
+}
+
+int cmd_list(int argc, char **argv)
+{
+	struct out o = { 0 };
+	struct pmu__desc core[PMU_MAX_PMUS];
+	char **pmus;
+	size_t npmu = 0;
+	int ncore, r;
+
+	if ((r = list_args(&o, argc, argv)) >= 0)
+		return r;
 	if (o.glob && (!strcmp(o.glob, "metric") || !strcmp(o.glob, "metrics") || !strcmp(o.glob, "metricgroup") ||
 		       !strcmp(o.glob, "metricgroups"))) {
 		r = list_metrics(!strncmp(o.glob, "metricgroup", 11), o.json);
 		tool_metrics_free();
 		return r;
-	}
-	for (size_t k = 0; o.glob && k < sizeof(keywords) / sizeof(keywords[0]); k++)
-		if (!strcmp(o.glob, keywords[k].word))
-			o.kind = keywords[k].kind;
-	if (o.available && !pmu__sysfs_is_own()) {
-		fprintf(stderr, "pmu list: --available opens events on this machine; it does not go with "
-			"--sysfs (another machine's PMUs)\n");
-		return TOOL_USAGE;
 	}
 	ncore = pmu__core_pmus(core);
 	o.have_core = ncore > 0;
@@ -417,85 +496,23 @@ int cmd_list(int argc, char **argv)
 			o.status = 1;
 		ncore = 0;
 	}
-	for (int i = 0, q = 0; i < ncore; i++) {
-		size_t l = strnlen(core[i].name, PMU_PMU_NAME - 1);
-
-		if (i)
-			memcpy(cores + q, ", ", 2), q += 2;
-		memcpy(cores + q, core[i].name, l);
-		q += (int)l;
-		cores[q] = '\0';
-	}
-	if (o.json)
+	if (o.json) {
 		printf("{\n  \"sysfs\": ");
-	if (o.json)
 		pmu__json_str(stdout, pmu__sysfs_root());
-	if (o.json)
 		printf(",\n  \"events\": [");
-
-	section(&o, ncore > 1 ? "hardware events (one counter per core PMU, summed):" : "hardware events:");
-	for (size_t i = 0; i < pmu__n_hw_names; i++) {
-		snprintf(enc, sizeof(enc), "type=0 config=0x%" PRIx64, pmu__hw_names[i].id);
-		entry(&o, "hardware", NULL, pmu__hw_names[i].name, NULL, enc, pmu__hw_names[i].desc, NULL, NULL);
 	}
-	section(&o, "hardware cache events:");
-	for (unsigned i = 0; pmu__cache_name(i, name, sizeof(name), &cfg); i++) {
-		snprintf(enc, sizeof(enc), "type=3 config=0x%" PRIx64, cfg);
-		entry(&o, "cache", NULL, name, NULL, enc, NULL, NULL, NULL);
-	}
-	section(&o, "software events:");
-	for (size_t i = 0; i < pmu__n_sw_names; i++) {
-		snprintf(enc, sizeof(enc), "type=1 config=0x%" PRIx64, pmu__sw_names[i].id);
-		entry(&o, "software", NULL, pmu__sw_names[i].name, NULL, enc, pmu__sw_names[i].desc, NULL, NULL);
-	}
-	section(&o, "raw events:");
-	entry(&o, "raw", NULL, "rNNNN", NULL, "type=4 config=0xNNNN", "raw event code for the core PMU", NULL, NULL);
-
+	list_generic(&o, ncore);
 	if ((r = pmu__pmu_names(&pmus, &npmu)) < 0) {
 		fprintf(stderr, "pmu list: %s: %s\n", pmu__sysfs_root(), strerror(-r));
 		npmu = 0;
 		o.status = 1;
 	}
-	for (size_t i = 0; i < npmu; i++) {
-		struct pmu__desc d;
-
-		if (pmu__desc_load(pmus[i], strlen(pmus[i]), &d) < 0) {
-			fprintf(stderr, "pmu list: %s\n", pmu_errmsg());
-			continue;
-		}
-		list_pmu(&o, &d, 0);
-		pmu__desc_free(&d);
-	}
+	list_sysfs(&o, pmus, npmu, 0);
 	if (!o.kind || !strcmp(o.kind, "tracepoint"))
 		list_tracepoints(&o);
 	if (pmu__sysfs_is_own())
 		pmu__pfm_list(pfm_cb, &o);	/* libpfm4 knows this CPU, not a sysfs copy's */
-	if (o.json) {
-		/* the PMUs with their terms */
-		unsigned nev = o.n;
-
-		printf("\n  ],\n  \"pmus\": [");
-		o.n = 0;
-		for (size_t i = 0; i < npmu; i++) {
-			struct pmu__desc d;
-
-			if (pmu__desc_load(pmus[i], strlen(pmus[i]), &d) < 0)
-				continue;
-			if (!o.glob || match(&o, "sysfs", d.name, ""))
-				list_pmu(&o, &d, 1);
-			pmu__desc_free(&d);
-		}
-		printf("\n  ],\n  \"core_pmus\": [");
-		for (int i = 0; i < ncore; i++) {
-			printf("%s", i ? ", " : "");
-			pmu__json_str(stdout, core[i].name);
-		}
-		printf("]\n}\n");
-		o.n = nev;
-	} else if (ncore > 1 && !o.glob) {
-		printf("\nGeneric hardware and cache events count on every core PMU (%s) and are summed;\n"
-		       "name one PMU to count on it alone, e.g. %s/cycles/.\n", cores, core[0].name);
-	}
+	list_tail(&o, pmus, npmu, core, ncore);
 	pmu__names_free(pmus, npmu);
 	for (int i = 0; i < ncore; i++)
 		pmu__desc_free(&core[i]);
