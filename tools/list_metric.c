@@ -35,120 +35,144 @@ static void print_unit(const char *su)
 		printf("  (in %s, scaled by %g)", unit, scale);
 }
 
+/* Every group name of the metrics offered, once, in name order, into *out: the count, or -1. */
+static long group_names(const struct tool_metric *m, size_t n, const char ***out)
+{
+	const char **g = NULL;
+	size_t ng = 0;
+
+	for (size_t i = 0; i < n; i++)
+		for (const char *p = m[i].d.groups; p && *p;) {
+			size_t len = strcspn(p, ";"), k = 0;
+
+			while (k < ng && !(strlen(g[k]) == len && !strncasecmp(g[k], p, len)))
+				k++;
+			if (k == ng && len && !m[i].why) {
+				const char **ng2 = realloc(g, (ng + 1) * sizeof(*g));
+
+				if (ng2)
+					g = ng2;
+				if (!ng2 || !(g[ng] = strndup(p, len))) {
+					while (ng--)
+						free((char *)g[ng]);
+					free(g);
+					return -1;
+				}
+				ng++;
+			}
+			p += len + (p[len] == ';');
+		}
+	qsort(g, ng, sizeof(*g), by_str);
+	*out = g;
+	return (long)ng;
+}
+
+/* pmu list metricgroup: each group with its metrics. */
+static int list_groups(const struct tool_metric *m, size_t n, bool json)
+{
+	const char **g;
+	long ng = group_names(m, n, &g);
+
+	if (ng < 0) {
+		fprintf(stderr, "pmu list: out of memory\n");
+		return 1;
+	}
+	if (json)
+		printf("{\n  \"source\": "), pmu__json_str(stdout, tool_metrics_source()), printf(",\n  \"metricgroups\": [");
+	else
+		printf("metric groups (%s):\n", tool_metrics_source());
+	for (long k = 0; k < ng; k++) {
+		unsigned c = 0;
+
+		if (json) {
+			printf("%s\n    {\"group\": ", k ? "," : "");
+			pmu__json_str(stdout, g[k]);
+			printf(", \"metrics\": [");
+		} else
+			printf("  %s:", g[k]);
+		for (size_t i = 0; i < n; i++)
+			if (!m[i].why && pmu__metric_def_in(&m[i].d, g[k])) {
+				if (json) {
+					printf("%s", c ? ", " : "");
+					pmu__json_str(stdout, m[i].d.name);
+				} else
+					printf(" %s", m[i].d.name);
+				c++;
+			}
+		printf(json ? "]}" : "\n");
+		free((char *)g[k]);
+	}
+	free(g);
+	if (json)
+		printf("\n  ]\n}\n");
+	return 0;
+}
+
+/* One metric as a json object: its fields that are set. */
+static void metric_json(const struct tool_metric *t)
+{
+	const char *keys[] = { "groups", "scale_unit", "description", "refused" };
+	const char *vals[] = { t->d.groups, t->d.scale_unit, t->d.desc, t->why };
+
+	printf("{\"metric\": ");
+	pmu__json_str(stdout, t->d.name);
+	printf(", \"expr\": ");
+	pmu__json_str(stdout, t->d.expr ? t->d.expr : "");
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+		if (vals[k]) {
+			printf(", \"%s\": ", keys[k]);
+			pmu__json_str(stdout, vals[k]);
+		}
+	putchar('}');
+}
+
+/* One metric as text: name, groups, description, then its expression and unit. */
+static void metric_text(const struct tool_metric *t)
+{
+	if (t->why) {
+		printf("  %-40s refused: %s\n", t->d.name, t->why);
+		return;
+	}
+	printf("  %-40s", t->d.name);
+	if (t->d.groups && *t->d.groups)
+		printf(" [%s]", t->d.groups);
+	if (t->d.desc && *t->d.desc)
+		printf(" %s", t->d.desc);
+	/* the expression as people write it: perf's escapes ("branch\-misses") left out */
+	fputs("\n      = ", stdout);
+	for (const char *c = t->d.expr; *c; c++) {
+		if (*c == '\\' && c[1])
+			c++;
+		putchar(*c);
+	}
+	print_unit(t->d.scale_unit);
+	putchar('\n');
+}
+
 int list_metrics(bool groups, bool json)
 {
 	const struct tool_metric *m;
-	size_t n, refused = 0, ng = 0;
-	const char **g = NULL;
-	int r = tool_metrics_load();
+	size_t n, refused = 0;
 
-	if (r < 0) {
+	if (tool_metrics_load() < 0) {
 		fprintf(stderr, "pmu list: %s\n", tool_errmsg());
 		return 1;
 	}
 	m = tool_metrics(&n);
-	if (groups) {
-		/* every group name once, in name order */
-		for (size_t i = 0; i < n; i++)
-			for (const char *p = m[i].d.groups; p && *p;) {
-				size_t len = strcspn(p, ";"), k = 0;
-
-				while (k < ng && !(strlen(g[k]) == len && !strncasecmp(g[k], p, len)))
-					k++;
-				if (k == ng && len && !m[i].why) {
-					const char **ng2 = realloc(g, (ng + 1) * sizeof(*g));
-
-					if (!ng2 || !(ng2[ng] = strndup(p, len))) {
-						fprintf(stderr, "pmu list: out of memory\n");
-						free(ng2 ? ng2 : g);
-						return 1;
-					}
-					g = ng2;
-					ng++;
-				}
-				p += len + (p[len] == ';');
-			}
-		qsort(g, ng, sizeof(*g), by_str);
-		if (json)
-			printf("{\n  \"source\": "), pmu__json_str(stdout, tool_metrics_source()), printf(",\n  \"metricgroups\": [");
-		else
-			printf("metric groups (%s):\n", tool_metrics_source());
-		for (size_t k = 0; k < ng; k++) {
-			unsigned c = 0;
-
-			if (json) {
-				printf("%s\n    {\"group\": ", k ? "," : "");
-				pmu__json_str(stdout, g[k]);
-				printf(", \"metrics\": [");
-			} else
-				printf("  %s:", g[k]);
-			for (size_t i = 0; i < n; i++)
-				if (!m[i].why && pmu__metric_def_in(&m[i].d, g[k])) {
-					if (json) {
-						printf("%s", c ? ", " : "");
-						pmu__json_str(stdout, m[i].d.name);
-					} else
-						printf(" %s", m[i].d.name);
-					c++;
-				}
-			printf(json ? "]}" : "\n");
-			free((char *)g[k]);
-		}
-		free(g);
-		if (json)
-			printf("\n  ]\n}\n");
-		return 0;
-	}
+	if (groups)
+		return list_groups(m, n, json);
 	if (json)
 		printf("{\n  \"source\": "), pmu__json_str(stdout, tool_metrics_source()), printf(",\n  \"metrics\": [");
 	else
 		printf("metrics (%s):\n", tool_metrics_source());
 	for (size_t i = 0; i < n; i++) {
-		const struct tool_metric *t = &m[i];
-
-		refused += t->why != NULL;
+		refused += m[i].why != NULL;
 		if (json) {
-			printf("%s\n    {\"metric\": ", i ? "," : "");
-			pmu__json_str(stdout, t->d.name);
-			printf(", \"expr\": ");
-			pmu__json_str(stdout, t->d.expr ? t->d.expr : "");
-			if (t->d.groups) {
-				printf(", \"groups\": ");
-				pmu__json_str(stdout, t->d.groups);
-			}
-			if (t->d.scale_unit) {
-				printf(", \"scale_unit\": ");
-				pmu__json_str(stdout, t->d.scale_unit);
-			}
-			if (t->d.desc) {
-				printf(", \"description\": ");
-				pmu__json_str(stdout, t->d.desc);
-			}
-			if (t->why) {
-				printf(", \"refused\": ");
-				pmu__json_str(stdout, t->why);
-			}
-			putchar('}');
-			continue;
+			printf("%s\n    ", i ? "," : "");
+			metric_json(&m[i]);
+		} else {
+			metric_text(&m[i]);
 		}
-		if (t->why) {
-			printf("  %-40s refused: %s\n", t->d.name, t->why);
-			continue;
-		}
-		printf("  %-40s", t->d.name);
-		if (t->d.groups && *t->d.groups)
-			printf(" [%s]", t->d.groups);
-		if (t->d.desc && *t->d.desc)
-			printf(" %s", t->d.desc);
-		/* the expression as people write it: perf's escapes ("branch\-misses") left out */
-		fputs("\n      = ", stdout);
-		for (const char *c = t->d.expr; *c; c++) {
-			if (*c == '\\' && c[1])
-				c++;
-			putchar(*c);
-		}
-		print_unit(t->d.scale_unit);
-		putchar('\n');
 	}
 	if (json)
 		printf("\n  ],\n  \"offered\": %zu,\n  \"refused\": %zu\n}\n", n - refused, refused);
