@@ -105,7 +105,12 @@ static int add_list(struct merge *m, const char *list)
 	return r;
 }
 
-static int merge_main(int argc, char **argv)
+struct merge_args {
+	const char *out, *format, *from;
+};
+
+/* The options into a: -1 to merge, or an exit status (--help, a usage error). */
+static int merge_args(struct merge_args *a, int argc, char **argv)
 {
 	enum { FORMAT = 256, FROM };
 	static const struct option opts[] = {
@@ -115,51 +120,70 @@ static int merge_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *out = NULL, *format = NULL, *from = NULL;
-	struct merge m = { 0 };
-	struct pmu__out o = { .dir = -1 };
-	FILE *f = stdout;
-	locale_t c, old;
-	int opt, r;
+	int opt;
 
 	optind = 1;
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'o':
-			out = optarg;
-			break;
-		case FORMAT:
-			format = optarg;
-			if (strcmp(format, "table") && strcmp(format, "csv") && strcmp(format, "json")) {
-				fprintf(stderr, "pmu report merge: --format %s: unknown (table, csv or json)\n", format);
+		if (opt == 'o') {
+			a->out = optarg;
+		} else if (opt == FORMAT) {
+			a->format = optarg;
+			if (strcmp(optarg, "table") && strcmp(optarg, "csv") && strcmp(optarg, "json")) {
+				fprintf(stderr, "pmu report merge: --format %s: unknown (table, csv or json)\n", optarg);
 				return usage(stderr);
 			}
-			break;
-		case FROM:
-			from = optarg;
-			break;
-		case 'h':
+		} else if (opt == FROM) {
+			a->from = optarg;
+		} else if (opt == 'h') {
 			return usage(stdout);
-		case ':':
-			fprintf(stderr, "pmu report merge: %s needs a value\n", argv[optind - 1]);
-			return usage(stderr);
-		default:
-			fprintf(stderr, "pmu report merge: unknown option %s\n", argv[optind - 1]);
+		} else {
+			fprintf(stderr, opt == ':' ? "pmu report merge: %s needs a value\n" :
+				"pmu report merge: unknown option %s\n", argv[optind - 1]);
 			return usage(stderr);
 		}
 	}
-	if (optind >= argc && !from) {
+	if (optind >= argc && !a->from) {
 		fprintf(stderr, "pmu report merge: no report to merge\n");
 		return usage(stderr);
 	}
-	if (out && !*out) {
+	if (a->out && !*a->out) {
 		fprintf(stderr, "pmu report merge: -o: the path is empty\n");
 		return usage(stderr);
 	}
-	if (!format)
-		format = out ? pmu__report_format(out) : "table";
-	r = from ? add_list(&m, from) : 0;
+	if (!a->format)
+		a->format = a->out ? pmu__report_format(a->out) : "table";
+	return -1;
+}
+
+/* The merged report in format to f, with numbers as C writes them. */
+static void merge_write(FILE *f, struct merge *m, const char *format)
+{
+	locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0), old = c ? uselocale(c) : (locale_t)0;
+
+	if (!strcmp(format, "json"))
+		merge_json(f, m);
+	else if (!strcmp(format, "csv"))
+		merge_csv(f, m);
+	else
+		merge_table(f, m);
+	if (c) {
+		uselocale(old);
+		freelocale(c);
+	}
+}
+
+static int merge_main(int argc, char **argv)
+{
+	struct merge_args a = { 0 };
+	struct merge m = { 0 };
+	struct pmu__out o = { .dir = -1 };
+	FILE *f = stdout;
+	int r = merge_args(&a, argc, argv);
+
+	if (r >= 0)
+		return r;
+	r = a.from ? add_list(&m, a.from) : 0;
 	for (int i = optind; i < argc && r >= 0; i++)
 		r = add_input(&m, argv[i]);
 	if (r >= 0 && !m.nin)
@@ -169,8 +193,8 @@ static int merge_main(int argc, char **argv)
 	if (r < 0)
 		fprintf(stderr, "pmu report merge: %s\n", tool_errmsg());
 	/* The figures first: a failure leaves no file made or written over. */
-	if (r >= 0 && out) {
-		if ((r = pmu__out_open(&o, out, false)) < 0)
+	if (r >= 0 && a.out) {
+		if ((r = pmu__out_open(&o, a.out, false)) < 0)
 			fprintf(stderr, "pmu report merge: %s\n", pmu_errmsg());
 		f = o.f;
 	}
@@ -178,23 +202,11 @@ static int merge_main(int argc, char **argv)
 		merge_free(&m);
 		return 1;
 	}
-	/* numbers as C writes them */
-	c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-	old = c ? uselocale(c) : (locale_t)0;
-	if (!strcmp(format, "json"))
-		merge_json(f, &m);
-	else if (!strcmp(format, "csv"))
-		merge_csv(f, &m);
-	else
-		merge_table(f, &m);
-	if (c) {
-		uselocale(old);
-		freelocale(c);
-	}
+	merge_write(f, &m, a.format);
 	merge_free(&m);
-	if (out ? (r = pmu__out_close(&o, true)) < 0 : (fflush(f) != 0 || ferror(f))) {
-		fprintf(stderr, "pmu report merge: %s: %s\n", out ? out : "standard output",
-			strerror(out ? -r : errno));
+	if (a.out ? (r = pmu__out_close(&o, true)) < 0 : (fflush(f) != 0 || ferror(f))) {
+		fprintf(stderr, "pmu report merge: %s: %s\n", a.out ? a.out : "standard output",
+			strerror(a.out ? -r : errno));
 		return 1;
 	}
 	return 0;
