@@ -216,81 +216,81 @@ static void pfm_cb(void *arg, const char *pmu, const char *ev, const char *desc)
 	entry(o, "libpfm", pmu, ev, NULL, NULL, desc, NULL, NULL);
 }
 
-static void list_pmu(struct out *o, struct pmu__desc *d, int json_pmus_only)
+/* The json's "pmus" entry of d: its type and terms. */
+static void pmu_terms_json(struct out *o, const struct pmu__desc *d)
 {
-	char **names, buf[4096], scale[64], unit[64], spec[96], title[160];
-	bool named;
-	size_t n;
+	char spec[96];
 
-	if (pmu__desc_all(d) < 0) {
-		fprintf(stderr, "pmu list: %s: out of memory reading its formats\n", d->name);
-		o->status = 1;
+	printf("%s\n    {\"name\": ", o->n ? "," : "");
+	pmu__json_str(stdout, d->name);
+	printf(", \"type\": %" PRIu32 ", \"core\": %s, \"terms\": {", d->type, d->core ? "true" : "false");
+	for (unsigned i = 0; i < d->nfmt; i++) {
+		printf("%s", i ? ", " : "");
+		pmu__json_str(stdout, d->fmt[i].name);
+		printf(": ");
+		if (d->fmt[i].bad) {
+			pmu__json_str(stdout, "malformed");
+			continue;
+		}
+		pmu__field_str(&d->fmt[i].f, spec, sizeof(spec));
+		pmu__json_str(stdout, spec);
 	}
-	if (!json_pmus_only)	/* malformed files: said on stderr, marked in the listing */
-		for (unsigned i = 0; i < d->nfmt; i++)
-			if (d->fmt[i].bad)
-				fprintf(stderr, "pmu list: %s/%s/format/%s is malformed: '%s'\n", pmu__sysfs_root(),
-					d->name, d->fmt[i].name, d->fmt[i].bad);
+	printf("}}");
+	o->n++;
+}
 
-	if (json_pmus_only) {
-		printf("%s\n    {\"name\": ", o->n ? "," : "");
-		pmu__json_str(stdout, d->name);
-		printf(", \"type\": %" PRIu32 ", \"core\": %s, \"terms\": {", d->type, d->core ? "true" : "false");
-		for (unsigned i = 0; i < d->nfmt; i++) {
-			printf("%s", i ? ", " : "");
-			pmu__json_str(stdout, d->fmt[i].name);
-			printf(": ");
-			if (d->fmt[i].bad) {
-				pmu__json_str(stdout, "malformed");
-				continue;
-			}
+/* The text header of PMU d, titled title: its terms, or what to write without any. */
+static void pmu_terms_text(struct out *o, const struct pmu__desc *d, const char *title, bool named)
+{
+	char spec[96];
+
+	printf("%s%s\n  terms:", o->n ? "\n" : "", title);
+	o->header_done = true;
+	for (unsigned i = 0; i < d->nfmt; i++) {
+		if (d->fmt[i].bad) {
+			printf(" %s=(malformed: %s)", d->fmt[i].name, d->fmt[i].bad);
+		} else {
 			pmu__field_str(&d->fmt[i].f, spec, sizeof(spec));
-			pmu__json_str(stdout, spec);
+			printf(" %s=%s", d->fmt[i].name, spec);
 		}
-		printf("}}");
-		o->n++;
-		return;
 	}
-	snprintf(title, sizeof(title), "PMU %s (type %" PRIu32 "%s):", d->name, d->type, d->core ? ", core" : "");
-	section(o, title);
-	/* "software/": the PMU asked for by name, listed even without format files */
-	named = o->glob && !o->kind && match(o, "sysfs", d->name, "");
-	if (!o->json && (d->nfmt || named) && (!o->glob || match(o, "sysfs", d->name, ""))) {
-		printf("%s%s\n  terms:", o->n ? "\n" : "", title);
-		o->header_done = true;
-		for (unsigned i = 0; i < d->nfmt; i++) {
-			if (d->fmt[i].bad)
-				printf(" %s=(malformed: %s)", d->fmt[i].name, d->fmt[i].bad);
-			else {
-				pmu__field_str(&d->fmt[i].f, spec, sizeof(spec));
-				printf(" %s=%s", d->fmt[i].name, spec);
-			}
-		}
-		if (!d->nfmt)
-			printf(" none (no format files; config, config1, config2, config3 take numbers)");
-		putchar('\n');
-		if (named && d->type == PERF_TYPE_TRACEPOINT)
-			printf("  its events are the tracepoints, written SUBSYS:NAME: pmu list tracepoint\n");
-		o->n++;
-	}
-	/* perf's software names in this PMU's spelling (software/task-clock/ is not one: perf refuses it) */
-	for (size_t i = 0; named && d->type == PERF_TYPE_SOFTWARE && i < pmu__n_sw_names; i++) {
+	if (!d->nfmt)
+		printf(" none (no format files; config, config1, config2, config3 take numbers)");
+	putchar('\n');
+	if (named && d->type == PERF_TYPE_TRACEPOINT)
+		printf("  its events are the tracepoints, written SUBSYS:NAME: pmu list tracepoint\n");
+	o->n++;
+}
+
+/* perf's software names in this PMU's spelling (software/task-clock/ is not one: perf refuses it). */
+static void pmu_software(struct out *o, const struct pmu__desc *d)
+{
+	char spec[96], enc[96], title[160];
+
+	for (size_t i = 0; d->type == PERF_TYPE_SOFTWARE && i < pmu__n_sw_names; i++) {
 		const struct pmu__name_id *sw = &pmu__sw_names[i];
 
 		if (i && sw->id == sw[-1].id)
 			continue;	/* "faults" after "page-faults" */
 		snprintf(spec, sizeof(spec), "%s/config=0x%" PRIx64 "/", d->name, sw->id);
-		snprintf(buf, sizeof(buf), "type=%" PRIu32 " config=0x%" PRIx64, d->type, sw->id);
+		snprintf(enc, sizeof(enc), "type=%" PRIu32 " config=0x%" PRIx64, d->type, sw->id);
 		snprintf(title, sizeof(title), "%s: %s", sw->name, sw->desc);
-		entry(o, "sysfs", d->name, sw->name, spec, buf, title, NULL, NULL);
+		entry(o, "sysfs", d->name, sw->name, spec, enc, title, NULL, NULL);
 	}
+}
+
+/* The sysfs aliases of PMU d, with their scale and unit. */
+static void pmu_aliases(struct out *o, const struct pmu__desc *d)
+{
+	char **names, buf[4096], scale[64], unit[64], canon[256];
+	size_t n;
+
 	if (pmu__alias_names(d->name, &names, &n) < 0) {
 		fprintf(stderr, "pmu list: %s: out of memory listing its events\n", d->name);
 		o->status = 1;
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		char canon[256];
 		int r = pmu__alias_read(d->name, names[i], strlen(names[i]), buf, sizeof(buf), canon, sizeof(canon));
 		bool sc = pmu__alias_extra(d->name, names[i], "scale", scale, sizeof(scale)) > 0;
 		bool un = pmu__alias_extra(d->name, names[i], "unit", unit, sizeof(unit)) > 0;
@@ -303,6 +303,35 @@ static void list_pmu(struct out *o, struct pmu__desc *d, int json_pmus_only)
 		      un ? unit : NULL);
 	}
 	pmu__names_free(names, n);
+}
+
+static void list_pmu(struct out *o, struct pmu__desc *d, int json_pmus_only)
+{
+	char title[160];
+	bool named;
+
+	if (pmu__desc_all(d) < 0) {
+		fprintf(stderr, "pmu list: %s: out of memory reading its formats\n", d->name);
+		o->status = 1;
+	}
+	if (json_pmus_only) {
+		pmu_terms_json(o, d);
+		return;
+	}
+	/* malformed files: said on stderr, marked in the listing */
+	for (unsigned i = 0; i < d->nfmt; i++)
+		if (d->fmt[i].bad)
+			fprintf(stderr, "pmu list: %s/%s/format/%s is malformed: '%s'\n", pmu__sysfs_root(),
+				d->name, d->fmt[i].name, d->fmt[i].bad);
+	snprintf(title, sizeof(title), "PMU %s (type %" PRIu32 "%s):", d->name, d->type, d->core ? ", core" : "");
+	section(o, title);
+	/* "software/": the PMU asked for by name, listed even without format files */
+	named = o->glob && !o->kind && match(o, "sysfs", d->name, "");
+	if (!o->json && (d->nfmt || named) && (!o->glob || match(o, "sysfs", d->name, "")))
+		pmu_terms_text(o, d, title, named);
+	if (named)
+		pmu_software(o, d);
+	pmu_aliases(o, d);
 }
 
 /* The tracepoints of tracefs; when they cannot be read and were asked for, says why. */
