@@ -81,14 +81,79 @@ static bool no_slots(const struct tool_metric *m)
 static char noslots[512], bynumber[512];
 static size_t noslots_len, bynumber_len;
 
+/* The hardware events a metric added: how many, of which PMU type, and whether of several. */
+struct hw_seen {
+	unsigned n;
+	uint32_t type;
+	bool mixed;
+};
+
+/* A new entry of r->met for m, with its event ids (taken over); NULL with a message. */
+static struct stat_metric *new_metric(struct stat_run *r, const struct tool_metric *m, const char **ids, unsigned n)
+{
+	struct stat_metric *met = realloc(r->met, (r->nmet + 1) * sizeof(*met)), *k;
+
+	if (met)
+		r->met = met;
+	k = met ? &met[r->nmet] : NULL;
+	if (k) {
+		memset(k, 0, sizeof(*k));
+		k->m = m;
+		k->ids = ids;
+		k->nids = n;
+		k->ev = calloc(n ? n : 1, sizeof(*k->ev));
+	}
+	if (!k || !k->ev) {
+		free(ids);
+		tool_err(-ENOMEM, "out of memory");
+		return NULL;
+	}
+	r->nmet++;
+	return k;
+}
+
+/* Event i of metric k onto r->ev (once: an event counted already is shared). 0 or -errno. */
+static int metric_event(struct stat_run *r, struct stat_metric *k, unsigned i, struct hw_seen *hw)
+{
+	struct perf_event_attr attr = { .size = sizeof(attr) };
+	const char *id = k->ids[i];
+	char *spec;
+	int at, rc = 0;
+
+	if (!strcmp(id, "duration_time")) {
+		k->ev[i] = STAT_DURATION;
+		return 0;
+	}
+	spec = tool_metric_event(id);
+	if (!spec)
+		return tool_err(-EINVAL, "metric %s: %s", k->m->d.name, tool_errmsg());
+	at = find_event(r, id, spec);
+	if (at < 0) {
+		rc = stat_event_add(r, id, strcmp(spec, id) ? spec : NULL);
+		if (rc == 0 && pmu_event_attr(spec, &attr) == 0 && attr.type != PERF_TYPE_SOFTWARE && !is_slots(id) &&
+		    strncasecmp(id, "topdown-", 8)) {
+			hw->mixed |= hw->n && attr.type != hw->type;
+			hw->type = attr.type;
+			hw->n++;
+		}
+		at = (int)r->n - 1;
+	}
+	free(spec);
+	if (rc < 0)
+		return tool_err(rc, "metric %s: %s", k->m->d.name, tool_errmsg());
+	if (tool_arm_common_event(id) >= 0)
+		note_missing(bynumber, sizeof(bynumber), &bynumber_len, id);
+	k->ev[i] = (unsigned)at;
+	return 0;
+}
+
 /* Metric m onto r->met, its events onto r->ev. */
 static int add_metric(struct stat_run *r, const struct tool_metric *m)
 {
-	struct stat_metric *k, *met;
+	struct hw_seen hw = { 0 };
+	struct stat_metric *k;
 	const char **ids;
-	unsigned n, first, hw = 0;
-	uint32_t hwtype = 0;
-	bool mixed = false;
+	unsigned n, first = r->n;
 	int rc;
 
 	for (unsigned i = 0; i < r->nmet; i++)
@@ -99,60 +164,15 @@ static int add_metric(struct stat_run *r, const struct tool_metric *m)
 	rc = pmu__expr_events(m->e, &events_env, &ids, &n);
 	if (rc < 0)
 		return tool_err(rc, "metric %s: %s", m->d.name, pmu_errmsg());
-	met = realloc(r->met, (r->nmet + 1) * sizeof(*met));
-	if (!met) {
-		free(ids);
-		return tool_err(-ENOMEM, "out of memory");
-	}
-	r->met = met;
-	k = &met[r->nmet];
-	memset(k, 0, sizeof(*k));
-	k->m = m;
-	k->ids = ids;
-	k->nids = n;
-	k->ev = calloc(n ? n : 1, sizeof(*k->ev));
-	if (!k->ev) {
-		free(ids);
-		return tool_err(-ENOMEM, "out of memory");
-	}
-	r->nmet++;
-	first = r->n;
+	if (!(k = new_metric(r, m, ids, n)))
+		return -ENOMEM;
 	/* two passes: slots first, as the kernel wants it leading the topdown events' group */
 	for (unsigned pass = 0; pass < 2; pass++)
-	for (unsigned i = 0; i < n; i++) {
-		struct perf_event_attr attr = { .size = sizeof(attr) };
-		char *spec;
-		int at;
-
-		if (is_slots(ids[i]) != (pass == 0))
-			continue;
-		if (!strcmp(ids[i], "duration_time")) {
-			k->ev[i] = STAT_DURATION;
-			continue;
-		}
-		spec = tool_metric_event(ids[i]);
-		if (!spec)
-			return tool_err(-EINVAL, "metric %s: %s", m->d.name, tool_errmsg());
-		at = find_event(r, ids[i], spec);
-		if (at < 0) {
-			rc = stat_event_add(r, ids[i], strcmp(spec, ids[i]) ? spec : NULL);
-			if (rc == 0 && pmu_event_attr(spec, &attr) == 0 && attr.type != PERF_TYPE_SOFTWARE &&
-			    !is_slots(ids[i]) && strncasecmp(ids[i], "topdown-", 8)) {
-				mixed |= hw && attr.type != hwtype;
-				hwtype = attr.type;
-				hw++;
-			}
-			at = (int)r->n - 1;
-		}
-		free(spec);
-		if (rc < 0)
-			return tool_err(rc, "metric %s: %s", m->d.name, tool_errmsg());
-		if (tool_arm_common_event(ids[i]) >= 0)
-			note_missing(bynumber, sizeof(bynumber), &bynumber_len, ids[i]);
-		k->ev[i] = (unsigned)at;
-	}
+		for (unsigned i = 0; i < n; i++)
+			if (is_slots(ids[i]) == (pass == 0) && (rc = metric_event(r, k, i, &hw)) < 0)
+				return rc;
 	/* its own events together, where they fit: one PMU's, no more than its counters */
-	if (!r->metric_no_group && r->n - first > 1 && hw <= GROUP_MAX && !mixed)
+	if (!r->metric_no_group && r->n - first > 1 && hw.n <= GROUP_MAX && !hw.mixed)
 		for (unsigned i = first; i < r->n; i++) {
 			r->ev[i].slot = i - first;
 			r->ev[i].gsize = r->n - first;
