@@ -194,17 +194,72 @@ static void lay_out(struct pmu_results *r)
 	}
 }
 
-int pmu__results_fill(struct pmu_results *r, const char *who)
+static void free_copies(struct pmu__rcopy **copy, unsigned n)
+{
+	for (unsigned j = 0; copy && j < n; j++)
+		free(copy[j]);
+	free(copy);
+}
+
+/* The names of the configuration c and of the regions into r, with room for nthr threads. 0 or -ENOMEM. */
+static int copy_names(struct pmu_results *r, const struct pmu__tconf *c, unsigned nthr)
+{
+	r->ev = calloc(r->n + 1, sizeof(*r->ev));
+	r->reg = calloc(r->nreg + 1, sizeof(*r->reg));
+	r->thr = calloc(nthr + 1, sizeof(*r->thr));
+	if (!r->ev || !r->reg || !r->thr)
+		return -ENOMEM;
+	for (unsigned i = 0; i < r->n; i++)
+		if (!(r->ev[i] = strdup(c->names[i])))
+			return -ENOMEM;
+	for (unsigned id = 0; id < r->nreg; id++)
+		if (!(r->reg[id] = strdup(pmu__region_name(id))))
+			return -ENOMEM;
+	if ((c->metrics && !(r->named = strdup(c->metrics))) || (c->skipped && !(r->skipped = strdup(c->skipped))))
+		return -ENOMEM;
+	return 0;
+}
+
+/*
+ * Each thread with regions into r->thr and copy (at most nthr, r->nthr set): 0, 1 when a
+ * thread began its first region since they were counted (take it all again, or a thread
+ * later in the walk, the caller say, would be left out: each thread does so once, so this
+ * ends), or -ENOMEM. Under the walk's lock.
+ */
+static int copy_threads(struct pmu_results *r, struct pmu__rcopy **copy, unsigned nthr, size_t size)
+{
+	const struct pmu__thr *t;
+
+	for (t = pmu__thr_walk_next(NULL); t; t = pmu__thr_walk_next(t)) {
+		struct pmu__rthr *rt = &r->thr[r->nthr];
+
+		if (!pmu__region_used(t))
+			continue;
+		if (r->nthr == nthr)
+			return 1;
+		rt->tid = t->tid;
+		memcpy(rt->name, t->tname, sizeof(rt->name));
+		rt->name[sizeof(rt->name) - 1] = '\0';
+		rt->exited = __atomic_load_n(&t->exited, __ATOMIC_RELAXED);
+		copy[r->nthr] = malloc(((size_t)r->nreg + 1) * size);
+		if (!copy[r->nthr])
+			return -ENOMEM;
+		pmu__region_copy(t, r->nreg, copy[r->nthr]);
+		r->nthr++;
+	}
+	return 0;
+}
+
+/* One try at a consistent copy of every thread's regions into r and *copy: 0, 1 to try again, -errno. */
+static int snapshot(struct pmu_results *r, struct pmu__rcopy ***copy, const char *who)
 {
 	const struct pmu__tconf *c;
 	const struct pmu__thr *t;
-	struct pmu__rcopy **copy = NULL;
-	unsigned k = 0, nthr = 0;
-	bool more = false;
-	size_t size;
+	unsigned nthr = 0;
+	int rc;
 
-again:
 	memset(r, 0, sizeof(*r));
+	*copy = NULL;
 	c = pmu__thr_walk_begin();
 	if (!c) {
 		pmu__thr_walk_end();
@@ -214,92 +269,54 @@ again:
 	r->n = c->n;
 	r->start = c->start;
 	r->nreg = pmu__region_count();
-	size = pmu__rcopy_size(r->n);
 	for (t = pmu__thr_walk_next(NULL); t; t = pmu__thr_walk_next(t))
 		nthr += pmu__region_used(t);
-	r->ev = calloc(r->n + 1, sizeof(*r->ev));
-	r->reg = calloc(r->nreg + 1, sizeof(*r->reg));
-	r->thr = calloc(nthr + 1, sizeof(*r->thr));
-	copy = calloc(nthr + 1, sizeof(*copy));
-	if (!r->ev || !r->reg || !r->thr || !copy)
-		goto nomem;
-	for (unsigned i = 0; i < r->n; i++)
-		if (!(r->ev[i] = strdup(c->names[i])))
-			goto nomem;
-	for (unsigned id = 0; id < r->nreg; id++)
-		if (!(r->reg[id] = strdup(pmu__region_name(id))))
-			goto nomem;
-	if ((c->metrics && !(r->named = strdup(c->metrics))) || (c->skipped && !(r->skipped = strdup(c->skipped))))
-		goto nomem;
-	for (t = pmu__thr_walk_next(NULL), k = 0; t; t = pmu__thr_walk_next(t)) {
-		struct pmu__rthr *rt = &r->thr[k];
-
-		if (!pmu__region_used(t))
-			continue;
-		/*
-		 * A thread that began its first region since the count: take it all
-		 * again, or a thread later in the walk (the caller, say) would be left
-		 * out (each thread begins a first region once, so this ends).
-		 */
-		if (k == nthr) {
-			more = true;
-			break;
-		}
-		rt->tid = t->tid;
-		memcpy(rt->name, t->tname, sizeof(rt->name));
-		rt->name[sizeof(rt->name) - 1] = '\0';
-		rt->exited = __atomic_load_n(&t->exited, __ATOMIC_RELAXED);
-		copy[k] = malloc(((size_t)r->nreg + 1) * size);
-		if (!copy[k])
-			goto nomem;
-		pmu__region_copy(t, r->nreg, copy[k]);
-		k++;
-	}
+	*copy = calloc(nthr + 1, sizeof(**copy));
+	rc = !*copy ? -ENOMEM : copy_names(r, c, nthr);
+	if (rc == 0)
+		rc = copy_threads(r, *copy, nthr, pmu__rcopy_size(r->n));
 	pmu__thr_walk_end();
-	r->nthr = k;
 	/*
-	 * A region named for the first time meanwhile is missing from the copy
-	 * while the calls around it are in: take the copy again (names are
-	 * few, and forgotten only by pmu_thread_fini(), so this ends).
+	 * A region named for the first time meanwhile is missing from the copy while
+	 * the calls around it are in: take the copy again (names are few, and forgotten
+	 * only by pmu_thread_fini(), so this ends).
 	 */
-	if (more || pmu__region_count() != r->nreg) {
-		for (unsigned j = 0; j < k; j++)
-			free(copy[j]);
-		free(copy);
+	if (rc == 0 && pmu__region_count() != r->nreg)
+		rc = 1;
+	if (rc != 0) {
+		free_copies(*copy, r->nthr);
+		*copy = NULL;
+		r->nthr = 0;
 		pmu__results_clear(r);
-		copy = NULL;
-		nthr = 0;
-		more = false;
-		goto again;
 	}
+	return rc == -ENOMEM ? pmu__err(rc, "%s: out of memory", who) : rc;
+}
+
+int pmu__results_fill(struct pmu_results *r, const char *who)
+{
+	struct pmu__rcopy **copy;
+	int rc;
+
+	while ((rc = snapshot(r, &copy, who)) == 1)
+		;
+	if (rc < 0)
+		return rc;
 	r->ent = calloc((size_t)(r->nthr + 1) * r->nreg + 1, sizeof(*r->ent));
 	r->u = calloc((size_t)(r->nthr + 1) * r->nreg * 3 * (r->n + 1) + 1, sizeof(*r->u));
 	r->x = calloc((size_t)(r->nthr + 1) * r->nreg * 2 * (r->n + 1) + 1, sizeof(*r->x));
-	if (!r->ent || !r->u || !r->x) {
-		k = r->nthr;
-		goto nomem_unlocked;
+	if (r->ent && r->u && r->x) {
+		lay_out(r);
+		for (unsigned k = 0; k < r->nthr; k++)
+			thread_entries(r, (int)k, copy[k]);
+		total_entries(r, copy);
 	}
-	lay_out(r);
-	for (k = 0; k < r->nthr; k++)
-		thread_entries(r, (int)k, copy[k]);
-	total_entries(r, copy);
-	for (k = 0; k < r->nthr; k++)
-		free(copy[k]);
-	free(copy);
-	if (metrics(r) < 0) {
+	free_copies(copy, r->nthr);
+	if (!r->ent || !r->u || !r->x || metrics(r) < 0) {
+		r->nthr = 0;
 		pmu__results_clear(r);
 		return pmu__err(-ENOMEM, "%s: out of memory", who);
 	}
 	return 0;
-nomem:
-	pmu__thr_walk_end();
-nomem_unlocked:
-	for (unsigned j = 0; copy && j < k; j++)
-		free(copy[j]);
-	free(copy);
-	r->nthr = 0;
-	pmu__results_clear(r);
-	return pmu__err(-ENOMEM, "%s: out of memory", who);
 }
 
 PMU_API struct pmu_results *pmu_results_take(void)
