@@ -151,6 +151,49 @@ static double bits(enum op op, double l, double r)
 	return (double)(op == N_OR ? a | b : op == N_AND ? a & b : a ^ b);
 }
 
+/*
+ * Operator node n on its operands' values (c: ?:'s third). With fold, while finding an
+ * expression's events, the values are constants or NaN where events decide: an operand
+ * not known (or infinite) leaves the node unknown, min and max are never known, and ?:
+ * is known where its condition is, or where both sides agree.
+ */
+static int apply(const struct pmu__expr *e, const struct node *n, double a, double b, double c, bool fold, double *v)
+{
+	bool k = !fold || (isfinite(a) && isfinite(b));
+
+	switch (n->op) {
+	case N_NEG: *v = -a; return 0;
+	case N_OR:
+	case N_XOR:
+	case N_AND: *v = k ? bits(n->op, a, b) : NAN; return 0;
+	case N_LT: *v = k ? a < b : NAN; return 0;
+	case N_GT: *v = k ? a > b : NAN; return 0;
+	case N_ADD: *v = k ? a + b : NAN; return 0;
+	case N_SUB: *v = k ? a - b : NAN; return 0;
+	case N_MUL: *v = k ? a * b : NAN; return 0;
+	case N_DIV:
+		if (fpclassify(b) == FP_ZERO)
+			return pmu__expr_fail_at(-EDOM, e->text, n->col, "division by zero");
+		*v = k ? a / b : NAN;
+		return 0;
+	case N_MOD:
+		if (k || fpclassify(b) == FP_ZERO)
+			return mod(e, n, a, b, v);
+		*v = NAN;
+		return 0;
+	case N_DRATIO: *v = fpclassify(b) == FP_ZERO ? 0 : k ? a / b : NAN; return 0;
+	case N_MIN: *v = fold ? NAN : a < b ? a : b; return 0;
+	case N_MAX: *v = fold ? NAN : a > b ? a : b; return 0;
+	case N_IF:
+		if (!fold)
+			*v = fpclassify(b) == FP_ZERO ? c : a;
+		else
+			*v = fpclassify(b) == FP_ZERO ? c : isfinite(b) ? a : a == c ? a : NAN;
+		return 0;
+	default: *v = NAN; return 0;	/* leaves: their callers' */
+	}
+}
+
 /* Every node in order, as bison reduces them: the first failure, left to right, is the one told. */
 static int eval(struct chain *ch, const struct pmu__expr *e, double *out)
 {
@@ -164,32 +207,14 @@ static int eval(struct chain *ch, const struct pmu__expr *e, double *out)
 		/* a leaf's a is no child */
 		double a = n->op >= N_NEG ? v[n->a] : 0, b = n->op >= N_NEG ? v[n->b] : 0;
 
-		switch (n->op) {
-		case N_NUM: v[i] = n->num; break;
-		case N_LIT: rc = eval_lit(ch, e, n, &v[i]); break;
-		case N_ID:
-		case N_SRC: rc = eval_id(ch, e, n, &v[i]); break;
-		case N_NEG: v[i] = -a; break;
-		case N_OR:
-		case N_XOR:
-		case N_AND: v[i] = bits(n->op, a, b); break;
-		case N_LT: v[i] = a < b; break;
-		case N_GT: v[i] = a > b; break;
-		case N_ADD: v[i] = a + b; break;
-		case N_SUB: v[i] = a - b; break;
-		case N_MUL: v[i] = a * b; break;
-		case N_DIV:
-			if (fpclassify(b) == FP_ZERO)
-				rc = pmu__expr_fail_at(-EDOM, e->text, n->col, "division by zero");
-			else
-				v[i] = a / b;
-			break;
-		case N_MOD: rc = mod(e, n, a, b, &v[i]); break;
-		case N_DRATIO: v[i] = fpclassify(b) == FP_ZERO ? 0 : a / b; break;
-		case N_MIN: v[i] = a < b ? a : b; break;
-		case N_MAX: v[i] = a > b ? a : b; break;
-		case N_IF: v[i] = fpclassify(b) == FP_ZERO ? v[n->c] : a; break;
-		}
+		if (n->op == N_NUM)
+			v[i] = n->num;
+		else if (n->op == N_LIT)
+			rc = eval_lit(ch, e, n, &v[i]);
+		else if (n->op == N_ID || n->op == N_SRC)
+			rc = eval_id(ch, e, n, &v[i]);
+		else
+			rc = apply(e, n, a, b, n->op == N_IF ? v[n->c] : 0, false, &v[i]);
 	}
 	if (!rc)
 		*out = v[e->nnodes - 1];
@@ -232,61 +257,9 @@ static int need(struct needs *nd, const char *id)
 
 static int find(struct chain *ch, const struct pmu__expr *e, struct needs *nd);
 
-/*
- * The values first (a constant, or NaN where events decide), then which
- * nodes the root needs, from the root down: children come before parents.
- */
-static int find_in(struct chain *ch, const struct pmu__expr *e, struct needs *nd, double *v, char *use)
+/* Which nodes the root needs, from the root down (children come before parents), given the values v. */
+static void mark_used(const struct pmu__expr *e, const double *v, char *use)
 {
-	int rc = 0;
-
-	for (unsigned i = 0; i < e->nnodes && !rc; i++) {
-		const struct node *n = &e->nodes[i];
-		/* a leaf's a is no child */
-		double a = n->op >= N_NEG ? v[n->a] : 0, b = n->op >= N_NEG ? v[n->b] : 0;
-		bool k = isfinite(a) && isfinite(b);
-
-		switch (n->op) {
-		case N_NUM: v[i] = n->num; break;
-		case N_LIT: rc = eval_lit(ch, e, n, &v[i]); break;
-		case N_ID:
-		case N_SRC: v[i] = NAN; break;
-		case N_NEG: v[i] = -a; break;
-		case N_OR:
-		case N_XOR:
-		case N_AND: v[i] = k ? bits(n->op, a, b) : NAN; break;
-		case N_LT: v[i] = k ? a < b : NAN; break;
-		case N_GT: v[i] = k ? a > b : NAN; break;
-		case N_ADD: v[i] = k ? a + b : NAN; break;
-		case N_SUB: v[i] = k ? a - b : NAN; break;
-		case N_MUL: v[i] = k ? a * b : NAN; break;
-		case N_DIV:
-			if (fpclassify(b) == FP_ZERO)
-				rc = pmu__expr_fail_at(-EDOM, e->text, n->col, "division by zero");
-			else
-				v[i] = k ? a / b : NAN;
-			break;
-		case N_MOD:
-			if (fpclassify(b) == FP_ZERO)
-				rc = pmu__expr_fail_at(-EDOM, e->text, n->col, "'%%' by zero");
-			else if (k)
-				rc = mod(e, n, a, b, &v[i]);
-			else
-				v[i] = NAN;
-			break;
-		case N_DRATIO: v[i] = fpclassify(b) == FP_ZERO ? 0 : k ? a / b : NAN; break;
-		case N_MIN:
-		case N_MAX: v[i] = NAN; break;
-		case N_IF: {
-			double t = a, c = b, f = v[n->c];
-
-			v[i] = fpclassify(c) == FP_ZERO ? f : isfinite(c) ? t : t == f ? t : NAN;
-			break;
-		}
-		}
-	}
-	if (rc)
-		return rc;
 	memset(use, 0, e->nnodes);
 	use[e->nnodes - 1] = 1;
 	for (unsigned i = e->nnodes; i-- > 0;) {
@@ -327,6 +300,31 @@ static int find_in(struct chain *ch, const struct pmu__expr *e, struct needs *nd
 				use[n->a] = use[n->b] = 1;
 		}
 	}
+}
+
+/*
+ * The values first (a constant, or NaN where events decide), then which
+ * nodes the root needs, from the root down: children come before parents.
+ */
+static int find_in(struct chain *ch, const struct pmu__expr *e, struct needs *nd, double *v, char *use)
+{
+	int rc = 0;
+
+	for (unsigned i = 0; i < e->nnodes && !rc; i++) {
+		const struct node *n = &e->nodes[i];
+		/* a leaf's a is no child */
+		double a = n->op >= N_NEG ? v[n->a] : 0, b = n->op >= N_NEG ? v[n->b] : 0;
+
+		if (n->op == N_NUM)
+			v[i] = n->num;
+		else if (n->op == N_LIT)
+			rc = eval_lit(ch, e, n, &v[i]);
+		else
+			rc = apply(e, n, a, b, n->op == N_IF ? v[n->c] : 0, true, &v[i]);
+	}
+	if (rc)
+		return rc;
+	mark_used(e, v, use);
 	for (unsigned i = 0; i < e->nnodes && !rc; i++) {
 		const struct node *n = &e->nodes[i];
 		const char *name;

@@ -66,9 +66,16 @@ no_circle() {
 	[ -s build/call.edges ] && tsort build/call.edges > /dev/null
 }
 c no-circle no_circle
-# One job per file: none in src/ or tools/ over 600 lines.
-short_files() { ! wc -l src/*.[ch] src/arch/*.h tools/*.[ch] | awk '$2 != "total" && $1 > 600 { print; bad = 1 } END { exit !bad }'; }
-c files-600-lines short_files
+# Functions a reader can hold: none in src/, tools/ or compat/ over 80 lines, its signature and
+# braces counted (a function's body opens with "{" alone at the start of a line).
+short_functions() {
+	! awk 'FNR == 1 { sig = 1 }
+		/^\{$/ { start = sig }
+		/^\}$/ && start { if (FNR - start + 1 > 80) { printf "%s:%d: %d lines\n", FILENAME, start, FNR - start + 1; bad = 1 } start = 0 }
+		/^$|^[}#]|^\/\*|^ \*|;$/ { sig = FNR + 1 }
+		END { exit !bad }' src/*.[ch] src/arch/*.h tools/*.[ch] compat/*.c
+}
+c functions-80-lines short_functions
 c lib-has-no-tool-code no_tool_code
 c tool-links-lib links_lib
 c tool-other-version other_version
