@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "set.h"
+#include "set_ops.h"
 #include "format.h"
 
 /* Room for n more counters in c->attr / c->ctr, which grow as needed: most sets have a few. */

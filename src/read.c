@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "set.h"
+#include "set_ops.h"
 #include "readpage.h"
 #include "arch.h"
 

@@ -15,7 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "set.h"
+#include "set_ops.h"
 #include "sysfs.h"
 #include "arch.h"
 

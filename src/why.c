@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "set.h"
+#include "set_ops.h"
 #include "sysfs.h"
 #include "readpage.h"
 #include "arch.h"
