@@ -64,7 +64,7 @@ PMU_TOOL int pmu__expr_parse_rt(const char *s, int runtime, struct pmu__expr **o
 PMU_TOOL void pmu__expr_free(struct pmu__expr *e);
 
 /* The text parsed. */
-PMU_TOOL const char *pmu__expr_text(const struct pmu__expr *e);
+const char *pmu__expr_text(const struct pmu__expr *e);
 
 /*
  * Every identifier the text names (escapes undone), once each, in order of

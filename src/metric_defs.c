@@ -81,14 +81,6 @@ const struct pmu__metric_def pmu__metric_topdown[] = {
 
 const unsigned pmu__metric_ntopdown = PMU_ARRAY_SIZE(pmu__metric_topdown);
 
-const struct pmu__metric_def *pmu__metric_def_find(const char *name)
-{
-	for (unsigned i = 0; i < pmu__metric_ndefs; i++)
-		if (!strcasecmp(pmu__metric_defs[i].name, name))
-			return &pmu__metric_defs[i];
-	return NULL;
-}
-
 bool pmu__metric_def_in(const struct pmu__metric_def *d, const char *group)
 {
 	size_t n = strlen(group);

@@ -31,9 +31,6 @@ PMU_TOOL extern const unsigned pmu__metric_ndefs;
 PMU_TOOL extern const struct pmu__metric_def pmu__metric_topdown[];
 PMU_TOOL extern const unsigned pmu__metric_ntopdown;
 
-/* The built-in metric of that name (any case, as perf), or NULL. */
-PMU_TOOL const struct pmu__metric_def *pmu__metric_def_find(const char *name);
-
 /* Whether d is in group (any case). */
 PMU_TOOL bool pmu__metric_def_in(const struct pmu__metric_def *d, const char *group);
 

@@ -11,6 +11,7 @@
 #include "internal.h"
 #include "expr.h"
 #include "metric_defs.h"
+#include "metric_use.h"	/* pmu__metric_builtin() */
 
 static const struct {
 	const char *event;
@@ -61,7 +62,7 @@ int main(void)
 
 	CHECK_EQ(pmu__metric_ndefs, PMU_ARRAY_SIZE(wants));
 	for (size_t i = 0; i < PMU_ARRAY_SIZE(wants); i++) {
-		const struct pmu__metric_def *d = pmu__metric_def_find(wants[i].name);
+		const struct pmu__metric_def *d = pmu__metric_builtin(wants[i].name);
 		struct pmu__expr *e;
 		const char **ids;
 		char got[256] = "";
@@ -92,12 +93,12 @@ int main(void)
 		for (size_t k = 0; k < i; k++)
 			CHECK(strcasecmp(pmu__metric_defs[k].name, d->name));
 	}
-	CHECK(pmu__metric_def_find("ipc") == pmu__metric_def_find("IPC"));
-	CHECK(pmu__metric_def_find("nope") == NULL);
-	CHECK(pmu__metric_def_in(pmu__metric_def_find("IPC"), "default"));
-	CHECK(pmu__metric_def_in(pmu__metric_def_find("IPC"), "Pipeline"));
-	CHECK(!pmu__metric_def_in(pmu__metric_def_find("IPC"), "Pipe"));
-	CHECK(!pmu__metric_def_in(pmu__metric_def_find("CPI"), "Default"));
+	CHECK(pmu__metric_builtin("ipc") == pmu__metric_builtin("IPC"));
+	CHECK(pmu__metric_builtin("nope") == NULL);
+	CHECK(pmu__metric_def_in(pmu__metric_builtin("IPC"), "default"));
+	CHECK(pmu__metric_def_in(pmu__metric_builtin("IPC"), "Pipeline"));
+	CHECK(!pmu__metric_def_in(pmu__metric_builtin("IPC"), "Pipe"));
+	CHECK(!pmu__metric_def_in(pmu__metric_builtin("CPI"), "Default"));
 	/* ScaleUnit as perf writes it */
 	CHECK(pmu__metric_scale_unit("100%", &scale, &unit) == 0 && scale == 100 && !strcmp(unit, "%"));
 	CHECK(pmu__metric_scale_unit("1e-9 s", &scale, &unit) == 0 && scale == 1e-9 && !strcmp(unit, "s"));

@@ -14,6 +14,7 @@
  */
 #include "a64.h"
 #include "private.h"
+#include "metric_use.h"	/* pmu__metric_builtin() */
 #include "tool_run.h"
 
 #define SPIN 1000000	/* the loop: 2 * SPIN + 1 instructions */
@@ -78,7 +79,7 @@ static int value(void *ctx, const char *id, bool sc, double *out)
 /* Built-in metric name evaluated on the counts of instructions and cycles, as "%f" prints it. */
 static void builtin_value(const char *name, double ins, double cyc, char *buf, size_t size)
 {
-	const struct pmu__metric_def *d = pmu__metric_def_find(name);
+	const struct pmu__metric_def *d = pmu__metric_builtin(name);
 	const struct pmu__expr_env env = { value, NULL, NULL, NULL };
 	struct pmu__expr *x = NULL;
 	double v;
