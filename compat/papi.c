@@ -773,19 +773,13 @@ static mode_t current_umask(void)
 }
 
 /* The MPI rank as the launchers give it, else the process ID. */
+long pmu__mpi_rank(void);	/* libpmu's own (its private interface), as its reports use it */
+
 static long rank_of(void)
 {
-	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID" };
+	long r = pmu__mpi_rank();
 
-	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
-		const char *v = secure_getenv(vars[i]);
-		char *end;
-		long r;
-
-		if (v && *v && (r = strtol(v, &end, 10)) >= 0 && !*end)
-			return r;
-	}
-	return (long)getpid();
+	return r >= 0 ? r : (long)getpid();
 }
 
 static void write_output(void)

@@ -20,5 +20,7 @@
 #include "escape.h"	/* the output escapers: text, csv, json */
 #include "outfile.h"	/* report files: written beside the name and renamed into place */
 #include "report.h"	/* report file formats */
+#include "metric_use.h"	/* metric plans over a report's events (pmu report merge) */
+#include "arch.h"	/* the architecture's policy: which sysctl gates user reads (pmu check) */
 
 #endif

@@ -25,7 +25,7 @@ const char *pmu__report_format(const char *path)
 
 long pmu__mpi_rank(void)
 {
-	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID" };
+	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "PMIX_RANK", "SLURM_PROCID" };
 
 	for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
 		const char *v = pmu__getenv(vars[i]);

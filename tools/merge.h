@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "metric_use.h"
+#include "private.h"
 
 /* The version of the merged report's json ("merged"), that merge_in.c reads back. */
 #define MERGE_FORMAT 1

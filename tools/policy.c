@@ -2,7 +2,6 @@
 /* pmu check's table of the system policy: the sysctls and files, and what their values mean on this architecture (arch.h). */
 #include <stdio.h>
 
-#include "arch.h"
 #include "private.h"
 #include "policy.h"
 
