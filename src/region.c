@@ -82,6 +82,31 @@ static __attribute__((noinline)) void add_times(struct pmu__region_thr *t, struc
 	}
 }
 
+/* While a report holds the thread's figures (it could not copy them otherwise): wait. */
+static __attribute__((noinline, cold)) void hold_wait(const struct pmu__region_thr *t)
+{
+	while (__atomic_load_n(&t->hold, __ATOMIC_ACQUIRE))
+		sched_yield();
+}
+
+/* Opens a's seqcount for an update (odd), once no report holds t's figures; its value before. */
+static inline __attribute__((always_inline)) uint64_t fig_open(const struct pmu__region_thr *t, struct pmu__acc *a)
+{
+	uint64_t seq = a->seq;
+
+	if (unlikely(__atomic_load_n(&t->hold, __ATOMIC_RELAXED)))
+		hold_wait(t);
+	__atomic_store_n(&a->seq, seq + 1, __ATOMIC_RELAXED);
+	PMU_FIG_FENCE();
+	return seq;
+}
+
+/* Closes it again, the update published: one call more. */
+static inline __attribute__((always_inline)) void fig_close(struct pmu__acc *a, uint64_t seq)
+{
+	__atomic_store_n(&a->seq, seq + 2, __ATOMIC_RELEASE);
+}
+
 /*
  * Closes t's top frame fr, a call ns long with the values v1 at its end,
  * adding it to its region's figures under their seqcount; with_times:
@@ -98,10 +123,8 @@ static inline __attribute__((always_inline)) void add_call(struct pmu__region_th
 	 * over the outermost one: that is the call its per-call figures are of.
 	 */
 	if (likely(--a->depth == 0)) {
-		uint64_t seq = a->seq;
+		uint64_t seq = fig_open(t, a);
 
-		__atomic_store_n(&a->seq, seq + 1, __ATOMIC_RELAXED);
-		PMU_FIG_FENCE();
 		fig_add(&a->f[0], ns);
 		for (unsigned i = 0; i < n; i++)
 			fig_add(&a->f[1 + i], ev_delta(fr->v[i], v1[i]));
@@ -118,14 +141,12 @@ static inline __attribute__((always_inline)) void add_call(struct pmu__region_th
 		} else if (unlikely(t->times == PMU_TIMES_FULL) && d >= t->times_from) {
 			add_times(t, a, d);
 		}
-		__atomic_store_n(&a->seq, seq + 2, __ATOMIC_RELEASE);
+		fig_close(a, seq);
 	} else {
-		uint64_t seq = a->seq;
+		uint64_t seq = fig_open(t, a);
 
-		__atomic_store_n(&a->seq, seq + 1, __ATOMIC_RELAXED);
-		PMU_FIG_FENCE();
 		PMU_FIG_ST(a->nested, a->nested + 1);
-		__atomic_store_n(&a->seq, seq + 2, __ATOMIC_RELEASE);
+		fig_close(a, seq);
 	}
 	if (with_times && unlikely(d < t->times_from))	/* what begins at d from now on has times */
 		t->times_from = d;
@@ -149,7 +170,7 @@ static inline __attribute__((always_inline)) int add_call_hot(struct pmu__region
 							      uint64_t ns, const uint64_t *v1, unsigned n)
 {
 	struct pmu__acc *a = fr->a;
-	uint64_t seq = a->seq;
+	uint64_t seq;
 
 	if (unlikely(a->depth != 1)) {
 		/* v1 may be registers (or t->scratch itself: no address compare, which would keep them in memory). */
@@ -158,13 +179,12 @@ static inline __attribute__((always_inline)) int add_call_hot(struct pmu__region
 			t->scratch[i] = v1[i];
 		return add_call_rare(t, fr, ns, t->scratch, n);
 	}
-	__atomic_store_n(&a->seq, seq + 1, __ATOMIC_RELAXED);
-	PMU_FIG_FENCE();
+	seq = fig_open(t, a);
 	fig_add(&a->f[0], ns);
 	PMU_UNROLL
 	for (unsigned i = 0; i < n; i++)
 		fig_add(&a->f[1 + i], ev_delta(fr->v[i], v1[i]));
-	__atomic_store_n(&a->seq, seq + 2, __ATOMIC_RELEASE);
+	fig_close(a, seq);
 	a->depth = 0;
 	t->sp = frame_down(fr, n);
 	return 0;

@@ -92,6 +92,11 @@ struct pmu__region_thr {
 	struct pmu_set *set;
 	struct pmu__frame *sp;
 	unsigned n;			/* the thread's events */
+	/*
+	 * Atomic: reports holding the figures still (region_copy.c), after their
+	 * lock-free tries failed; the owner waits at its next update while set.
+	 */
+	unsigned hold;
 	bool used;			/* atomic: a region was begun (the record is kept for the report) */
 	bool clk_page;			/* times from the page clock (pmu__set_clock()), else CLOCK_MONOTONIC */
 	/*

@@ -12,57 +12,81 @@ bool pmu__region_used(const struct pmu__thr *thr)
 	return t && __atomic_load_n(&t->used, __ATOMIC_RELAXED);
 }
 
+/* Lock-free tries at a copy before a report holds the owner still (it waits at its next update). */
+#define COPY_TRIES 16
+
+/* Looks at every region's figures pointer and seqcount once: false while the owner is adding a call. */
+static bool look(const struct pmu__region_thr *t, unsigned nreg, const struct pmu__acc **acc, uint64_t *seq)
+{
+	/* A region's figures are looked at like its seqcount: made later, it must still be absent at the last look. */
+	for (unsigned id = 0; id < nreg; id++) {
+		acc[id] = t ? __atomic_load_n(&t->acc[id], __ATOMIC_ACQUIRE) : NULL;
+		seq[id] = acc[id] ? __atomic_load_n(&acc[id]->seq, __ATOMIC_ACQUIRE) : 0;
+		if (seq[id] & 1)
+			return false;
+	}
+	return true;
+}
+
+/* Region figures a (NULL: no call yet, every figure 0), looked at with seqcount seq, into o. */
+static void copy_one(const struct pmu__acc *a, uint64_t seq, unsigned n, struct pmu__rcopy *o, size_t size)
+{
+	if (!a) {
+		memset(o, 0, size);
+		return;
+	}
+	o->calls = seq / 2;
+	o->spans = o->calls - PMU_FIG_LD(a->nested);
+	for (unsigned i = 0; i <= n; i++) {
+		const struct pmu__fig *f = &a->f[i];
+
+		o->f[i] = (struct pmu__fig){
+			.sum = PMU_FIG_LD(f->sum), .min = PMU_FIG_LD(f->min), .max = PMU_FIG_LD(f->max),
+			.sq = { PMU_FIG_LD(f->sq[0]), PMU_FIG_LD(f->sq[1]) },
+			.en = PMU_FIG_LD(f->en), .run = PMU_FIG_LD(f->run),
+		};
+	}
+}
+
+/* Whether every region is as it was at the look: no seqcount moved, no figures made since. */
+static bool unchanged(const struct pmu__region_thr *t, unsigned nreg, const struct pmu__acc *const *acc,
+		      const uint64_t *seq)
+{
+	for (unsigned id = 0; id < nreg; id++)
+		if (acc[id] ? __atomic_load_n(&acc[id]->seq, __ATOMIC_RELAXED) != seq[id] :
+			      t && __atomic_load_n(&t->acc[id], __ATOMIC_RELAXED))
+			return false;
+	return true;
+}
+
 /*
  * Copies t's figures for regions 0..nreg into d (nreg of pmu__rcopy_size(t->n)
- * bytes) as they were at one instant: no region's seqcount changed from
- * the first look at all of them to the last, so the copy is the state
- * between the last first look and the first last look.
+ * bytes) as they were at one instant: no region's seqcount changed from the
+ * first look at all of them to the last, so the copy is the state between the
+ * last first look and the first last look. An owner that adds calls faster
+ * than the copy is made is held still after COPY_TRIES: it then finishes at
+ * most the call it is in, so the copy ends.
  */
 void pmu__region_copy(const struct pmu__thr *thr, unsigned nreg, struct pmu__rcopy *d)
 {
-	const struct pmu__region_thr *t = __atomic_load_n(&thr->upper, __ATOMIC_ACQUIRE);
+	struct pmu__region_thr *t = __atomic_load_n(&thr->upper, __ATOMIC_ACQUIRE);
 	const struct pmu__acc *acc[PMU_REGION_MAX];
 	uint64_t seq[PMU_REGION_MAX];
-	unsigned n = thr->n, id;
+	unsigned n = thr->n, tries = 0;
 	size_t size = pmu__rcopy_size(n);
 
-	for (;;) {
-		/* A region's figures are looked at like its seqcount: made later, it must still be absent at the last look. */
-		for (id = 0; id < nreg; id++) {
-			acc[id] = t ? __atomic_load_n(&t->acc[id], __ATOMIC_ACQUIRE) : NULL;
-			seq[id] = acc[id] ? __atomic_load_n(&acc[id]->seq, __ATOMIC_ACQUIRE) : 0;
-			if (seq[id] & 1)
-				break;
-		}
-		if (id < nreg) {	/* the owner is adding a call */
+	for (;; tries++) {
+		if (tries == COPY_TRIES && t)
+			__atomic_add_fetch(&t->hold, 1, __ATOMIC_SEQ_CST);
+		if (!look(t, nreg, acc, seq)) {
 			sched_yield();
 			continue;
 		}
-		for (id = 0; id < nreg; id++) {
-			const struct pmu__acc *a = acc[id];
-			struct pmu__rcopy *o = (struct pmu__rcopy *)((char *)d + id * size);
-
-			if (!a) {	/* no call yet: every figure 0 */
-				memset(o, 0, size);
-				continue;
-			}
-			o->calls = seq[id] / 2;
-			o->spans = o->calls - PMU_FIG_LD(a->nested);
-			for (unsigned i = 0; i <= n; i++) {
-				const struct pmu__fig *f = &a->f[i];
-
-				o->f[i] = (struct pmu__fig){
-					.sum = PMU_FIG_LD(f->sum), .min = PMU_FIG_LD(f->min), .max = PMU_FIG_LD(f->max),
-					.sq = { PMU_FIG_LD(f->sq[0]), PMU_FIG_LD(f->sq[1]) },
-					.en = PMU_FIG_LD(f->en), .run = PMU_FIG_LD(f->run),
-				};
-			}
-		}
-		for (id = 0; id < nreg; id++)
-			if (acc[id] ? __atomic_load_n(&acc[id]->seq, __ATOMIC_RELAXED) != seq[id] :
-				      t && __atomic_load_n(&t->acc[id], __ATOMIC_RELAXED))
-				break;
-		if (id == nreg)
-			return;
+		for (unsigned id = 0; id < nreg; id++)
+			copy_one(acc[id], seq[id], n, (struct pmu__rcopy *)((char *)d + id * size), size);
+		if (unchanged(t, nreg, acc, seq))
+			break;
 	}
+	if (tries >= COPY_TRIES && t)
+		__atomic_sub_fetch(&t->hold, 1, __ATOMIC_RELEASE);
 }

@@ -20,11 +20,13 @@ set -u
 cd "$(dirname "$0")/../.." || exit 1
 
 # name kernel cpu icount perf_user_access tests bench timeout(s)
-#   tests: all = the whole suite, arm64 = test/arm64/arm64_*.c only
+#   tests: all = the whole suite, arm64 = test/arm64/arm64_*.c only, or a comma list of tests
+#   (a name ending in -smp2 boots two CPUs)
 #   perf_user_access "-": the kernel has none (before 5.17: no user access,
 #   the arm64 tests check the read(2) path on the real counters)
 MATRIX="
 6.12-max     6.12 max        0 1 all   0 300
+6.12-smp2    6.12 max        0 1 region_snapshot,region_threads,region_results_threads 0 180
 6.1-max      6.1  max        0 1 all   0 300
 6.12-a72     6.12 cortex-a72 0 1 arm64 0 120
 6.1-a72      6.1  cortex-a72 0 1 arm64 0 120

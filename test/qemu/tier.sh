@@ -149,13 +149,14 @@ if [ ${#selected[@]} -eq 0 ]; then
 fi
 
 boot() {	# name kern cpu icount ua tests bench timeout
-	local name=$1 kern=$2 cpu=$3 icount=$4 ua=$5 tests=$6 bench=$7 tmo=$8 qcpu=$3
+	local name=$1 kern=$2 cpu=$3 icount=$4 ua=$5 tests=$6 bench=$7 tmo=$8 qcpu=$3 smp=1
 	local log=$logs/$name.log extra=() s e rc
+	case $name in *-smp2) smp=2 ;; esac	# two CPUs: a writer and a report truly at once
 	qcpu=$(qemu_cpu "$cpu")
 	[ "$icount" = 1 ] && extra=(-icount shift=0)
 	s=$(date +%s.%N)
 	# shellcheck disable=SC2086
-	timeout -k 5 "$tmo" $qemu -M virt -cpu "$qcpu" -smp 1 -m 512 \
+	timeout -k 5 "$tmo" $qemu -M virt -cpu "$qcpu" -smp $smp -m 512 \
 		-nographic -no-reboot -nic none "${extra[@]}" $(qemu_args) \
 		-kernel "$cache/Image-$kern" -initrd "$initrd" \
 		-append "console=$console panic=-1 quiet libpmu.tests=$tests libpmu.user_access=$ua libpmu.icount=$icount libpmu.cpu=$cpu libpmu.bench=$bench libpmu.verbose=$verbose" \
