@@ -194,7 +194,7 @@ $(O)/bench/%: bench/%.c $(STATIC_LIB)
 # Examples use only the public header, as an outside program would.
 $(O)/examples/%: examples/%.c $(STATIC_LIB)
 	@mkdir -p $(@D)
-	$(CC) -std=gnu11 $(WARN) -MMD -MP $(CFLAGS) -Iinclude $(PROG_LDFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)
+	$(CC) -std=gnu11 $(WARN) -MMD -MP $(CPPFLAGS) $(CFLAGS) -Iinclude $(PROG_LDFLAGS) $(LDFLAGS) -o $@ $< $(STATIC_LIB) $(LDLIBS)
 
 # All test tiers; the last line is the total: "N passed, N failed, N skipped".
 check: all tests bench
@@ -211,6 +211,11 @@ stress: all tests bench
 	PMU_STRESS_READS=100000000 $(O)/test/sim_stress
 	$(O)/bench/stress 100000 10000
 	FUZZ_RUNS=$(FUZZ_RUNS) test/fuzz/run.sh
+
+# Mutations of the read, scaling, region, results and merge code (test/mutations), each run
+# against its tests: which survive. Not part of make check.
+mutate:
+	@test/mutate.sh
 
 check-arm64:
 	@test/arm64/run.sh
@@ -283,6 +288,6 @@ clean:
 -include $(wildcard $(O)/*/*.d)
 include mk/abi.mk
 
-.PHONY: FORCE all lib tests bench examples check check-host check-arm64 check-riscv64 stress deb install uninstall clean
+.PHONY: FORCE all lib tests bench examples check check-host mutate check-arm64 check-riscv64 stress deb install uninstall clean
 .DELETE_ON_ERROR:
 include mk/compat.mk
