@@ -15,7 +15,7 @@ for d in $($ldconfig -vNX 2>/dev/null | sed -n 's|^\(/[^:]*\):.*|\1|p'); do
 done
 
 if [ $searched = no ]; then
-	echo "libpmu: $libdir is not in the loader's search path: link programs with -Wl,-rpath,$libdir or run them with LD_LIBRARY_PATH=$libdir"
+	echo "libpmu: $libdir is not in the loader's search path: the pmu tool and the drop-ins find libpmu.so.0 by themselves; link your programs with -Wl,-rpath,$libdir"
 elif [ "$(id -u)" -eq 0 ]; then
 	echo "libpmu: running $ldconfig for $libdir"
 	$ldconfig || echo "libpmu: $ldconfig failed: run it again as root"

@@ -84,7 +84,7 @@ t moved sh -c "cc -o $p/bin/papi-rel test/compat/papi_misuse.c \$(pkg-config --c
 	mv $d/moved $p; rm -f $p/bin/papi-rel; exit \$r"
 
 # The loader cache: a prefix outside the loader's search path gets a hint.
-t ldconfig-hint grep -q "^libpmu: $p/lib is not in the loader's search path: .*LD_LIBRARY_PATH=$p/lib" "$d/install.out"
+t ldconfig-hint grep -q "^libpmu: $p/lib is not in the loader's search path: .*-Wl,-rpath,$p/lib" "$d/install.out"
 # A prefix in the search path gets ldconfig (as root) or the advice to run it.
 # The stand-in answers -vNX with that prefix and records any other call.
 cat > "$d/ldconfig" <<EOS
