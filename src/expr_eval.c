@@ -194,6 +194,24 @@ static int apply(const struct pmu__expr *e, const struct node *n, double a, doub
 	}
 }
 
+/* Node i's value into v[i], from its children's before it (fold: see apply(); ids are then unknown). */
+static int node_value(struct chain *ch, const struct pmu__expr *e, unsigned i, double *v, bool fold)
+{
+	const struct node *n = &e->nodes[i];
+	/* a leaf's a is no child */
+	double a = n->op >= N_NEG ? v[n->a] : 0, b = n->op >= N_NEG ? v[n->b] : 0;
+
+	if (n->op == N_NUM) {
+		v[i] = n->num;
+		return 0;
+	}
+	if (n->op == N_LIT)
+		return eval_lit(ch, e, n, &v[i]);
+	if (!fold && (n->op == N_ID || n->op == N_SRC))
+		return eval_id(ch, e, n, &v[i]);
+	return apply(e, n, a, b, n->op == N_IF ? v[n->c] : 0, fold, &v[i]);
+}
+
 /* Every node in order, as bison reduces them: the first failure, left to right, is the one told. */
 static int eval(struct chain *ch, const struct pmu__expr *e, double *out)
 {
@@ -202,20 +220,8 @@ static int eval(struct chain *ch, const struct pmu__expr *e, double *out)
 
 	if (!v)
 		return pmu__err(-ENOMEM, "expression: no memory to evaluate");
-	for (unsigned i = 0; i < e->nnodes && !rc; i++) {
-		const struct node *n = &e->nodes[i];
-		/* a leaf's a is no child */
-		double a = n->op >= N_NEG ? v[n->a] : 0, b = n->op >= N_NEG ? v[n->b] : 0;
-
-		if (n->op == N_NUM)
-			v[i] = n->num;
-		else if (n->op == N_LIT)
-			rc = eval_lit(ch, e, n, &v[i]);
-		else if (n->op == N_ID || n->op == N_SRC)
-			rc = eval_id(ch, e, n, &v[i]);
-		else
-			rc = apply(e, n, a, b, n->op == N_IF ? v[n->c] : 0, false, &v[i]);
-	}
+	for (unsigned i = 0; i < e->nnodes && !rc; i++)
+		rc = node_value(ch, e, i, v, false);
 	if (!rc)
 		*out = v[e->nnodes - 1];
 	if (v != small)
@@ -310,18 +316,8 @@ static int find_in(struct chain *ch, const struct pmu__expr *e, struct needs *nd
 {
 	int rc = 0;
 
-	for (unsigned i = 0; i < e->nnodes && !rc; i++) {
-		const struct node *n = &e->nodes[i];
-		/* a leaf's a is no child */
-		double a = n->op >= N_NEG ? v[n->a] : 0, b = n->op >= N_NEG ? v[n->b] : 0;
-
-		if (n->op == N_NUM)
-			v[i] = n->num;
-		else if (n->op == N_LIT)
-			rc = eval_lit(ch, e, n, &v[i]);
-		else
-			rc = apply(e, n, a, b, n->op == N_IF ? v[n->c] : 0, true, &v[i]);
-	}
+	for (unsigned i = 0; i < e->nnodes && !rc; i++)
+		rc = node_value(ch, e, i, v, true);
 	if (rc)
 		return rc;
 	mark_used(e, v, use);
