@@ -10,7 +10,21 @@ top=$PWD
 d=${MUTATE_DIR:-$top/build-mutate}
 rm -rf "$d" && mkdir -p "$d/tree" || exit 1
 git ls-files -z | xargs -0 cp --parents -t "$d/tree" || exit 1
-killed=0 survived=0 broken=0 n=0
+n=0
+# The tree unchanged first: every test named must build and pass, or no mutation can be judged.
+all=$(grep -v '^#' test/mutations | cut -f2 | tr ' ' '\n' | sort -u)
+if ! make -s --no-print-directory -C "$d/tree" -j2 build/pmu $(for t in $all; do echo build/test/$t; done) \
+		>"$d/build.log" 2>&1; then
+	tail -n 20 "$d/build.log"
+	echo "mutate: the unchanged tree does not build its tests"
+	exit 1
+fi
+for t in $all; do
+	(cd "$d/tree" && PMU_TEST_QUICK=1 timeout 120 "build/test/$t" >/dev/null 2>&1)
+	rc=$?
+	[ $rc -eq 0 ] || [ $rc -eq 77 ] || { echo "mutate: $t fails on the unchanged tree"; exit 1; }
+done
+rm -rf "$d/tree/build"
 
 grep -v '^#' test/mutations | while IFS="$(printf '\t')" read -r file tests from to; do
 	n=$((n + 1))
