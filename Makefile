@@ -94,6 +94,9 @@ ifneq ($(STATIC),1)
 TESTS += $(O)/test/x86_rdpmc_emu_so $(O)/test/x86_topdown_emu_so
 endif
 BENCHES := $(patsubst bench/%.c,$(O)/bench/%,$(wildcard bench/*.c))
+ifeq ($(STATIC),1)
+BENCHES := $(filter-out $(O)/bench/startup,$(BENCHES))	# it preloads libpmu.so.0, which a static build has not
+endif
 EXAMPLES := $(patsubst examples/%.c,$(O)/examples/%,$(wildcard examples/*.c))
 TOOL_CFLAGS := -Itools
 

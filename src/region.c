@@ -172,14 +172,17 @@ static inline __attribute__((always_inline)) int add_call_hot(struct pmu__region
 	struct pmu__acc *a = fr->a;
 	uint64_t seq;
 
-	if (unlikely(a->depth != 1)) {
+	/* nested in itself, or a report holds the figures (add_call() waits): out of the way */
+	if (unlikely(a->depth != 1 || __atomic_load_n(&t->hold, __ATOMIC_RELAXED))) {
 		/* v1 may be registers (or t->scratch itself: no address compare, which would keep them in memory). */
 		PMU_UNROLL
 		for (unsigned i = 0; i < n; i++)
 			t->scratch[i] = v1[i];
 		return add_call_rare(t, fr, ns, t->scratch, n);
 	}
-	seq = fig_open(t, a);
+	seq = a->seq;
+	__atomic_store_n(&a->seq, seq + 1, __ATOMIC_RELAXED);
+	PMU_FIG_FENCE();
 	fig_add(&a->f[0], ns);
 	PMU_UNROLL
 	for (unsigned i = 0; i < n; i++)
