@@ -97,6 +97,8 @@ static void warn(const char *what, const char *fmt, const char *arg)
 	fputc('\n', stderr);
 }
 
+/* libpmu's private interface (the exact version's node): its event list splitter and its lenient set-up. */
+int pmu__event_next(const char **p, const char **tok, size_t *len);
 int pmu__thread_init_avail(const char *events, bool by_group, char **skipped);
 
 /* The index of event name e (len bytes) among the per-thread layer's, or -1. */
@@ -111,35 +113,47 @@ static int event_index(const char *e, size_t len)
 	return -1;
 }
 
+/* One group's events (a '|'-separated part of PMU_EVENTS, len bytes) into gidx[g]: false when one is not counted. */
+static bool map_group(const char *grp, size_t glen, int g)
+{
+	char *copy = strndup(grp, glen);
+	const char *p = copy, *tok;
+	size_t len;
+	bool all = copy != NULL;
+
+	gsize[g] = 0;
+	while (all && pmu__event_next(&p, &tok, &len) > 0) {
+		int k = event_index(tok, len);
+
+		if (k < 0 || gsize[g] == MAXEV)
+			all = false;
+		else
+			gidx[g][gsize[g]++] = k;
+	}
+	free(copy);
+	return all;
+}
+
 /*
- * Each group of PMU_EVENTS ('|'-separated) as indexes into the per-thread layer's
- * events; a group with an event the layer does not count (it did not open) is
- * left out with a message. The number of groups kept.
+ * Each group of PMU_EVENTS as indexes into the per-thread layer's events; a
+ * group with an event the layer does not count (it did not open) is left out
+ * with a message. The number of groups kept.
  */
 static int map_groups(const char *env)
 {
-	const char *g = env, *bar, *e, *comma;
-	int kept = 0, k;
+	const char *g = env, *bar;
+	int kept = 0;
 
-	for (int n = 1; g; g = bar ? bar + 1 : NULL, n++) {
+	for (int n = 1; g && kept < MAXGROUPS; g = bar ? bar + 1 : NULL, n++) {
+		size_t glen;
+
 		bar = strchr(g, '|');
-		gsize[kept] = 0;
-		for (e = g; e && (!bar || e < bar); e = comma ? comma + 1 : NULL) {
-			comma = strchr(e, ',');
-			if (bar && (!comma || comma > bar))
-				comma = NULL;
-			k = event_index(e, comma ? (size_t)(comma - e) : bar ? (size_t)(bar - e) : strlen(e));
-			if (k < 0 || gsize[kept] == MAXEV)
-				break;
-			gidx[kept][gsize[kept]++] = k;
-		}
-		if (e && (!bar || e < bar)) {
+		glen = bar ? (size_t)(bar - g) : strlen(g);
+		if (!map_group(g, glen, kept))
 			fprintf(stderr, "libpmu-likwid: PMU_EVENTS: group %d (%.*s) is not counted: an event did not "
-				"open; the other groups are\n", n, bar ? (int)(bar - g) : (int)strlen(g), g);
-			continue;
-		}
-		if (gsize[kept] && ++kept == MAXGROUPS)
-			break;
+				"open; the other groups are\n", n, (int)glen, g);
+		else if (gsize[kept])
+			kept++;
 	}
 	return kept;
 }

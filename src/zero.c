@@ -157,7 +157,7 @@ static int zero_init(const char *ev)
 	if (pmu__thread_init_avail(ev, false, &skipped) < 0) {
 		fputs("libpmu: PMU_EVENTS=", stderr);
 		pmu__text_str(stderr, ev);
-		fprintf(stderr, ": no event opens: %s\n", pmu_errmsg());
+		fprintf(stderr, ": nothing is counted: %s\n", pmu_errmsg());
 		return -1;
 	}
 	for (p = skipped; p && (tab = strchr(p, '\t')) && (nl = strchr(tab, '\n')); p = nl + 1) {
