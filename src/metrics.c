@@ -55,14 +55,6 @@ int pmu__metric_find(const char *const *events, unsigned n, const char *const *s
 	return -1;
 }
 
-bool pmu__metric_plan(const struct pmu__metric *m, const char *const *events, unsigned n,
-		      struct pmu__metric_use *u)
-{
-	u->num = pmu__metric_find(events, n, m->num);
-	u->den = pmu__metric_find(events, n, m->den);
-	return u->num >= 0 && u->den >= 0;
-}
-
 bool pmu__metric_rated(const char *name)
 {
 	if (pmu__metric_is(name, pmu__metric_clocks) || pmu__metric_is(name, own_metric))

@@ -44,15 +44,6 @@ PMU_TOOL bool pmu__metric_is(const char *name, const char *const *spellings);
 /* The first of events[0..n) that is one of spellings (NULL entries skipped), or -1. */
 PMU_TOOL int pmu__metric_find(const char *const *events, unsigned n, const char *const *spellings);
 
-/* Where metric m's events are in a list of n events. */
-struct pmu__metric_use {
-	int num, den;		/* -1: absent */
-};
-
-/* m's events among events[0..n); false when one is missing. */
-bool pmu__metric_plan(const struct pmu__metric *m, const char *const *events, unsigned n,
-		      struct pmu__metric_use *u);
-
 /* num / den, the metric's value (scale not applied); false when den is 0. */
 static inline bool pmu__metric_value(double num, double den, double *out)
 {
