@@ -99,7 +99,7 @@ static void warn(const char *what, const char *fmt, const char *arg)
 
 /* libpmu's private interface (the exact version's node): its event list splitter and its lenient set-up. */
 int pmu__event_next(const char **p, const char **tok, size_t *len);
-int pmu__thread_init_avail(const char *events, bool by_group, char **skipped);
+int pmu__thread_init_avail(const char *events, bool by_group, const char *who);
 
 /* The index of event name e (len bytes) among the per-thread layer's, or -1. */
 static int event_index(const char *e, size_t len)
@@ -158,21 +158,6 @@ static int map_groups(const char *env)
 	return kept;
 }
 
-/* Each group that does not open is said once; the per-thread layer counts the others. */
-static int init_groups(const char *env)
-{
-	char *skipped, *p, *tab, *nl;
-
-	if (pmu__thread_init_avail(env, true, &skipped) < 0)
-		return -1;
-	for (p = skipped; p && (tab = strchr(p, '\t')) && (nl = strchr(tab, '\n')); p = nl + 1) {
-		*tab = *nl = '\0';
-		fprintf(stderr, "libpmu-likwid: PMU_EVENTS: group %s <not supported>: %s\n", p, tab + 1);
-	}
-	free(skipped);
-	return 0;
-}
-
 API void likwid_markerInit(void)
 {
 	const char *env = secure_getenv("PMU_EVENTS");
@@ -189,7 +174,8 @@ API void likwid_markerInit(void)
 	}
 	/* libpmu's zero-code mode may have taken PMU_EVENTS already, and counts every group that opens. */
 	pre = pmu_thread_count() > 0;
-	if (!pre && init_groups(env) < 0) {
+	/* each group that does not open is said once; the per-thread layer counts the others */
+	if (!pre && pmu__thread_init_avail(env, true, "libpmu-likwid") < 0) {
 		warn("PMU_EVENTS", "%s: the marker API does nothing", pmu_errmsg());
 		pthread_mutex_unlock(&lock);
 		return;

@@ -22,6 +22,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "event.h"
 #include "metric_use.h"
 #include "thread.h"
@@ -338,14 +339,26 @@ static int sort_unit(const char *u, size_t n, char **ok, char **skip, int *first
 	return append(skip, u, n, "\t") < 0 || append(skip, why, strlen(why), "\n") < 0 ? -ENOMEM : 0;
 }
 
-PMU_TOOL int pmu__thread_init_avail(const char *events, bool by_group, char **skipped)
+/* Says on stderr, once, each unit of skip ("name\treason\n" lines) left out, for who: escaped for a terminal. */
+static void say_skipped(const char *who, const char *skip)
+{
+	char name[512], why[1024];
+	const char *tab, *nl;
+
+	for (const char *p = skip; p && (tab = strchr(p, '\t')) && (nl = strchr(tab, '\n')); p = nl + 1) {
+		pmu__text_esc(name, sizeof(name), p, (size_t)(tab - p));
+		pmu__text_esc(why, sizeof(why), tab + 1, (size_t)(nl - tab - 1));
+		fprintf(stderr, "%s: PMU_EVENTS: %s <not supported>: %s (the others are counted)\n", who, name, why);
+	}
+}
+
+PMU_TOOL int pmu__thread_init_avail(const char *events, bool by_group, const char *who)
 {
 	char *ok = NULL, *skip = NULL;
 	const char *g = events, *bar, *p, *tok;
 	int r = 0, first = 0;
 	size_t len;
 
-	*skipped = NULL;
 	if (!events)
 		return pmu_thread_init(events);
 	for (; g && r >= 0; g = bar ? bar + 1 : NULL) {
@@ -375,9 +388,8 @@ PMU_TOOL int pmu__thread_init_avail(const char *events, bool by_group, char **sk
 		tconf->skipped = strdup(skip);
 	pthread_mutex_unlock(&tlock);
 	if (r == 0)
-		*skipped = skip;
-	else
-		free(skip);
+		say_skipped(who, skip);
+	free(skip);
 	return r;
 }
 

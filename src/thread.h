@@ -28,10 +28,10 @@ struct pmu__tconf {
 /*
  * pmu_thread_init() of what opens: each unit of events (a '|'-separated group
  * with by_group, else each event) that cannot be opened is left out, with its
- * reason in the reports and in *skipped ("name\treason\n" lines, malloc'd, or
- * NULL). 0, or -errno with a message when none opens.
+ * reason in the reports and said on stderr once, for who ("libpmu"). 0, or
+ * -errno with a message when none opens.
  */
-PMU_TOOL int pmu__thread_init_avail(const char *events, bool by_group, char **skipped);
+PMU_TOOL int pmu__thread_init_avail(const char *events, bool by_group, const char *who);
 
 struct pmu__thr {
 	struct pmu__thr *prev, *next;	/* thread.c's list, under its lock */

@@ -152,24 +152,12 @@ static void zero_exit(void)
 /* Each event (groups: '|' as LIKWID writes it) that does not open is left out, said once here. */
 static int zero_init(const char *ev)
 {
-	char *skipped, *p, *tab, *nl;
-
-	if (pmu__thread_init_avail(ev, false, &skipped) < 0) {
-		fputs("libpmu: PMU_EVENTS=", stderr);
-		pmu__text_str(stderr, ev);
-		fprintf(stderr, ": nothing is counted: %s\n", pmu_errmsg());
-		return -1;
-	}
-	for (p = skipped; p && (tab = strchr(p, '\t')) && (nl = strchr(tab, '\n')); p = nl + 1) {
-		*tab = *nl = '\0';
-		fputs("libpmu: PMU_EVENTS: ", stderr);
-		pmu__text_str(stderr, p);
-		fputs(" <not supported>: ", stderr);
-		pmu__text_str(stderr, tab + 1);
-		fputs(" (the other events are counted)\n", stderr);
-	}
-	free(skipped);
-	return 0;
+	if (pmu__thread_init_avail(ev, false, "libpmu") == 0)
+		return 0;
+	fputs("libpmu: PMU_EVENTS=", stderr);
+	pmu__text_str(stderr, ev);
+	fprintf(stderr, ": nothing is counted: %s\n", pmu_errmsg());
+	return -1;
 }
 
 /*
