@@ -19,6 +19,7 @@
 #include "outfile.h"
 #include "region.h"
 #include "report.h"
+#include "thread.h"	/* pmu__skipped_next() */
 #include "results.h"
 #include "sysfs.h"
 
@@ -95,23 +96,9 @@ struct widths {
  * and stddev per outermost call, then (csv) each event's min, max, stddev
  * and running percentage, or (table, when multiplexed) its running percentage.
  */
-/* The next event left out as it did not open ("name\tWHY\n"), copied out; NULL at the end. */
-static const char *skipped_next(const char *p, char name[PMU_ESC_SIZE], char why[PMU_ESC_SIZE])
-{
-	const char *tab, *nl;
-
-	if (!p || !(tab = strchr(p, '\t')) || !(nl = strchr(tab, '\n')))
-		return NULL;
-	snprintf(name, PMU_ESC_SIZE, "%.*s", (int)(tab - p), p);
-	snprintf(why, PMU_ESC_SIZE, "%.*s", (int)(nl - tab - 1), tab + 1);
-	return nl + 1;
-}
-
 static void report_rows(FILE *f, const struct pmu_results *s, const struct widths *w)
 {
-	char nm[PMU_ESC_SIZE], why[PMU_ESC_SIZE];
-
-	char lab[96], e[PMU_ESC_SIZE];
+	char lab[96], e[PMU_ESC_SIZE], nm[PMU_ESC_SIZE], why[PMU_ESC_SIZE];
 
 	for (unsigned id = 0; id < s->nreg; id++) {
 		const struct pmu__rent *tot = ENT(s, -1, id);
@@ -163,7 +150,7 @@ static void report_rows(FILE *f, const struct pmu_results *s, const struct width
 				d->min[0], d->max[0], d->sd[0]);
 			for (unsigned i = 1; !w && i <= s->n; i++)
 				fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.3f,%.2f", d->min[i], d->max[i], d->sd[i], d->pct[i]);
-			for (const char *p = s->skipped; !w && (p = skipped_next(p, nm, why));)
+			for (const char *p = s->skipped; !w && (p = pmu__skipped_next(p, nm, sizeof(nm), why, sizeof(why)));)
 				fputs(",<not supported>", f);
 			for (unsigned i = 0; w && w->run && i < s->n; i++)
 				fprintf(f, " %*.2f", (int)w->run[i], d->pct[1 + i]);
@@ -196,7 +183,7 @@ static void report_table(FILE *f, const struct pmu_results *s)
 	for (unsigned i = 0; i < s->n; i++)
 		fprintf(f, "%s %s", i ? "," : "", pmu__report_esc(e, s->ev[i]));
 	fputc('\n', f);
-	for (const char *p = s->skipped; (p = skipped_next(p, nm, why));) {
+	for (const char *p = s->skipped; (p = pmu__skipped_next(p, nm, sizeof(nm), why, sizeof(why)));) {
 		fprintf(f, "%s <not supported>: ", pmu__report_esc(e, nm));
 		fprintf(f, "%s\n", pmu__report_esc(e, why));
 	}
@@ -243,7 +230,7 @@ static void report_csv(FILE *f, const struct pmu_results *s)
 			fputc(',', f);
 			pmu__report_csv_field(f, col);
 		}
-	for (const char *p = s->skipped; (p = skipped_next(p, nm, why));) {
+	for (const char *p = s->skipped; (p = pmu__skipped_next(p, nm, sizeof(nm), why, sizeof(why)));) {
 		fputc(',', f);
 		pmu__report_csv_field(f, nm);
 	}
@@ -318,7 +305,7 @@ static void report_json(FILE *f, const struct pmu_results *s)
 		pmu__json_str(f, s->ev[i]);
 	}
 	fputs("],\n  \"not_supported\": {", f);
-	for (const char *p = s->skipped, *q = p; (p = skipped_next(p, nm, why)); q = p) {
+	for (const char *p = s->skipped, *q = p; (p = pmu__skipped_next(p, nm, sizeof(nm), why, sizeof(why))); q = p) {
 		fputs(q == s->skipped ? "" : ", ", f);
 		pmu__json_str(f, nm);
 		fputs(": ", f);

@@ -339,16 +339,26 @@ static int sort_unit(const char *u, size_t n, char **ok, char **skip, int *first
 	return append(skip, u, n, "\t") < 0 || append(skip, why, strlen(why), "\n") < 0 ? -ENOMEM : 0;
 }
 
-/* Says on stderr, once, each unit of skip ("name\treason\n" lines) left out, for who: escaped for a terminal. */
-static void say_skipped(const char *who, const char *skip)
+const char *pmu__skipped_next(const char *p, char *name, size_t nsize, char *why, size_t wsize)
 {
-	char name[512], why[1024];
 	const char *tab, *nl;
 
-	for (const char *p = skip; p && (tab = strchr(p, '\t')) && (nl = strchr(tab, '\n')); p = nl + 1) {
-		pmu__text_esc(name, sizeof(name), p, (size_t)(tab - p));
-		pmu__text_esc(why, sizeof(why), tab + 1, (size_t)(nl - tab - 1));
-		fprintf(stderr, "%s: PMU_EVENTS: %s <not supported>: %s (the others are counted)\n", who, name, why);
+	if (!p || !(tab = strchr(p, '\t')) || !(nl = strchr(tab, '\n')))
+		return NULL;
+	snprintf(name, nsize, "%.*s", (int)(tab - p), p);
+	snprintf(why, wsize, "%.*s", (int)(nl - tab - 1), tab + 1);
+	return nl + 1;
+}
+
+/* Says on stderr, once, each unit of skip left out, for who: escaped for a terminal. */
+static void say_skipped(const char *who, const char *skip)
+{
+	char name[512], why[1024], en[512], ew[1024];
+
+	for (const char *p = skip; (p = pmu__skipped_next(p, name, sizeof(name), why, sizeof(why)));) {
+		pmu__text_esc(en, sizeof(en), name, strlen(name));
+		pmu__text_esc(ew, sizeof(ew), why, strlen(why));
+		fprintf(stderr, "%s: PMU_EVENTS: %s <not supported>: %s (the others are counted)\n", who, en, ew);
 	}
 }
 

@@ -32,6 +32,8 @@ struct pmu__tconf {
  * -errno with a message when none opens.
  */
 PMU_TOOL int pmu__thread_init_avail(const char *events, bool by_group, const char *who);
+/* The next event left out of p ("name\treason\n" lines, as skipped holds them), copied out; NULL at the end. */
+const char *pmu__skipped_next(const char *p, char *name, size_t nsize, char *why, size_t wsize);
 
 struct pmu__thr {
 	struct pmu__thr *prev, *next;	/* thread.c's list, under its lock */

@@ -149,14 +149,20 @@ static void zero_exit(void)
 	pmu__thr_exit_self();	/* other threads may still run: only this one's set can go */
 }
 
-/* Each event (groups: '|' as LIKWID writes it) that does not open is left out, said once here. */
+/* "libpmu: PMU_EVENTS=EV: WHAT: the library's message", EV escaped for a terminal. */
+static void say_events(const char *ev, const char *what)
+{
+	fputs("libpmu: PMU_EVENTS=", stderr);
+	pmu__text_str(stderr, ev);
+	fprintf(stderr, ": %s%s\n", what, pmu_errmsg());
+}
+
+/* Each event (groups: '|' as LIKWID writes it) that does not open is left out, said once by the thread layer. */
 static int zero_init(const char *ev)
 {
 	if (pmu__thread_init_avail(ev, false, "libpmu") == 0)
 		return 0;
-	fputs("libpmu: PMU_EVENTS=", stderr);
-	pmu__text_str(stderr, ev);
-	fprintf(stderr, ": nothing is counted: %s\n", pmu_errmsg());
+	say_events(ev, "nothing is counted: ");
 	return -1;
 }
 
@@ -188,11 +194,8 @@ static void zero_setup(void)
 		close(zero_fd);
 		zero_fd = -1;
 	}
-	if (pmu_region_begin(WHOLE_RUN) < 0) {
-		fputs("libpmu: PMU_EVENTS=", stderr);
-		pmu__text_str(stderr, ev);
-		fprintf(stderr, ": %s\n", pmu_errmsg());
-	}
+	if (pmu_region_begin(WHOLE_RUN) < 0)
+		say_events(ev, "");
 	if (atexit(zero_exit) != 0)
 		fprintf(stderr, "libpmu: PMU_REPORT: cannot register the report at exit\n");
 }
