@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include <pmu.h>
+#include "fortran.h"
 #include "likwid_protos.h"
 
 #define API __attribute__((visibility("default")))
@@ -451,15 +452,10 @@ API void likwid_markerClose(void)
  */
 static const char *fortran_tag(char *buf, size_t cap, const char *s, size_t len)
 {
-	while (len && s[len - 1] == ' ')
-		len--;
-	if (len >= cap) {
-		warn("Fortran region name", "%s", "longer than 255 characters");
-		return NULL;
-	}
-	memcpy(buf, s, len);
-	buf[len] = 0;
-	return buf;
+	if (fortran_string(buf, cap, s, len))
+		return buf;
+	warn("Fortran region name", "%s", "longer than 255 characters");
+	return NULL;
 }
 
 #define FORTRAN_VOID(fname, cfn)							\

@@ -26,6 +26,7 @@
 #endif
 
 #include <pmu.h>
+#include "fortran.h"
 #include "papi_protos.h"
 
 #define API __attribute__((visibility("default")))
@@ -852,24 +853,13 @@ static void output_and_close(void)
  * gfortran's names (lower case, one underscore) and its hidden length of a
  * character argument; trailing blanks are not part of the name.
  */
-static int fortran_name(char *buf, size_t cap, const char *s, size_t len)
-{
-	while (len && s[len - 1] == ' ')
-		len--;
-	if (len >= cap)
-		return PAPI_EINVAL;
-	memcpy(buf, s, len);
-	buf[len] = 0;
-	return PAPI_OK;
-}
-
 #define FORTRAN_NAMED(fname, cfn)							\
 	API void fname(const char *name, int *check, size_t len);			\
 	API void fname(const char *name, int *check, size_t len)			\
 	{										\
 		char buf[256];								\
-		int r = fortran_name(buf, sizeof(buf), name, len);			\
-		*check = r == PAPI_OK ? cfn(buf) : r;					\
+		bool ok = fortran_string(buf, sizeof(buf), name, len);			\
+		*check = ok ? cfn(buf) : PAPI_EINVAL;					\
 	}
 
 FORTRAN_NAMED(papif_hl_region_begin_, PAPI_hl_region_begin)
