@@ -198,44 +198,16 @@ static inline uint64_t pmu__set_group_running(const struct pmu_set *set)
  * clock_gettime() costs a call. Its durations are CLOCK_MONOTONIC's (the
  * same counter, though the page's conversion is not slewed by NTP).
  */
-#define PMU_CAP_TIME_ PMU_INL_CAP_BIT(3)
-#define PMU_CAP_TIME_SHORT_ PMU_INL_CAP_BIT(5)
-
-/* The clock's counter now. */
 static inline __attribute__((always_inline)) uint64_t pmu__set_cycles(void)
 {
 	return pmu__arch_clock();
-}
-
-/* ns from counter value c0 to c1, with pc's fields loaded under its lock, caps among them. */
-static inline __attribute__((always_inline)) uint64_t pmu__page_ns_between(const struct perf_event_mmap_page *pc,
-									   uint64_t caps, uint64_t c0, uint64_t c1)
-{
-	uint64_t mult = PMU_INL_LD(pc, time_mult);	/* 64 bits from the load: no extension before the product */
-	uint16_t shift = PMU_INL_LD(pc, time_shift) & 63;
-	uint64_t d = c1 - c0;
-
-	/*
-	 * Below 2^32 ticks (seconds) d * mult fits in 64 bits: the same floor(d *
-	 * mult / 2^shift) in two instructions. And time_mask is not wanted: a
-	 * counter narrower than 64 bits reads below 2^width, so d is its ticks
-	 * unless it wrapped, which leaves d at 2^64 - 2^width or more.
-	 */
-	if (likely(!(d >> 32)))
-		return (d * mult) >> shift;
-	if (caps & PMU_CAP_TIME_SHORT_)	/* wrapped, or long */
-		d &= PMU_INL_LD(pc, time_mask);
-	if (!(d >> 32))
-		return (d * mult) >> shift;
-	/* The documented quotient and remainder: no 128-bit product. */
-	return (d >> shift) * mult + (((d & ((1ull << shift) - 1)) * mult) >> shift);
 }
 
 /* Whether the set has the clock: read from user space, its first page with cap_user_time. */
 static inline bool pmu__set_has_clock(const struct pmu_set *set)
 {
 #if PMU_INL_USER_READ
-	return set->direct && (PMU_INL_LD(set->ev[0].page, capabilities) & PMU_CAP_TIME_);
+	return set->direct && (PMU_INL_LD(set->ev[0].page, capabilities) & PMU_INL_CAP_TIME);
 #else
 	(void)set;
 	return false;
@@ -245,31 +217,13 @@ static inline bool pmu__set_has_clock(const struct pmu_set *set)
 /* The ns since counter value c0 (pmu__set_cycles()): 0 with *ns set, or 1 when the set has no clock now. */
 static inline int pmu__set_ns_since(const struct pmu_set *set, uint64_t c0, uint64_t *ns)
 {
-#if PMU_INL_USER_READ
-	const struct perf_event_mmap_page *pc;
-	uint64_t caps, t;
-	uint32_t seq;
+	struct pmu_inl_value v = { .ns = c0 };
 
-	if (unlikely(!set->direct))
+	if (unlikely(!PMU_INL_USER_READ || !set->direct) ||
+	    unlikely(pmu_inl_read(set->ev[0].page, pmu_inl_rdpmc, pmu__arch_clock, PMU_INL_SINCE, &v)))
 		return 1;
-	pc = set->ev[0].page;
-	do {
-		seq = PMU_INL_LDV(pc, lock);
-		PMU_INL_BARRIER();
-		caps = PMU_INL_LD(pc, capabilities);
-		if (unlikely(!(caps & PMU_CAP_TIME_)))
-			return 1;
-		t = pmu__page_ns_between(pc, caps, c0, pmu__set_cycles());
-		PMU_INL_BARRIER();
-	} while (unlikely(PMU_INL_LDV(pc, lock) != seq || (seq & 1)));
-	*ns = t;
+	*ns = v.ns;
 	return 0;
-#else
-	(void)set;
-	(void)c0;
-	(void)ns;
-	return 1;
-#endif
 }
 
 /* set->timed1, set->timed and the first event's page, for the layers above (regions): they use these accessors, never the fields. */
@@ -295,75 +249,44 @@ static inline void pmu__set_settle_timed(struct pmu_set *set)
 	set->timed1 = set->timed == 1 ? set->ev[0].page : NULL;
 }
 
+/* Events 1 to n - 1 of ev, on the schedule of event 0 (one group), which their caller checks: 0, or 1. */
+static inline __attribute__((always_inline)) int pmu__set_read_rest(const struct pmu_counter *ev, uint64_t *values,
+								    unsigned n)
+{
+	PMU_UNROLL
+	for (unsigned i = 1; i < n; i++)
+		if (unlikely(pmu_inl_page_read(ev[i].page, pmu_inl_rdpmc, 0, &values[i])))
+			return 1;
+	return 0;
+}
+
 /*
  * What pmu_read() gives of a set read from user space as one group (or of
- * one event), in one sequence over the pages with no call, and the clock:
- * at begin (begin true) the clock's counter into *clk just before the
- * counters, at end the ns since *clk (a begin's) into it just after them, so
- * that the counts take in as little of the caller as possible. 0, or 1 when
- * the pages cannot answer so (multiplexed, index 0, no clock): pmu_read()
- * gives the full answer then. n: set->timed, which the caller has checked
- * (a constant where it knows it); pc: the first event's page (set->timed1
- * for one), which it has loaded. The set's hot page is wiped in a forked
- * child, so that there timed is 0.
+ * one event), with no call, and the clock: at begin (begin true) the
+ * clock's counter into *clk just before the counters, at end the ns since
+ * *clk (a begin's) into it just after them, so that the counts take in as
+ * little of the caller as possible. 0, or 1 when the pages cannot answer so
+ * (multiplexed, index 0, no clock): pmu_read() gives the full answer then.
+ * n: set->timed, which the caller has checked (a constant where it knows
+ * it); pc: the first event's page (set->timed1 for one), which it has
+ * loaded. The set's hot page is wiped in a forked child, so that there
+ * timed is 0.
  */
 static inline __attribute__((always_inline)) int pmu__set_read_timed(const struct pmu_set *set,
 								     const struct perf_event_mmap_page *pc,
 								     uint64_t *values, uint64_t *clk, bool begin,
 								     unsigned n)
 {
-#if PMU_INL_USER_READ
-	const struct pmu_counter *ev = set->ev;
-	uint32_t seq, idx, shift, i;
-	uint64_t caps, cyc = 0, pmc, count, t = 0;
+	struct pmu_inl_value v = { .ns = begin ? 0 : *clk };
+	uint64_t cyc = begin ? pmu__set_cycles() : 0;
+	unsigned mode = PMU_INL_COUNT | PMU_INL_TIMES | (begin ? 0 : PMU_INL_SINCE);
 
-	if (begin)
-		cyc = pmu__set_cycles();
-	/* The group's other events: their schedule is the first's, which is checked. */
-	if (!begin) {
-		PMU_UNROLL
-		for (i = 1; i < n; i++)
-			if (unlikely(pmu_inl_page_read(ev[i].page, pmu_inl_rdpmc, 0, &values[i])))
-				return 1;
-	}
-	for (;;) {
-		seq = PMU_INL_LDV(pc, lock);
-		PMU_INL_BARRIER();
-		caps = PMU_INL_LD(pc, capabilities);
-		idx = PMU_INL_LDV(pc, index);
-		if (unlikely(!idx || (!begin && !(caps & PMU_CAP_TIME_))))
-			return 1;
-		shift = pmu_inl_width_shift(PMU_INL_LD(pc, pmc_width));
-		pmc = pmu_inl_rdpmc(idx);
-		if (!begin)
-			cyc = pmu__set_cycles();
-		count = PMU_INL_LD(pc, offset) + pmu_inl_sign_extend(pmc, shift);
-		if (unlikely(PMU_INL_LD(pc, time_enabled) != PMU_INL_LD(pc, time_running)))
-			return 1;	/* multiplexed: scaled, with times */
-		if (!begin)
-			t = pmu__page_ns_between(pc, caps, *clk, cyc);
-		PMU_INL_BARRIER();
-		if (likely(PMU_INL_LDV(pc, lock) == seq && !(seq & 1)))
-			break;
-	}
-	values[0] = count;
-	*clk = begin ? cyc : t;
-	if (begin) {
-		PMU_UNROLL
-		for (i = 1; i < n; i++)
-			if (unlikely(pmu_inl_page_read(ev[i].page, pmu_inl_rdpmc, 0, &values[i])))
-				return 1;
-	}
-	return 0;
-#else
-	(void)set;
-	(void)pc;
-	(void)values;
-	(void)clk;
-	(void)begin;
-	(void)n;
-	return 1;
-#endif
+	if (!PMU_INL_USER_READ || (!begin && pmu__set_read_rest(set->ev, values, n)) ||
+	    unlikely(pmu_inl_read(pc, pmu_inl_rdpmc, pmu__arch_clock, mode, &v)))
+		return 1;
+	values[0] = v.count;
+	*clk = begin ? cyc : v.ns;
+	return begin ? pmu__set_read_rest(set->ev, values, n) : 0;
 }
 
 #endif

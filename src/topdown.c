@@ -154,24 +154,19 @@ static const char *group_blocker(const struct pmu__cold *c, const struct pmu__gr
 	for (unsigned k = gr->first; k < gr->first + gr->n; k++) {
 		const struct pmu__perf_counter *e = &c->ctr[k];
 		uint32_t want = e->td == PMU_TD_SLOTS && k == gr->first ? TD_SLOTS_IDX : TD_METRIC_IDX;
-		uint32_t seq;
-		bool same;
+		struct pmu_inl_value v;
 
 		if (!e->td)
 			continue;
 		if (!e->page)
 			return "a page of the topdown group is not mapped";
-		seq = PMU_LDV(e->page, lock);
-		PMU_BARRIER();
-		same = seq == e->td_seq;
-		if (same && (PMU_LDV(e->page, index) != want || !(PMU_LD(e->page, capabilities) & PMU_CAP_RDPMC) ||
-			     (e->td == PMU_TD_SLOTS && k != gr->first)))
-			return "the topdown events are not on fixed counter 3 and the metrics register now "
-			       "(their pages' index is not RDPMC_FIXED|3 + 1 and RDPMC_METRIC + 1)";
-		PMU_BARRIER();
-		if (!same || PMU_LDV(e->page, lock) != seq)
+		pmu_inl_read(e->page, pmu_inl_rdpmc, pmu__arch_clock, 0, &v);
+		if (v.seq != e->td_seq)
 			return "the topdown group's pages changed since its last read(2) (a context switch, a "
 			       "reset, an enable): the next read is a read(2), from which the decode counts again";
+		if (v.idx != want || !(v.caps & PMU_CAP_RDPMC) || (e->td == PMU_TD_SLOTS && k != gr->first))
+			return "the topdown events are not on fixed counter 3 and the metrics register now "
+			       "(their pages' index is not RDPMC_FIXED|3 + 1 and RDPMC_METRIC + 1)";
 	}
 	if (PMU_LD(lpc, time_enabled) != PMU_LD(lpc, time_running))
 		return "the topdown group was multiplexed: read(2) gives its scaled counts";
@@ -236,17 +231,12 @@ static uint64_t mul_div(uint64_t a, uint32_t mul, uint32_t div)
 /* A page of the group that is what it was at the read(2), a metric event's page on the metrics register. */
 static bool held(const struct pmu__perf_counter *e)
 {
-	const struct perf_event_mmap_page *pc = e->page;
-	uint32_t seq;
-	bool ok;
+	struct pmu_inl_value v;
 
-	if (!pc || e->td == PMU_TD_SLOTS)
+	if (!e->page || e->td == PMU_TD_SLOTS)
 		return false;
-	seq = PMU_LDV(pc, lock);
-	PMU_BARRIER();
-	ok = seq == e->td_seq && PMU_LDV(pc, index) == TD_METRIC_IDX && (PMU_LD(pc, capabilities) & PMU_CAP_RDPMC);
-	PMU_BARRIER();
-	return ok && PMU_LDV(pc, lock) == seq;
+	pmu_inl_read(e->page, pmu_inl_rdpmc, pmu__arch_clock, 0, &v);
+	return v.seq == e->td_seq && v.idx == TD_METRIC_IDX && (v.caps & PMU_CAP_RDPMC);
 }
 
 /* Group gr decoded into c->rd, or 1 when its pages cannot answer (a read(2) then does). */
@@ -254,8 +244,10 @@ static int decode(struct pmu__cold *c, struct pmu__group *gr, bool times)
 {
 	const struct pmu__perf_counter *s = &c->ctr[gr->first];
 	const struct perf_event_mmap_page *pc = s->page;
-	uint64_t caps, raw, met, en, run, d = 0;
-	uint32_t seq, shift;
+	/* Multiplexed: read(2) scales it. */
+	unsigned mode = PMU_INL_COUNT | PMU_INL_CAP | PMU_INL_TIMES | (times ? PMU_INL_NOW : 0);
+	struct pmu_inl_value sv;
+	uint64_t raw, met;
 	unsigned k;
 
 	if (!gr->td_valid || !pc)
@@ -263,23 +255,14 @@ static int decode(struct pmu__cold *c, struct pmu__group *gr, bool times)
 	for (k = gr->first + 1; k < gr->first + gr->n; k++)
 		if (c->ctr[k].td && !held(&c->ctr[k]))
 			return 1;
-	seq = PMU_LDV(pc, lock);
-	PMU_BARRIER();
-	caps = PMU_LD(pc, capabilities);
-	if (seq != s->td_seq || PMU_LDV(pc, index) != TD_SLOTS_IDX || !(caps & PMU_CAP_RDPMC))
+	if (pmu_inl_read(pc, pmu_inl_rdpmc, pmu__arch_clock, mode, &sv) || sv.seq != s->td_seq ||
+	    sv.idx != TD_SLOTS_IDX)
 		return 1;
-	shift = pmu_inl_width_shift(PMU_LD(pc, pmc_width));
-	en = PMU_LD(pc, time_enabled);
-	run = PMU_LD(pc, time_running);
-	if (shift >= 64 || en != run || (times && !(caps & PMU_CAP_TIME)))
-		return 1;	/* multiplexed: read(2) scales it */
-	raw = pmu_inl_rdpmc(TD_SLOTS_IDX) & (~0ull >> shift);
+	raw = sv.raw;
 	met = pmu_inl_rdpmc(TD_METRIC_IDX);
-	if (times)
-		d = pmu__page_time_delta(pc, caps, pmu__arch_clock());
 	PMU_BARRIER();
 	/* Slots going back: the registers were cleared with no page update (a PERF_METRICS overflow). */
-	if (PMU_LDV(pc, lock) != seq || raw < gr->td_raw)
+	if (PMU_LDV(pc, lock) != sv.seq || raw < gr->td_raw)
 		return 1;
 	gr->td_raw = raw;
 	for (k = gr->first; k < gr->first + gr->n; k++) {
@@ -298,7 +281,7 @@ static int decode(struct pmu__cold *c, struct pmu__group *gr, bool times)
 			x = e->td_base + raw;
 		else
 			x = e->td_base + mul_div(raw, (uint32_t)(met >> 8 * (e->td - PMU_TD_METRIC) & 0xff), 0xff);
-		c->rd[k] = (struct pmu_reading){ x, en + d, run + d };
+		c->rd[k] = (struct pmu_reading){ x, sv.enabled, sv.running };
 	}
 	return 0;
 }

@@ -1,18 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The arithmetic of the read path against references that share no code with
- * it: pmu__mul_u64_u32_shr and pmu__scale against multiplication and long
- * division done in 32-bit limbs (no __int128), the sign extension both page
- * readers run (pmu/inline.h's pmu_inl_width_shift and pmu_inl_sign_extend)
- * against a branch on the sign bit, and the regions' clock conversion
- * (set.h's pmu__page_ns_between, a product and a shift below 2^32 ticks, the
- * documented quotient and remainder above) against the same reference.
+ * it: pmu/inline.h's pmu_inl_mul_shr and readpage.h's pmu__scale against
+ * multiplication and long division done in 32-bit limbs (no __int128), the
+ * sign extension of the page reader (pmu_inl_width_shift and
+ * pmu_inl_sign_extend) against a branch on the sign bit, and its clock
+ * conversion (pmu_inl_ns_between, a product and a shift below 2^32 ticks,
+ * 128 bits above) against the same reference.
  * Random inputs biased towards edge values.
  */
+#include <stdbool.h>
+
 #include "test.h"
 #include "readpage.h"	/* and through pmu.h, pmu/inline.h */
 #include "sim_ref.h"
-#include "set.h"	/* pmu__page_ns_between() */
 
 /* Wrong on purpose: what the references must catch. */
 static uint64_t wrong_mul_64bit(uint64_t a, uint32_t mul, unsigned shift)
@@ -52,7 +53,7 @@ static void test_mul(long n)
 
 		for (x = 0; x < sizeof(as) / sizeof(as[0]); x++)
 			for (y = 0; y < sizeof(muls) / sizeof(muls[0]); y++)
-				CHECK_MSG(pmu__mul_u64_u32_shr(as[x], muls[y], shift) ==
+				CHECK_MSG(pmu_inl_mul_shr(as[x], muls[y], shift) ==
 					  ref_mul_shr(as[x], muls[y], shift),
 					  "a=0x%" PRIx64 " mul=0x%x shift=%u", as[x], muls[y], shift);
 	}
@@ -62,10 +63,10 @@ static void test_mul(long n)
 		uint32_t mul = r & 0x10 ? muls[(r >> 8) % 8] : (uint32_t)(r >> 32);
 
 		shift = r & 1 ? (r >> 16) % 33 : (r >> 16) % 128;
-		if (pmu__mul_u64_u32_shr(a, mul, shift) != ref_mul_shr(a, mul, shift) && bad++ < 5)
+		if (pmu_inl_mul_shr(a, mul, shift) != ref_mul_shr(a, mul, shift) && bad++ < 5)
 			fprintf(stderr, "mul_u64_u32_shr(0x%" PRIx64 ", 0x%x, %u) = 0x%" PRIx64
 				", reference 0x%" PRIx64 "\n", a, mul, shift,
-				pmu__mul_u64_u32_shr(a, mul, shift), ref_mul_shr(a, mul, shift));
+				pmu_inl_mul_shr(a, mul, shift), ref_mul_shr(a, mul, shift));
 		if (shift < 64)
 			wrong64 += wrong_mul_64bit(a, mul, shift) != ref_mul_shr(a, mul, shift);
 		if (shift < 64)
@@ -180,17 +181,17 @@ static void test_page_ns(long n)
 	for (i = 0; i < n; i++) {
 		uint64_t r = rnd(), c0 = rnd_edge(), d = r & 1 ? rnd_edge() : rnd() >> (32 + (r >> 8) % 32);
 		bool short_ = r & 2;
-		uint64_t caps = PMU_CAP_TIME_ | (short_ ? PMU_CAP_TIME_SHORT_ : 0);
+		uint64_t caps = PMU_CAP_TIME | (short_ ? PMU_CAP_TIME_SHORT : 0);
 		uint64_t want, got;
 
 		pc.time_mult = r & 4 ? (uint32_t)(r >> 32) : 33554432;
 		pc.time_shift = (uint16_t)((r >> 16) % 33);
 		pc.time_mask = short_ ? mask_of(56) : 0;
 		want = ref_mul_shr(short_ ? d & mask_of(56) : d, pc.time_mult, pc.time_shift);
-		got = pmu__page_ns_between(&pc, caps, c0, c0 + d);
+		got = pmu_inl_ns_between(&pc, caps, c0, c0 + d);
 		fast += !((short_ ? d & mask_of(56) : d) >> 32);
 		if (got != want && bad++ < 5)
-			fprintf(stderr, "page_ns_between(d=0x%" PRIx64 ", mult=0x%x, shift=%u%s) = 0x%" PRIx64
+			fprintf(stderr, "ns_between(d=0x%" PRIx64 ", mult=0x%x, shift=%u%s) = 0x%" PRIx64
 				", reference 0x%" PRIx64 "\n", d, pc.time_mult, pc.time_shift,
 				short_ ? ", 56-bit" : "", got, want);
 	}
@@ -199,9 +200,9 @@ static void test_page_ns(long n)
 	/* Known value: QEMU's 62.5 MHz clock, 16 ns per tick, on both sides of 2^32 ticks. */
 	pc.time_mult = 33554432;
 	pc.time_shift = 21;
-	CHECK_EQ(pmu__page_ns_between(&pc, PMU_CAP_TIME_, 5, 1005), 16000);
-	CHECK_EQ(pmu__page_ns_between(&pc, PMU_CAP_TIME_, 0, 1ull << 33), 16ull << 33);
-	printf("page_ns_between: %ld random inputs, %ld below 2^32 ticks\n", n, fast);
+	CHECK_EQ(pmu_inl_ns_between(&pc, PMU_CAP_TIME, 5, 1005), 16000);
+	CHECK_EQ(pmu_inl_ns_between(&pc, PMU_CAP_TIME, 0, 1ull << 33), 16ull << 33);
+	printf("ns_between: %ld random inputs, %ld below 2^32 ticks\n", n, fast);
 }
 
 int main(void)

@@ -30,11 +30,21 @@
 #define PMU_INL_ZERO2 PMU_INL_ZERO PMU_INL_ZERO
 #define PMU_INL_ZERO6 PMU_INL_ZERO2 PMU_INL_ZERO2 PMU_INL_ZERO2
 
+/*
+ * GCC sizes an asm by its lines, and would not inline a read with 64 of
+ * them: "asm inline" (GCC 9) has it counted as the few that run.
+ */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 9
+#define PMU_INL_ASM_INLINE __inline__
+#else
+#define PMU_INL_ASM_INLINE
+#endif
+
 static inline __attribute__((always_inline)) uint64_t pmu_inl_rdpmc(uint32_t idx)
 {
 	uint64_t v, t;
 
-	__asm__ __volatile__(
+	__asm__ __volatile__ PMU_INL_ASM_INLINE(
 		"adr %[t], 1f\n\t"
 		"add %[t], %[t], %[i], lsl #" PMU_INL_ESHIFT "\n\t"
 		"br %[t]\n"
@@ -60,4 +70,5 @@ static inline __attribute__((always_inline)) uint64_t pmu_inl_rdpmc(uint32_t idx
 #undef PMU_INL_ZERO
 #undef PMU_INL_ZERO2
 #undef PMU_INL_ZERO6
+#undef PMU_INL_ASM_INLINE
 #endif
