@@ -16,23 +16,25 @@
  * leaves it out.
  */
 const struct pmu__metric_def pmu__metric_defs[] = {
+	/* 0.4's region metrics first, in their order, with their keys and headings */
 	{ "IPC", "instructions / cycles", "Default;Pipeline", "1insn per cycle",
-	  "Instructions per cycle" },
+	  "Instructions per cycle", "ipc", "IPC", "insn per cycle" },
+	{ "cache_miss_rate", "cache\\-misses / cache\\-references", "Default;Cache", "100%",
+	  "Cache misses, of all cache references", "cache_miss_ratio", "cache-miss%", "of all cache refs" },
+	{ "branch_miss_rate", "branch\\-misses / branches", "Default;Branches", "100%",
+	  "Branches mispredicted, of all branches", "branch_miss_ratio", "branch-miss%", "of all branches" },
+	{ "l1d_miss_rate", "L1\\-dcache\\-load\\-misses / L1\\-dcache\\-loads", "Default;Cache", "100%",
+	  "L1 data cache load misses, of all L1 data cache loads", "l1d_miss_ratio", "L1d-miss%",
+	  "of all L1-dcache accesses" },
 	{ "CPI", "cycles / instructions", "Pipeline", "1cycles per insn",
 	  "Cycles per instruction" },
-	{ "branch_miss_rate", "branch\\-misses / branches", "Default;Branches", "100%",
-	  "Branches mispredicted, of all branches" },
-	{ "cache_miss_rate", "cache\\-misses / cache\\-references", "Default;Cache", "100%",
-	  "Cache misses, of all cache references" },
-	{ "l1d_miss_rate", "L1\\-dcache\\-load\\-misses / L1\\-dcache\\-loads", "Default;Cache", "100%",
-	  "L1 data cache load misses, of all L1 data cache loads" },
 	{ "frontend_cycles_idle", "stalled\\-cycles\\-frontend / cycles", "Default;Stalls", "100%",
 	  "Cycles the front end stalled, of all cycles" },
 	{ "backend_cycles_idle", "stalled\\-cycles\\-backend / cycles", "Default;Stalls", "100%",
 	  "Cycles the back end stalled, of all cycles" },
 	/* cycles per ns of the task's clock */
 	{ "GHz", "cycles / task\\-clock", "Default;Frequency", "1GHz",
-	  "Cycles per second of the task's CPU time" },
+	  "Cycles per second of the task's CPU time", NULL, NULL, "GHz" },
 	/* ns of CPU time per ns of wall time */
 	{ "CPUs_utilized", "task\\-clock / duration_time", "Default", "1CPUs utilized",
 	  "CPUs busy on average while counting" },

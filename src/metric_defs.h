@@ -2,7 +2,8 @@
 /*
  * Metric definitions as perf's JSON has them (MetricName, MetricExpr in
  * expr.h's language, MetricGroup, ScaleUnit, BriefDescription), and
- * libpmu's built-in set over the generic events every kernel names. Pure.
+ * libpmu's built-in set over the generic events every kernel names: the one
+ * table of metrics, for regions, reports and pmu stat. Pure.
  */
 #ifndef PMU_METRIC_DEFS_H
 #define PMU_METRIC_DEFS_H
@@ -17,6 +18,9 @@ struct pmu__metric_def {
 	const char *groups;	/* ';'-separated, as perf's MetricGroup: "Default;Pipeline" */
 	const char *scale_unit;	/* perf's ScaleUnit: a factor, then the unit ("100%", "1GHz") */
 	const char *desc;
+	const char *key;	/* its key in region reports, NULL: name (0.4's "ipc" for IPC) */
+	const char *label;	/* its heading in the region table, NULL: name */
+	const char *comment;	/* pmu stat's comment on its first event's line, as perf stat's; NULL: none */
 };
 
 PMU_TOOL extern const struct pmu__metric_def pmu__metric_defs[];

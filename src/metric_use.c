@@ -14,16 +14,6 @@
 #include "metrics.h"
 #include "sysfs.h"
 
-/* The keys and headings the region reports gave these metrics before the built-in set (0.4's table), kept. */
-static const struct {
-	const char *name, *key, *label;
-} legacy[] = {
-	{ "IPC", "ipc", "IPC" },
-	{ "cache_miss_rate", "cache_miss_ratio", "cache-miss%" },
-	{ "branch_miss_rate", "branch_miss_ratio", "branch-miss%" },
-	{ "l1d_miss_rate", "l1d_miss_ratio", "L1d-miss%" },
-};
-
 #define NBUILTIN (pmu__metric_ndefs + pmu__metric_ntopdown)
 
 static const struct pmu__metric_def *builtin(unsigned i)
@@ -34,11 +24,8 @@ static const struct pmu__metric_def *builtin(unsigned i)
 const struct pmu__metric_def *pmu__metric_builtin(const char *name)
 {
 	for (unsigned i = 0; i < NBUILTIN; i++)
-		if (!strcasecmp(builtin(i)->name, name))
+		if (!strcasecmp(builtin(i)->name, name) || (builtin(i)->key && !strcasecmp(builtin(i)->key, name)))
 			return builtin(i);
-	for (size_t k = 0; k < PMU_ARRAY_SIZE(legacy); k++)
-		if (!strcasecmp(legacy[k].key, name))
-			return pmu__metric_builtin(legacy[k].name);
 	return NULL;
 }
 
@@ -79,15 +66,9 @@ static const struct pmu__expr_env events_env = { .literal = any_literal };
 
 bool pmu__metric_event_is(const char *event, const char *id)
 {
-	for (unsigned k = 0; k < PMU_NMETRICS; k++)
-		for (int side = 0; side < 2; side++) {
-			const char *const *l = side ? pmu__metrics[k].den : pmu__metrics[k].num;
+	const char *const *l = pmu__spellings(id);
 
-			for (unsigned j = 0; l[j]; j++)
-				if (!strcmp(l[j], id))
-					return pmu__metric_is(event, l);
-		}
-	return pmu__metric_is(event, (const char *const[]){ id, NULL });
+	return pmu__metric_is(event, l ? l : (const char *const[]){ id, NULL });
 }
 
 /* d's expression parsed, and the events it needs: 0 or -errno with a message. */
@@ -378,12 +359,8 @@ static int plan_add(struct pmu__mplan *p, const struct pmu__metric_def *d, bool 
 		return r;
 	}
 	m->d = d;
-	m->key = m->label = d->name;
-	for (size_t k = 0; k < PMU_ARRAY_SIZE(legacy); k++)
-		if (!strcmp(legacy[k].name, d->name)) {
-			m->key = legacy[k].key;
-			m->label = legacy[k].label;
-		}
+	m->key = d->key ? d->key : d->name;
+	m->label = d->label ? d->label : d->name;
 	p->n++;
 	return 0;
 }
@@ -404,9 +381,6 @@ int pmu__mplan_make(struct pmu__mplan *p, const char *const *events, unsigned n,
 		if ((d = pmu__metric_builtin(name)))
 			r = plan_add(p, d, true, events, n);
 	}
-	/* 0.4's metrics first, in their order, then the others as defined */
-	for (size_t k = 0; r == 0 && k < PMU_ARRAY_SIZE(legacy); k++)
-		r = plan_add(p, pmu__metric_builtin(legacy[k].name), false, events, n);
 	for (unsigned i = 0; r == 0 && i < NBUILTIN; i++)
 		r = plan_add(p, builtin(i), false, events, n);
 	if (r < 0)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The table of derived metrics: see metrics.h. */
+/* Events by their every spelling, for the metrics: see metrics.h. */
 #include <string.h>
 
 #include "format.h"
@@ -8,23 +8,36 @@
 #define CYCLES "cycles", "cpu-cycles", "cpu_cycles"
 #define CLOCKS "task-clock", "cpu-clock"
 
-/* Order matters to pmu stat: an event's line shows the first metric it is the numerator of. */
-const struct pmu__metric pmu__metrics[PMU_NMETRICS] = {
-	{ "ipc", "IPC", "insn per cycle", 1, { "instructions", "inst_retired" }, { CYCLES } },
-	{ "cache_miss_ratio", "cache-miss%", "of all cache refs", 100,
-	  { "cache-misses" }, { "cache-references" } },
-	{ "branch_miss_ratio", "branch-miss%", "of all branches", 100,
-	  { "branch-misses", "br_mis_pred_retired" }, { "branches", "branch-instructions", "br_retired" } },
-	{ "l1d_miss_ratio", "L1d-miss%", "of all L1-dcache accesses", 100,
-	  { "L1-dcache-load-misses", "l1d_cache_refill" }, { "L1-dcache-loads", "l1d_cache" } },
-	/* cycles per ns of clock: GHz. Regions have no clock event of their own to divide by. */
-	{ NULL, NULL, "GHz", 1, { CYCLES }, { CLOCKS } },
+/* The events the metrics name, with the other names kernels give them (arm64's sysfs aliases). */
+static const char *const spellings[][PMU_METRIC_SPELLINGS] = {
+	{ CYCLES },
+	{ "instructions", "inst_retired" },
+	{ "branch-misses", "br_mis_pred_retired" },
+	{ "branches", "branch-instructions", "br_retired" },
+	{ "L1-dcache-load-misses", "l1d_cache_refill" },
+	{ "L1-dcache-loads", "l1d_cache" },
+	{ CLOCKS },
 };
+
+const char *const *pmu__spellings(const char *id)
+{
+	for (size_t k = 0; k < PMU_ARRAY_SIZE(spellings); k++)
+		for (unsigned j = 0; spellings[k][j]; j++)
+			if (!strcmp(spellings[k][j], id))
+				return spellings[k];
+	return NULL;
+}
 
 const char *const pmu__metric_clocks[PMU_METRIC_SPELLINGS] = { CLOCKS };
 
-/* perf stat's other events with a metric of their own, left blank without its other event. */
+/*
+ * perf stat's events with a metric of their own: the first events of the
+ * built-in metrics with a comment (metric_defs.c), and those perf stat
+ * leaves blank without its other event.
+ */
 static const char *const own_metric[] = {
+	CYCLES, "instructions", "inst_retired", "cache-misses", "branch-misses", "br_mis_pred_retired",
+	"L1-dcache-load-misses", "l1d_cache_refill",
 	"stalled-cycles-frontend", "idle-cycles-frontend", "stalled-cycles-backend", "idle-cycles-backend",
 	"L1-icache-load-misses", "LLC-load-misses", "dTLB-load-misses", "iTLB-load-misses", NULL
 };
@@ -59,8 +72,5 @@ bool pmu__metric_rated(const char *name)
 {
 	if (pmu__metric_is(name, pmu__metric_clocks) || pmu__metric_is(name, own_metric))
 		return false;
-	for (unsigned k = 0; k < PMU_NMETRICS; k++)
-		if (pmu__metric_is(name, pmu__metrics[k].num))
-			return false;
 	return true;
 }

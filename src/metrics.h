@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Derived metrics: which events divide into which figure, under each
- * spelling the kernels' sysfs uses. Pure: no state, no I/O. Used by the
- * region report and by pmu stat.
+ * The events metrics name, under each spelling the kernels' sysfs uses
+ * (the metrics themselves are metric_defs.c's), and pmu stat's rules for
+ * the clocks. Pure: no state, no I/O.
  */
 #ifndef PMU_METRICS_H
 #define PMU_METRICS_H
@@ -13,17 +13,8 @@
 
 #define PMU_METRIC_SPELLINGS 5	/* a NULL-ended list of names */
 
-struct pmu__metric {
-	const char *key;	/* csv/json key of region reports; NULL: pmu stat only */
-	const char *label;	/* heading of the region table */
-	const char *unit;	/* pmu stat's comment on the numerator's line */
-	double scale;		/* 100: shown as a percentage */
-	const char *num[PMU_METRIC_SPELLINGS];	/* numerator event, any spelling */
-	const char *den[PMU_METRIC_SPELLINGS];	/* denominator event */
-};
-
-#define PMU_NMETRICS 5
-PMU_TOOL extern const struct pmu__metric pmu__metrics[PMU_NMETRICS];
+/* The spellings of the event id (a NULL-ended list: "cycles", "cpu-cycles", "cpu_cycles"), NULL when it has no other. */
+PMU_TOOL const char *const *pmu__spellings(const char *id);
 
 /* Clocks in ns (task-clock, cpu-clock). */
 PMU_TOOL extern const char *const pmu__metric_clocks[PMU_METRIC_SPELLINGS];
@@ -43,14 +34,5 @@ PMU_TOOL bool pmu__metric_is(const char *name, const char *const *spellings);
 
 /* The first of events[0..n) that is one of spellings (NULL entries skipped), or -1. */
 PMU_TOOL int pmu__metric_find(const char *const *events, unsigned n, const char *const *spellings);
-
-/* num / den, the metric's value (scale not applied); false when den is 0. */
-static inline bool pmu__metric_value(double num, double den, double *out)
-{
-	if (den == 0)
-		return false;
-	*out = num / den;
-	return true;
-}
 
 #endif

@@ -14,7 +14,7 @@
 #include "event.h"	/* resolving events, perf's generic names, format fields */
 #include "sysfs.h"	/* PMUs of the sysfs root, aliases, tracepoints, sysctls, bounded file reads */
 #include "event_pfm.h"	/* libpfm4's event list */
-#include "metrics.h"	/* the derived metrics pmu stat shares with the region report */
+#include "metrics.h"	/* the events metrics name, by every spelling; the clocks */
 #include "expr.h"		/* perf's metric expressions */
 #include "metric_defs.h"	/* metric definitions and the built-in set */
 #include "escape.h"	/* the output escapers: text, csv, json */

@@ -1,25 +1,37 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The table of derived metrics (src/metrics.c), which the region report and
- * pmu stat share: each metric found under the spellings of every kernel's
- * sysfs, with modifiers and PMU names around them, and nowhere else.
+ * The one table of metrics (src/metric_defs.c), which the region report and
+ * pmu stat share, and the events' spellings (src/metrics.c): each metric
+ * found under the spellings of every kernel's sysfs, with modifiers and PMU
+ * names around them, and nowhere else.
  */
+#include <errno.h>
+
+#include "expr.h"
+#include "metric_use.h"
 #include "metrics.h"
 #include "test.h"
 
-static const struct pmu__metric *by_key(const char *key)
+/* Where identifier i of the expression of the metric of that key is among events[0..n), or -1. */
+static int find_id(const char *key, unsigned i, const char *const *events, unsigned n)
 {
-	for (unsigned i = 0; i < PMU_NMETRICS; i++)
-		if (pmu__metrics[i].key && !strcmp(pmu__metrics[i].key, key))
-			return &pmu__metrics[i];
-	return NULL;
+	const struct pmu__metric_def *d = pmu__metric_builtin(key);
+	struct pmu__expr *e;
+	int at = -1;
+
+	if (!d || pmu__expr_parse(d->expr, &e) < 0)
+		return -1;
+	for (unsigned k = 0; i < pmu__expr_nids(e) && k < n && at < 0; k++)
+		if (events[k] && pmu__metric_event_is(events[k], pmu__expr_id(e, i)))
+			at = (int)k;
+	pmu__expr_free(e);
+	return at;
 }
 
 /* The metric applies to events[0..n) with its numerator at num and denominator at den. */
 static int uses(const char *key, const char *const *events, unsigned n, int num, int den)
 {
-	const struct pmu__metric *m = by_key(key);
-	int un = m ? pmu__metric_find(events, n, m->num) : -1, ud = m ? pmu__metric_find(events, n, m->den) : -1;
+	int un = find_id(key, 0, events, n), ud = find_id(key, 1, events, n);
 
 	return un >= 0 && ud >= 0 && un == num && ud == den;
 }
@@ -32,7 +44,6 @@ int main(void)
 	static const char *const mods[] = { "instructions:u", "cpu-cycles:uk" };
 	static const char *const raw[] = { "cpu/event=0x3c/", "cpu/event=0xc0,inst_retired/" };
 	static const char *const l1d[] = { "l1d_cache", "l1d_cache_refill", "L1-dcache-loads", NULL };
-	double v = 0;
 
 	CHECK(uses("ipc", generic, 4, 1, 0));
 	CHECK(uses("branch_miss_ratio", generic, 4, 3, 2));
@@ -54,19 +65,23 @@ int main(void)
 	CHECK(!pmu__metric_rated("cycles") && !pmu__metric_rated("instructions:u") && !pmu__metric_rated("task-clock"));
 	CHECK(!pmu__metric_rated("dTLB-load-misses") && !pmu__metric_rated("armv8_pmuv3_0/cpu_cycles/"));
 
-	/* Every metric of the report has its key and heading; pmu stat's have a unit. */
-	for (unsigned i = 0; i < PMU_NMETRICS; i++) {
-		CHECK(pmu__metrics[i].unit && pmu__metrics[i].num[0] && pmu__metrics[i].den[0]);
-		CHECK(!pmu__metrics[i].key == !pmu__metrics[i].label);
-	}
-	/* GHz needs a clock, which regions have not: pmu stat only. */
-	for (unsigned i = 0; i < PMU_NMETRICS; i++)
-		if (!strcmp(pmu__metrics[i].unit, "GHz"))
-			CHECK(!pmu__metrics[i].key &&
-			      pmu__metric_find((const char *const[]){ "task-clock", "cycles" }, 2, pmu__metrics[i].num) == 1 &&
-			      pmu__metric_find((const char *const[]){ "task-clock", "cycles" }, 2, pmu__metrics[i].den) == 0);
+	/* 0.4's keys and headings; a comment's first event is not also shown per second. */
+	CHECK(pmu__metric_builtin("cache_miss_ratio") == pmu__metric_builtin("cache_miss_rate"));
+	CHECK(!strcmp(pmu__metric_builtin("ipc")->label, "IPC"));
+	for (unsigned i = 0; i < pmu__metric_ndefs; i++) {
+		const struct pmu__metric_def *d = &pmu__metric_defs[i];
+		struct pmu__expr *e;
 
-	CHECK(pmu__metric_value(3, 2, &v) && v == 1.5);
-	CHECK(!pmu__metric_value(3, 0, &v));
+		CHECK(!d->key == !d->label);
+		if (!d->comment)
+			continue;
+		CHECK_EQ(pmu__expr_parse(d->expr, &e), 0);
+		CHECK_MSG(!pmu__metric_rated(pmu__expr_id(e, 0)), "%s: %s is rated", d->name, pmu__expr_id(e, 0));
+		pmu__expr_free(e);
+	}
+	/* GHz needs a clock, which regions have not as an event: pmu stat's comment, no report key of its own. */
+	CHECK(!pmu__metric_builtin("GHz")->key && pmu__metric_builtin("GHz")->comment);
+	CHECK(uses("GHz", (const char *const[]){ "task-clock", "cycles" }, 2, 1, 0));
+	CHECK(uses("GHz", (const char *const[]){ "cpu-clock", "cpu_cycles" }, 2, 1, 0));
 	T_DONE();
 }

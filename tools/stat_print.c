@@ -4,6 +4,7 @@
  * --json's objects, each event's metric comment, -I's interval lines and
  * -v's raw readings.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
@@ -37,6 +38,58 @@ static void counted_names(const struct ev *ev, unsigned n, const char **names)
 		names[k] = ev[k].set && ev[k].counted ? ev[k].name : NULL;
 }
 
+struct comment_ctx {
+	const char *const *names;	/* the events counted, NULL for the others */
+	const struct ev *ev;
+	unsigned n;
+};
+
+/* An identifier of a comment's expression: the value of the counted event it names. */
+static int comment_value(void *ctx, const char *id, bool source_count, double *out)
+{
+	const struct comment_ctx *c = ctx;
+	const char *const *l = pmu__spellings(id);
+	int k = pmu__metric_find(c->names, c->n, l ? l : (const char *const[]){ id, NULL });
+
+	if (k < 0)
+		return -ENOENT;
+	*out = source_count ? 1 : c->ev[k].value;
+	return 0;
+}
+
+/*
+ * The built-in metric with a comment whose first event is event i: perf
+ * stat's comment on that line, 0 with *v and *unit set; -ENOENT when none
+ * applies (no such metric, an event not counted), -EDOM when it is undefined.
+ */
+static int comment(const struct ev *ev, unsigned n, unsigned i, const char *const *names, double *v,
+		   const char **unit)
+{
+	struct comment_ctx c = { names, ev, n };
+	struct pmu__expr_env env = { .value = comment_value, .ctx = &c };
+
+	for (unsigned k = 0; k < pmu__metric_ndefs; k++) {
+		const struct pmu__metric_def *d = &pmu__metric_defs[k];
+		struct pmu__expr *e;
+		const char *su;
+		double scale;
+		int r;
+
+		if (!d->comment || pmu__expr_parse(d->expr, &e) < 0)
+			continue;
+		r = pmu__metric_event_is(ev[i].name, pmu__expr_id(e, 0)) ? pmu__expr_eval(e, &env, v) : -ENOENT;
+		pmu__expr_free(e);
+		if (r == -ENOENT)
+			continue;
+		if (r < 0 || !isfinite(*v) || pmu__metric_scale_unit(d->scale_unit, &scale, &su) < 0)
+			return -EDOM;
+		*v *= scale;
+		*unit = d->comment;
+		return 0;
+	}
+	return -ENOENT;
+}
+
 /* perf stat's comment for event i: value and unit, false when there is none. */
 static bool metric(const struct ev *ev, unsigned n, unsigned i, double elapsed, double *v, const char **unit,
 		   char *ubuf, size_t usize)
@@ -44,7 +97,7 @@ static bool metric(const struct ev *ev, unsigned n, unsigned i, double elapsed, 
 	const struct ev *e = &ev[i];
 	const char *names[n];
 	double rate;
-	int clk;
+	int clk, r;
 
 	if (!e->set || !e->counted)
 		return false;
@@ -56,18 +109,8 @@ static bool metric(const struct ev *ev, unsigned n, unsigned i, double elapsed, 
 		return true;
 	}
 	counted_names(ev, n, names);
-	for (unsigned k = 0; k < PMU_NMETRICS; k++) {
-		const struct pmu__metric *m = &pmu__metrics[k];
-		int den;
-
-		if (!pmu__metric_is(e->name, m->num) || (den = pmu__metric_find(names, n, m->den)) < 0)
-			continue;
-		if (!pmu__metric_value(e->value, ev[den].value, v))
-			return false;
-		*v *= m->scale;
-		*unit = m->unit;
-		return true;
-	}
+	if ((r = comment(ev, n, i, names, v, unit)) != -ENOENT)
+		return r == 0;
 	clk = pmu__metric_find(names, n, pmu__metric_clocks);
 	if (!pmu__metric_rated(e->name) || clk < 0 || !ev[clk].value)
 		return false;
