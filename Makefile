@@ -147,7 +147,8 @@ $(SHARED_LIB): $(SO_OBJS) $(O)/libpmu.map
 	ln -sf libpmu.so.$(SOMAJOR) $(O)/libpmu.so
 
 # The pmu tool links libpmu.so.0 (static builds: libpmu.a). In the build tree
-# it finds the library beside it ($ORIGIN); the installed copy has BIN_RUNPATH.
+# it finds the library beside it ($ORIGIN); the installed copy has BIN_RUNPATH,
+# linked by make install alone (as libtool relinks): make links the tool once.
 ifeq ($(STATIC),1)
 TOOL_LINK = $(STATIC_LIB)
 else

@@ -234,8 +234,7 @@ static __attribute__((noinline)) struct pmu__region_thr *rec_new(struct pmu__thr
 	r->lim = (struct pmu__frame *)((char *)r->stk + stk - stride);
 	r->clk_page = pmu__set_has_clock(t->set);
 	pmu__thr_set_hooks(&pmu__region_hooks);
-	__atomic_store_n(&t->upper, r, __ATOMIC_RELEASE);
-	PMU_TLS_ST(pmu__tls.upper, r);	/* t is the calling thread's */
+	pmu__thr_set_upper(t, r);	/* t is the calling thread's */
 	return r;
 }
 
@@ -245,7 +244,7 @@ static __attribute__((noinline)) struct pmu__region_thr *rec_new(struct pmu__thr
  */
 static inline __attribute__((always_inline)) struct pmu__region_thr *self_rec(void)
 {
-	return PMU_TLS_LD(pmu__tls.upper);
+	return pmu__thr_upper_self();
 }
 
 /* name's slot in a thread's cache by pointer. */

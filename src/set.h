@@ -50,6 +50,11 @@ struct pmu_set {			/* the hot pages */
 	uint32_t group_n;		/* events, when one read(2) of group_fd gives them in order; else 0 */
 	uint32_t topdown;		/* Intel topdown metrics: read by topdown.c, never inline (direct, group_n 0) */
 	int group_fd;
+	/*
+	 * Borrowed from the cold page, which owns and frees them (c->buf,
+	 * c->evr): a forked child's wipe clears these pointers, never the
+	 * buffers, which its close frees.
+	 */
 	uint64_t *group_buf;		/* group_size bytes; the largest group's read */
 	size_t group_size;
 	const struct pmu__evread *evr;	/* per event, its own read(2); NULL without MADV_WIPEONFORK */
