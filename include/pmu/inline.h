@@ -114,7 +114,7 @@ static inline __attribute__((always_inline)) uint64_t pmu_inl_sign_extend(uint64
  */
 static inline __attribute__((always_inline)) uint64_t pmu_inl_mul_shr(uint64_t a, uint32_t mul, unsigned shift)
 {
-	unsigned __int128 p = (unsigned __int128)a * mul;
+	__extension__ unsigned __int128 p = (unsigned __int128)a * mul;
 	uint64_t lo = (uint64_t)p, hi = (uint64_t)(p >> 64);
 
 	shift &= 127;
@@ -253,7 +253,14 @@ pmu_inl_read(const struct perf_event_mmap_page *pc, uint64_t (*rdpmc)(uint32_t),
 		if (__builtin_expect(PMU_INL_LDV(pc, lock) == seq && !(seq & 1), 1))
 			break;
 	}
-	*v = (struct pmu_inl_value){ count, pmc & (~0ull >> (shift & 63)), enabled, running, ns, caps, seq, idx };
+	v->count = count;
+	v->raw = pmc & (~0ull >> (shift & 63));
+	v->enabled = enabled;
+	v->running = running;
+	v->ns = ns;
+	v->caps = caps;
+	v->seq = seq;
+	v->idx = idx;
 	return PMU_INL_OK;
 }
 
