@@ -142,12 +142,14 @@ int pmu__plan_groups(struct pmu__cold *c, unsigned flags)
 }
 
 /* Each event's own read(2) (pmu_counter_read): the group of its counter, and where it is there. */
-void pmu__plan_event_reads(struct pmu__cold *c)
+void pmu__plan_event_reads(struct pmu_set *set)
 {
-	memset(c->evr, 0, c->nev * sizeof(*c->evr));
+	struct pmu__cold *c = pmu__cold(set);
+
+	memset(set->evr_tab, 0, c->nev * sizeof(*set->evr_tab));
 	for (unsigned g = 0; g < c->ngroups; g++)
 		for (unsigned k = c->grp[g].first; k < c->grp[g].first + c->grp[g].n; k++) {
-			struct pmu__evread *e = &c->evr[c->ctr[k].event];
+			struct pmu__evread *e = &set->evr_tab[c->ctr[k].event];
 
 			e->nctr++;
 			e->ctr = k;
@@ -173,8 +175,7 @@ void pmu__plan_group_read(struct pmu_set *set)
 	}
 	set->group_n = n;
 	set->group_fd = c->grp[0].fd;
-	set->group_buf = c->buf;
-	set->evr = c->wiped && !c->ntd ? c->evr : NULL;	/* else every read checks the owner */
+	set->evr = c->wiped && !c->ntd ? set->evr_tab : NULL;	/* else every read checks the owner */
 	set->group_size = pmu__group_bytes(n);
 }
 
@@ -202,8 +203,8 @@ void pmu__settle_read_paths(struct pmu_set *set)
 	}
 	/* An event alone on its counter may be read inline; one summed over several PMUs may not. */
 	for (i = 0; i < c->nev; i++)
-		if (c->evr[i].nctr == 1)
-			set->ev[i].page = c->ctr[c->evr[i].ctr].page;
+		if (set->evr_tab[i].nctr == 1)
+			set->ev[i].page = c->ctr[set->evr_tab[i].ctr].page;
 	set->direct = direct;
 	set->one_group = c->ngroups == 1;
 	if (c->ntd)

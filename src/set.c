@@ -74,8 +74,7 @@ static void free_set(struct pmu_set *set)
 	free(c->rd);
 	free(c->buf);
 	free(c->attr);
-	free(c->evr);
-	munmap(set, c->map_size);
+	munmap(c, c->map_size);
 }
 
 PMU_API void pmu_close(struct pmu_set *set)
@@ -205,7 +204,7 @@ static int open_counters(struct pmu_set *set, const struct pmu_opts *o)
 		}
 	}
 	pmu__plan_group_read(set);
-	pmu__plan_event_reads(c);
+	pmu__plan_event_reads(set);
 	return 0;
 }
 
@@ -243,10 +242,10 @@ static int open_opts(struct pmu_set **setp, const char *events, const struct pmu
 			return pmu__err(-EINVAL, "pmu_open: pid -1 (every task) needs PMU_ON_CPU and a cpu");
 	}
 
-	set = mmap(NULL, hot + ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (set == MAP_FAILED)
+	c = mmap(NULL, ps + hot, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (c == MAP_FAILED)
 		return pmu__err(-errno, "pmu_open: cannot allocate the set: %s", strerror(errno));
-	c = pmu__cold(set);
+	set = (struct pmu_set *)((char *)c + ps);
 	c->map_size = hot + ps;
 	c->owner = getpid();
 	c->wiped = madvise(set, hot, MADV_WIPEONFORK) == 0;
@@ -262,11 +261,12 @@ static int open_opts(struct pmu_set **setp, const char *events, const struct pmu
 			max_read = pmu__group_bytes(c->grp[g].n);
 	c->buf = malloc(max_read);
 	c->rd = malloc((c->nctr + c->nev) * sizeof(*c->rd));	/* per counter, then per event */
-	c->evr = malloc(c->nev * sizeof(*c->evr));
-	if (!c->buf || !c->rd || !c->evr) {
+	if (!c->buf || !c->rd) {
 		r = pmu__err(-ENOMEM, "pmu_open: out of memory");
 		goto fail;
 	}
+	set->evr_tab = (struct pmu__evread *)(void *)&set->ev[c->nev];
+	set->group_buf = (uint64_t *)(((uintptr_t)(set->evr_tab + c->nev) + 7) & ~(uintptr_t)7);
 	for (unsigned i = 0; i < c->nev; i++)
 		set->ev[i].set = set;
 	r = open_counters(set, &o);

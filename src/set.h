@@ -50,15 +50,12 @@ struct pmu_set {			/* the hot pages */
 	uint32_t group_n;		/* events, when one read(2) of group_fd gives them in order; else 0 */
 	uint32_t topdown;		/* Intel topdown metrics: read by topdown.c, never inline (direct, group_n 0) */
 	int group_fd;
-	/*
-	 * Borrowed from the cold page, which owns and frees them (c->buf,
-	 * c->evr): a forked child's wipe clears these pointers, never the
-	 * buffers, which its close frees.
-	 */
-	uint64_t *group_buf;		/* group_size bytes; the largest group's read */
+	/* In the hot pages, after ev[nev]: a forked child's wipe clears them with the rest. */
+	uint64_t *group_buf;		/* group_size bytes: pmu_read()'s read(2) of a group, its largest */
 	size_t group_size;
-	const struct pmu__evread *evr;	/* per event, its own read(2); NULL without MADV_WIPEONFORK */
-	struct pmu_counter ev[PMU_MAX_COUNTERS];	/* per event: .page when it alone may be read inline */
+	struct pmu__evread *evr_tab;	/* per event, its own read(2) */
+	const struct pmu__evread *evr;	/* evr_tab when pmu_counter_read() uses it; NULL without MADV_WIPEONFORK */
+	struct pmu_counter ev[];	/* per event: .page when it alone may be read inline */
 };
 
 struct pmu__perf_counter {
@@ -81,7 +78,7 @@ struct pmu__group {
 	uint64_t td_raw;		/* topdown: the slots register at the last decode */
 };
 
-struct pmu__cold {			/* the page after the hot ones */
+struct pmu__cold {			/* the page before the hot ones */
 	size_t map_size;
 	pid_t owner;			/* checked with getpid() only without WIPEONFORK */
 	dev_t fd_dev;			/* the perf descriptors' file, to close none that is not */
@@ -96,7 +93,6 @@ struct pmu__cold {			/* the page after the hot ones */
 	struct pmu_reading *rd;		/* read(2): per counter, then per event */
 	uint64_t *buf;			/* one group's read(2) */
 	struct pmu__attr *attr;		/* per counter, kept for messages */
-	struct pmu__evread *evr;	/* per event */
 };
 
 static inline size_t pmu__page_size(void)
@@ -111,17 +107,23 @@ static inline size_t pmu__page_size(void)
 	return v;
 }
 
-/* The hot pages' size: known without reading them, which a forked child cannot. */
+/*
+ * The hot pages' size, known without reading them, which a forked child
+ * cannot: the set of PMU_MAX_COUNTERS events, their reads and the largest
+ * group's, at most. A set of few events touches the first page alone.
+ */
 static inline size_t pmu__hot_size(void)
 {
 	size_t ps = pmu__page_size();	/* a power of 2 */
+	size_t most = sizeof(struct pmu_set) + PMU_MAX_COUNTERS * (sizeof(struct pmu_counter) +
+		       sizeof(struct pmu__evread)) + (4 + PMU_MAX_COUNTERS) * sizeof(uint64_t);
 
-	return (sizeof(struct pmu_set) + ps - 1) & ~(ps - 1);
+	return (most + ps - 1) & ~(ps - 1);
 }
 
 static inline struct pmu__cold *pmu__cold(const struct pmu_set *set)
 {
-	return (struct pmu__cold *)((char *)set + pmu__hot_size());
+	return (struct pmu__cold *)((char *)set - pmu__page_size());
 }
 
 /* The set may be used by this process: not a child's copy of its parent's. 0 or -ECHILD. */

@@ -22,7 +22,7 @@ int pmu__parse_events(struct pmu__cold *c, const char *events);
 int pmu__plan_groups(struct pmu__cold *c, unsigned flags);
 /* Once the descriptors are open: the set's one group read, and each event's own. */
 void pmu__plan_group_read(struct pmu_set *set);
-void pmu__plan_event_reads(struct pmu__cold *c);
+void pmu__plan_event_reads(struct pmu_set *set);
 /* Once the counters run: which pages may be read from user space (unmapping the others). */
 void pmu__settle_read_paths(struct pmu_set *set);
 
