@@ -82,7 +82,7 @@ extern __thread struct pmu__tls pmu__tls __attribute__((tls_model("initial-exec"
  * The layer above's record for the calling thread, whose record is t: kept
  * in t and copied into the thread's TLS, so that the layer's hot paths load
  * one pointer (pmu__thr_upper_self()) where t's would cost a generation
- * check and two more loads, about 6 instructions a region pair.
+ * check and two more loads at each begin and end.
  */
 static inline void pmu__thr_set_upper(struct pmu__thr *t, void *upper)
 {
