@@ -99,6 +99,14 @@ int pmu_reset(struct pmu_set *set);
 /* Number of events, and event i as the user wrote it (NULL and a message if out of range). */
 unsigned pmu_count(const struct pmu_set *set);
 const char *pmu_name(const struct pmu_set *set, unsigned i);
+/*
+ * The unit event i's count is shown in, and into *scale what to multiply
+ * the count by for it, as perf stat shows it: a sysfs event's .unit and
+ * .scale ("Joules", 2.3283064365386962890625e-10 for RAPL), "msec" and 1e-6
+ * for task-clock and cpu-clock (counted in ns), else "" and 1. pmu_read()
+ * gives counts, never scaled so. NULL and a message if out of range.
+ */
+const char *pmu_unit(const struct pmu_set *set, unsigned i, double *scale);
 
 /*
  * Reads pmu_count() values in order, scaled by enabled/running time when the

@@ -470,3 +470,12 @@ PMU_API int pmu_event_attr(const char *event, struct perf_event_attr *attr)
 		errno = saved;
 	return r;
 }
+
+const char *pmu__attr_unit(const struct pmu__attr *pa, double *scale)
+{
+	bool clock = pa->attr.type == PERF_TYPE_SOFTWARE &&
+		     (pa->attr.config == PERF_COUNT_SW_TASK_CLOCK || pa->attr.config == PERF_COUNT_SW_CPU_CLOCK);
+
+	*scale = clock ? 1e-6 : pa->scale > 0 ? pa->scale : 1;
+	return clock ? "msec" : pa->unit;
+}

@@ -24,7 +24,16 @@ struct pmu__attr {
 	char pmu[PMU_PMU_NAME];	/* "software", "cpu", "cpu_core", "armv8_pmuv3_0" */
 	uint64_t auto_long;	/* config1 bits the library set that open may drop on EOPNOTSUPP */
 	uint64_t auto_user;	/* config1 bits the library set for user-space reads (arm64's rdpmc term) */
+	double scale;		/* a sysfs alias's .scale: what perf multiplies the count by to show it; 0: none */
+	char unit[16];		/* its .unit ("Joules", "MiB"), "" for none */
 };
+
+/*
+ * The scale and unit perf stat shows an event's count in, as perf's evsel
+ * has them: a sysfs alias's .scale and .unit, msec for the software clocks
+ * (their counts are ns), else 1 and "".
+ */
+PMU_TOOL const char *pmu__attr_unit(const struct pmu__attr *pa, double *scale);
 
 struct pmu__event {
 	unsigned n;		/* >= 1; more than one only for a generic event on hybrid PMUs */

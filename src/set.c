@@ -402,6 +402,25 @@ PMU_API const char *pmu_name(const struct pmu_set *set, unsigned i)
 	return pmu__cold(set)->names[i];
 }
 
+PMU_API const char *pmu_unit(const struct pmu_set *set, unsigned i, double *scale)
+{
+	const struct pmu__cold *c;
+	unsigned k = 0;
+
+	if (!set || !scale || i >= pmu__cold(set)->nev) {
+		errno = EINVAL;
+		if (set && scale)
+			pmu__err(-EINVAL, "pmu_unit: event %u out of range (the set has %u)", i, pmu__cold(set)->nev);
+		else
+			pmu__err(-EINVAL, "pmu_unit: the %s is NULL", set ? "scale pointer" : "set");
+		return NULL;
+	}
+	c = pmu__cold(set);
+	while (k + 1 < c->nctr && c->ctr[k].event != i)	/* its counters are alike: the first */
+		k++;
+	return pmu__attr_unit(&c->attr[k], scale);
+}
+
 PMU_API const struct pmu_counter *pmu_counter(struct pmu_set *set, unsigned i)
 {
 	if (!set) {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "event.h"
+#include "metric_defs.h"	/* pmu__metric_scale_unit(): a ScaleUnit and a .scale are read alike */
 
 enum { T_USER = 1, T_ALIAS = 2, T_NEED = 4 };
 
@@ -317,6 +318,23 @@ static int apply_terms(struct pmu__ctx *c, struct pmu__desc *d, int ncore, const
 	return 0;
 }
 
+/* The alias's .scale and .unit, as perf reads them, into pa: each only when well formed. */
+static void alias_unit(const struct pmu__desc *d, const struct named *nm, struct pmu__attr *pa)
+{
+	char buf[64];
+	const char *rest;
+	double scale;
+
+	if (pmu__alias_extra(d->name, nm->canon, "scale", buf, sizeof(buf)) > 0 &&
+	    pmu__metric_scale_unit(buf, &scale, &rest) == 0 && !*rest && scale > 0)
+		pa->scale = scale;
+	pmu__err_clear();
+	/* A unit is a word or two ("Joules", "MiB"): anything else is left out, not escaped in every output. */
+	if (pmu__alias_extra(d->name, nm->canon, "unit", buf, sizeof(buf)) > 0 && strlen(buf) < sizeof(pa->unit) &&
+	    strspn(buf, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 /%._-") == strlen(buf))
+		snprintf(pa->unit, sizeof(pa->unit), "%s", buf);
+}
+
 int pmu__pmu_terms(struct pmu__ctx *c, struct pmu__desc *d, int ncore, const char *t, size_t tlen,
 		   struct pmu__attr *pa)
 {
@@ -327,5 +345,9 @@ int pmu__pmu_terms(struct pmu__ctx *c, struct pmu__desc *d, int ncore, const cha
 		d->fmt[i].flags = 0;
 	pmu__init_attr(pa, d->type, 0, d->name);
 	r = check_terms(c, d, t, tlen, &nm);
-	return r < 0 ? r : apply_terms(c, d, ncore, t, tlen, &nm, pa);
+	if (r >= 0)
+		r = apply_terms(c, d, ncore, t, tlen, &nm, pa);
+	if (r >= 0 && nm.is_alias)
+		alias_unit(d, &nm, pa);
+	return r;
 }

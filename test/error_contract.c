@@ -124,6 +124,7 @@ int main(void)
 	struct pmu_reading rd[2];
 	uint64_t v[2], w;
 	const char *why, *const *names;
+	double scale;
 	const struct pmu_counter *c;
 	struct pmu_results *res;
 	struct pmu_region_result rr = { .size = sizeof(rr) };
@@ -154,6 +155,7 @@ int main(void)
 	pmu_close(x);
 	SUCCEEDS(pmu_count(s) == 2);
 	SUCCEEDS(pmu_name(s, 1) != NULL);
+	SUCCEEDS(pmu_unit(s, 1, &scale) != NULL);
 	SUCCEEDS(pmu_disable(s) == 0);
 	SUCCEEDS(pmu_reset(s) == 0);
 	SUCCEEDS(pmu_enable(s) == 0);
@@ -223,6 +225,9 @@ int main(void)
 	arm(); FAILED_PTR("pmu_count", pmu_count(NULL) == 0, EINVAL, "pmu_count");
 	arm(); FAILED_PTR("pmu_name", pmu_name(NULL, 0) == NULL, EINVAL, "pmu_name");
 	arm(); FAILED_PTR("pmu_name", pmu_name(s, 2) == NULL, EINVAL, "out of range");
+	arm(); FAILED_PTR("pmu_unit", pmu_unit(NULL, 0, &scale) == NULL, EINVAL, "set is NULL");
+	arm(); FAILED_PTR("pmu_unit", pmu_unit(s, 0, NULL) == NULL, EINVAL, "scale pointer is NULL");
+	arm(); FAILED_PTR("pmu_unit", pmu_unit(s, 2, &scale) == NULL, EINVAL, "out of range");
 	arm(); failed("pmu_read", pmu_read(NULL, v), EINVAL, "pmu_read");
 	arm(); failed("pmu_read", pmu_read(s, NULL), EINVAL, "pmu_read");
 	arm(); failed("pmu_read_full", pmu_read_full(s, NULL), EINVAL, "pmu_read_full");

@@ -5,9 +5,11 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "event.h"
 #include "test.h"
@@ -240,6 +242,71 @@ static void use(const char *root, const char *fixture)
 	setenv("PMU_SYSFS_DEVICES", dir, 1);
 }
 
+/* The scale and unit perf stat shows an event in: a sysfs alias's .scale and .unit, msec for the clocks. */
+static void check_unit(const char *event, double scale, const char *unit)
+{
+	struct pmu__event ev;
+	double got = 0;
+	const char *u;
+
+	if (pmu__event_parse(event, strlen(event), &ev) != 0) {
+		CHECK_MSG(0, "%s: %s", event, pmu_errmsg());
+		return;
+	}
+	u = pmu__attr_unit(&ev.a[0], &got);
+	CHECK_MSG(got == scale && !strcmp(u, unit), "%s: scale %.17g unit \"%s\", want %.17g \"%s\"", event, got, u,
+		  scale, unit);
+}
+
+static void put(const char *dir, const char *file, const char *text)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "w");
+	CHECK_MSG(f != NULL, "%s: %s", path, strerror(errno));
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static void test_units(const char *root)
+{
+	char dir[] = "/tmp/pmu-unit.XXXXXX", sub[PATH_MAX];
+
+	use(root, "intel");
+	check_unit("power/energy-pkg/", 2.3283064365386962890625e-10, "Joules");
+	check_unit("energy-ram", 2.3283064365386962890625e-10, "Joules");	/* a bare alias */
+	check_unit("uncore_imc_0/cas_count_read/", 6.103515625e-5, "MiB");
+	check_unit("uncore_imc_0/clockticks/", 1, "");
+	check_unit("power/event=0x02/", 1, "");	/* terms name no alias */
+	check_unit("cycles", 1, "");
+	check_unit("task-clock", 1e-6, "msec");
+	check_unit("cpu-clock:u", 1e-6, "msec");
+	/* A unit is shown as it is, so one that is not a plain word is left out; a scale that is no number too. */
+	if (!mkdtemp(dir)) {
+		CHECK_MSG(0, "mkdtemp: %s", strerror(errno));
+		return;
+	}
+	snprintf(sub, sizeof(sub), "%s/odd", dir);
+	mkdir(sub, 0755);
+	put(sub, "type", "42\n");
+	snprintf(sub, sizeof(sub), "%s/odd/format", dir);
+	mkdir(sub, 0755);
+	put(sub, "event", "config:0-7\n");
+	snprintf(sub, sizeof(sub), "%s/odd/events", dir);
+	mkdir(sub, 0755);
+	put(sub, "e", "event=0x01\n");
+	put(sub, "e.unit", "\033[2JJ\n");
+	put(sub, "e.scale", "lots\n");
+	setenv("PMU_SYSFS_DEVICES", dir, 1);
+	check_unit("odd/e/", 1, "");
+	snprintf(sub, sizeof(sub), "rm -rf '%s'", dir);
+	CHECK(system(sub) == 0);
+}
+
 int main(void)
 {
 	const char *root = fixtures();
@@ -313,5 +380,6 @@ int main(void)
 		      strstr(pmu_errmsg(), "bad modifier 'x'"));
 		unsetenv("PMU_TRACEFS");
 	}
+	test_units(root);
 	T_DONE();
 }

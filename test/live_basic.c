@@ -15,6 +15,7 @@ int main(void)
 	struct pmu_reading rd[2];
 	uint64_t v[2], w[2];
 	const char *why = NULL;
+	double scale = 0;
 	int r;
 
 	r = pmu_open(&s, "page-faults,task-clock");
@@ -27,6 +28,9 @@ int main(void)
 	CHECK(!strcmp(pmu_name(s, 0), "page-faults"));
 	CHECK(!strcmp(pmu_name(s, 1), "task-clock"));
 	CHECK(pmu_name(s, 2) == NULL);
+	/* perf stat's units: the clock's ns shown in msec, a plain count as it is */
+	CHECK(!strcmp(pmu_unit(s, 1, &scale), "msec") && scale == 1e-6);
+	CHECK(!strcmp(pmu_unit(s, 0, &scale), "") && scale == 1);
 	CHECK_EQ(pmu_user_read(s, 0, &why), 0);
 	CHECK_MSG(why && strstr(why, "software"), "why: %s", why ? why : "(null)");
 

@@ -54,6 +54,8 @@ struct ev {
 	bool counted;		/* ran at all */
 	bool optional;		/* a default event left out when it does not open */
 	double value;		/* scaled; with -r, the mean of the runs */
+	double scale;		/* what perf stat multiplies value by to show it in unit (pmu_unit()); 0: 1 */
+	char unit[16];		/* "msec", "Joules", "" */
 	struct runs st;		/* -r: the runs' values */
 	unsigned slot;		/* its place in its group ({a,b}): 0 for the leader and for an event alone */
 	unsigned gsize;		/* the events of its group, 1 alone */

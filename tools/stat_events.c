@@ -64,7 +64,7 @@ static int add_event_spec(struct ev **ev, unsigned *n, const char *tok, size_t l
 			  const char *spec_as)
 {
 	struct ev *g = realloc(*ev, (*n + 1) * sizeof(**ev));
-	struct perf_event_attr attr = { .size = sizeof(attr) };
+	struct pmu__event pe;
 	char *spec;
 	int r;
 
@@ -91,12 +91,13 @@ static int add_event_spec(struct ev **ev, unsigned *n, const char *tok, size_t l
 		r = tool_err(-EINVAL, "not supported: '%s' in a group with modifier ':%s' (a modifier on both the "
 			     "event and the group)", g->name, mod);
 	else
-		r = tool_err_lib(pmu_event_attr(spec, &attr));
+		r = tool_err_lib(pmu__event_parse(spec, strlen(spec), &pe));
 	free(spec);
 	if (r < 0) {
 		stat_event_free(g, 0);
 		return optional ? 0 : r;
 	}
+	snprintf(g->unit, sizeof(g->unit), "%s", pmu__attr_unit(&pe.a[0], &g->scale));
 	g->optional = optional;
 	(*n)++;
 	return 0;

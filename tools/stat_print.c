@@ -212,11 +212,31 @@ static unsigned print_metrics(const struct stat_opts *so, const struct ev *ev, u
 }
 
 /* Event i's line: perf stat's text, -x or --json fields. */
+/* perf stat's unit column: as wide as the longest unit of an event that opened, "unit" at least. */
+static int unit_width(const struct ev *ev, unsigned n)
+{
+	size_t w = strlen("unit");
+
+	for (unsigned k = 0; k < n; k++)
+		if (ev[k].set && strlen(ev[k].unit) > w)
+			w = strlen(ev[k].unit);
+	return (int)w;
+}
+
+/* The count as perf stat shows it: times the event's scale, with decimals when the scale has a fraction. */
+static void count_text(char *buf, size_t size, const struct stat_opts *so, const struct ev *e)
+{
+	double sc = e->scale > 0 ? e->scale : 1;
+	const char *fmt = so->json ? "%f" : floor(sc) != sc ? "%.2f" : "%.0f";
+
+	snprintf(buf, size, fmt, e->value * sc);
+}
+
 static void print_event(const struct stat_opts *so, const struct ev *ev, unsigned n, unsigned i, double elapsed)
 {
 	FILE *f = so->out;
 	const struct ev *e = &ev[i];
-	const char *unit = is_clock(e->name) ? "msec" : "", *munit = "";
+	const char *unit = e->unit, *munit = "";
 	double pct = e->rd.enabled ? 100.0 * (double)e->rd.running / (double)e->rd.enabled : 100.0;
 	double mv = 0;
 	char val[64], ubuf[16];
@@ -227,10 +247,8 @@ static void print_event(const struct stat_opts *so, const struct ev *ev, unsigne
 		snprintf(val, sizeof(val), "<not supported>");
 	else if (!e->counted)
 		snprintf(val, sizeof(val), "<not counted>");
-	else if (is_clock(e->name))
-		snprintf(val, sizeof(val), so->json ? "%f" : "%.2f", e->value / 1e6);
 	else
-		snprintf(val, sizeof(val), so->json ? "%.6f" : "%.0f", e->value);
+		count_text(val, sizeof(val), so, e);
 	if (so->json)
 		fputc('{', f);
 	if (so->prefix)
@@ -238,7 +256,9 @@ static void print_event(const struct stat_opts *so, const struct ev *ev, unsigne
 	if (so->line)
 		stat_unit_print(so->line, f, so->sep, so->json);
 	if (so->json) {
-		fprintf(f, "\"counter-value\" : \"%s\", \"unit\" : \"%s\", \"event\" : ", val, unit);
+		fprintf(f, "\"counter-value\" : \"%s\", \"unit\" : ", val);
+		pmu__json_str(f, unit);
+		fputs(", \"event\" : ", f);
 		pmu__json_str(f, e->name);
 		if (so->el.n > 1)
 			fprintf(f, ", \"variance\" : %.2f", runs_pct(&e->st));
@@ -262,7 +282,7 @@ static void print_event(const struct stat_opts *so, const struct ev *ev, unsigne
 		fputc('\n', f);
 	} else {
 		/* perf stat's columns: a name narrower when not counted, a comment of 35 */
-		fprintf(f, "%18s %-4s %-*s", val, unit, counted ? 32 : 25, e->name);
+		fprintf(f, "%18s %-*s %-*s", val, unit_width(ev, n), unit, counted ? 32 : 25, e->name);
 		if (has_m) {
 			int w = snprintf(NULL, 0, "%8.3f", mv);
 
@@ -439,13 +459,13 @@ void stat_print(const struct stat_opts *so, const struct ev *ev, unsigned n, cha
 }
 
 /* perf stat's interval header: the time, then the unit's column when there is one. */
-static void print_interval_header(const struct stat_opts *so)
+static void print_interval_header(const struct stat_opts *so, int uwidth)
 {
 	const char *col = !stat_target_lines(so->tg) ? "             counts" :
 			  so->tg->kind == STAT_CPUS ? " CPU                    counts" :
 			  "             comm-pid                  counts";
 
-	fprintf(so->out, "#           time%s unit events\n", col);
+	fprintf(so->out, "#           time%s %*s events\n", col, uwidth, "unit");
 }
 
 void stat_print_interval(struct stat_run *r, double t)
@@ -461,7 +481,7 @@ void stat_print_interval(struct stat_run *r, double t)
 	so.prefix = prefix;
 	/* perf stat repeats the table's header every 25 intervals */
 	if (!so.sep && !so.json && r->intervals++ % 25 == 0)
-		print_interval_header(&so);
+		print_interval_header(&so, unit_width(r->ev, r->n));
 	/* rates over the interval asked for, as perf stat's, the last partial one too */
 	print_events(&so, r->ev, r->n, r->interval / 1e3);
 	fflush(so.out);
