@@ -176,7 +176,8 @@ static int open_counters(struct pmu_set *set, const struct pmu_opts *o)
 				c->ctr[i].auto_long = 0;
 			}
 			if (fd < 0)
-				return pmu__open_error(errno, c->names[c->ctr[i].event], &c->attr[i], gr->n, o->pid);
+				return pmu__open_error(errno, c->names[c->ctr[i].event], &c->attr[i], gr->n, o->pid,
+						       o->cpu);
 			c->ctr[i].fd = fd;
 			if (!i) {	/* every perf descriptor is the one anonymous inode */
 				struct stat st;

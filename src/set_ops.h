@@ -66,7 +66,7 @@ const char *pmu__set_blocker(const struct pmu_opts *o);
 const char *pmu__user_read_blocker(struct pmu__perf_counter *k, const struct perf_event_mmap_page *pc,
 				   const struct pmu__attr *a);
 /* open_error.c */
-/* Explains a failed perf_event_open() of event name on PMU a for task pid; returns -err. */
-int pmu__open_error(int err, const char *name, const struct pmu__attr *a, unsigned group_size, pid_t pid);
+/* Explains a failed perf_event_open() of event name on PMU a for task pid on cpu (-1: any); returns -err. */
+int pmu__open_error(int err, const char *name, const struct pmu__attr *a, unsigned group_size, pid_t pid, int cpu);
 
 #endif

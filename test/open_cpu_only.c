@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * An event of a PMU that counts per CPU (a cpumask in sysfs: RAPL, uncore)
+ * opened for a thread: the refusal says so and names the ways to count it.
+ * The PMU is a sysfs tree of the test's whose type is the software PMU's,
+ * with an event the kernel refuses, as it refuses RAPL for a task.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pmu.h"
+#include "test.h"
+
+static void put(const char *dir, const char *file, const char *text)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "w");
+	CHECK_MSG(f != NULL, "%s: %s", path, strerror(errno));
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/pmu-cpu-only.XXXXXX", sub[PATH_MAX + 32];
+	struct pmu_set *s = NULL;
+	int r;
+
+	if (!mkdtemp(dir))
+		T_SKIP("mkdtemp: %s", strerror(errno));
+	snprintf(sub, sizeof(sub), "%s/power", dir);
+	mkdir(sub, 0755);
+	put(sub, "type", "1\n");	/* PERF_TYPE_SOFTWARE, whose config 0x99 the kernel does not have */
+	put(sub, "cpumask", "0\n");
+	snprintf(sub, sizeof(sub), "%s/power/format", dir);
+	mkdir(sub, 0755);
+	put(sub, "event", "config:0-63\n");
+	snprintf(sub, sizeof(sub), "%s/power/events", dir);
+	mkdir(sub, 0755);
+	put(sub, "energy-pkg", "event=0x99\n");
+	setenv("PMU_SYSFS_DEVICES", dir, 1);
+
+	r = pmu_open(&s, "power/energy-pkg/");
+	CHECK_MSG(r < 0 && s == NULL, "%d", r);
+	CHECK_MSG(strstr(pmu_errmsg(), "power/energy-pkg/: the power PMU counts per CPU (its cpumask: 0), not per "
+			 "thread") && strstr(pmu_errmsg(), "pmu stat -a") && strstr(pmu_errmsg(), "PMU_ON_CPU"),
+		  "%s", pmu_errmsg());
+	r = pmu_thread_init("task-clock,power/energy-pkg/");
+	CHECK_MSG(r < 0 && strstr(pmu_errmsg(), "counts per CPU"), "%d %s", r, pmu_errmsg());
+	pmu_thread_fini();
+	snprintf(sub, sizeof(sub), "rm -rf '%s'", dir);
+	CHECK(system(sub) == 0);
+	T_DONE();
+}
