@@ -272,6 +272,56 @@ static int resolve_name(struct pmu__ctx *c, const char *s, size_t len, struct pm
 }
 
 /* "pmu/terms/mods" */
+/* name is an instance of family fam[0..len): fam_N, as uncore_imc_0 of uncore_imc. */
+static bool in_family(const char *name, const char *fam, size_t len)
+{
+	return !strncmp(name, fam, len) && name[len] == '_' && name[len + 1] &&
+	       strspn(name + len + 1, "0123456789") == strlen(name + len + 1);
+}
+
+/*
+ * fam[0..len) names no PMU: as perf, every instance of that family
+ * (uncore_imc: uncore_imc_0, uncore_imc_1, ...), whose counts are summed,
+ * each with the terms t[0..tlen). -ENOENT quietly when there is none.
+ */
+static int family_event(struct pmu__ctx *c, const char *fam, size_t len, const char *t, size_t tlen,
+			struct pmu__event *ev)
+{
+	struct pmu__shown b;
+	char **names;
+	size_t nn;
+	int r = 0;
+
+	if (pmu__pmu_names(&names, &nn) < 0)
+		return -ENOENT;
+	for (size_t i = 0; i < nn && r >= 0; i++) {
+		struct pmu__desc one;
+
+		if (!in_family(names[i], fam, len))
+			continue;
+		if (ev->n == PMU_MAX_PMUS) {
+			r = pmu__err(-E2BIG, "%s: PMU family %s has more than %d instances; name one (%s)", c->ev,
+				     pmu__show(&b, fam, len), PMU_MAX_PMUS, names[i]);
+			break;
+		}
+		r = pmu__desc_load(names[i], strlen(names[i]), &one);
+		if (r == -ENOENT) {
+			r = 0;
+			continue;
+		}
+		if (r < 0) {
+			r = pmu__prefix_err(c, r);
+			break;
+		}
+		r = pmu__pmu_terms(c, &one, 0, t, tlen, &ev->a[ev->n++]);
+		pmu__desc_free(&one);
+	}
+	pmu__names_free(names, nn);
+	if (r < 0)
+		ev->n = 0;
+	return r < 0 ? r : ev->n ? 0 : -ENOENT;
+}
+
 static int pmu_event(struct pmu__ctx *c, struct pmu__event *ev)
 {
 	const char *s = c->s, *slash = memchr(s, '/', c->len), *close, *m;
@@ -298,8 +348,12 @@ static int pmu_event(struct pmu__ctx *c, struct pmu__event *ev)
 	if (!plen)
 		return pmu__err(-EINVAL, "%s: missing PMU name before '/'", c->ev);
 	r = pmu__desc_load(s, plen, &d);
-	if (r == -ENOENT)
-		return pmu__unknown_pmu(c, s, plen);
+	if (r == -ENOENT) {
+		r = family_event(c, s, plen, slash + 1, (size_t)(close - slash - 1), ev);
+		for (unsigned i = 0; i < ev->n; i++)
+			apply_mods(&ev->a[i], &mods, cpu_type(ev->a[i].attr.type));
+		return r == -ENOENT ? pmu__unknown_pmu(c, s, plen) : r;
+	}
 	if (r < 0)
 		return pmu__prefix_err(c, r);
 	if (d.core) {

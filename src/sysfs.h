@@ -14,7 +14,7 @@
 
 #include "format.h"
 
-#define PMU_MAX_PMUS 8		/* core PMUs of one hybrid machine */
+#define PMU_MAX_PMUS 32		/* PMUs one event counts on: a hybrid machine's core PMUs, an uncore family's instances */
 #define PMU_PMU_NAME 48
 
 /* ---- PMUs of the sysfs root ---- */

@@ -61,6 +61,9 @@ static const struct {
 	{ "intel", "cycles", U, 1, { { "cpu", 0, 0 } } },
 	{ "intel", "instructions:k", 1, 0, 1, 1, { { "cpu", 0, 1 } } },
 	{ "intel", "cpu/event=0x3c,umask=0x1/", U, 1, { { "cpu", 4, 0x13c } } },
+	/* an uncore family by its name: every instance, as perf (their counts summed) */
+	{ "intel", "uncore_imc/cas_count_read/", NOX, 2, { { "uncore_imc_0", 14, 0x304 }, { "uncore_imc_1", 15, 0x304 } } },
+	{ "intel", "uncore_imc/event=0x1/", NOX, 2, { { "uncore_imc_0", 14, 0x1 }, { "uncore_imc_1", 15, 0x1 } } },
 	{ "intel", "cpu/event=0x3c,umask=0x1/uk", 0, 0, 1, 1, { { "cpu", 4, 0x13c } } },
 	{ "intel", "cpu/event=0x3c,umask=0x1/:h", 1, 1, 0, 1, { { "cpu", 4, 0x13c } } },
 	{ "intel", "cpu/cmask=4,inv,edge,event=0xa3/", U, 1, { { "cpu", 4, 0x48400a3 } } },
@@ -175,6 +178,8 @@ static const struct {
 	const char *msg;	/* in the message, besides the event */
 } errors[] = {
 	{ "intel", "cpu/umask=0x100/", -EINVAL, "8 bits" },
+	{ "intel", "uncore_im/cas_count_read/", -ENOENT, "unknown PMU 'uncore_im'" },
+	{ "intel", "uncore_imc/nope/", -EINVAL, "uncore_imc_0" },
 	{ "intel", "cpu/frontend=0x1000000/", -EINVAL, "24 bits, config1:0-23" },
 	{ "intel", "cpu/event=1,event=2/", -EINVAL, "duplicate term 'event'" },
 	{ "intel", "cpu/config1=1,config1=1/", -EINVAL, "duplicate term 'config1'" },
@@ -281,6 +286,7 @@ static void test_units(const char *root)
 	check_unit("energy-ram", 2.3283064365386962890625e-10, "Joules");	/* a bare alias */
 	check_unit("uncore_imc_0/cas_count_read/", 6.103515625e-5, "MiB");
 	check_unit("uncore_imc_0/clockticks/", 1, "");
+	check_unit("uncore_imc/cas_count_read/", 6.103515625e-5, "MiB");
 	check_unit("power/event=0x02/", 1, "");	/* terms name no alias */
 	check_unit("cycles", 1, "");
 	check_unit("task-clock", 1e-6, "msec");
