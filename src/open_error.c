@@ -6,7 +6,6 @@
  * PMU, descriptors, a busy PMU, a missing task.
  */
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,20 +31,6 @@ static const char *user_only(char *buf, size_t size, const char *name)
 	return buf;
 }
 
-/*
- * A PMU with a cpumask counts per CPU (a socket's or a die's: RAPL, uncore),
- * and the kernel refuses it for a task: its CPUs into buf, or NULL.
- */
-static const char *cpu_only(const char *pmu, char *buf, size_t size)
-{
-	char path[PATH_MAX];
-
-	if (pmu__path(path, sizeof(path), pmu, "cpumask") || pmu__read_file(path, buf, size) <= 0 ||
-	    strspn(buf, "0123456789,-") != strlen(buf))
-		return NULL;
-	return buf;
-}
-
 int pmu__open_error(int err, const char *name, const struct pmu__attr *a, unsigned group_size, pid_t pid, int cpu)
 {
 	bool hw = pmu__event_user_readable(a);
@@ -55,7 +40,7 @@ int pmu__open_error(int err, const char *name, const struct pmu__attr *a, unsign
 
 	name = pmu__show(&b, name, strlen(name));	/* as written, escaped */
 	/* Whatever else the kernel says (a permission first), such a PMU never counts a thread. */
-	if (cpu < 0 && cpu_only(a->pmu, cpus, sizeof(cpus)))
+	if (cpu < 0 && pmu__pmu_cpumask(a->pmu, cpus, sizeof(cpus)))
 		return pmu__err(-err, "%s: the %s PMU counts per CPU (its cpumask: %s), not per thread: count it "
 				"with pmu stat -a (or -C %s), or open it on one of those CPUs (pmu_open_opts() with "
 				"PMU_ON_CPU)", name, a->pmu, cpus, cpus);

@@ -301,6 +301,16 @@ long pmu__pmu_number(const char *pmu, const char *file, char *path, size_t size)
 	return !pmu__path(path, size, pmu, file) && read_number(path, &v) && v >= 0 ? v : -1;
 }
 
+const char *pmu__pmu_cpumask(const char *pmu, char *buf, size_t size)
+{
+	char path[PATH_MAX];
+
+	if (pmu__path(path, sizeof(path), pmu, "cpumask") || pmu__read_file(path, buf, size) <= 0 ||
+	    strspn(buf, "0123456789,-") != strlen(buf))
+		return NULL;
+	return buf;
+}
+
 long pmu__pmu_type(const char *pmu)
 {
 	char path[PATH_MAX];

@@ -145,6 +145,11 @@ bool pmu__have_core_pmu(void);
 long pmu__pmu_type(const char *pmu);
 /* A PMU's attribute file holding a number (x86's "rdpmc"), or -1 when absent; path gets its path. */
 PMU_TOOL long pmu__pmu_number(const char *pmu, const char *file, char *path, size_t size);
+/*
+ * A PMU's cpumask ("0", "0,18"), which a PMU counting per CPU has (a socket's
+ * or a die's: RAPL, uncore), into buf; NULL when it has none (or not a CPU list).
+ */
+PMU_TOOL const char *pmu__pmu_cpumask(const char *pmu, char *buf, size_t size);
 
 
 /* Tracepoints "sys:name" through tracefs: 1 with the id, 0 if not found, -errno. */

@@ -315,6 +315,8 @@ static void print_units(const struct stat_opts *so, const struct ev *ev, unsigne
 		order[k] = u;
 	}
 	for (unsigned u = 0; u < tg->n; u++) {
+		if (tg->kind == STAT_CPUS && ev[i].set && !ev[i].per[order[u]].set)
+			continue;	/* a per-CPU PMU's event, on the CPUs of its mask alone */
 		memcpy(view, ev, sizeof(view));
 		for (unsigned k = 0; k < n; k++) {
 			view[k].rd = ev[k].per[order[u]].rd;

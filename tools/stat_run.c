@@ -55,6 +55,8 @@ static int open_units(struct stat_run *r, unsigned i, const char *suffix)
 	for (unsigned u = 0; u < r->tg.n && rc == 0; u++) {
 		struct pmu_opts o;
 
+		if (!stat_target_counts(&r->tg, u, e->spec ? e->spec : e->name))
+			continue;
 		stat_target_opts(&r->tg, u, &o);
 		if (r->delay && r->tg.kind == STAT_CMD)	/* -D: enabled once the delay is over, not at exec */
 			o.flags = (o.flags & ~PMU_ENABLE_ON_EXEC) | PMU_DISABLED;

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pmu stat -a and an event of a PMU that counts per CPU (a cpumask, as RAPL
+ * and the uncore PMUs have): opened on the CPUs of its mask alone, as perf,
+ * so that a socket's count is not summed once per CPU; -A shows those CPUs'
+ * lines alone. The PMU is a sysfs tree of the test's: the software PMU's
+ * type, cpu-clock as its event (shown in msec, as the clocks are), with
+ * mask "0". pmu stat prints on stderr, as perf stat.
+ */
+#include <errno.h>
+#include <sys/stat.h>
+
+#include "test.h"
+#include "tool_run.h"
+
+static void put(const char *dir, const char *file, const char *text)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "w");
+	CHECK_MSG(f != NULL, "%s: %s", path, strerror(errno));
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static unsigned lines_with(const char *s, const char *what, const char *start)
+{
+	unsigned n = 0;
+
+	for (const char *l = s; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] == '\n')) {
+		size_t len = strcspn(l, "\n");
+		const char *hit = strstr(l, what);
+
+		if (hit && hit < l + len && (!start || !strncmp(l, start, strlen(start))))
+			n++;
+	}
+	return n;
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/pmu-cpumask.XXXXXX", sub[PATH_MAX + 32], env[PATH_MAX + 64];
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int st;
+
+	if (find())
+		T_SKIP("the pmu tool not found next to this test");
+	if (!mkdtemp(dir))
+		T_SKIP("mkdtemp: %s", strerror(errno));
+	snprintf(sub, sizeof(sub), "%s/cpuclk", dir);
+	mkdir(sub, 0755);
+	put(sub, "type", "1\n");
+	put(sub, "cpumask", "0\n");
+	snprintf(sub, sizeof(sub), "%s/cpuclk/format", dir);
+	mkdir(sub, 0755);
+	put(sub, "event", "config:0-63\n");
+	snprintf(sub, sizeof(sub), "%s/cpuclk/events", dir);
+	mkdir(sub, 0755);
+	put(sub, "clk", "event=0x0\n");	/* PERF_COUNT_SW_CPU_CLOCK */
+	snprintf(env, sizeof(env), "PMU_SYSFS_DEVICES='%s'", dir);
+
+	st = run(env, tool, "stat -a -A -x, -e cpuclk/clk/,cpu-clock sleep 0.05");
+	if (st != 0 && (strstr(err, "permission") || strstr(err, "CAP_PERFMON")))
+		T_SKIP("counting CPUs is not allowed here: %s", err);
+	CHECK_MSG(st == 0, "exit %d: %s", st, err);
+	CHECK_MSG(lines_with(err, ",msec,cpuclk/clk/,", NULL) == 1 &&
+		  lines_with(err, ",msec,cpuclk/clk/,", "CPU0,") == 1, "the per-CPU PMU's event, on CPU 0 alone:\n%s", err);
+	CHECK_MSG(lines_with(err, ",msec,cpu-clock,", NULL) == (unsigned)ncpu, "cpu-clock on each of %ld CPUs:\n%s",
+		  ncpu, err);
+	/* summed: one CPU's ms over 0.05 s, not one per CPU (which would be at least 0.1 s with 2) */
+	st = run(env, tool, "stat -a -x, -e cpuclk/clk/,cpu-clock sleep 0.05");
+	CHECK_MSG(st == 0 && lines_with(err, ",msec,cpuclk/clk/,", NULL) == 1, "exit %d: %s", st, err);
+	CHECK_MSG(atof(err) > 40 && atof(err) < 0.9 * atof(strstr(err, "\n") + 1) + (ncpu == 1 ? 1e9 : 0),
+		  "one CPU's ms, less than all CPUs':\n%s", err);
+	snprintf(sub, sizeof(sub), "rm -rf '%s'", dir);
+	CHECK(system(sub) == 0);
+	T_DONE();
+}
