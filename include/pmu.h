@@ -55,6 +55,8 @@ enum {
 	PMU_DISABLED       = 1u << 3, /* open disabled; pmu_enable() starts */
 	PMU_NO_USER_READ   = 1u << 4, /* always read through read(2) */
 	PMU_ON_CPU         = 1u << 5, /* count on opts.cpu only (with pid -1: every task there) */
+	PMU_SOCKET_WIDE    = 1u << 6, /* an event of a per-CPU PMU (RAPL, uncore): on each CPU of its cpumask,
+				       * every task there (a socket or a die), read through read(2); since 0.6 */
 };
 
 /*

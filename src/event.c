@@ -114,6 +114,7 @@ static int generic(struct pmu__ctx *c, uint32_t type, uint64_t config, struct pm
 		uint64_t ext = k > 1 ? (uint64_t)d[i].type << PERF_PMU_TYPE_SHIFT : 0;
 
 		pmu__init_attr(&ev->a[i], type, config | ext, d[i].name);
+		ev->a[i].alt = k > 1;
 		if (!r && (r = pmu__auto_terms(&d[i], &ev->a[i], 0)) < 0)
 			r = pmu__err(r, "%s: out of memory reading the formats of PMU %s", c->ev, d[i].name);
 	}
@@ -141,6 +142,8 @@ static int bare_alias(struct pmu__ctx *c, const char *s, size_t len, struct pmu_
 			r = pmu__pmu_terms(c, &d[i], n, s, len, &ev->a[ev->n++]);
 	}
 	free_descs(d, n);
+	for (unsigned i = 0; ev->n > 1 && i < ev->n; i++)
+		ev->a[i].alt = true;
 	if (r < 0 || ev->n)
 		return r < 0 ? r : 0;
 	*cpu = false;

@@ -24,6 +24,7 @@ struct pmu__attr {
 	char pmu[PMU_PMU_NAME];	/* "software", "cpu", "cpu_core", "armv8_pmuv3_0" */
 	uint64_t auto_long;	/* config1 bits the library set that open may drop on EOPNOTSUPP */
 	uint64_t auto_user;	/* config1 bits the library set for user-space reads (arm64's rdpmc term) */
+	bool alt;		/* takes turns with the event's other PMUs: a hybrid machine's core PMUs */
 	double scale;		/* a sysfs alias's .scale: what perf multiplies the count by to show it; 0: none */
 	char unit[16];		/* its .unit ("Joules", "MiB"), "" for none */
 };

@@ -42,8 +42,9 @@ int pmu__open_error(int err, const char *name, const struct pmu__attr *a, unsign
 	/* Whatever else the kernel says (a permission first), such a PMU never counts a thread. */
 	if (cpu < 0 && pmu__pmu_cpumask(a->pmu, cpus, sizeof(cpus)))
 		return pmu__err(-err, "%s: the %s PMU counts per CPU (its cpumask: %s), not per thread: count it "
-				"with pmu stat -a (or -C %s), or open it on one of those CPUs (pmu_open_opts() with "
-				"PMU_ON_CPU)", name, a->pmu, cpus, cpus);
+				"with pmu stat -a (or -C %s), socket-wide (pmu_open_opts() with PMU_SOCKET_WIDE, as "
+				"pmu_thread_init() and PMU_EVENTS do), or on one of those CPUs (PMU_ON_CPU)", name,
+				a->pmu, cpus, cpus);
 	switch (err) {
 	case ENOENT:
 	case ENODEV:
@@ -55,6 +56,11 @@ int pmu__open_error(int err, const char *name, const struct pmu__attr *a, unsign
 				strerror(err));
 	case EACCES:
 	case EPERM:
+		/* every task on a CPU: the kernel's perf_paranoid_cpu() */
+		if (pid == -1 && cpu >= 0 && pmu__sysctl("kernel.perf_event_paranoid", &paranoid) && paranoid > 0)
+			return pmu__err(-err, "%s: permission denied: counting every task on CPU %d (the %s PMU's) "
+					"needs CAP_PERFMON or kernel.perf_event_paranoid <= 0 (it is %ld)", name, cpu,
+					a->pmu, paranoid);
 		/* the usual cause at Debian's and the kernel's defaults: the kernel is counted */
 		if (!a->attr.exclude_kernel && pmu__sysctl("kernel.perf_event_paranoid", &paranoid) &&
 		    paranoid >= 2) {

@@ -68,6 +68,7 @@ int pmu__parse_events(struct pmu__cold *c, const char *events)
 			c->attr[c->nctr] = ev.a[k];
 			c->ctr[c->nctr].event = c->nev;
 			c->ctr[c->nctr].fd = -1;
+			c->ctr[c->nctr].cpu = -1;
 			c->ctr[c->nctr].auto_long = ev.a[k].auto_long;
 			c->nctr++;
 		}
@@ -81,12 +82,61 @@ int pmu__parse_events(struct pmu__cold *c, const char *events)
 }
 
 /*
+ * PMU_SOCKET_WIDE: each counter of a PMU that counts per CPU (a cpumask:
+ * RAPL, uncore) becomes one per CPU of its mask, which the event sums.
+ */
+int pmu__plan_cpus(struct pmu__cold *c, unsigned flags)
+{
+	struct pmu__perf_counter *ctr;
+	struct pmu__attr *attr;
+	int cpus[PMU_MAX_COUNTERS];
+	unsigned n = 0, total, i, k;
+
+	if (!(flags & PMU_SOCKET_WIDE))
+		return 0;
+	for (i = 0; i < c->nctr; i++) {
+		k = pmu__pmu_cpus(c->attr[i].pmu, cpus, PMU_MAX_COUNTERS);
+		n += k ? k : 1;
+		if (n > PMU_MAX_COUNTERS)
+			return pmu__err(-E2BIG, "%s: more than %d counters in one set, one per CPU of the %s PMU's "
+					"cpumask", c->names[c->ctr[i].event], PMU_MAX_COUNTERS, c->attr[i].pmu);
+	}
+	total = n;
+	ctr = malloc(n * sizeof(*ctr));
+	attr = malloc(n * sizeof(*attr));
+	if (!ctr || !attr) {
+		free(ctr);
+		free(attr);
+		return pmu__err(-ENOMEM, "out of memory");
+	}
+	for (i = 0, n = 0; i < c->nctr; i++) {
+		unsigned j = 0;
+
+		k = pmu__pmu_cpus(c->attr[i].pmu, cpus, PMU_MAX_COUNTERS);
+		do {
+			if (n == total)	/* the mask changed since: fewer CPUs than it had */
+				break;
+			ctr[n] = c->ctr[i];
+			ctr[n].cpu = k ? cpus[j] : -1;
+			attr[n++] = c->attr[i];
+		} while (++j < k);
+	}
+	free(c->ctr);
+	free(c->attr);
+	c->ctr = ctr;
+	c->attr = attr;
+	c->nctr = n;
+	return 0;
+}
+
+/*
  * Puts counters into groups: one per hardware PMU, software-like events join
  * the first group (the kernel moves them into the hardware context).
  * Reorders c->ctr/c->attr so that each group's counters are contiguous.
  */
 int pmu__plan_groups(struct pmu__cold *c, unsigned flags)
 {
+	static const char one_cpu[] = "";	/* hw[g] of a group of one CPU's counter, which takes no other */
 	struct pmu__perf_counter *ctr = malloc(c->nctr * sizeof(*ctr));
 	struct pmu__attr *attr = malloc(c->nctr * sizeof(*attr));
 	unsigned *gid = malloc(c->nctr * sizeof(*gid));
@@ -109,15 +159,16 @@ int pmu__plan_groups(struct pmu__cold *c, unsigned flags)
 	c->ngroups = 0;
 	for (i = 0; i < c->nctr; i++) {
 		const char *pmu = pmu__type_user_readable(&c->attr[i]) ? c->attr[i].pmu : NULL;
+		bool cpu = c->ctr[i].cpu >= 0;	/* one CPU's counter (PMU_SOCKET_WIDE): a group of its own */
 
-		for (g = 0; g < c->ngroups && !(flags & PMU_NO_GROUP); g++)
-			if (!pmu || !hw[g] || !strcmp(hw[g], pmu))
+		for (g = 0; g < c->ngroups && !(flags & PMU_NO_GROUP) && !cpu; g++)
+			if (hw[g] != one_cpu && (!pmu || !hw[g] || !strcmp(hw[g], pmu)))
 				break;
-		if (g == c->ngroups || (flags & PMU_NO_GROUP)) {
+		if (g == c->ngroups || (flags & PMU_NO_GROUP) || cpu) {
 			g = c->ngroups++;
-			hw[g] = NULL;
+			hw[g] = cpu ? one_cpu : NULL;
 		}
-		if (pmu)
+		if (pmu && !cpu)
 			hw[g] = pmu;
 		gid[i] = g;
 	}

@@ -47,9 +47,11 @@ int pmu__read_counters(struct pmu_set *set)
 }
 
 /*
- * Per event: the sum of its counters (several only on hybrid machines, where
- * the thread runs on one core type at a time: running times add up, enabled
- * times overlap), then scaled once.
+ * Per event: the sum of its counters, then scaled once. A hybrid machine's
+ * core PMUs take turns (the thread runs on one core type at a time): their
+ * running times add up, their enabled times overlap. Other PMUs' counters
+ * (an uncore family's boxes, a socket's CPUs) count side by side: both
+ * times add up, as perf sums them.
  */
 void pmu__sum_events(struct pmu__cold *c, uint64_t *values, struct pmu_reading *out)
 {
@@ -62,9 +64,11 @@ void pmu__sum_events(struct pmu__cold *c, uint64_t *values, struct pmu_reading *
 		struct pmu_reading *e = &ev[c->ctr[i].event];
 
 		e->value += rd->value;
-		if (rd->enabled > e->enabled)
-			e->enabled = rd->enabled;
 		e->running += rd->running;
+		if (!c->attr[i].alt)
+			e->enabled += rd->enabled;
+		else if (rd->enabled > e->enabled)
+			e->enabled = rd->enabled;
 	}
 	for (i = 0; values && i < c->nev; i++)
 		values[i] = pmu__scale(ev[i].value, ev[i].enabled, ev[i].running);

@@ -130,6 +130,39 @@ static bool long_event_counters(const struct pmu__attr *a)
 }
 #endif
 
+/*
+ * Counter i's attributes, in group gr, for options o: disabled, inherit and
+ * enable_on_exec as the set is opened (never for a counter of one CPU's
+ * tasks, PMU_SOCKET_WIDE), the read format of its group.
+ */
+static void counter_attr(struct pmu__cold *c, unsigned i, const struct pmu__group *gr, const struct pmu_opts *o)
+{
+	struct perf_event_attr *at = &c->attr[i].attr;
+	bool leader = i == gr->first, task = c->ctr[i].cpu < 0;
+
+	/*
+	 * An enabled leader makes the kernel check that the whole group fits
+	 * the PMU (arm64 skips disabled leaders, and the group would then never
+	 * count): the set is reset and started again once complete. A group of
+	 * one has nothing to check: opened disabled, it never runs (its times
+	 * stay 0) until pmu_enable().
+	 */
+	at->disabled = leader && ((task && (o->flags & PMU_ENABLE_ON_EXEC)) ||
+				  ((o->flags & PMU_DISABLED) && gr->n == 1));
+	at->inherit = task && (o->flags & PMU_INHERIT);
+	at->enable_on_exec = leader && task && (o->flags & PMU_ENABLE_ON_EXEC);
+	at->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	if (gr->n > 1)
+		at->read_format |= PERF_FORMAT_GROUP;
+	/* The kernel takes user access only for events tied to a task (arm64: EINVAL). */
+	if (o->pid == -1 || !task)
+		at->config1 &= ~c->attr[i].auto_user;
+	if (c->ctr[i].auto_long && !long_event_counters(&c->attr[i])) {
+		at->config1 &= ~c->ctr[i].auto_long;
+		c->ctr[i].auto_long = 0;
+	}
+}
+
 static int open_counters(struct pmu_set *set, const struct pmu_opts *o)
 {
 	struct pmu__cold *c = pmu__cold(set);
@@ -141,34 +174,13 @@ static int open_counters(struct pmu_set *set, const struct pmu_opts *o)
 
 		for (i = gr->first; i < gr->first + gr->n; i++) {
 			struct perf_event_attr *at = &c->attr[i].attr;
-			bool leader = i == gr->first;
+			bool leader = i == gr->first, task = c->ctr[i].cpu < 0;
 			int fd;
 
-			/*
-			 * An enabled leader makes the kernel check that the whole
-			 * group fits the PMU (arm64 skips disabled leaders, and
-			 * the group would then never count): the set is reset
-			 * and started again once complete. A group of one has
-			 * nothing to check: opened disabled, it never runs (its
-			 * times stay 0) until pmu_enable().
-			 */
-			at->disabled = leader && ((o->flags & PMU_ENABLE_ON_EXEC) ||
-						  ((o->flags & PMU_DISABLED) && gr->n == 1));
-			at->inherit = !!(o->flags & PMU_INHERIT);
-			at->enable_on_exec = leader && (o->flags & PMU_ENABLE_ON_EXEC);
-			at->read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
-			if (gr->n > 1)
-				at->read_format |= PERF_FORMAT_GROUP;
-			/* The kernel takes user access only for events tied to a task (arm64: EINVAL). */
-			if (o->pid == -1)
-				at->config1 &= ~c->attr[i].auto_user;
-			if (c->ctr[i].auto_long && !long_event_counters(&c->attr[i])) {
-				at->config1 &= ~c->ctr[i].auto_long;
-				c->ctr[i].auto_long = 0;
-			}
+			counter_attr(c, i, gr, o);
 			for (;;) {
-				fd = perf_event_open(at, o->pid, o->cpu, leader ? -1 : gr->fd,
-						     PERF_FLAG_FD_CLOEXEC);
+				fd = perf_event_open(at, task ? o->pid : -1, task ? o->cpu : c->ctr[i].cpu,
+						     leader ? -1 : gr->fd, PERF_FLAG_FD_CLOEXEC);
 				if (fd >= 0 || errno != EOPNOTSUPP || !c->ctr[i].auto_long)
 					break;
 				/* The 64-bit counter the library asked for is not there: use 32 bits. */
@@ -176,8 +188,8 @@ static int open_counters(struct pmu_set *set, const struct pmu_opts *o)
 				c->ctr[i].auto_long = 0;
 			}
 			if (fd < 0)
-				return pmu__open_error(errno, c->names[c->ctr[i].event], &c->attr[i], gr->n, o->pid,
-						       o->cpu);
+				return pmu__open_error(errno, c->names[c->ctr[i].event], &c->attr[i], gr->n,
+						       task ? o->pid : -1, task ? o->cpu : c->ctr[i].cpu);
 			c->ctr[i].fd = fd;
 			if (!i) {	/* every perf descriptor is the one anonymous inode */
 				struct stat st;
@@ -189,7 +201,8 @@ static int open_counters(struct pmu_set *set, const struct pmu_opts *o)
 			}
 			if (leader)
 				gr->fd = fd;
-			c->ctr[i].why = pmu__event_blocker(&c->attr[i]);
+			c->ctr[i].why = task ? pmu__event_blocker(&c->attr[i]) :
+					"a socket-wide counter (every task on one CPU, PMU_SOCKET_WIDE): read(2)";
 			if (!c->ctr[i].why)
 				c->ctr[i].why = blocker;
 			if (!c->ctr[i].why && !c->wiped)
@@ -256,7 +269,7 @@ static int open_opts(struct pmu_set **setp, const char *events, const struct pmu
 		memcpy(&o, opts, PMU_OPTS_SIZE_0_1);
 		o.size = sizeof(o);
 		if (o.flags & ~(unsigned)(PMU_INHERIT | PMU_ENABLE_ON_EXEC | PMU_NO_GROUP |
-					  PMU_DISABLED | PMU_NO_USER_READ | PMU_ON_CPU))
+					  PMU_DISABLED | PMU_NO_USER_READ | PMU_ON_CPU | PMU_SOCKET_WIDE))
 			return pmu__err(-EINVAL, "pmu_open: unknown flags 0x%x", o.flags);
 		if (!(o.flags & PMU_ON_CPU))
 			o.cpu = -1;
@@ -277,7 +290,9 @@ static int open_opts(struct pmu_set **setp, const char *events, const struct pmu
 	r = pmu__parse_events(c, events);
 	if (r < 0)
 		goto fail;
-	r = pmu__plan_groups(c, o.flags);
+	r = pmu__plan_cpus(c, o.flags);
+	if (r == 0)
+		r = pmu__plan_groups(c, o.flags);
 	if (r < 0)
 		goto fail;
 	r = read_buffers(set);

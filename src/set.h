@@ -62,6 +62,7 @@ struct pmu__perf_counter {
 	struct perf_event_mmap_page *page;	/* mapped while it may be read from user space */
 	int fd;
 	unsigned event;			/* the user's event this counter adds to */
+	int cpu;			/* PMU_SOCKET_WIDE: the CPU it counts every task on; -1: the set's target */
 	const char *why;		/* why it is read through read(2), or NULL */
 	uint64_t auto_long;
 	unsigned td;			/* PMU_TD_* when its group has topdown metric events, else 0 */

@@ -19,6 +19,7 @@ int pmu__parse_events(struct pmu__cold *c, const char *events);
  * PMU_NO_GROUP each alone. Reorders c->ctr/c->attr so that each group's
  * counters are contiguous. 0 or -ENOMEM.
  */
+int pmu__plan_cpus(struct pmu__cold *c, unsigned flags);
 int pmu__plan_groups(struct pmu__cold *c, unsigned flags);
 /* Once the descriptors are open: the set's one group read, and each event's own. */
 void pmu__plan_group_read(struct pmu_set *set);

@@ -311,6 +311,26 @@ const char *pmu__pmu_cpumask(const char *pmu, char *buf, size_t size)
 	return buf;
 }
 
+unsigned pmu__pmu_cpus(const char *pmu, int *cpus, unsigned max)
+{
+	char buf[1024], *p;
+	unsigned n = 0;
+
+	if (!pmu__pmu_cpumask(pmu, buf, sizeof(buf)))
+		return 0;
+	for (p = buf; *p && n < max; p += *p == ',') {
+		long a = strtol(p, &p, 10), b = a;
+
+		if (*p == '-')
+			b = strtol(p + 1, &p, 10);
+		for (; a <= b && a >= 0 && a <= INT_MAX && n < max; a++)
+			cpus[n++] = (int)a;
+		if (*p && *p != ',')
+			return 0;	/* not a CPU list after all */
+	}
+	return n;
+}
+
 long pmu__pmu_type(const char *pmu)
 {
 	char path[PATH_MAX];

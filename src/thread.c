@@ -175,6 +175,17 @@ static void reset_child(bool raw)
 }
 
 /*
+ * A thread's set: its events for the thread, and those of a per-CPU PMU
+ * (RAPL, uncore) socket-wide, each CPU of its mask (LIKWID's semantics).
+ */
+static int open_set(struct pmu_set **set, const char *spec)
+{
+	PMU_OPTS(o, .flags = PMU_SOCKET_WIDE);
+
+	return pmu_open_opts(set, spec, &o);
+}
+
+/*
  * The forking thread, when it had its counters, gets fresh ones now, in the
  * child's fork() (where allocating is allowed) and reads them once: its first
  * read in the child, from a signal handler say, then allocates, locks and
@@ -222,7 +233,7 @@ PMU_API int pmu_thread_init(const char *events)
 		goto out;
 	}
 	/* Open once here so that a bad event fails now, with its message, not in some thread later. */
-	r = pmu_open(&set, spec);
+	r = open_set(&set, spec);
 	if (r < 0) {
 		free(spec);
 		free(metrics);
@@ -294,7 +305,7 @@ static int try_open(const char *events)
 	for (p = spec; (r = pmu__event_next(&p, &tok, &len)) > 0 && (r = pmu__event_parse(tok, len, &ev)) == 0;)
 		;
 	if (r == 0)
-		r = -pmu_open(&set, spec);
+		r = -open_set(&set, spec);
 	free(spec);
 	free(metrics);
 	if (r == 0)
@@ -500,7 +511,7 @@ int pmu__thr_get(struct pmu__thr **tp)
 		pthread_mutex_unlock(&tlock);
 		return pmu__err(-ENOMEM, "pmu_thread: out of memory");
 	}
-	r = pmu_open(&t->set, tconf->spec);
+	r = open_set(&t->set, tconf->spec);
 	if (r < 0) {
 		free_thr(t);
 		pthread_mutex_unlock(&tlock);

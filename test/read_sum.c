@@ -3,8 +3,9 @@
  * An event on several counters (a hybrid machine's generic events: one
  * counter per core PMU, the thread on one core type at a time) reads as
  * their sum, scaled once: running times add up, enabled times overlap (the
- * greatest). pmu__sum_events() over readings made here, since no machine
- * of this project has two core PMUs.
+ * greatest). Counters side by side (an uncore family's boxes, a socket's
+ * CPUs) add both times, as perf sums them. pmu__sum_events() over readings
+ * made here, since no machine of this project has two core PMUs.
  */
 #include <string.h>
 
@@ -20,7 +21,8 @@ int main(void)
 		{ .value = 500, .enabled = 90, .running = 60 },
 		{ .value = 70, .enabled = 100, .running = 50 },
 	};
-	struct pmu__cold c = { .nev = 2, .nctr = 3, .ctr = ctr, .rd = rd };
+	struct pmu__attr attr[3] = { { .alt = true }, { .alt = true }, { .alt = false } };
+	struct pmu__cold c = { .nev = 2, .nctr = 3, .ctr = ctr, .rd = rd, .attr = attr };
 	struct pmu_reading out[2];
 	uint64_t v[2];
 
@@ -35,5 +37,11 @@ int main(void)
 	memset(v, 0, sizeof(v));
 	pmu__sum_events(&c, v, NULL);
 	CHECK(rd[3].value == 1500 && rd[3].running == 100 && v[0] == 1500 && v[1] == 140);
+	/* side by side: two boxes, each counted half its 100 ns: both times add, scaled as one (x2) */
+	attr[0].alt = attr[1].alt = false;
+	rd[0] = (struct pmu_reading){ .value = 1000, .enabled = 100, .running = 50 };
+	rd[1] = (struct pmu_reading){ .value = 500, .enabled = 100, .running = 50 };
+	pmu__sum_events(&c, v, out);
+	CHECK(out[0].value == 1500 && out[0].enabled == 200 && out[0].running == 100 && v[0] == 3000);
 	T_DONE();
 }

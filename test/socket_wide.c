@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * PMU_SOCKET_WIDE: an event of a per-CPU PMU (a cpumask, as RAPL and the
+ * uncore PMUs have) opened once on each CPU of its mask, every task there,
+ * summed, read through read(2), beside events of the thread; pmu_thread_init()
+ * takes such events, and a region reports their socket-wide delta. The PMU is
+ * a sysfs tree of the test's: the software PMU's type with cpu-clock as its
+ * event, which counts time on its CPU whatever runs there, so that its count
+ * is known. A normal user gets the refusal that names the permission.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pmu.h"
+#include "test.h"
+
+static char dir[] = "/tmp/pmu-socket.XXXXXX";
+
+static void put(const char *sub, const char *file, const char *text)
+{
+	char path[PATH_MAX];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, sub);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%s/%s", dir, sub, file);
+	f = fopen(path, "w");
+	CHECK_MSG(f != NULL, "%s: %s", path, strerror(errno));
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* A PMU named name, the software PMU's type, counting on the CPUs mask. */
+static void pmu(const char *name, const char *mask)
+{
+	char sub[64];
+
+	snprintf(sub, sizeof(sub), "%s", name);
+	put(sub, "type", "1\n");
+	put(sub, "cpumask", mask);
+	snprintf(sub, sizeof(sub), "%s/format", name);
+	put(sub, "event", "config:0-63\n");
+	snprintf(sub, sizeof(sub), "%s/events", name);
+	put(sub, "clk", "event=0x0\n");	/* PERF_COUNT_SW_CPU_CLOCK */
+}
+
+static void nap_ms(long ms)
+{
+	struct timespec ts = { 0, ms * 1000000 };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+int main(void)
+{
+	PMU_OPTS(o, .flags = PMU_SOCKET_WIDE);
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct pmu_results *res;
+	struct pmu_set *s = NULL;
+	char mask[32], cmd[PATH_MAX + 16];
+	const char *why = NULL;
+	uint64_t v[3];
+	int r;
+
+	if (!mkdtemp(dir))
+		T_SKIP("mkdtemp: %s", strerror(errno));
+	pmu("sock0", "0\n");
+	snprintf(mask, sizeof(mask), "0-%ld\n", ncpu - 1);
+	pmu("sockall", mask);
+	setenv("PMU_SYSFS_DEVICES", dir, 1);
+
+	r = pmu_open_opts(&s, "task-clock,sock0/clk/,sockall/clk/", &o);
+	if (r < 0 && geteuid() != 0) {
+		CHECK_MSG(strstr(pmu_errmsg(), "permission denied: counting every task on CPU 0") &&
+			  strstr(pmu_errmsg(), "CAP_PERFMON or kernel.perf_event_paranoid <= 0"), "%s", pmu_errmsg());
+		goto out;
+	}
+	CHECK_MSG(r == 0, "%d %s", r, pmu_errmsg());
+	if (r)
+		goto out;
+	nap_ms(50);
+	CHECK_EQ(pmu_read(s, v), 0);
+	/* the thread slept; CPU 0 and then every CPU counted the 50 ms (at least 40 each, at most 200) */
+	CHECK_MSG(v[0] < 20000000, "task-clock %llu ns", (unsigned long long)v[0]);
+	CHECK_MSG(v[1] > 40000000 && v[1] < 200000000, "sock0 %llu ns", (unsigned long long)v[1]);
+	CHECK_MSG(v[2] > (uint64_t)ncpu * 40000000 && v[2] < (uint64_t)ncpu * 200000000,
+		  "sockall %llu ns over %ld CPUs", (unsigned long long)v[2], ncpu);
+	CHECK_EQ(pmu_user_read(s, 1, &why), 0);
+	CHECK_MSG(why && strstr(why, "socket-wide"), "%s", why ? why : "(null)");
+	pmu_close(s);
+
+	/* pmu_thread_init() takes them beside the thread's events; a region sees the socket's delta */
+	r = pmu_thread_init("task-clock,sock0/clk/");
+	CHECK_MSG(r == 0, "%d %s", r, pmu_errmsg());
+	CHECK_EQ(pmu_region_begin("nap"), 0);
+	nap_ms(30);
+	CHECK_EQ(pmu_region_end("nap"), 0);
+	res = pmu_results_take();
+	CHECK(res != NULL);
+	if (res) {
+		struct pmu_region_result rr = { .size = sizeof(rr) };
+
+		CHECK_EQ(pmu_results_regions(res, NULL), 1);
+		CHECK_EQ(pmu_results_get(res, 0, -1, &rr), 0);
+		CHECK_MSG(rr.sum && rr.sum[1] > 20000000 && rr.sum[0] < 10000000, "nap: task-clock %llu sock0 %llu",
+			  rr.sum ? (unsigned long long)rr.sum[0] : 0, rr.sum ? (unsigned long long)rr.sum[1] : 0);
+		pmu_results_free(res);
+	}
+	pmu_thread_fini();
+out:
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	CHECK(system(cmd) == 0);
+	T_DONE();
+}
