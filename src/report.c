@@ -187,6 +187,11 @@ static void report_table(FILE *f, const struct pmu_results *s)
 		fprintf(f, "%s <not supported>: ", pmu__report_esc(e, nm));
 		fprintf(f, "%s\n", pmu__report_esc(e, why));
 	}
+	for (unsigned i = 0; i < s->n; i++)
+		if (s->units[i].socket)
+			fprintf(f, "%s: socket-wide, everything on its socket while a region ran; counts x %.15g = %s\n",
+				pmu__report_esc(e, s->ev[i]), s->units[i].scale,
+				s->units[i].unit[0] ? s->units[i].unit : "counts");
 	if (!nreg)
 		return;
 	fprintf(f, "%-*s  %-*s %10s %14s", w.region, "region", w.thread, "thread", "calls", "ns/call");
@@ -304,7 +309,19 @@ static void report_json(FILE *f, const struct pmu_results *s)
 		fputs(i ? ", " : "", f);
 		pmu__json_str(f, s->ev[i]);
 	}
-	fputs("],\n  \"not_supported\": {", f);
+	fputs("],\n  \"units\": {", f);
+	for (unsigned i = 0, k = 0; i < s->n; i++) {
+		const struct pmu__evunit *u = &s->units[i];
+
+		if (!u->unit[0] && !u->socket)
+			continue;
+		fputs(k++ ? ", " : "", f);
+		pmu__json_str(f, s->ev[i]);
+		fputs(": {\"unit\": ", f);
+		pmu__json_str(f, u->unit);
+		fprintf(f, ", \"scale\": %.17g, \"socket_wide\": %s}", u->scale, u->socket ? "true" : "false");
+	}
+	fputs("},\n  \"not_supported\": {", f);
 	for (const char *p = s->skipped, *q = p; (p = pmu__skipped_next(p, nm, sizeof(nm), why, sizeof(why))); q = p) {
 		fputs(q == s->skipped ? "" : ", ", f);
 		pmu__json_str(f, nm);

@@ -65,6 +65,7 @@ void pmu__results_clear(struct pmu_results *r)
 	free(r->x);
 	free(r->named);
 	free(r->skipped);
+	free(r->units);
 	pmu__mplan_free(&r->mp);
 	free(r->mkeys);
 	free(r->mv);
@@ -205,9 +206,12 @@ static void free_copies(struct pmu__rcopy **copy, unsigned n)
 static int copy_names(struct pmu_results *r, const struct pmu__tconf *c, unsigned nthr)
 {
 	r->ev = calloc(r->n + 1, sizeof(*r->ev));
+	r->units = calloc(r->n + 1, sizeof(*r->units));
+	if (r->units && c->units)
+		memcpy(r->units, c->units, r->n * sizeof(*r->units));
 	r->reg = calloc(r->nreg + 1, sizeof(*r->reg));
 	r->thr = calloc(nthr + 1, sizeof(*r->thr));
-	if (!r->ev || !r->reg || !r->thr)
+	if (!r->ev || !r->units || !r->reg || !r->thr)
 		return -ENOMEM;
 	for (unsigned i = 0; i < r->n; i++)
 		if (!(r->ev[i] = strdup(c->names[i])))

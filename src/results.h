@@ -33,6 +33,7 @@ struct pmu_results {
 	double *x;			/* and floating-point figures */
 	char *named;			/* the metrics pmu_thread_init() named, or NULL */
 	char *skipped;			/* events left out as they did not open: "name\treason\n" lines, or NULL */
+	struct pmu__evunit *units;	/* per event: its unit, and whether it counts socket-wide */
 	struct pmu__mplan mp;		/* the metrics given */
 	const char **mkeys;		/* their names, NULL-ended */
 	double *mv;			/* per entry, each metric's value (NaN: undefined) */

@@ -450,6 +450,16 @@ PMU_API const char *pmu_unit(const struct pmu_set *set, unsigned i, double *scal
 	return pmu__attr_unit(&c->attr[k], scale);
 }
 
+bool pmu__set_event_socket(const struct pmu_set *set, unsigned i)
+{
+	const struct pmu__cold *c = pmu__cold(set);
+
+	for (unsigned k = 0; k < c->nctr; k++)
+		if (c->ctr[k].event == i && c->ctr[k].cpu >= 0)
+			return true;
+	return false;
+}
+
 PMU_API const struct pmu_counter *pmu_counter(struct pmu_set *set, unsigned i)
 {
 	if (!set) {

@@ -25,6 +25,7 @@
 #include "escape.h"
 #include "event.h"
 #include "metric_use.h"
+#include "set_ops.h"	/* pmu__set_event_socket() */
 #include "thread.h"
 
 static pthread_mutex_t tlock = PTHREAD_MUTEX_INITIALIZER;	/* the list, the configuration */
@@ -45,6 +46,7 @@ static void conf_free(struct pmu__tconf *c)
 	for (unsigned i = 0; c->names && i < c->n; i++)
 		free(c->names[i]);
 	free(c->names);
+	free(c->units);
 	free(c->events);
 	free(c->spec);
 	free(c->metrics);
@@ -209,6 +211,39 @@ static void atfork_child(void)
 	errno = saved;
 }
 
+/* The configuration of events, opened as set, which it closes; spec and metrics become its own. NULL: no memory. */
+static struct pmu__tconf *conf_new(struct pmu_set *set, const char *events, char *spec, char *metrics)
+{
+	struct pmu__tconf *c = calloc(1, sizeof(*c));
+	unsigned i;
+
+	if (c) {
+		c->n = pmu_count(set);
+		c->spec = spec;
+		c->metrics = metrics;
+		spec = metrics = NULL;
+		c->events = strdup(events);
+		c->names = calloc(c->n, sizeof(*c->names));
+		c->units = calloc(c->n, sizeof(*c->units));
+		clock_gettime(CLOCK_REALTIME, &c->start);
+	}
+	for (i = 0; c && c->units && i < c->n; i++) {
+		snprintf(c->units[i].unit, sizeof(c->units[i].unit), "%s", pmu_unit(set, i, &c->units[i].scale));
+		c->units[i].socket = pmu__set_event_socket(set, i);
+	}
+	for (i = 0; c && c->names && i < c->n; i++)
+		if (!(c->names[i] = strdup(pmu_name(set, i))))
+			break;
+	pmu_close(set);
+	free(spec);
+	free(metrics);
+	if (!c || !c->events || !c->names || (c->n && (!c->units || !c->names[c->n - 1]))) {
+		conf_free(c);
+		return NULL;
+	}
+	return c;
+}
+
 PMU_API int pmu_thread_init(const char *events)
 {
 	struct pmu__tconf *c;
@@ -240,24 +275,8 @@ PMU_API int pmu_thread_init(const char *events)
 		pmu__err_append(" (pmu_thread_init)");
 		goto out;
 	}
-	c = calloc(1, sizeof(*c));
-	if (c) {
-		c->n = pmu_count(set);
-		c->spec = spec;
-		c->metrics = metrics;
-		spec = metrics = NULL;
-		c->events = strdup(events);
-		c->names = calloc(c->n, sizeof(*c->names));
-		clock_gettime(CLOCK_REALTIME, &c->start);
-	}
-	for (unsigned i = 0; c && c->names && i < c->n; i++)
-		if (!(c->names[i] = strdup(pmu_name(set, i))))
-			break;
-	pmu_close(set);
-	free(spec);
-	free(metrics);
-	if (!c || !c->events || !c->names || (c->n && !c->names[c->n - 1])) {
-		conf_free(c);
+	c = conf_new(set, events, spec, metrics);	/* owns spec and metrics, set closed */
+	if (!c) {
 		r = pmu__err(-ENOMEM, "pmu_thread_init: out of memory");
 		goto out;
 	}

@@ -14,6 +14,13 @@
 
 #include "internal.h"
 
+/* An event's unit (pmu_unit()), and whether it counts socket-wide (PMU_SOCKET_WIDE). */
+struct pmu__evunit {
+	char unit[16];
+	double scale;
+	bool socket;
+};
+
 /* The events every thread counts; fixed between pmu_thread_init() and pmu_thread_fini(). */
 struct pmu__tconf {
 	char *events;		/* as given to pmu_thread_init() */
@@ -21,6 +28,7 @@ struct pmu__tconf {
 	char *metrics;		/* the metrics named, ','-separated, or NULL */
 	unsigned n;
 	char **names;
+	struct pmu__evunit *units;	/* per event */
 	char *skipped;		/* events left out by pmu__thread_init_avail(): "name\treason\n" lines, or NULL */
 	struct timespec start;	/* CLOCK_REALTIME at pmu_thread_init(): the reports' start time */
 };

@@ -114,6 +114,23 @@ int main(void)
 			  rr.sum ? (unsigned long long)rr.sum[0] : 0, rr.sum ? (unsigned long long)rr.sum[1] : 0);
 		pmu_results_free(res);
 	}
+	/* the reports mark it, with its unit */
+	{
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+
+		CHECK(f && pmu_report(f, "json") == 0 && pmu_report(f, "table") == 0);
+		if (f)
+			fclose(f);
+		CHECK_MSG(buf && strstr(buf, "\"sock0/clk/\": {\"unit\": \"msec\", \"scale\": 9.9999999999999995e-07, "
+					 "\"socket_wide\": true}") &&
+			  strstr(buf, "\"task-clock\": {\"unit\": \"msec\", \"scale\": 9.9999999999999995e-07, "
+				 "\"socket_wide\": false}") &&
+			  strstr(buf, "\nsock0/clk/: socket-wide, everything on its socket while a region ran; counts x "
+				 "1e-06 = msec\n"), "%s", buf ? buf : "(none)");
+		free(buf);
+	}
 	pmu_thread_fini();
 out:
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
