@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "cpu_pmu.h"
 #include "event.h"
 #include "test.h"
 
@@ -263,20 +264,6 @@ static void check_unit(const char *event, double scale, const char *unit)
 		  scale, unit);
 }
 
-static void put(const char *dir, const char *file, const char *text)
-{
-	char path[PATH_MAX];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	f = fopen(path, "w");
-	CHECK_MSG(f != NULL, "%s: %s", path, strerror(errno));
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
 static void test_units(const char *root)
 {
 	char dir[] = "/tmp/pmu-unit.XXXXXX", sub[PATH_MAX];
@@ -296,17 +283,9 @@ static void test_units(const char *root)
 		CHECK_MSG(0, "mkdtemp: %s", strerror(errno));
 		return;
 	}
-	snprintf(sub, sizeof(sub), "%s/odd", dir);
-	mkdir(sub, 0755);
-	put(sub, "type", "42\n");
-	snprintf(sub, sizeof(sub), "%s/odd/format", dir);
-	mkdir(sub, 0755);
-	put(sub, "event", "config:0-7\n");
-	snprintf(sub, sizeof(sub), "%s/odd/events", dir);
-	mkdir(sub, 0755);
-	put(sub, "e", "event=0x01\n");
-	put(sub, "e.unit", "\033[2JJ\n");
-	put(sub, "e.scale", "lots\n");
+	t_cpu_pmu(dir, "odd", "0\n", "e", "event=0x02\n");	/* page-faults: no unit of its own */
+	t_put(dir, "odd/events", "e.unit", "\033[2JJ\n");
+	t_put(dir, "odd/events", "e.scale", "lots\n");
 	setenv("PMU_SYSFS_DEVICES", dir, 1);
 	check_unit("odd/e/", 1, "");
 	snprintf(sub, sizeof(sub), "rm -rf '%s'", dir);

@@ -14,22 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cpu_pmu.h"
 #include "pmu.h"
 #include "test.h"
-
-static void put(const char *dir, const char *file, const char *text)
-{
-	char path[PATH_MAX];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	f = fopen(path, "w");
-	CHECK_MSG(f != NULL, "%s: %s", path, strerror(errno));
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
 
 int main(void)
 {
@@ -39,16 +26,7 @@ int main(void)
 
 	if (!mkdtemp(dir))
 		T_SKIP("mkdtemp: %s", strerror(errno));
-	snprintf(sub, sizeof(sub), "%s/power", dir);
-	mkdir(sub, 0755);
-	put(sub, "type", "1\n");	/* PERF_TYPE_SOFTWARE, whose config 0x99 the kernel does not have */
-	put(sub, "cpumask", "0\n");
-	snprintf(sub, sizeof(sub), "%s/power/format", dir);
-	mkdir(sub, 0755);
-	put(sub, "event", "config:0-63\n");
-	snprintf(sub, sizeof(sub), "%s/power/events", dir);
-	mkdir(sub, 0755);
-	put(sub, "energy-pkg", "event=0x99\n");
+	t_cpu_pmu(dir, "power", "0\n", "energy-pkg", "event=0x99\n");	/* a config the software PMU has not */
 	setenv("PMU_SYSFS_DEVICES", dir, 1);
 
 	r = pmu_open(&s, "power/energy-pkg/");

@@ -16,40 +16,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cpu_pmu.h"
 #include "pmu.h"
 #include "test.h"
 
 static char dir[] = "/tmp/pmu-socket.XXXXXX";
-
-static void put(const char *sub, const char *file, const char *text)
-{
-	char path[PATH_MAX];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, sub);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/%s/%s", dir, sub, file);
-	f = fopen(path, "w");
-	CHECK_MSG(f != NULL, "%s: %s", path, strerror(errno));
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
-/* A PMU named name, the software PMU's type, counting on the CPUs mask. */
-static void pmu(const char *name, const char *mask)
-{
-	char sub[64];
-
-	snprintf(sub, sizeof(sub), "%s", name);
-	put(sub, "type", "1\n");
-	put(sub, "cpumask", mask);
-	snprintf(sub, sizeof(sub), "%s/format", name);
-	put(sub, "event", "config:0-63\n");
-	snprintf(sub, sizeof(sub), "%s/events", name);
-	put(sub, "clk", "event=0x0\n");	/* PERF_COUNT_SW_CPU_CLOCK */
-}
 
 static void nap_ms(long ms)
 {
@@ -72,9 +43,9 @@ int main(void)
 
 	if (!mkdtemp(dir))
 		T_SKIP("mkdtemp: %s", strerror(errno));
-	pmu("sock0", "0\n");
+	t_cpu_pmu(dir, "sock0", "0\n", "clk", "event=0x0\n");
 	snprintf(mask, sizeof(mask), "0-%ld\n", ncpu - 1);
-	pmu("sockall", mask);
+	t_cpu_pmu(dir, "sockall", mask, "clk", "event=0x0\n");
 	setenv("PMU_SYSFS_DEVICES", dir, 1);
 
 	r = pmu_open_opts(&s, "task-clock,sock0/clk/,sockall/clk/", &o);

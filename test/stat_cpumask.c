@@ -10,22 +10,9 @@
 #include <errno.h>
 #include <sys/stat.h>
 
+#include "cpu_pmu.h"
 #include "test.h"
 #include "tool_run.h"
-
-static void put(const char *dir, const char *file, const char *text)
-{
-	char path[PATH_MAX];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	f = fopen(path, "w");
-	CHECK_MSG(f != NULL, "%s: %s", path, strerror(errno));
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
 
 static unsigned lines_with(const char *s, const char *what, const char *start)
 {
@@ -51,16 +38,7 @@ int main(void)
 		T_SKIP("the pmu tool not found next to this test");
 	if (!mkdtemp(dir))
 		T_SKIP("mkdtemp: %s", strerror(errno));
-	snprintf(sub, sizeof(sub), "%s/cpuclk", dir);
-	mkdir(sub, 0755);
-	put(sub, "type", "1\n");
-	put(sub, "cpumask", "0\n");
-	snprintf(sub, sizeof(sub), "%s/cpuclk/format", dir);
-	mkdir(sub, 0755);
-	put(sub, "event", "config:0-63\n");
-	snprintf(sub, sizeof(sub), "%s/cpuclk/events", dir);
-	mkdir(sub, 0755);
-	put(sub, "clk", "event=0x0\n");	/* PERF_COUNT_SW_CPU_CLOCK */
+	t_cpu_pmu(dir, "cpuclk", "0\n", "clk", "event=0x0\n");
 	snprintf(env, sizeof(env), "PMU_SYSFS_DEVICES='%s'", dir);
 
 	st = run(env, tool, "stat -a -A -x, -e cpuclk/clk/,cpu-clock sleep 0.05");
