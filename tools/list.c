@@ -280,7 +280,8 @@ static void pmu_software(struct out *o, const struct pmu__desc *d)
 }
 
 /* The sysfs aliases of PMU d, with their scale and unit. */
-static void pmu_aliases(struct out *o, const struct pmu__desc *d)
+/* d's aliases, shown under the PMU name shown (a family's: uncore_imc for uncore_imc_0). */
+static void pmu_aliases(struct out *o, const struct pmu__desc *d, const char *shown)
 {
 	char **names, buf[4096], scale[64], unit[64], canon[256];
 	size_t n;
@@ -299,15 +300,19 @@ static void pmu_aliases(struct out *o, const struct pmu__desc *d)
 			fprintf(stderr, "pmu list: %s\n", pmu_errmsg());
 		if (r == -ENOMEM)
 			o->status = 1;
-		entry(o, "sysfs", d->name, names[i], NULL, r > 0 ? buf : "(malformed)", NULL, sc ? scale : NULL,
+		entry(o, "sysfs", shown, names[i], NULL, r > 0 ? buf : "(malformed)", NULL, sc ? scale : NULL,
 		      un ? unit : NULL);
 	}
 	pmu__names_free(names, n);
 }
 
-static void list_pmu(struct out *o, struct pmu__desc *d, int json_pmus_only)
+/*
+ * PMU d, or the family of n instances that d begins (uncore_imc for
+ * uncore_imc_0 .. uncore_imc_N), listed once as perf names it.
+ */
+static void list_pmu(struct out *o, struct pmu__desc *d, int json_pmus_only, const char *last, size_t n)
 {
-	char title[160];
+	char title[160 + 2 * PMU_PMU_NAME], fam[PMU_PMU_NAME];
 	bool named;
 
 	if (pmu__desc_all(d) < 0) {
@@ -323,7 +328,13 @@ static void list_pmu(struct out *o, struct pmu__desc *d, int json_pmus_only)
 		if (d->fmt[i].bad)
 			fprintf(stderr, "pmu list: %s/%s/format/%s is malformed: '%s'\n", pmu__sysfs_root(),
 				d->name, d->fmt[i].name, d->fmt[i].bad);
-	snprintf(title, sizeof(title), "PMU %s (type %" PRIu32 "%s):", d->name, d->type, d->core ? ", core" : "");
+	snprintf(fam, sizeof(fam), "%.*s", (int)(n > 1 ? strrchr(d->name, '_') - d->name : (long)strlen(d->name)),
+		 d->name);
+	if (n > 1)
+		snprintf(title, sizeof(title), "PMU %s (%zu instances, %s to %s, counted together):", fam, n, d->name,
+			 last);
+	else
+		snprintf(title, sizeof(title), "PMU %s (type %" PRIu32 "%s):", d->name, d->type, d->core ? ", core" : "");
 	section(o, title);
 	/* "software/": the PMU asked for by name, listed even without format files */
 	named = o->glob && !o->kind && match(o, "sysfs", d->name, "");
@@ -331,7 +342,21 @@ static void list_pmu(struct out *o, struct pmu__desc *d, int json_pmus_only)
 		pmu_terms_text(o, d, title, named);
 	if (named)
 		pmu_software(o, d);
-	pmu_aliases(o, d);
+	pmu_aliases(o, d, fam);
+}
+
+/* How many PMUs from pmus[i] on are instances of one family (name_N, N a number), 1 for a PMU alone. */
+static size_t family(char **pmus, size_t npmu, size_t i)
+{
+	const char *u = strrchr(pmus[i], '_');
+	size_t len = u ? (size_t)(u - pmus[i]) : 0, n = 0;
+
+	if (!u || !u[1] || strspn(u + 1, "0123456789") != strlen(u + 1))
+		return 1;
+	while (i + n < npmu && !strncmp(pmus[i + n], pmus[i], len + 1) &&
+	       strspn(pmus[i + n] + len + 1, "0123456789") == strlen(pmus[i + n] + len + 1))
+		n++;
+	return n;
 }
 
 /* The tracepoints of tracefs; when they cannot be read and were asked for, says why. */
@@ -459,16 +484,17 @@ static void list_generic(struct out *o, int ncore)
 /* Each sysfs PMU's events (terms: the json's "pmus" list instead). */
 static void list_sysfs(struct out *o, char **pmus, size_t npmu, int terms)
 {
-	for (size_t i = 0; i < npmu; i++) {
+	for (size_t i = 0, n; i < npmu; i += n) {
 		struct pmu__desc d;
 
+		n = terms ? 1 : family(pmus, npmu, i);
 		if (pmu__desc_load(pmus[i], strlen(pmus[i]), &d) < 0) {
 			if (!terms)
 				fprintf(stderr, "pmu list: %s\n", pmu_errmsg());
 			continue;
 		}
 		if (!terms || !o->glob || match(o, "sysfs", d.name, ""))
-			list_pmu(o, &d, terms);
+			list_pmu(o, &d, terms, pmus[i + n - 1], n);
 		pmu__desc_free(&d);
 	}
 }
