@@ -38,6 +38,29 @@ const struct pmu__metric_def pmu__metric_defs[] = {
 	/* ns of CPU time per ns of wall time */
 	{ "CPUs_utilized", "task\\-clock / duration_time", "Default", "1CPUs utilized",
 	  "CPUs busy on average while counting" },
+	/*
+	 * LIKWID's ENERGY and MEM groups over RAPL's power PMU and the memory
+	 * controllers' uncore PMUs, counted socket-wide. Counts are raw, as
+	 * perf 6.1's expressions take them: RAPL's in 2^-32 J, as the kernel
+	 * scales every domain; a CAS moves 64 bytes (2^-14 MiB). Per second:
+	 * over duration_time's ns (x 1e9).
+	 */
+	{ "energy_pkg", "energy\\-pkg", "ENERGY", "2.3283064365386962890625e-10Joules",
+	  "Energy of the package (RAPL), socket-wide" },
+	{ "power_pkg", "energy\\-pkg / duration_time", "ENERGY", "0.23283064365386962890625Watts",
+	  "Power of the package (RAPL), socket-wide" },
+	{ "energy_dram", "energy\\-ram", "ENERGY", "2.3283064365386962890625e-10Joules",
+	  "Energy of the DRAM (RAPL), socket-wide" },
+	{ "power_dram", "energy\\-ram / duration_time", "ENERGY", "0.23283064365386962890625Watts",
+	  "Power of the DRAM (RAPL), socket-wide" },
+	{ "mem_read_bw", "cas_count_read / duration_time", "MEM", "61035.15625MiB/s",
+	  "Memory read bandwidth (the memory controllers' read CAS), socket-wide" },
+	{ "mem_write_bw", "cas_count_write / duration_time", "MEM", "61035.15625MiB/s",
+	  "Memory write bandwidth (the memory controllers' write CAS), socket-wide" },
+	{ "mem_bw", "(cas_count_read + cas_count_write) / duration_time", "MEM", "61035.15625MiB/s",
+	  "Memory bandwidth, read and write, socket-wide" },
+	{ "mem_volume", "cas_count_read + cas_count_write", "MEM", "6.103515625e-5MiB",
+	  "Memory data read and written, socket-wide" },
 };
 
 const unsigned pmu__metric_ndefs = PMU_ARRAY_SIZE(pmu__metric_defs);

@@ -218,7 +218,9 @@ static int usable(const struct pmu__metric_def *d, struct list *missing, char *w
 	/* named is not enough: the metric's events must count here (the generic ones need a PMU) */
 	if (r == 0 && *ok && evs.n) {
 		spec = list_join(&evs, ",", &mem);
-		r = !mem ? -ENOMEM : pmu_open(&set, spec);
+		PMU_OPTS(o, .flags = PMU_SOCKET_WIDE);	/* as every thread's set opens them */
+
+		r = !mem ? -ENOMEM : pmu_open_opts(&set, spec, &o);
 		if (r == 0)
 			pmu_close(set);
 		else if (r != -ENOMEM) {

@@ -319,8 +319,8 @@ static int try_open(const char *events)
 	size_t len;
 	int r = pmu__metric_expand(events, &spec, &metrics);
 
-	if (r < 0)
-		return r;
+	if (r < 0)	/* a metric group this machine cannot count (LIKWID's ENERGY without RAPL): left out */
+		return r == -EOPNOTSUPP ? EOPNOTSUPP : r;
 	for (p = spec; (r = pmu__event_next(&p, &tok, &len)) > 0 && (r = pmu__event_parse(tok, len, &ev)) == 0;)
 		;
 	if (r == 0)

@@ -205,6 +205,19 @@ else
 	sk likwid_groups "$nolikwid"
 fi
 
+# likwid_energy: LIKWID's ENERGY and MEM groups are libpmu's metric groups over RAPL and the uncore
+# PMUs: counted where the machine has them, else left out naming the events they need.
+if [ $have_likwid = yes ]; then
+	run likwid_energy sh -c "cd $tmp && OMP_NUM_THREADS=2 PMU_EVENTS='ENERGY|MEM|page-faults' PMU_REPORT=energy.txt \
+		$bin/C-markerAPI >energy.out 2>energy.err; rc=\$?; cat energy.err energy.txt; [ \$rc -eq 0 ] &&
+		if [ -d /sys/bus/event_source/devices/power ]; then grep -q 'energy-pkg' energy.txt;
+		else grep -q '^ENERGY <not supported>: .*energy-pkg' energy.txt; fi &&
+		if ls -d /sys/bus/event_source/devices/uncore_imc* >/dev/null 2>&1; then grep -q 'cas_count_read' energy.txt;
+		else grep -q '^MEM <not supported>: .*cas_count_read' energy.txt; fi && grep -q 'page-faults' energy.txt"
+else
+	sk likwid_energy "$nolikwid"
+fi
+
 # likwid_skip: a group that cannot open (a software config no kernel has) is left out with a
 # message, in zero-code mode and in the marker API alike; the other groups count as before.
 if [ $have_likwid = yes ]; then

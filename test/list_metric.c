@@ -78,9 +78,11 @@ int main(void)
 	/* the built-in set */
 	rc = run_argv((const char *[]){ "list", "metric", NULL });
 	EXPECT(rc == 0 && has(out, "metrics (built in):") && has(out, "  IPC ") &&
-	      has(out, "= instructions / cycles") && has(out, "21 metrics: 21 offered, 0 refused"), "built-in list");
+	      has(out, "= instructions / cycles") && has(out, "29 metrics: 29 offered, 0 refused"), "built-in list");
 	rc = run_argv((const char *[]){ "list", "metricgroup", NULL });
-	EXPECT(rc == 0 && has(out, "  Pipeline: IPC CPI\n"), "built-in groups");
+	EXPECT(rc == 0 && has(out, "  Pipeline: IPC CPI\n") &&
+	       has(out, "  ENERGY: energy_pkg power_pkg energy_dram power_dram\n") &&
+	       has(out, "  MEM: mem_read_bw mem_write_bw mem_bw mem_volume\n"), "built-in groups, LIKWID's among them");
 
 	/* one metric list: each metric offered or refused with its reason */
 	snprintf(path, sizeof(path), "%s/perf_json/sw_metrics.json", fix);
