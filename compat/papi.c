@@ -108,6 +108,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int nev, nval;			/* events; values per call: cycles, ns, events */
 static size_t slot_size;
 static char *ev_papi[MAXEV];		/* the events' names as PAPI_EVENTS gave them */
+static double ev_factor[MAXEV];		/* what the output multiplies each event's counts by (nJ, uJ), 0: 1 */
 static int use_regions;			/* PMU_REPORT set: libpmu's region layer too */
 static int own_layer;			/* the per-thread layer was set up here, not before */
 static char *pmu_report_to;
@@ -131,6 +132,45 @@ static void warn(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 	va_end(ap);
+}
+
+/*
+ * PAPI's rapl and powercap components' energy in libpmu's power PMU, where
+ * the mapping is exact: the kernel counts every RAPL domain in 2^-32 J, and
+ * libpmu sums a PMU's packages, so PACKAGE0 (ZONE0) is exact on a machine of
+ * one package. PAPI gives rapl's energy in nJ and powercap's in uJ.
+ */
+static const struct { const char *papi, *pmu; } rapl[] = {
+	{ "PACKAGE_ENERGY", "power/energy-pkg/" }, { "DRAM_ENERGY", "power/energy-ram/" },
+	{ "PP0_ENERGY", "power/energy-cores/" }, { "PP1_ENERGY", "power/energy-gpu/" },
+	{ "PSYS_ENERGY", "power/energy-psys/" },
+};
+
+unsigned pmu__pmu_cpus(const char *pmu, int *cpus, unsigned max);	/* libpmu's private interface */
+
+static const char *map_energy(const char *papi, double *factor, const char **why)
+{
+	const char *unit = strncmp(papi, "rapl:::", 7) ? NULL : papi + 7, *zone;
+	int ncpu = 0, cpus[2];
+
+	*why = "not an energy event libpmu maps exactly (libpmu-papi(7) has the table)";
+	if (!unit && !strcmp(papi, "powercap:::ENERGY_UJ:ZONE0")) {
+		unit = "PACKAGE_ENERGY:PACKAGE0";
+		*factor = 1e6 / 4294967296.0;
+	} else {
+		*factor = 1e9 / 4294967296.0;
+	}
+	if (!unit || !(zone = strchr(unit, ':')) || strcmp(zone, ":PACKAGE0"))
+		return NULL;
+	ncpu = (int)pmu__pmu_cpus("power", cpus, 2);
+	if (ncpu > 1) {
+		*why = "libpmu sums the power PMU's packages, and this machine has more than one";
+		return NULL;
+	}
+	for (size_t i = 0; i < sizeof(rapl) / sizeof(rapl[0]); i++)
+		if (!strncmp(unit, rapl[i].papi, (size_t)(zone - unit)) && !rapl[i].papi[zone - unit])
+			return rapl[i].pmu;
+	return NULL;
 }
 
 /* The libpmu name of a PAPI event name, in buf; NULL when there is none. */
@@ -181,8 +221,12 @@ static const char *map_event(const char *papi, char *buf, size_t len)
 /* Adds PAPI event name e when it maps and opens; 0, or -1 when it is left out. */
 static int add_event(const char *e, char *list, size_t len)
 {
+	PMU_OPTS(o, .flags = PMU_SOCKET_WIDE);	/* as libpmu's threads open them */
+	bool energy = !strncmp(e, "rapl:::", 7) || !strncmp(e, "powercap:::", 11);
 	char buf[256];
-	const char *m = map_event(e, buf, sizeof(buf));
+	const char *why = "does not exist or is not supported on this machine";
+	double factor = 0;
+	const char *m = energy ? map_energy(e, &factor, &why) : map_event(e, buf, sizeof(buf));
 	struct pmu_set *s;
 
 	if (nev == MAXEV) {
@@ -193,16 +237,17 @@ static int add_event(const char *e, char *list, size_t len)
 		if (!strcmp(ev_papi[i], e))
 			return -1;
 	if (!m) {
-		warn("PAPI_EVENTS: \"%s\" does not exist or is not supported on this machine: left out", e);
+		warn("PAPI_EVENTS: \"%s\" %s: left out", e, why);
 		return -1;
 	}
-	if (pmu_open(&s, m) < 0) {
+	if (pmu_open_opts(&s, m, &o) < 0) {
 		warn("PAPI_EVENTS: \"%s\" (%s) cannot be counted here: %s: left out", e, m, pmu_errmsg());
 		return -1;
 	}
 	pmu_close(s);
 	if (strlen(list) + strlen(m) + 2 > len || !(ev_papi[nev] = strdup(e)))
 		return -1;
+	ev_factor[nev] = factor;
 	if (*list)
 		strcat(list, ",");
 	strcat(list, m);
@@ -584,15 +629,23 @@ static void json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* Value k of a call (cycles, ns, then the events) as PAPI gives it: energy in its unit (nJ, uJ). */
+static unsigned long long out_value(int k, uint64_t v)
+{
+	double f = k >= 2 ? ev_factor[k - 2] : 0;
+
+	return f ? (unsigned long long)((double)v * f) : (unsigned long long)v;
+}
+
 static void json_value(FILE *f, const struct call *c, int k)
 {
 	if (!c->nreads) {
-		fprintf(f, "\"%llu\"", (unsigned long long)c->v[k]);
+		fprintf(f, "\"%llu\"", out_value(k, c->v[k]));
 		return;
 	}
-	fprintf(f, "{\"region_value\":\"%llu\"", (unsigned long long)c->v[k]);
+	fprintf(f, "{\"region_value\":\"%llu\"", out_value(k, c->v[k]));
 	for (unsigned r = 0; r < c->nreads; r++)
-		fprintf(f, ",\"read_%u\":\"%llu\"", r + 1, (unsigned long long)c->reads[r * (size_t)nval + k]);
+		fprintf(f, ",\"read_%u\":\"%llu\"", r + 1, out_value(k, c->reads[r * (size_t)nval + k]));
 	fputc('}', f);
 }
 
@@ -652,7 +705,8 @@ static void write_compact(FILE *f)
 	for (int i = 0; i < nev; i++) {
 		fprintf(f, "%s", i ? "," : "");
 		json_str(f, ev_papi[i]);
-		fprintf(f, ":{\"component\":\"perf_event\",\"type\":\"delta\"}");
+		fprintf(f, ":{\"component\":\"%s\",\"type\":\"delta\"}", !strncmp(ev_papi[i], "rapl:::", 7) ? "rapl" :
+			!strncmp(ev_papi[i], "powercap:::", 11) ? "powercap" : "perf_event");
 	}
 	fprintf(f, "},\"threads\":{");
 	/* The oldest thread first. */

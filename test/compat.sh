@@ -80,6 +80,25 @@ if [ $have_papi = yes ]; then
 	mine_json=$(ls "$tmp"/mine/outdir/papi_hl_output/rank_*.json 2>/dev/null | head -n 1)
 	[ -n "$mine_json" ] && { echo "    # libpmu-papi's rank file:"; python3 -m json.tool "$mine_json" | sed -n '1,200p' | tr -d '\n' | sed 's/  */ /g' | fold -w 160 | head -n 12 | sed 's/^/    # /'; echo; }
 
+	# papi_energy: rapl's and powercap's package energy on a stand-in power PMU (the software PMU's type,
+	# cpu-clock as energy-pkg, one package): nJ and uJ of its 2^-32 J counts; PACKAGE1 left out, naming why.
+	run papi_energy sh -c "cd $tmp && mkdir -p energy/fk/power/format energy/fk/power/events && cd energy &&
+		echo 1 >fk/power/type && echo 0 >fk/power/cpumask && echo config:0-63 >fk/power/format/event &&
+		echo event=0x0 >fk/power/events/energy-pkg &&
+		PMU_SYSFS_DEVICES=\$PWD/fk PAPI_EVENTS=rapl:::PACKAGE_ENERGY:PACKAGE0,powercap:::ENERGY_UJ:ZONE0,rapl:::PACKAGE_ENERGY:PACKAGE1 \
+			$bin/prog_pmu $PAGES >out 2>err; cat err; grep -q 'PACKAGE1.*left out' err && python3 -c '
+import glob, json
+rep = json.load(open(glob.glob(\"papi_hl_output/rank_*.json\")[0]))
+d = rep[\"event_definitions\"]
+assert d[\"rapl:::PACKAGE_ENERGY:PACKAGE0\"][\"component\"] == \"rapl\" and d[\"powercap:::ENERGY_UJ:ZONE0\"][\"component\"] == \"powercap\", d
+r = rep[\"threads\"][\"0\"][\"regions\"][\"0\"]
+v = lambda k: int(r[k][\"region_value\"] if isinstance(r[k], dict) else r[k])
+nj, uj, ns = v(\"rapl:::PACKAGE_ENERGY:PACKAGE0\"), v(\"powercap:::ENERGY_UJ:ZONE0\"), v(\"real_time_nsec\")
+print(\"region\", r[\"name\"], \"ns\", ns, \"nJ\", nj, \"uJ\", uj)
+assert 0.1 * ns < nj < 0.3 * ns, (nj, ns)     # CPU 0s ns in 2^-32 J, as nJ: ns x 0.2328
+assert abs(uj - nj // 1000) <= 1, (uj, nj)
+'"
+
 	# papi_codes: a region ended twice, and a bad name in PAPI_EVENTS, as PAPI answers them.
 	cat >"$tmp/codes.want" <<-EOF
 	begin 0
