@@ -173,6 +173,12 @@ int main(void)
 	       strstr(err, "not supported here: --topdown: TopdownL1 needs topdown-retiring, topdown-fe-bound"),
 	       "--topdown naming what is missing");
 
+	/* LIKWID's ENERGY group, where RAPL is missing: its events named, no core PMU blamed */
+	if (access("/sys/bus/event_source/devices/power", F_OK))
+		EXPECT(run_argv((const char *[]){ "stat", "-a", "-M", "ENERGY", "true", NULL }) == 1 &&
+		       strstr(err, "not supported here: -M ENERGY: ENERGY needs energy-pkg, energy-ram, which ") &&
+		       !strstr(err, "core PMU"), "ENERGY without RAPL: %s", err);
+
 	/* perf 6.1's stat options that pmu stat lacks: each refused by name */
 	static const char *const perf_only[] = {
 		"-T", "--transaction", "--filter=x", "-i", "--no-inherit", "-b1", "--bpf-prog=1", "--bpf-counters",

@@ -246,13 +246,25 @@ static bool has_core_pmu(void)
  * architectures' metrics, as TopdownL1), else a refusal naming what it
  * lacks. 0, or -errno with the message; *found: metrics in the group.
  */
+/* Whether metric m's event id is a core PMU's: perf's generic hardware names, and the topdown metrics' events. */
+static bool core_event(const struct tool_metric *m, const char *id)
+{
+	for (size_t i = 0; i < pmu__n_hw_names; i++)
+		if (!strcmp(pmu__hw_names[i].name, id))
+			return true;
+	for (unsigned i = 0; !m->file && i < pmu__metric_ntopdown; i++)
+		if (!strcmp(pmu__metric_topdown[i].name, m->d.name))
+			return true;
+	return false;
+}
+
 static int add_group(struct stat_run *r, const char *g, const char *what, unsigned *found)
 {
 	size_t nm, missing_len = 0;
 	const struct tool_metric *all = tool_metrics(&nm);
 	char missing[1024] = "";
 	unsigned usable = 0;
-	bool builtin = false;
+	bool builtin = false, core = false;
 
 	*found = 0;
 	for (size_t i = 0; i < nm; i++) {
@@ -272,6 +284,7 @@ static int add_group(struct stat_run *r, const char *g, const char *what, unsign
 
 			if (spec && pmu_event_attr(spec, &attr) < 0) {
 				ok = false;
+				core |= core_event(&all[i], ids[k]);
 				note_missing(missing, sizeof(missing), &missing_len, ids[k]);
 			}
 			free(spec);
@@ -291,7 +304,7 @@ static int add_group(struct stat_run *r, const char *g, const char *what, unsign
 	if (usable || !*found)
 		return 0;
 	/* the built-in groups hold several architectures' metrics: with no core PMU, their events say nothing */
-	if (builtin && !has_core_pmu())
+	if (builtin && core && !has_core_pmu())
 		return tool_err(-EOPNOTSUPP, "not supported here: %s: %s counts a core PMU's events, and %s has no "
 				"core PMU (no hardware events here)", what, g, pmu__sysfs_root());
 	return tool_err(-EOPNOTSUPP, "not supported here: %s: %s needs %s, which %s does not have", what, g, missing,
