@@ -69,6 +69,8 @@ _lib.pmu_count.argtypes = [ctypes.c_void_p]
 _lib.pmu_count.restype = ctypes.c_uint
 _lib.pmu_name.argtypes = [ctypes.c_void_p, ctypes.c_uint]
 _lib.pmu_name.restype = ctypes.c_char_p
+_lib.pmu_unit.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.POINTER(ctypes.c_double)]
+_lib.pmu_unit.restype = ctypes.c_char_p
 _lib.pmu_read.argtypes = [ctypes.c_void_p, _u64p]
 _lib.pmu_user_read.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.POINTER(ctypes.c_char_p)]
 for _f in ("pmu_enable", "pmu_disable", "pmu_reset"):
@@ -155,6 +157,14 @@ class Set:
         why = ctypes.c_char_p()
         r = _check(_lib.pmu_user_read(self._handle(), i, ctypes.byref(why)))
         return bool(r), (why.value or b"").decode()
+
+    def unit(self, i):
+        """(unit, scale) of event i as perf stat shows it: count * scale is in unit ("Joules", "msec", "")."""
+        scale = ctypes.c_double()
+        u = _lib.pmu_unit(self._handle(), i, ctypes.byref(scale))
+        if u is None:
+            _check(-22)  # EINVAL, with the library's message
+        return u.decode(), scale.value
 
     def enable(self):
         _check(_lib.pmu_enable(self._handle()))

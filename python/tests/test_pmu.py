@@ -42,6 +42,15 @@ def test_user_read_with_reason():
         assert e.value.errno == errno.EINVAL
 
 
+def test_unit_as_perf_shows_it():
+    with pmu.open("task-clock,page-faults") as s:
+        assert s.unit(0) == ("msec", 1e-6)
+        assert s.unit(1) == ("", 1.0)
+        with pytest.raises(OSError) as e:
+            s.unit(2)
+        assert "out of range" in str(e.value)
+
+
 def test_bad_event_raises_oserror_with_message():
     with pytest.raises(OSError) as e:
         pmu.open("no-such-event")
