@@ -82,6 +82,7 @@ if [ $have_papi = yes ]; then
 
 	# papi_energy: rapl's and powercap's package energy on a stand-in power PMU (the software PMU's type,
 	# cpu-clock as energy-pkg, one package): nJ and uJ of its 2^-32 J counts; PACKAGE1 left out, naming why.
+	# The two names are two counters, read a moment apart: their figures are compared loosely.
 	run papi_energy sh -c "cd $tmp && mkdir -p energy/fk/power/format energy/fk/power/events && cd energy &&
 		echo 1 >fk/power/type && echo 0 >fk/power/cpumask && echo config:0-63 >fk/power/format/event &&
 		echo event=0x0 >fk/power/events/energy-pkg &&
@@ -95,8 +96,8 @@ r = rep[\"threads\"][\"0\"][\"regions\"][\"0\"]
 v = lambda k: int(r[k][\"region_value\"] if isinstance(r[k], dict) else r[k])
 nj, uj, ns = v(\"rapl:::PACKAGE_ENERGY:PACKAGE0\"), v(\"powercap:::ENERGY_UJ:ZONE0\"), v(\"real_time_nsec\")
 print(\"region\", r[\"name\"], \"ns\", ns, \"nJ\", nj, \"uJ\", uj)
-assert 0.1 * ns < nj < 0.3 * ns, (nj, ns)     # CPU 0s ns in 2^-32 J, as nJ: ns x 0.2328
-assert abs(uj - nj // 1000) <= 1, (uj, nj)
+assert 0.05 * ns < nj < 0.5 * ns, (nj, ns)    # CPU 0s ns in 2^-32 J, as nJ: about ns x 0.2328
+assert 0.5 < uj * 1000 / nj < 2, (uj, nj)     # uJ: a thousandth (two counters, read a moment apart)
 '"
 
 	# papi_codes: a region ended twice, and a bad name in PAPI_EVENTS, as PAPI answers them.
