@@ -50,12 +50,16 @@ static int open_units(struct stat_run *r, unsigned i, const char *suffix)
 	struct ev *e = &r->ev[i];
 	char *spec = stat_group_spec(r->ev, i, suffix);
 	struct pmu_set *first = NULL;
-	int rc = spec ? 0 : tool_err(-ENOMEM, "out of memory");
+	int rc = spec ? 0 : tool_err(-ENOMEM, "out of memory"), cpus[1024];
+	unsigned ncpu = stat_target_event_cpus(&r->tg, e->spec ? e->spec : e->name, cpus, 1024);
 
 	for (unsigned u = 0; u < r->tg.n && rc == 0; u++) {
 		struct pmu_opts o;
+		unsigned k = 0;
 
-		if (!stat_target_counts(&r->tg, u, e->spec ? e->spec : e->name))
+		while (k < ncpu && cpus[k] != r->tg.u[u].cpu)
+			k++;
+		if (ncpu && k == ncpu)	/* not a CPU of the event's per-CPU PMU */
 			continue;
 		stat_target_opts(&r->tg, u, &o);
 		if (r->delay && r->tg.kind == STAT_CMD)	/* -D: enabled once the delay is over, not at exec */

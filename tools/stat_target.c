@@ -315,30 +315,21 @@ void stat_target_opts(const struct stat_target *t, unsigned u, struct pmu_opts *
 }
 
 /*
- * Whether unit u counts the event spec: with -a, an event of a PMU that counts
- * per CPU (a cpumask: RAPL, uncore) only on the CPUs of its mask, as perf, so
- * that a socket's count is not summed once per CPU. -C's CPUs are as asked.
+ * With -a, the CPUs an event of a PMU that counts per CPU (a cpumask: RAPL,
+ * uncore) is opened on, as perf, so that a socket's count is not summed once
+ * per CPU: how many into cpus; 0 when every unit counts it (-C's CPUs are as
+ * asked).
  */
-bool stat_target_counts(const struct stat_target *t, unsigned u, const char *spec)
+unsigned stat_target_event_cpus(const struct stat_target *t, const char *spec, int *cpus, unsigned max)
 {
 	struct pmu__event ev;
-	bool masked = false, in = false;
+	unsigned n = 0;
 
 	if (t->kind != STAT_CPUS || !t->all_cpus || pmu__event_parse(spec, strlen(spec), &ev) < 0)
-		return true;
-	for (unsigned k = 0; k < ev.n; k++) {
-		char buf[256], why[64];
-		struct ints l = { 0 };
-
-		if (pmu__pmu_cpumask(ev.a[k].pmu, buf, sizeof(buf)) &&
-		    parse_ints(buf, true, 0, INT_MAX, "CPU", &l, why, sizeof(why)) == 0) {
-			masked = true;
-			for (unsigned i = 0; i < l.n; i++)
-				in |= l.v[i] == t->u[u].cpu;
-		}
-		free(l.v);
-	}
-	return !masked || in;
+		return 0;
+	for (unsigned k = 0; k < ev.n && n < max; k++)
+		n += pmu__pmu_cpus(ev.a[k].pmu, cpus + n, max - n);
+	return n;
 }
 
 bool stat_target_lines(const struct stat_target *t)

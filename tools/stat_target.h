@@ -47,8 +47,8 @@ void stat_target_free(struct stat_target *t);
 void stat_target_opts(const struct stat_target *t, unsigned u, struct pmu_opts *o);
 
 /* A line per unit (-A, --per-thread) rather than their sum. */
-/* Whether unit u counts the event spec: with -a, an event of a per-CPU PMU on the CPUs of its cpumask only. */
-bool stat_target_counts(const struct stat_target *t, unsigned u, const char *spec);
+/* With -a, the CPUs of the cpumasks of the event spec's per-CPU PMUs (how many into cpus), 0: every unit. */
+unsigned stat_target_event_cpus(const struct stat_target *t, const char *spec, int *cpus, unsigned max);
 bool stat_target_lines(const struct stat_target *t);
 
 /* What perf stat's table header says is counted: 'CMD ARGS', 'system wide', process id '1,2'... */
