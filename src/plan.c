@@ -91,16 +91,20 @@ int pmu__plan_cpus(struct pmu__cold *c, unsigned flags)
 	struct pmu__attr *attr;
 	int cpus[PMU_MAX_COUNTERS];
 	unsigned n = 0, total, i, k;
+	bool masked = false;
 
 	if (!(flags & PMU_SOCKET_WIDE))
 		return 0;
 	for (i = 0; i < c->nctr; i++) {
 		k = pmu__pmu_cpus(c->attr[i].pmu, cpus, PMU_MAX_COUNTERS);
+		masked |= k > 0;
 		n += k ? k : 1;
 		if (n > PMU_MAX_COUNTERS)
 			return pmu__err(-E2BIG, "%s: more than %d counters in one set, one per CPU of the %s PMU's "
 					"cpumask", c->names[c->ctr[i].event], PMU_MAX_COUNTERS, c->attr[i].pmu);
 	}
+	if (!masked)	/* the usual set: every counter the task's, as it is */
+		return 0;
 	total = n;
 	ctr = malloc(n * sizeof(*ctr));
 	attr = malloc(n * sizeof(*attr));

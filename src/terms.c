@@ -325,10 +325,12 @@ static void alias_unit(const struct pmu__desc *d, const struct named *nm, struct
 	const char *rest;
 	double scale;
 
-	if (pmu__alias_extra(d->name, nm->canon, "scale", buf, sizeof(buf)) > 0 &&
-	    pmu__metric_scale_unit(buf, &scale, &rest) == 0 && !*rest && scale > 0)
-		pa->scale = scale;
-	pmu__err_clear();
+	if (pmu__alias_extra(d->name, nm->canon, "scale", buf, sizeof(buf)) > 0) {
+		if (pmu__metric_scale_unit(buf, &scale, &rest) < 0)
+			pmu__err_clear();	/* not a number: left out, the event resolved */
+		else if (!*rest && scale > 0)
+			pa->scale = scale;
+	}
 	/* A unit is a word or two ("Joules", "MiB"): anything else is left out, not escaped in every output. */
 	if (pmu__alias_extra(d->name, nm->canon, "unit", buf, sizeof(buf)) > 0 && strlen(buf) < sizeof(pa->unit) &&
 	    strspn(buf, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 /%._-") == strlen(buf))
