@@ -32,7 +32,7 @@ _pmu_stat_options()
 	opts=$(pmu stat --help 2>&1 | sed -n 's/^  \(-[^ ].*\)/\1/p' | sed 's/   *.*//' |
 		grep -o -- '\(^\|[ ,]\)--\?[a-zA-Z][-a-zA-Z]*' | tr -d ' ,')
 	[[ -n $opts ]] || opts="-e --event -x --field-separator -j --json-output --json -o --output --append
-		-r --repeat -p --pid -t --tid --per-thread -a --all-cpus -C --cpu -A --no-aggr
+		-r --repeat -p --pid -t --tid --per-thread -a --all-cpus -C --cpu -A --no-aggr --no-merge
 		-I --interval-print -D --delay -v --verbose -M --metrics --metric-only --topdown --metric-no-group
 		--perf-json -h"
 	printf '%s\n' $opts --help --

@@ -5,7 +5,8 @@
  * so that a socket's count is not summed once per CPU; -A shows those CPUs'
  * lines alone. The PMU is a sysfs tree of the test's: the software PMU's
  * type, cpu-clock as its event (shown in msec, as the clocks are), with
- * mask "0". pmu stat prints on stderr, as perf stat.
+ * mask "0". Two instances of a family (fam_0, fam_1) sum on one line, and
+ * --no-merge shows each. pmu stat prints on stderr, as perf stat.
  */
 #include <errno.h>
 #include <sys/stat.h>
@@ -54,6 +55,20 @@ int main(void)
 	CHECK_MSG(st == 0 && lines_with(err, ",msec,cpuclk/clk/,", NULL) == 1, "exit %d: %s", st, err);
 	CHECK_MSG(atof(err) > 40 && atof(err) < 0.9 * atof(strstr(err, "\n") + 1) + (ncpu == 1 ? 1e9 : 0),
 		  "one CPU's ms, less than all CPUs':\n%s", err);
+	/* a family: summed on one line, each instance on its own with --no-merge, as perf */
+	t_cpu_pmu(dir, "fam_0", "0\n", "clk", "event=0x0\n");
+	t_cpu_pmu(dir, "fam_1", "0\n", "clk", "event=0x0\n");
+	st = run(env, tool, "stat -a -x, -e fam/clk/,clk:u sleep 0.05");
+	CHECK_MSG(st == 0 && lines_with(err, ",msec,fam/clk/,", NULL) == 1 && lines_with(err, ",msec,clk:u,", NULL) == 1,
+		  "the family's sum on one line each:\n%s", err);
+	CHECK_MSG(atof(err) > 80, "fam_0 and fam_1 summed (two clocks of 0.05 s):\n%s", err);
+	st = run(env, tool, "stat -a --no-merge -x, -e fam/clk/,clk:u sleep 0.05");
+	CHECK_MSG(st == 0 && lines_with(err, ",msec,fam_0/clk/,", NULL) == 1 &&
+		  lines_with(err, ",msec,fam_1/clk/,", NULL) == 1 && lines_with(err, ",msec,fam_0/clk/u,", NULL) == 1 &&
+		  lines_with(err, ",msec,fam_1/clk/u,", NULL) == 1 && lines_with(err, ",msec,cpuclk/clk/u,", NULL) == 1 &&
+		  lines_with(err, "fam/", NULL) == 0,
+		  "--no-merge: a line per instance:\n%s", err);
+	CHECK_MSG(atof(err) > 40 && atof(err) < 80, "one instance's clock:\n%s", err);
 	snprintf(sub, sizeof(sub), "rm -rf '%s'", dir);
 	CHECK(system(sub) == 0);
 	T_DONE();

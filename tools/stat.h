@@ -96,6 +96,7 @@ struct stat_run {
 	char *metrics;		/* -M lists joined, NULL: none */
 	bool topdown;		/* --topdown: TopdownL1, metric-only */
 	bool metric_no_group;	/* --metric-no-group: a metric's events each alone */
+	bool no_merge;		/* --no-merge: an uncore family's instances each on a line */
 	struct stat_metric *met;
 	unsigned nmet;
 	const char *outpath;	/* -o */

@@ -28,6 +28,8 @@ static int usage(FILE *f)
 		"  -a, --all-cpus       count every task on every CPU while CMD runs, else until ^C\n"
 		"  -C, --cpu CPUS       as -a, on these CPUs (0-1,3)\n"
 		"  -A, --no-aggr        with -a or -C: a line per CPU\n"
+		"  --no-merge           a line per instance of an uncore PMU family (uncore_imc_0,\n"
+		"                       uncore_imc_1, ...), not their sum\n"
 		"  -x, --field-separator SEP  one line per event: value SEP unit SEP event SEP\n"
 		"                       running-ns SEP percent SEP metric-value SEP metric-unit\n"
 		"  -j, --json-output, --json  one JSON object per event (perf stat's fields)\n"
@@ -87,7 +89,6 @@ static const struct option perf_only[] = {
 	{ "sync", no_argument, NULL, 'S' },
 	{ "big-num", no_argument, NULL, 'B' },
 	{ "no-big-num", no_argument, NULL, 1105 },
-	{ "no-merge", no_argument, NULL, 1106 },
 	{ "hybrid-merge", no_argument, NULL, 1107 },
 	{ "cgroup", required_argument, NULL, 'G' },
 	{ "for-each-cgroup", required_argument, NULL, 1108 },
@@ -148,7 +149,7 @@ static bool parse_ms(const char *arg, long lo, long *ms)
 	return true;
 }
 
-enum { JSON = 2001, APPEND, PER_THREAD, METRIC_ONLY, TOPDOWN, METRIC_NO_GROUP, PERF_JSON };
+enum { JSON = 2001, APPEND, PER_THREAD, METRIC_ONLY, TOPDOWN, METRIC_NO_GROUP, PERF_JSON, NO_MERGE };
 
 /* pmu stat's own options, perf's spellings; perf_only follows them in the table getopt gets. */
 static const struct option stat_opts[] = {
@@ -174,6 +175,7 @@ static const struct option stat_opts[] = {
 	{ "topdown", no_argument, NULL, TOPDOWN },
 	{ "metric-no-group", no_argument, NULL, METRIC_NO_GROUP },
 	{ "perf-json", required_argument, NULL, PERF_JSON },
+	{ "no-merge", no_argument, NULL, NO_MERGE },
 };
 
 /* The options that take a number: -1, or the exit status of a usage error. */
@@ -275,6 +277,9 @@ static int take_option(struct stat_run *r, int c, char **argv)
 		return -1;
 	case PER_THREAD:
 		r->tg.per_thread = true;
+		return -1;
+	case NO_MERGE:
+		r->no_merge = true;
 		return -1;
 	case 'v':
 		r->verbose = true;

@@ -59,8 +59,41 @@ void stat_events_free(struct ev *ev, unsigned n, unsigned units)
 	free(ev);
 }
 
+enum { ADD_OPTIONAL = 1, ADD_SPLIT = 2 };	/* left out when it does not open; --no-merge */
+
+static int add_event_spec(struct ev **ev, unsigned *n, const char *tok, size_t len, const char *mod, unsigned flags,
+			  const char *spec_as);
+
+/*
+ * --no-merge: the event tok[0..len), which pe resolved onto the instances
+ * of an uncore family (or a bare alias onto several uncore PMUs), onto ev
+ * as one event per instance, named as perf names them: uncore_imc_0/.../.
+ */
+static int add_instances(struct ev **ev, unsigned *n, const char *tok, size_t len, const char *mod, unsigned flags,
+			 const struct pmu__event *pe)
+{
+	const char *slash = memchr(tok, '/', len), *colon = memchr(tok, ':', len);
+	size_t name = colon ? (size_t)(colon - tok) : len;
+	int r = 0;
+
+	for (unsigned i = 0; r == 0 && i < pe->n; i++) {
+		char *one;
+
+		if (slash)
+			r = asprintf(&one, "%s%.*s", pe->a[i].pmu, (int)(tok + len - slash), slash);
+		else
+			r = asprintf(&one, "%s/%.*s/%.*s", pe->a[i].pmu, (int)name, tok, (int)(len - name - !!colon),
+				     colon ? colon + 1 : "");
+		if (r < 0)
+			return tool_err(-ENOMEM, "out of memory");
+		r = add_event_spec(ev, n, one, strlen(one), mod, flags & ~ADD_SPLIT, NULL);
+		free(one);
+	}
+	return r;
+}
+
 /* One event onto ev, in a group with modifier mod or alone (mod NULL); it opens as spec when not NULL. */
-static int add_event_spec(struct ev **ev, unsigned *n, const char *tok, size_t len, const char *mod, bool optional,
+static int add_event_spec(struct ev **ev, unsigned *n, const char *tok, size_t len, const char *mod, unsigned flags,
 			  const char *spec_as)
 {
 	struct ev *g = realloc(*ev, (*n + 1) * sizeof(**ev));
@@ -93,28 +126,30 @@ static int add_event_spec(struct ev **ev, unsigned *n, const char *tok, size_t l
 	else
 		r = tool_err_lib(pmu__event_parse(spec, strlen(spec), &pe));
 	free(spec);
-	if (r < 0) {
+	if (r < 0 || ((flags & ADD_SPLIT) && !spec_as && pe.n > 1 && !pe.a[0].alt)) {
 		stat_event_free(g, 0);
-		return optional ? 0 : r;
+		if (r == 0)	/* a hybrid machine's core PMUs (alt) take turns: their sum stays one line */
+			return add_instances(ev, n, tok, len, mod, flags, &pe);
+		return (flags & ADD_OPTIONAL) ? 0 : r;
 	}
 	snprintf(g->unit, sizeof(g->unit), "%s", pmu__attr_unit(&pe.a[0], &g->scale));
-	g->optional = optional;
+	g->optional = flags & ADD_OPTIONAL;
 	(*n)++;
 	return 0;
 }
 
-static int add_event(struct ev **ev, unsigned *n, const char *tok, size_t len, const char *mod, bool optional)
+static int add_event(struct ev **ev, unsigned *n, const char *tok, size_t len, const char *mod, unsigned flags)
 {
-	return add_event_spec(ev, n, tok, len, mod, optional, NULL);
+	return add_event_spec(ev, n, tok, len, mod, flags, NULL);
 }
 
 int stat_event_add(struct stat_run *r, const char *name, const char *spec)
 {
-	return add_event_spec(&r->ev, &r->n, name, strlen(name), NULL, false, spec);
+	return add_event_spec(&r->ev, &r->n, name, strlen(name), NULL, 0, spec);
 }
 
 /* "{a,b}" or "{a,b}:mod" at *p onto ev as one group, *p past it: 0 or -errno, naming the group. */
-static int add_group(struct ev **ev, unsigned *n, const char **p)
+static int add_group(struct ev **ev, unsigned *n, const char **p, unsigned flags)
 {
 	const char *s = *p, *close = strchr(s, '}'), *inner = strchr(s + 1, '{'), *end, *q, *tok;
 	unsigned first = *n;
@@ -150,7 +185,7 @@ static int add_group(struct ev **ev, unsigned *n, const char **p)
 	if (!body[strspn(body, " \t")])
 		r = tool_err(-EINVAL, "'%.*s': an empty group", (int)(end - s), s);
 	for (q = body; r == 0 && q && (r = tool_err_lib(pmu__event_next(&q, &tok, &len))) > 0;)
-		r = add_event(ev, n, tok, len, mod, false);
+		r = add_event(ev, n, tok, len, mod, flags);
 	for (unsigned k = first; r >= 0 && k < *n; k++) {
 		(*ev)[k].slot = k - first;
 		(*ev)[k].gsize = *n - first;
@@ -162,7 +197,7 @@ static int add_group(struct ev **ev, unsigned *n, const char **p)
 }
 
 /* Splits a comma-separated list, {groups} too, onto ev; -errno with a message on a bad list. */
-static int add_events(struct ev **ev, unsigned *n, const char *list, bool optional)
+static int add_events(struct ev **ev, unsigned *n, const char *list, unsigned flags)
 {
 	const char *p = list, *tok;
 	size_t len;
@@ -171,7 +206,7 @@ static int add_events(struct ev **ev, unsigned *n, const char *list, bool option
 	while (p && r >= 0) {
 		p += strspn(p, " \t");
 		if (*p == '{') {
-			r = add_group(ev, n, &p);
+			r = add_group(ev, n, &p, flags);
 			continue;
 		}
 		r = tool_err_lib(pmu__event_next(&p, &tok, &len));
@@ -179,7 +214,7 @@ static int add_events(struct ev **ev, unsigned *n, const char *list, bool option
 			r = tool_err(-EINVAL, "'%.*s': a brace must enclose a group of events, as in "
 				     "'{task-clock,page-faults}'", (int)len, tok);
 		if (r > 0)
-			r = add_event(ev, n, tok, len, NULL, optional);
+			r = add_event(ev, n, tok, len, NULL, flags);
 	}
 	return r;
 }
@@ -191,9 +226,11 @@ int stat_events_resolve(struct stat_run *r)
 	/* as perf stat: -M's events stand for the defaults */
 	bool defaults = !r->events && !r->metrics && !r->topdown;
 
-	rc = r->events || defaults ? add_events(&r->ev, &r->n, r->events ? r->events : DEFAULT_EVENTS, false) : 0;
+	unsigned split = r->no_merge ? ADD_SPLIT : 0;
+
+	rc = r->events || defaults ? add_events(&r->ev, &r->n, r->events ? r->events : DEFAULT_EVENTS, split) : 0;
 	if (rc == 0 && defaults)
-		rc = add_events(&r->ev, &r->n, DEFAULT_HW, true);
+		rc = add_events(&r->ev, &r->n, DEFAULT_HW, ADD_OPTIONAL | split);
 	return rc;
 }
 
