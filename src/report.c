@@ -214,15 +214,22 @@ static void report_table(FILE *f, const struct pmu_results *s)
 	report_rows(f, s, &w);
 }
 
+/* Event i's csv heading: its name, marked when socket-wide (the table's note has no place in csv). */
+static const char *csv_event(const struct pmu_results *s, unsigned i, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s%s", s->ev[i], s->units[i].socket ? " (socket-wide)" : "");
+	return buf;
+}
+
 static void report_csv(FILE *f, const struct pmu_results *s)
 {
 	static const char *const per[] = { "min", "max", "stddev", "running_pct" };
-	char col[PMU_REGION_NAME + 16], nm[PMU_ESC_SIZE], why[PMU_ESC_SIZE];
+	char col[560], ev[512], nm[PMU_ESC_SIZE], why[PMU_ESC_SIZE];
 
 	fputs("region,thread,tid,calls,ns,ns_per_call", f);
 	for (unsigned i = 0; i < s->n; i++) {
 		fputc(',', f);
-		pmu__report_csv_field(f, s->ev[i]);
+		pmu__report_csv_field(f, csv_event(s, i, ev, sizeof(ev)));
 	}
 	for (unsigned i = 0; i < s->mp.n; i++) {
 		fputc(',', f);
@@ -231,7 +238,7 @@ static void report_csv(FILE *f, const struct pmu_results *s)
 	fputs(",ns_min,ns_max,ns_stddev", f);
 	for (unsigned i = 0; i < s->n; i++)
 		for (unsigned j = 0; j < 4; j++) {
-			snprintf(col, sizeof(col), "%s(%s)", per[j], s->ev[i]);
+			snprintf(col, sizeof(col), "%s(%s)", per[j], csv_event(s, i, ev, sizeof(ev)));
 			fputc(',', f);
 			pmu__report_csv_field(f, col);
 		}

@@ -107,7 +107,7 @@ int main(void)
 		size_t len = 0;
 		FILE *f = open_memstream(&buf, &len);
 
-		CHECK(f && pmu_report(f, "json") == 0 && pmu_report(f, "table") == 0);
+		CHECK(f && pmu_report(f, "json") == 0 && pmu_report(f, "table") == 0 && pmu_report(f, "csv") == 0);
 		if (f)
 			fclose(f);
 		CHECK_MSG(buf && strstr(buf, "\"sock0/clk/\": {\"unit\": \"msec\", \"scale\": 9.9999999999999995e-07, "
@@ -115,7 +115,9 @@ int main(void)
 			  strstr(buf, "\"task-clock\": {\"unit\": \"msec\", \"scale\": 9.9999999999999995e-07, "
 				 "\"socket_wide\": false}") &&
 			  strstr(buf, "\nsock0/clk/: socket-wide, everything on its socket while a region ran; counts x "
-				 "1e-06 = msec\n"), "%s", buf ? buf : "(none)");
+				 "1e-06 = msec\n") &&
+			  strstr(buf, "\nregion,thread,tid,calls,ns,ns_per_call,task-clock,sock0/clk/ (socket-wide),") &&
+			  strstr(buf, ",max(sock0/clk/ (socket-wide)),"), "%s", buf ? buf : "(none)");
 		free(buf);
 	}
 	pmu_thread_fini();
