@@ -58,8 +58,42 @@ uninstall-compat:
 	for d in $(DESTDIR)$(INCDIR)/libpmu-papi $(DESTDIR)$(INCDIR)/libpmu-likwid; do \
 		[ ! -d "$$d" ] || rmdir --ignore-fail-on-non-empty "$$d"; done
 
-.PHONY: compat install-compat uninstall-compat
+# libpmu-omp (an OMPT tool) and libpmu-kokkos (a Kokkos Tools connector): plugins the
+# runtimes load by path (OMP_TOOL_LIBRARIES, KOKKOS_PROFILE_LIBRARY), installed in
+# LIBDIR/libpmu/. libpmu-omp names constructs by file:line with elfutils' libdw where it links.
+RUNTIME_LIBS := omp kokkos
+RUNTIME_SOS := $(foreach l,$(RUNTIME_LIBS),$(O)/libpmu-$(l).so)
+RUNTIME_MAN7 := $(foreach l,$(RUNTIME_LIBS),man/libpmu-$(l).7)
+LIBDW ?= auto
+ifneq ($(LIBDW),no)
+HAVE_LIBDW ?= $(shell printf '\043include <elfutils/libdwfl.h>\nint main(void){return !dwfl_begin(0);}\n' | \
+	$(CC) -x c - -ldw -o /dev/null 2>/dev/null && echo 1)
+endif
+$(O)/compat/omp.o: BASE_CFLAGS += $(if $(HAVE_LIBDW),-DHAVE_LIBDW)
+LIBS_omp := $(if $(HAVE_LIBDW),-ldw)
+ifneq ($(LIB_RUNPATH),)
+PLUGIN_RUNPATH = -Wl,-rpath,'$$ORIGIN/..:$$ORIGIN'
+endif
+
+$(O)/libpmu-%.so: $(O)/compat/%.o compat/libpmu-%.map $(SHARED_LIB) $(O)/install-paths
+	$(CC) -shared $(LDFLAGS) -Wl,--version-script=compat/libpmu-$*.map -Wl,--no-undefined -o $@ $< \
+		-L$(O) -lpmu $(LIBS_$*) $(PLUGIN_RUNPATH) $(LDLIBS)
+
+runtimes: $(RUNTIME_SOS)
+compat: runtimes
+
+install-runtimes: $(RUNTIME_SOS)
+	install -d $(DESTDIR)$(LIBDIR)/libpmu $(DESTDIR)$(MANDIR)/man7
+	install -m 644 $(RUNTIME_SOS) $(DESTDIR)$(LIBDIR)/libpmu/
+	install -m 644 $(RUNTIME_MAN7) $(DESTDIR)$(MANDIR)/man7/
+
+uninstall-runtimes:
+	rm -f $(foreach l,$(RUNTIME_LIBS),$(DESTDIR)$(LIBDIR)/libpmu/libpmu-$(l).so)
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(RUNTIME_MAN7)))
+	[ ! -d $(DESTDIR)$(LIBDIR)/libpmu ] || rmdir --ignore-fail-on-non-empty $(DESTDIR)$(LIBDIR)/libpmu
+
+.PHONY: compat install-compat uninstall-compat runtimes install-runtimes uninstall-runtimes
 all: compat
 # make install and uninstall do the drop-ins too.
-install: install-compat
-uninstall: uninstall-compat
+install: install-compat install-runtimes
+uninstall: uninstall-compat uninstall-runtimes

@@ -290,6 +290,47 @@ else
 	done' "$O" "$tmp"
 fi
 
+# omp_*: libpmu-omp (OMPT) on LLVM's libomp: clang's programs, and gcc's run on libomp.
+libomp=$(ls /usr/lib/llvm-*/lib/libomp.so.5 2>/dev/null | tail -n 1)
+omp_env="OMP_NUM_THREADS=3 OMP_TOOL_LIBRARIES=$PWD/$O/libpmu-omp.so PMU_EVENTS=task-clock"
+if ! command -v clang >/dev/null || [ -z "$libomp" ]; then
+	sk omp_clang "clang or LLVM's libomp is not installed (Debian: clang libomp-dev)"
+else
+	run omp_clang sh -c "clang -g -O1 -fopenmp -o $bin/omp_clang test/compat/omp_regions.c &&
+		env $omp_env PMU_REPORT=$tmp/omp_clang.json $bin/omp_clang && cat $tmp/omp_clang.json &&
+		python3 test/compat/omp_check.py $tmp/omp_clang.json 3 $(nm -D $O/libpmu-omp.so | grep -q dwfl_ && echo lines || echo names)"
+	grep -E '^(regions|main)' "$tmp/out" | sed 's/^/    # /'
+fi
+if [ -z "$libomp" ]; then
+	sk omp_gcc "LLVM's libomp is not installed (Debian: libomp-dev)"
+else
+	run omp_gcc sh -c "$CC -g -O1 -fopenmp -o $bin/omp_gcc test/compat/omp_regions.c &&
+		env $omp_env LD_PRELOAD=$libomp PMU_REPORT=$tmp/omp_gcc.json $bin/omp_gcc &&
+		python3 test/compat/omp_check.py $tmp/omp_gcc.json 3 $(nm -D $O/libpmu-omp.so | grep -q dwfl_ && echo lines || echo names) noloop"
+fi
+# omp_libgomp: preloaded under GCC's libgomp, which has no OMPT: it says so, and the program runs.
+run omp_libgomp sh -c "$CC -fopenmp -o $bin/omp_gomp test/compat/omp_regions.c &&
+	LD_PRELOAD=$PWD/$O/libpmu-omp.so PMU_EVENTS=task-clock $bin/omp_gomp 2>$tmp/gomp.err >/dev/null; rc=\$?;
+	cat $tmp/gomp.err; [ \$rc -eq 0 ] && grep -q 'libpmu-omp: no OpenMP runtime with a tool interface (OMPT).*libgomp has no OMPT' $tmp/gomp.err"
+
+# kokkos_kernels: libpmu-kokkos under Debian's Kokkos (KOKKOS_PROFILE_LIBRARY), a real program's kernels.
+if [ ! -f /usr/include/trilinos/Kokkos_Core.hpp ] || ! command -v c++ >/dev/null; then
+	sk kokkos_kernels "Kokkos is not installed (Debian: libtrilinos-kokkos-dev)"
+else
+	run kokkos_kernels sh -c "c++ -std=c++17 -O2 -I/usr/include/trilinos -o $bin/kokkos test/compat/kokkos_kernels.cpp \
+		-ltrilinos_kokkoscore -ldl && KOKKOS_PROFILE_LIBRARY=$PWD/$O/libpmu-kokkos.so PMU_EVENTS=task-clock,page-faults \
+		PMU_REPORT=$tmp/kokkos.json $bin/kokkos && python3 -c '
+import json
+rep = json.load(open(\"$tmp/kokkos.json\"))
+regs = {r[\"name\"]: r for r in rep[\"regions\"]}
+print(\"regions:\", \", \".join(sorted(regs)))
+for name, calls in ((\"fill [for]\", 3), (\"sum [reduce]\", 1), (\"prefix [scan]\", 1), (\"setup [region]\", 1),
+                    (\"solve [section]\", 1), (\"Kokkos::View::initialization [a] [for]\", 1)):
+    assert regs[name][\"calls\"] == calls and regs[name][\"counts\"][\"task-clock\"] > 0, (name, regs.get(name))
+'"
+	grep '^regions' "$tmp/out" | sed 's/^/    # /'
+fi
+
 # The cost of a region pair, printed, never compared.
 if make -s --no-print-directory O="$O" "$O/bench/compat" >/dev/null 2>&1; then
 	run bench_compat env ${REAL_ENV:-} "$O/bench/compat" 20000

@@ -51,7 +51,8 @@ t libpmu0 has libpmu0 usr/lib/$m/libpmu.so.0 usr/lib/$m/libpmu.so.$up
 t libpmu-dev has libpmu-dev usr/include/pmu.h usr/lib/$m/libpmu.so usr/lib/$m/libpmu.a \
 	usr/lib/$m/pkgconfig/libpmu.pc usr/lib/$m/cmake/libpmu/libpmuConfig.cmake \
 	usr/lib/$m/cmake/libpmu/libpmuConfigVersion.cmake usr/share/man/man3/pmu_open.3.gz usr/share/doc/libpmu-dev/LICENSE
-t libpmu-tools has libpmu-tools usr/bin/pmu usr/share/man/man1/pmu.1.gz
+t libpmu-tools has libpmu-tools usr/bin/pmu usr/share/man/man1/pmu.1.gz usr/lib/$m/libpmu/libpmu-omp.so \
+	usr/lib/$m/libpmu/libpmu-kokkos.so
 # The tool links libpmu.so.0 and the private node of this exact version: it needs the same libpmu0.
 t tools-depends sh -c "dpkg-deb -f $d/libpmu-tools_${v}_$a.deb Depends | tr ',' '\\n' | grep -qx ' *libpmu0 (= $v)' &&
 	dpkg-deb --fsys-tarfile $d/libpmu-tools_${v}_$a.deb | tar -xOf - ./usr/bin/pmu > $d/pmu.bin &&

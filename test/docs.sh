@@ -4,7 +4,7 @@
 #  - Every ```sh block of README.md, docs/*.md, TESTING.md, HACKING.md and bench/README.md runs as
 #    written (bash -e), in a scratch directory beside the tree, with HOME a scratch directory too.
 #    A block whose first line is "# not run...: WHY" is skipped saying why; "# needs: root",
-#    "# needs: pmu" (a hardware PMU) or "# needs: CMD" skips where that is missing.
+#    "# needs: pmu" (a hardware PMU), "# needs: CMD" or "# needs: /PATH" skips where that is missing.
 #  - Every ```console block's "$ pmu ..." lines run (./build/pmu), and each line shown after one
 #    must be in what it printed.
 #  - Each pmu command's options: every option its --help names is in its manual, and every option
@@ -47,6 +47,7 @@ run_sh() {
 		"# not run"*) sk "$name" "${first#\# }"; continue ;;
 		"# needs: root") [ "$(id -u)" -eq 0 ] || { sk "$name" "needs root"; continue; } ;;
 		"# needs: pmu") [ $haspmu = yes ] || { sk "$name" "needs a hardware PMU (none here)"; continue; } ;;
+		"# needs: /"*) [ -e "${first#\# needs: }" ] || { sk "$name" "needs ${first#\# needs: }"; continue; } ;;
 		"# needs: "*) command -v "${first#\# needs: }" >/dev/null || { sk "$name" "needs ${first#\# needs: }"; continue; } ;;
 		esac
 		tail -n +2 "$d/blocks/$b" > "$d/block.sh"

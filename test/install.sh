@@ -60,6 +60,10 @@ t tool "$p/bin/pmu" version
 t tool-links-lib sh -c "ldd $p/bin/pmu | grep -q 'libpmu.so.0 => $p/bin/../lib/libpmu.so.0' &&
 	readelf -d $p/bin/pmu | grep -q 'RUNPATH.*\[\$ORIGIN/../lib\]'"
 t drop-ins-runpath sh -c "for l in papi likwid; do readelf -d $p/lib/libpmu-\$l.so.0 | grep -q 'RUNPATH.*\[\$ORIGIN\]' || exit 1; done"
+# The runtimes' plugins, in LIBDIR/libpmu/, find libpmu.so.0 one level up, loaded by path.
+t runtime-plugins sh -c "for l in omp kokkos; do ldd $p/lib/libpmu/libpmu-\$l.so | grep -q 'libpmu.so.0 => $p/lib/libpmu/../lib' ||
+	ldd $p/lib/libpmu/libpmu-\$l.so | grep -q 'libpmu.so.0 => $p/lib/libpmu/../libpmu.so.0' || { ldd $p/lib/libpmu/libpmu-\$l.so; exit 1; }; done &&
+	ls $p/share/man/man7/libpmu-omp.7 $p/share/man/man7/libpmu-kokkos.7"
 # The drop-ins' headers come with them: no PAPI or LIKWID installation needed to compile.
 t papi-program sh -c "cc -o $d/papi test/compat/papi_misuse.c \$(pkg-config --cflags --libs libpmu-papi) -Wl,-rpath,$p/lib &&
 	mkdir -p $d/papi-run && cd $d/papi-run && PAPI_EVENTS=perf::TASK-CLOCK $d/papi none && ls papi_hl_output/rank_*.json"
@@ -129,7 +133,8 @@ t destdir sh -c "make -s install DESTDIR=$s PREFIX=/usr LIBDIR=/usr/lib/x86_64-l
 	! grep -rq $s $s/usr/lib/x86_64-linux-gnu/pkgconfig $s/usr/lib/x86_64-linux-gnu/cmake &&
 	grep -q '\"/usr/lib/x86_64-linux-gnu\"' $s/usr/lib/x86_64-linux-gnu/cmake/libpmu/libpmuConfig.cmake"
 # A system install carries no RUNPATH (Debian policy): the tool and drop-ins are linked again for it.
-t destdir-no-runpath sh -c "for f in $s/usr/bin/pmu $s/usr/lib/x86_64-linux-gnu/libpmu-papi.so.$ver $s/usr/lib/x86_64-linux-gnu/libpmu-likwid.so.$ver; do
+t destdir-no-runpath sh -c "for f in $s/usr/bin/pmu $s/usr/lib/x86_64-linux-gnu/libpmu-papi.so.$ver $s/usr/lib/x86_64-linux-gnu/libpmu-likwid.so.$ver \
+	$s/usr/lib/x86_64-linux-gnu/libpmu/libpmu-omp.so $s/usr/lib/x86_64-linux-gnu/libpmu/libpmu-kokkos.so; do
 	[ -f \$f ] && ! readelf -d \$f | grep -q 'RPATH\|RUNPATH' || exit 1; done"
 t destdir-uninstall sh -c "make -s uninstall DESTDIR=$s PREFIX=/usr LIBDIR=/usr/lib/x86_64-linux-gnu &&
 	[ -z \"\$(find $s ! -type d)\" ]"

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libpmu-kokkos: a Kokkos Tools connector (the kokkosp_* hooks Kokkos 3.x
+ * and 4.x call on the library KOKKOS_PROFILE_LIBRARY or KOKKOS_TOOLS_LIBS
+ * names). Kernels become libpmu regions named by their labels and kinds
+ * ("fill [for]", "sum [reduce]"), as do profile regions ("name [region]")
+ * and sections ("name [section]"), on the thread that calls the hook.
+ * Events and report as zero-code mode's (PMU_EVENTS, PMU_REPORT). See
+ * libpmu-kokkos(7).
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pmu.h>
+
+#define API __attribute__((visibility("default")))
+#define DEPTH 64	/* kernels and profile regions open at once on a thread */
+#define SECTIONS 1024	/* profile sections */
+#define NAME 128	/* a region name, NUL included (libpmu's longest) */
+
+static int own_report;	/* we called pmu_thread_init(): we write the report at finalize */
+
+static void warn_once(const char *what, int r)
+{
+	static atomic_int said;
+
+	if (r < 0 && !atomic_exchange(&said, 1))
+		fprintf(stderr, "libpmu-kokkos: %s: %s (said once)\n", what, pmu_errmsg());
+}
+
+/* Each thread's open kernels and profile regions, innermost last: their names, for the end hooks give none. */
+static __thread char open_names[DEPTH][NAME];
+static __thread unsigned depth;
+
+/* Begins "label [kind]" on this thread; *id (when not NULL) is what the end hook gets back. */
+static void push(const char *label, const char *kind, uint64_t *id)
+{
+	if (id)
+		*id = depth;
+	if (depth < DEPTH) {
+		char *n = open_names[depth];
+		int len = snprintf(n, NAME, "%s [%s]", label ? label : "", kind);
+
+		/* a long label keeps its start and the kind */
+		if (len >= NAME)
+			snprintf(n + NAME - 1 - (strlen(kind) + 6), strlen(kind) + 7, "... [%s]", kind);
+		warn_once(n, pmu_region_begin(n));
+	}
+	depth++;
+}
+
+/* Ends the innermost kernel or region, which id (when not UINT64_MAX) names. */
+static void pop(uint64_t id, const char *hook)
+{
+	if (!depth || (id != UINT64_MAX && id != depth - 1)) {
+		fprintf(stderr, "libpmu-kokkos: %s: no kernel %llu open on this thread: ignored\n", hook,
+			(unsigned long long)id);
+		return;
+	}
+	if (--depth < DEPTH)
+		warn_once(open_names[depth], pmu_region_end(open_names[depth]));
+}
+
+API void kokkosp_begin_parallel_for(const char *name, uint32_t dev, uint64_t *id)
+{
+	(void)dev;
+	push(name, "for", id);
+}
+
+API void kokkosp_end_parallel_for(uint64_t id)
+{
+	pop(id, "kokkosp_end_parallel_for");
+}
+
+API void kokkosp_begin_parallel_reduce(const char *name, uint32_t dev, uint64_t *id)
+{
+	(void)dev;
+	push(name, "reduce", id);
+}
+
+API void kokkosp_end_parallel_reduce(uint64_t id)
+{
+	pop(id, "kokkosp_end_parallel_reduce");
+}
+
+API void kokkosp_begin_parallel_scan(const char *name, uint32_t dev, uint64_t *id)
+{
+	(void)dev;
+	push(name, "scan", id);
+}
+
+API void kokkosp_end_parallel_scan(uint64_t id)
+{
+	pop(id, "kokkosp_end_parallel_scan");
+}
+
+API void kokkosp_push_profile_region(const char *name)
+{
+	push(name, "region", NULL);
+}
+
+API void kokkosp_pop_profile_region(void)
+{
+	pop(UINT64_MAX, "kokkosp_pop_profile_region");
+}
+
+/* ---- sections: named once, started and stopped by number on any thread ---- */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static char *sections[SECTIONS];
+static uint32_t nsections;
+
+API void kokkosp_create_profile_section(const char *name, uint32_t *id)
+{
+	char n[NAME];
+
+	snprintf(n, sizeof(n), "%s [section]", name ? name : "");
+	pthread_mutex_lock(&lock);
+	*id = nsections;
+	if (nsections < SECTIONS && (sections[nsections] = strdup(n)))
+		nsections++;
+	else
+		*id = UINT32_MAX;
+	pthread_mutex_unlock(&lock);
+	if (*id == UINT32_MAX)
+		fprintf(stderr, "libpmu-kokkos: section %s: more than %d sections, or out of memory: not counted\n",
+			n, SECTIONS);
+}
+
+static const char *section(uint32_t id)
+{
+	const char *n;
+
+	pthread_mutex_lock(&lock);
+	n = id < nsections ? sections[id] : NULL;
+	pthread_mutex_unlock(&lock);
+	return n;
+}
+
+API void kokkosp_start_profile_section(uint32_t id)
+{
+	const char *n = section(id);
+
+	if (n)
+		warn_once(n, pmu_region_begin(n));
+}
+
+API void kokkosp_stop_profile_section(uint32_t id)
+{
+	const char *n = section(id);
+
+	if (n)
+		warn_once(n, pmu_region_end(n));
+}
+
+API void kokkosp_destroy_profile_section(uint32_t id)
+{
+	(void)id;	/* its figures stay in the report */
+}
+
+/* ---- start and end ---- */
+
+API void kokkosp_init_library(int seq, uint64_t version, uint32_t ndev, void *devices)
+{
+	const char *env = secure_getenv("PMU_EVENTS");
+
+	(void)seq, (void)version, (void)ndev, (void)devices;
+	if (pmu_thread_count() > 0)	/* zero-code mode took PMU_EVENTS, and writes the report at exit */
+		return;
+	if (!env || !*env) {
+		fprintf(stderr, "libpmu-kokkos: PMU_EVENTS is not set: counting task-clock\n");
+		env = "task-clock";
+	}
+	if (pmu_thread_init(env) < 0)
+		fprintf(stderr, "libpmu-kokkos: PMU_EVENTS: %s: the kernels are not counted\n", pmu_errmsg());
+	else
+		own_report = 1;
+}
+
+API void kokkosp_finalize_library(void)
+{
+	const char *rep = secure_getenv("PMU_REPORT");
+
+	if (depth)
+		fprintf(stderr, "libpmu-kokkos: %u kernel%s or region%s still open at finalize: not counted\n", depth,
+			depth == 1 ? "" : "s", depth == 1 ? "" : "s");
+	if (!own_report)
+		return;
+	if (rep && *rep ? pmu_report_path(rep, NULL) < 0 : pmu_report(stderr, NULL) < 0)
+		fprintf(stderr, "libpmu-kokkos: PMU_REPORT: %s\n", pmu_errmsg());
+	own_report = 0;
+	pmu_thread_fini();
+	pthread_mutex_lock(&lock);
+	for (uint32_t i = 0; i < nsections; i++)
+		free(sections[i]);
+	nsections = 0;
+	pthread_mutex_unlock(&lock);
+}
