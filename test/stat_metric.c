@@ -183,7 +183,7 @@ int main(void)
 	static const char *const perf_only[] = {
 		"-T", "--transaction", "--filter=x", "-i", "--no-inherit", "-b1", "--bpf-prog=1", "--bpf-counters",
 		"--bpf-attr-map=x", "-g", "--group", "--scale", "--table", "-n", "--null", "-d", "--detailed", "-S",
-		"--sync", "-B", "--big-num", "--no-big-num", "--no-merge", "--hybrid-merge", "-Gx", "--cgroup=x",
+		"--sync", "-B", "--big-num", "--no-big-num", "--hybrid-merge", "-Gx", "--cgroup=x",
 		"--for-each-cgroup=x", "--log-fd=3", "--pre=x", "--post=x", "--interval-count=1", "--interval-clear",
 		"--timeout=1", "--per-socket", "--per-die", "--per-core", "--per-node", "--metric-no-merge",
 		"--td-level=2", "--smi-cost", "--all-kernel", "--all-user", "--percore-show-thread", "--summary",
