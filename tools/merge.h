@@ -80,6 +80,8 @@ struct merge {
 
 /* Reads the report at path, a process's or a merged one, into m (merge_in.c). 0, or -errno with a message. */
 int merge_add(struct merge *m, const char *path);
+/* The same from the report's text buf[0..len), named name in messages and in the merged report's files. */
+int merge_add_buf(struct merge *m, const char *name, const char *buf, size_t len);
 /* After the last input: the common events, a note on stderr for each left out. 0 or -errno. */
 int merge_done(struct merge *m);
 void merge_free(struct merge *m);
@@ -107,6 +109,8 @@ void range_merge(struct mregion *r, unsigned n, bool range, double ns_min, doubl
 void merge_table(FILE *f, const struct merge *m);
 void merge_csv(FILE *f, const struct merge *m);
 void merge_json(FILE *f, const struct merge *m);
+/* After merge_done(): the merged report in format ("table", "csv", "json") to f, in the C locale. */
+void merge_write(FILE *f, const struct merge *m, const char *format);
 /* Metric i of region r, from the merged sums of the common events and ns: false when undefined. */
 bool merge_metric(const struct merge *m, const struct mregion *r, unsigned i, double *v);
 

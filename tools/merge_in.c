@@ -309,31 +309,51 @@ static int merge_metric_keys(struct merge *m, const struct pmu__json *doc)
 	return 0;
 }
 
-int merge_add(struct merge *m, const char *path)
+/* Input in, read already into doc (a report or a merged one), into m; doc is freed. */
+static int add_doc(struct merge *m, const char *name, struct pmu__json *doc, unsigned in)
 {
-	struct pmu__json *doc;
 	struct pmu__rep rep;
-	int r = merge_input(m, path);
-	unsigned in = (unsigned)r;
+	int r = merge_metric_keys(m, doc);
 
-	if (r < 0)
-		return r;
-	r = pmu__json_load(path, &doc);
-	if (r < 0)
-		return r;
-	if ((r = merge_metric_keys(m, doc)) < 0) {
+	if (r < 0) {
 		pmu__json_free(doc);
 		return r;
 	}
 	if (doc->type == PMU_JSON_OBJECT && pmu__json_get(doc, "merged")) {
-		r = merged_read(m, path, doc, in);
+		r = merged_read(m, name, doc, in);
 		pmu__json_free(doc);
 		return r;
 	}
-	r = pmu__rep_check(path, doc, &rep);
+	r = pmu__rep_check(name, doc, &rep);
 	if (r < 0)
 		return r;
 	r = add_plain(m, &rep, in);
 	pmu__rep_free(&rep);
 	return r;
+}
+
+int merge_add(struct merge *m, const char *path)
+{
+	struct pmu__json *doc;
+	int r = merge_input(m, path);
+
+	if (r < 0)
+		return r;
+	unsigned in = (unsigned)r;
+
+	r = pmu__json_load(path, &doc);
+	return r < 0 ? r : add_doc(m, path, doc, in);
+}
+
+int merge_add_buf(struct merge *m, const char *name, const char *buf, size_t len)
+{
+	struct pmu__json *doc;
+	int r = merge_input(m, name);
+
+	if (r < 0)
+		return r;
+	unsigned in = (unsigned)r;
+
+	r = pmu__json_parse(name, buf, len, &doc);
+	return r < 0 ? r : add_doc(m, name, doc, in);
 }

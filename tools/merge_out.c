@@ -6,6 +6,7 @@
  * min and max.
  */
 #include <inttypes.h>
+#include <locale.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -281,4 +282,20 @@ void merge_json(FILE *f, const struct merge *m)
 		json_region(f, m, &m->reg[i]);
 	}
 	fputs(m->nreg ? "\n  ]\n}\n" : "]\n}\n", f);
+}
+
+void merge_write(FILE *f, const struct merge *m, const char *format)
+{
+	locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0), old = c ? uselocale(c) : (locale_t)0;
+
+	if (!strcmp(format, "json"))
+		merge_json(f, m);
+	else if (!strcmp(format, "csv"))
+		merge_csv(f, m);
+	else
+		merge_table(f, m);
+	if (c) {
+		uselocale(old);
+		freelocale(c);
+	}
 }

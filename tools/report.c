@@ -14,7 +14,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -154,23 +153,6 @@ static int merge_args(struct merge_args *a, int argc, char **argv)
 	if (!a->format)
 		a->format = a->out ? pmu__report_format(a->out) : "table";
 	return -1;
-}
-
-/* The merged report in format to f, with numbers as C writes them. */
-static void merge_write(FILE *f, struct merge *m, const char *format)
-{
-	locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0), old = c ? uselocale(c) : (locale_t)0;
-
-	if (!strcmp(format, "json"))
-		merge_json(f, m);
-	else if (!strcmp(format, "csv"))
-		merge_csv(f, m);
-	else
-		merge_table(f, m);
-	if (c) {
-		uselocale(old);
-		freelocale(c);
-	}
 }
 
 static int merge_main(int argc, char **argv)
