@@ -16,7 +16,15 @@ PMU_TOOL const char *pmu__report_format(const char *path);
 PMU_TOOL long pmu__mpi_rank(void);
 /* path with %p (pid), %h (host name, '/' as '_'), %r (MPI rank, else the pid) and %% expanded into
  * buf; false when it does not fit. */
-bool pmu__report_name(char *buf, size_t size, const char *path);
+PMU_TOOL bool pmu__report_name(char *buf, size_t size, const char *path);
+/*
+ * zero.c: zero-code mode's report taken over by a caller that writes it
+ * otherwise (libpmu-mpi's one report per job): this thread's regions ended
+ * ("(whole run)" on the main thread), none written at exit. PMU_REPORT's
+ * name ("stderr" without one), or NULL when this process writes no
+ * zero-code report.
+ */
+PMU_TOOL const char *pmu__zero_finish(void);
 /* A double as the shortest text that reads back as the same double (report.c). */
 PMU_TOOL void pmu__put_exact(FILE *f, double x);
 

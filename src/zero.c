@@ -149,6 +149,16 @@ static void zero_exit(void)
 	pmu__thr_exit_self();	/* other threads may still run: only this one's set can go */
 }
 
+const char *pmu__zero_finish(void)
+{
+	if (!zero_path || zero_done || getpid() != zero_pid || zero_descendant)
+		return NULL;
+	zero_done = true;
+	if ((pid_t)syscall(SYS_gettid) == getpid())
+		pmu__region_end_all();
+	return zero_path;
+}
+
 /* "libpmu: PMU_EVENTS=EV: WHAT: the library's message", EV escaped for a terminal. */
 static void say_events(const char *ev, const char *what)
 {
