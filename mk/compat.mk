@@ -79,6 +79,22 @@ $(O)/libpmu-%.so: $(O)/compat/%.o compat/libpmu-%.map $(SHARED_LIB) $(O)/install
 	$(CC) -shared $(LDFLAGS) -Wl,--version-script=compat/libpmu-$*.map -Wl,--no-undefined -o $@ $< \
 		-L$(O) -lpmu $(LIBS_$*) $(PLUGIN_RUNPATH) $(LDLIBS)
 
+# libpmu-mpi: built where an MPI compiler wrapper is (MPICC, Open MPI's or MPICH's mpicc), with
+# pmu report merge's code (the tool's archive) inside it.
+MPICC ?= mpicc
+HAVE_MPI := $(if $(filter clean,$(MAKECMDGOALS)),,$(shell command -v $(MPICC) 2>/dev/null))
+ifneq ($(HAVE_MPI),)
+RUNTIME_LIBS += mpi
+RUNTIME_SOS += $(O)/libpmu-mpi.so
+RUNTIME_MAN7 += man/libpmu-mpi.7
+endif
+$(O)/compat/mpi.o: compat/mpi.c include/pmu.h tools/merge.h
+	@mkdir -p $(@D)
+	$(MPICC) $(ALL_CFLAGS) $(TOOL_CFLAGS) -c -o $@ $<
+$(O)/libpmu-mpi.so: $(O)/compat/mpi.o compat/libpmu-mpi.map $(TOOL_LIB) $(SHARED_LIB) $(O)/install-paths
+	$(MPICC) -shared $(LDFLAGS) -Wl,--version-script=compat/libpmu-mpi.map -Wl,--no-undefined -o $@ $< \
+		$(TOOL_LIB) -L$(O) -lpmu $(PLUGIN_RUNPATH) $(LDLIBS)
+
 runtimes: $(RUNTIME_SOS)
 compat: runtimes
 

@@ -331,6 +331,33 @@ for name, calls in ((\"fill [for]\", 3), (\"sum [reduce]\", 1), (\"prefix [scan]
 	grep '^regions' "$tmp/out" | sed 's/^/    # /'
 fi
 
+# mpi_*: libpmu-mpi under Open MPI (preloaded, mpirun -x): one report per job, merged up a tree at
+# MPI_Finalize with the figures pmu report merge gives the ranks' own reports; Fortran's mpi_finalize.
+mpirun_=$(command -v mpirun || true)
+if [ ! -f "$O/libpmu-mpi.so" ] || [ -z "$mpirun_" ]; then
+	for t in mpi_c_1 mpi_c_2 mpi_c_7 mpi_c_16 mpi_fortran_mpifh mpi_fortran_use_mpi; do
+		sk $t "Open MPI is not installed (Debian: libopenmpi-dev openmpi-bin)"; done
+else
+	mpirun_="timeout 300 mpirun --oversubscribe $([ "$(id -u)" -eq 0 ] && echo --allow-run-as-root) -x PMU_EVENTS -x PMU_REPORT -x LD_PRELOAD=$PWD/$O/libpmu-mpi.so"
+	mpicc -std=gnu11 -Wall -Wextra -Werror -Iinclude -o $bin/mpi_regions test/compat/mpi_regions.c -L$O -lpmu -Wl,-rpath,$PWD/$O
+	for np in 1 2 7 16; do
+		run mpi_c_$np sh -c "rm -rf $tmp/mpi && mkdir $tmp/mpi && cd $tmp/mpi &&
+			PMU_EVENTS=task-clock,page-faults PMU_REPORT='job-%r.json' $mpirun_ -np $np $bin/mpi_regions 'rank-%r.json' &&
+			[ \"\$(ls job-*.json)\" = job-all.json ] &&
+			t0=\$(date +%s%N) && $PWD/$O/pmu report merge --format json -o ref.json \$(seq -f 'rank-%.0f.json' 0 $((np - 1))) &&
+			echo \"beside: $np files written, then pmu report merge: \$(( (\$(date +%s%N) - t0) / 1000000 )) ms\" &&
+			python3 $PWD/test/compat/mpi_check.py job-all.json $np ref.json"
+		grep -E '^libpmu-mpi|^beside|^the same' "$tmp/out" | sed 's/^/    # /'
+	done
+	for v in mpifh use_mpi; do
+		if ! command -v mpif90 >/dev/null; then sk mpi_fortran_$v "mpif90 is not installed (Debian: gfortran, libopenmpi-dev)"; continue; fi
+		run mpi_fortran_$v sh -c "rm -rf $tmp/mpi && mkdir $tmp/mpi && cd $tmp/mpi &&
+			mpif90 -cpp $([ $v = use_mpi ] && echo -DUSE_MPI) -o $bin/mpi_f_$v $PWD/test/compat/mpi_fortran.f90 &&
+			PMU_EVENTS=task-clock PMU_REPORT='f-%r.json' $mpirun_ -np 4 $bin/mpi_f_$v && [ \"\$(ls *.json)\" = f-all.json ] &&
+			python3 -c 'import json; r = json.load(open(\"f-all.json\")); assert len(r[\"processes\"]) == 4 and r[\"regions\"][0][\"processes\"] == 4, r'"
+	done
+fi
+
 # The cost of a region pair, printed, never compared.
 if make -s --no-print-directory O="$O" "$O/bench/compat" >/dev/null 2>&1; then
 	run bench_compat env ${REAL_ENV:-} "$O/bench/compat" 20000

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Builds the Debian packages from a copy of the tree (dpkg-buildpackage writes
-# to the parent directory) and checks them: the three packages, what each
+# to the parent directory) and checks them: the packages, what each
 # holds, lintian without errors. The tests themselves are the host tier's, so
 # the package build skips them (nocheck).
 #   test/deb.sh [DIR]   also copies the .deb files and lintian's output to DIR
@@ -53,6 +53,7 @@ t libpmu-dev has libpmu-dev usr/include/pmu.h usr/lib/$m/libpmu.so usr/lib/$m/li
 	usr/lib/$m/cmake/libpmu/libpmuConfigVersion.cmake usr/share/man/man3/pmu_open.3.gz usr/share/doc/libpmu-dev/LICENSE
 t libpmu-tools has libpmu-tools usr/bin/pmu usr/share/man/man1/pmu.1.gz usr/lib/$m/libpmu/libpmu-omp.so \
 	usr/lib/$m/libpmu/libpmu-kokkos.so
+t libpmu-mpi has libpmu-mpi usr/lib/$m/libpmu/libpmu-mpi.so
 # The tool links libpmu.so.0 and the private node of this exact version: it needs the same libpmu0.
 t tools-depends sh -c "dpkg-deb -f $d/libpmu-tools_${v}_$a.deb Depends | tr ',' '\\n' | grep -qx ' *libpmu0 (= $v)' &&
 	dpkg-deb --fsys-tarfile $d/libpmu-tools_${v}_$a.deb | tar -xOf - ./usr/bin/pmu > $d/pmu.bin &&
