@@ -42,12 +42,22 @@ static void push(const char *label, const char *kind, uint64_t *id)
 	if (id)
 		*id = depth;
 	if (depth < DEPTH) {
+		/* "label [kind]", a long label cut to fit with "...": no printf on a kernel's way */
 		char *n = open_names[depth];
-		int len = snprintf(n, NAME, "%s [%s]", label ? label : "", kind);
+		size_t l = label ? strnlen(label, NAME) : 0, k = strlen(kind);
 
-		/* a long label keeps its start and the kind */
-		if (len >= NAME)
-			snprintf(n + NAME - 1 - (strlen(kind) + 6), strlen(kind) + 7, "... [%s]", kind);
+		if (l + k + 4 > NAME) {
+			memcpy(n, label, NAME - k - 7);
+			memcpy(n + NAME - k - 7, "...", 3);
+			l = NAME - k - 4;
+		} else if (l) {
+			memcpy(n, label, l);
+		}
+		n[l] = ' ';
+		n[l + 1] = '[';
+		memcpy(n + l + 2, kind, k);
+		n[l + 2 + k] = ']';
+		n[l + 3 + k] = '\0';
 		warn_once(n, pmu_region_begin(n));
 	}
 	depth++;

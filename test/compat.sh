@@ -308,6 +308,15 @@ else
 		env $omp_env LD_PRELOAD=$libomp PMU_REPORT=$tmp/omp_gcc.json $bin/omp_gcc &&
 		python3 test/compat/omp_check.py $tmp/omp_gcc.json 3 $(nm -D $O/libpmu-omp.so | grep -q dwfl_ && echo lines || echo names) noloop"
 fi
+# omp_bench: ns per empty parallel region on 2 threads, without and with libpmu-omp (printed, never compared).
+if command -v clang >/dev/null && [ -n "$libomp" ]; then
+	run omp_bench sh -c "clang -O2 -fopenmp -o $bin/bench_omp bench/omp.c && echo 'without libpmu-omp:' &&
+		OMP_NUM_THREADS=2 $bin/bench_omp && echo 'with libpmu-omp (task-clock, the read(2) path):' &&
+		OMP_NUM_THREADS=2 OMP_TOOL_LIBRARIES=$PWD/$O/libpmu-omp.so PMU_EVENTS=task-clock PMU_REPORT=/dev/null $bin/bench_omp"
+	sed 's/^/    # /' "$tmp/out"
+else
+	sk omp_bench "clang or LLVM's libomp is not installed (Debian: clang libomp-dev)"
+fi
 # omp_libgomp: preloaded under GCC's libgomp, which has no OMPT: it says so, and the program runs.
 run omp_libgomp sh -c "$CC -fopenmp -o $bin/omp_gomp test/compat/omp_regions.c &&
 	LD_PRELOAD=$PWD/$O/libpmu-omp.so PMU_EVENTS=task-clock $bin/omp_gomp 2>$tmp/gomp.err >/dev/null; rc=\$?;
@@ -327,6 +336,8 @@ print(\"regions:\", \", \".join(sorted(regs)))
 for name, calls in ((\"fill [for]\", 3), (\"sum [reduce]\", 1), (\"prefix [scan]\", 1), (\"setup [region]\", 1),
                     (\"solve [section]\", 1), (\"Kokkos::View::initialization [a] [for]\", 1)):
     assert regs[name][\"calls\"] == calls and regs[name][\"counts\"][\"task-clock\"] > 0, (name, regs.get(name))
+long = \"x\" * 118 + \"... [for]\"
+assert long in regs and len(long) == 127, sorted(regs)
 '"
 	grep '^regions' "$tmp/out" | sed 's/^/    # /'
 fi

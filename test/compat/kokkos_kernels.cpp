@@ -3,6 +3,7 @@
 // a section, for libpmu-kokkos (KOKKOS_PROFILE_LIBRARY): unchanged Kokkos code.
 #include <Kokkos_Core.hpp>
 #include <cstdio>
+#include <string>
 
 int main(int argc, char **argv)
 {
@@ -27,6 +28,8 @@ int main(int argc, char **argv)
 		});
 		Kokkos::Profiling::stopSection(sec);
 		Kokkos::Profiling::destroyProfileSection(sec);
+		// a label longer than a region name: cut, with its kind kept
+		Kokkos::parallel_for(std::string(150, 'x'), n, KOKKOS_LAMBDA(int i) { a(i) = 0; });
 		std::printf("%.1f\n", sum);
 	}
 	Kokkos::finalize();
