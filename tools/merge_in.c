@@ -341,7 +341,7 @@ int merge_add(struct merge *m, const char *path)
 		return r;
 	unsigned in = (unsigned)r;
 
-	r = pmu__json_load(path, &doc);
+	r = tool_err_lib(pmu__json_load(path, &doc));
 	return r < 0 ? r : add_doc(m, path, doc, in);
 }
 
@@ -354,6 +354,6 @@ int merge_add_buf(struct merge *m, const char *name, const char *buf, size_t len
 		return r;
 	unsigned in = (unsigned)r;
 
-	r = pmu__json_parse(name, buf, len, &doc);
+	r = tool_err_lib(pmu__json_parse(name, buf, len, &doc));
 	return r < 0 ? r : add_doc(m, name, doc, in);
 }

@@ -126,7 +126,7 @@ static int load_file(const char *path, struct pj_event **ev, size_t *nev, bool a
 {
 	struct pmu__json *root;
 	char *keep, **f;
-	int r = pmu__json_load(path, &root);
+	int r = tool_err_lib(pmu__json_load(path, &root));
 
 	if (r < 0)
 		return r;

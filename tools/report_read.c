@@ -386,7 +386,7 @@ int pmu__rep_parse(const char *name, const char *buf, size_t len, struct pmu__re
 {
 	memset(r, 0, sizeof(*r));
 	r->path = name;
-	return rep_done(r, pmu__json_parse(name, buf, len, &r->doc));
+	return rep_done(r, tool_err_lib(pmu__json_parse(name, buf, len, &r->doc)));
 }
 
 int pmu__rep_check(const char *path, struct pmu__json *doc, struct pmu__rep *r)
@@ -401,5 +401,5 @@ int pmu__rep_read(const char *path, struct pmu__rep *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->path = path;
-	return rep_done(r, pmu__json_load(path, &r->doc));
+	return rep_done(r, tool_err_lib(pmu__json_load(path, &r->doc)));
 }

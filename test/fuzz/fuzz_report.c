@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The JSON reader and the report schema on it (json.c), over any bytes:
+ * The JSON reader (src/json.c) and the report schema on it, over any bytes:
  * a value or a refusal that names the input and its line, never a crash,
  * a leak or a read past the end. Values read write back and read again the
  * same.
@@ -10,12 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <pmu.h>
+
 #include "tool_err.h"
 #include "report_read.h"
 
-static bool said(void)
+/* The refusal names the input: the reader's message (the library's), or the schema's (the tool's). */
+static bool said(const char *msg)
 {
-	return !strncmp(tool_errmsg(), "in.json:", 8);
+	return !strncmp(msg, "in.json:", 8);
 }
 
 /* s[0..n) as a JSON string: bytes from 0x80 up as they are (the reader keeps them so). */
@@ -81,7 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	e = pmu__json_parse("in.json", (const char *)data, size, &v);
 	if (e < 0) {
-		if ((e != -EINVAL && e != -ENOMEM) || !said() || v)
+		if ((e != -EINVAL && e != -ENOMEM) || !said(pmu_errmsg()) || v)
 			abort();
 	} else {
 		FILE *f = open_memstream(&buf, &len);
@@ -98,7 +101,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	e = pmu__rep_parse("in.json", (const char *)data, size, &r);
 	if (e < 0) {
-		if ((e != -EINVAL && e != -ENOMEM) || !said() || r.doc || r.reg || r.ev)
+		if ((e != -EINVAL && e != -ENOMEM) || !said(tool_errmsg()) || r.doc || r.reg || r.ev)
 			abort();
 		return 0;
 	}

@@ -19,8 +19,8 @@
 #include <unistd.h>
 
 #include "escape.h"
-#include "tool_err.h"
-#include "private.h"
+#include "format.h"
+#include "internal.h"
 #include "json.h"
 
 struct parser {
@@ -41,11 +41,11 @@ static int __attribute__((format(printf, 3, 4))) syntax(const struct parser *ps,
 	va_list ap;
 
 	if (ps->p >= ps->end)
-		return tool_err(-EINVAL, "%s:%u: unexpected end of file (truncated?)", ps->name, ps->line);
+		return pmu__err(-EINVAL, "%s:%u: unexpected end of file (truncated?)", ps->name, ps->line);
 	va_start(ap, fmt);
 	vsnprintf(buf, 160, fmt, ap);
 	va_end(ap);
-	return tool_err(-EINVAL, "%s:%u:%u: %s", ps->name, ps->line, col(ps), buf);
+	return pmu__err(-EINVAL, "%s:%u:%u: %s", ps->name, ps->line, col(ps), buf);
 }
 
 /* The next character, NUL at the end (the message then says the file ends). */
@@ -128,7 +128,7 @@ static int parse_string(struct parser *ps, char **out, size_t *len)
 		s += *s == '\\' && s + 1 < ps->end ? 2 : 1;
 	buf = o = malloc((size_t)(s - ps->p) + 1);
 	if (!buf)
-		return tool_err(-ENOMEM, "%s: out of memory", ps->name);
+		return pmu__err(-ENOMEM, "%s: out of memory", ps->name);
 	for (;;) {
 		unsigned cp, lo;
 
@@ -244,7 +244,7 @@ static int parse_number(struct parser *ps, struct pmu__json *v)
 	v->len = (size_t)(s - ps->p);
 	v->s = strndup(ps->p, v->len);
 	if (!v->s)
-		return tool_err(-ENOMEM, "%s: out of memory", ps->name);
+		return pmu__err(-ENOMEM, "%s: out of memory", ps->name);
 	ps->p = s;
 	return 0;
 }
@@ -268,13 +268,13 @@ static int check_keys(struct parser *ps, const struct pmu__json *o)
 		return 0;
 	k = malloc(o->n * sizeof(*k));
 	if (!k)
-		return tool_err(-ENOMEM, "%s: out of memory", ps->name);
+		return pmu__err(-ENOMEM, "%s: out of memory", ps->name);
 	for (size_t i = 0; i < o->n; i++)
 		k[i] = &o->v[i];
 	qsort(k, o->n, sizeof(*k), by_key);
 	for (size_t i = 1; i < o->n && !r; i++)
 		if (!strcmp(k[i - 1]->key, k[i]->key))
-			r = tool_err(-EINVAL, "%s:%u: duplicate key \"%s\" (first on line %u)", ps->name, k[i]->kline,
+			r = pmu__err(-EINVAL, "%s:%u: duplicate key \"%s\" (first on line %u)", ps->name, k[i]->kline,
 				     pmu__report_esc((char[PMU_ESC_SIZE]){ 0 }, k[i]->key), k[i - 1]->kline);
 	free(k);
 	return r;
@@ -326,7 +326,7 @@ static int parse_members(struct parser *ps, struct pmu__json *v, bool obj)
 
 			if (!nv) {
 				free(key);
-				return tool_err(-ENOMEM, "%s: out of memory", ps->name);
+				return pmu__err(-ENOMEM, "%s: out of memory", ps->name);
 			}
 			v->v = nv;
 			cap = nc;
@@ -421,15 +421,15 @@ int pmu__json_parse(const char *name, const char *buf, size_t len, struct pmu__j
 
 	*out = NULL;
 	if (len > PMU_JSON_MAX)
-		return tool_err(-EFBIG, "%s: %zu bytes: too large (a report has at most %d MiB)", name, len,
+		return pmu__err(-EFBIG, "%s: %zu bytes: too large (a report has at most %d MiB)", name, len,
 				PMU_JSON_MAX >> 20);
 	skip_ws(&ps);
 	if (ps.p == ps.end)
-		return tool_err(-EINVAL, "%s: %s", name, len ? "no JSON value in the file (only white space)" :
+		return pmu__err(-EINVAL, "%s: %s", name, len ? "no JSON value in the file (only white space)" :
 				"empty file");
 	v = calloc(1, sizeof(*v));
 	if (!v)
-		return tool_err(-ENOMEM, "%s: out of memory", name);
+		return pmu__err(-ENOMEM, "%s: out of memory", name);
 	r = parse_value(&ps, v);
 	if (r >= 0) {
 		skip_ws(&ps);
@@ -454,10 +454,10 @@ int pmu__json_load(const char *path, struct pmu__json **out)
 	*out = NULL;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return tool_err(-errno, "%s: %s", path, strerror(errno));
+		return pmu__err(-errno, "%s: %s", path, strerror(errno));
 	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
 		close(fd);
-		return tool_err(-EISDIR, "%s: is a directory, not a report", path);
+		return pmu__err(-EISDIR, "%s: is a directory, not a report", path);
 	}
 	for (;;) {
 		ssize_t n;
@@ -466,14 +466,14 @@ int pmu__json_load(const char *path, struct pmu__json **out)
 			char *nb;
 
 			if (cap > PMU_JSON_MAX) {
-				r = tool_err(-EFBIG, "%s: too large (a report has at most %d MiB)", path,
+				r = pmu__err(-EFBIG, "%s: too large (a report has at most %d MiB)", path,
 					     PMU_JSON_MAX >> 20);
 				break;
 			}
 			cap = cap ? 2 * cap : 65536;
 			nb = realloc(buf, cap + 1);
 			if (!nb) {
-				r = tool_err(-ENOMEM, "%s: out of memory", path);
+				r = pmu__err(-ENOMEM, "%s: out of memory", path);
 				break;
 			}
 			buf = nb;
@@ -482,7 +482,7 @@ int pmu__json_load(const char *path, struct pmu__json **out)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			r = tool_err(-errno, "%s: %s", path, strerror(errno));
+			r = pmu__err(-errno, "%s: %s", path, strerror(errno));
 			break;
 		}
 		if (!n)

@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* The tool's JSON reader (json.c): strict RFC 8259 into a tree of values, each with its line and column. */
-#ifndef PMU_TOOL_JSON_H
-#define PMU_TOOL_JSON_H
+/*
+ * The JSON reader (json.c), of perf's JSON files and of reports (pmu report
+ * merge): strict RFC 8259 into a tree of values, each with its line and column.
+ */
+#ifndef PMU_JSON_H
+#define PMU_JSON_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "internal.h"
 
 
 #define PMU_JSON_DEPTH 64		/* nesting levels read */
@@ -34,13 +39,13 @@ struct pmu__json {
  * 0 with *out to free with pmu__json_free, or -errno with a message
  * "NAME:LINE:COL: what is wrong" (name: the path for messages).
  */
-int pmu__json_parse(const char *name, const char *buf, size_t len, struct pmu__json **out);
-int pmu__json_load(const char *path, struct pmu__json **out);
-void pmu__json_free(struct pmu__json *v);
+PMU_TOOL int pmu__json_parse(const char *name, const char *buf, size_t len, struct pmu__json **out);
+PMU_TOOL int pmu__json_load(const char *path, struct pmu__json **out);
+PMU_TOOL void pmu__json_free(struct pmu__json *v);
 /* The member key of an object; NULL when absent or not an object. */
-const struct pmu__json *pmu__json_get(const struct pmu__json *obj, const char *key);
+PMU_TOOL const struct pmu__json *pmu__json_get(const struct pmu__json *obj, const char *key);
 /* A number as an unsigned integer (no sign, fraction or exponent, fits 64 bits) or a finite double. */
-bool pmu__json_u64(const struct pmu__json *v, uint64_t *out);
-bool pmu__json_double(const struct pmu__json *v, double *out);
+PMU_TOOL bool pmu__json_u64(const struct pmu__json *v, uint64_t *out);
+PMU_TOOL bool pmu__json_double(const struct pmu__json *v, double *out);
 
 #endif
