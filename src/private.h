@@ -22,6 +22,8 @@
 #include "outfile.h"	/* report files: written beside the name and renamed into place */
 #include "report.h"	/* report file formats */
 #include "metric_use.h"	/* metric plans over a report's events (pmu report merge) */
+#include "perf_json.h"	/* perf's JSON files: their metrics and events */
+#include "perf_cpu.h"	/* this CPU as perf's files see it; the core PMU */
 #include "arch.h"	/* the architecture's policy: which sysctl gates user reads (pmu check) */
 
 #endif

@@ -40,8 +40,8 @@ int main(void)
 		{ .name = "r5678", .set = SET, .counted = true, .value = 2000,
 		  .rd = { .value = 500, .enabled = 2000, .running = 500 } },
 	};
-	struct tool_metric tm = { .d = { "ratio", "r1234 / r5678 * 3", NULL, NULL, "a ratio" } };
-	struct tool_metric pct = { .d = { "share", "r5678 / r1234", NULL, "100%", "a share" } };
+	struct pmu__pj_metric tm = { .d = { "ratio", "r1234 / r5678 * 3", NULL, NULL, "a ratio" } };
+	struct pmu__pj_metric pct = { .d = { "share", "r5678 / r1234", NULL, "100%", "a share" } };
 	const char *ids[] = { "r1234", "r5678" }, *ids2[] = { "r5678", "r1234" };
 	unsigned at[] = { 0, 1 }, at2[] = { 1, 0 };
 	struct stat_metric met[] = {
@@ -76,7 +76,7 @@ int main(void)
 		  "%s", out);
 	free(out);
 	/* a second metric that divides by zero: blank, on the line before (perf's print_metric_std) */
-	struct tool_metric zero = { .d = { "zero", "r5678 / (r1234 - r1234)", NULL, NULL, "no value" } };
+	struct pmu__pj_metric zero = { .d = { "zero", "r5678 / (r1234 - r1234)", NULL, NULL, "no value" } };
 
 	CHECK(pmu__expr_parse(zero.d.expr, &zero.e) == 0);
 	met[1].m = &zero;

@@ -18,6 +18,8 @@ int cmd_report(int argc, char **argv);
  * is another argument, -1 (message printed) when DIR is missing.
  */
 int tool_sysfs_option(const char *cmd, int argc, char **argv, int *i);
+/* "--perf-json PATH" or "--perf-json=PATH" at argv[*i] (pmu__pj_add_path), as tool_sysfs_option. */
+int tool_perf_json_option(const char *cmd, int argc, char **argv, int *i);
 /* pmu list metric (groups: metricgroup), as text or json (list_metric.c): the exit status. */
 int list_metrics(bool groups, bool json);
 #endif

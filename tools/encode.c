@@ -56,8 +56,8 @@ int cmd_encode(int argc, char **argv)
 	}
 	if (i == argc)
 		return usage(stderr);
-	if (tool_metrics_load() < 0) {
-		fprintf(stderr, "pmu encode: %s\n", tool_errmsg());
+	if (pmu__pj_load() < 0) {
+		fprintf(stderr, "pmu encode: %s\n", pmu_errmsg());
 		return 1;
 	}
 	for (; i < argc; i++) {
@@ -68,12 +68,12 @@ int cmd_encode(int argc, char **argv)
 		while ((r = pmu__event_next(&p, &tok, &len)) > 0) {
 			struct pmu__event ev;
 
-			char *name = strndup(tok, len), *spec = name ? tool_metric_event(name) : NULL;
+			char *name = strndup(tok, len), *spec = name ? pmu__pj_metric_event(name) : NULL;
 
 			n++;
 			free(name);
 			if (!spec) {
-				fprintf(stderr, "pmu encode: %s\n", name ? tool_errmsg() : "out of memory");
+				fprintf(stderr, "pmu encode: %s\n", name ? pmu_errmsg() : "out of memory");
 				failed++;
 				continue;
 			}
@@ -94,6 +94,6 @@ int cmd_encode(int argc, char **argv)
 		}
 	}
 	fflush(stdout);
-	tool_metrics_free();
+	pmu__pj_free();
 	return failed ? 1 : 0;
 }

@@ -540,7 +540,7 @@ int cmd_list(int argc, char **argv)
 	if (o.glob && (!strcmp(o.glob, "metric") || !strcmp(o.glob, "metrics") || !strcmp(o.glob, "metricgroup") ||
 		       !strcmp(o.glob, "metricgroups"))) {
 		r = list_metrics(!strncmp(o.glob, "metricgroup", 11), o.json);
-		tool_metrics_free();
+		pmu__pj_free();
 		return r;
 	}
 	ncore = pmu__core_pmus(core);

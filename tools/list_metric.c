@@ -36,7 +36,7 @@ static void print_unit(const char *su)
 }
 
 /* Every group name of the metrics offered, once, in name order, into *out: the count, or -1. */
-static long group_names(const struct tool_metric *m, size_t n, const char ***out)
+static long group_names(const struct pmu__pj_metric *m, size_t n, const char ***out)
 {
 	const char **g = NULL;
 	size_t ng = 0;
@@ -68,7 +68,7 @@ static long group_names(const struct tool_metric *m, size_t n, const char ***out
 }
 
 /* pmu list metricgroup: each group with its metrics. */
-static int list_groups(const struct tool_metric *m, size_t n, bool json)
+static int list_groups(const struct pmu__pj_metric *m, size_t n, bool json)
 {
 	const char **g;
 	long ng = group_names(m, n, &g);
@@ -78,9 +78,9 @@ static int list_groups(const struct tool_metric *m, size_t n, bool json)
 		return 1;
 	}
 	if (json)
-		printf("{\n  \"source\": "), pmu__json_str(stdout, tool_metrics_source()), printf(",\n  \"metricgroups\": [");
+		printf("{\n  \"source\": "), pmu__json_str(stdout, pmu__pj_source()), printf(",\n  \"metricgroups\": [");
 	else
-		printf("metric groups (%s):\n", tool_metrics_source());
+		printf("metric groups (%s):\n", pmu__pj_source());
 	for (long k = 0; k < ng; k++) {
 		unsigned c = 0;
 
@@ -109,7 +109,7 @@ static int list_groups(const struct tool_metric *m, size_t n, bool json)
 }
 
 /* One metric as a json object: its fields that are set. */
-static void metric_json(const struct tool_metric *t)
+static void metric_json(const struct pmu__pj_metric *t)
 {
 	const char *keys[] = { "groups", "scale_unit", "description", "refused" };
 	const char *vals[] = { t->d.groups, t->d.scale_unit, t->d.desc, t->why };
@@ -127,7 +127,7 @@ static void metric_json(const struct tool_metric *t)
 }
 
 /* One metric as text: name, groups, description, then its expression and unit. */
-static void metric_text(const struct tool_metric *t)
+static void metric_text(const struct pmu__pj_metric *t)
 {
 	if (t->why) {
 		printf("  %-40s refused: %s\n", t->d.name, t->why);
@@ -151,20 +151,20 @@ static void metric_text(const struct tool_metric *t)
 
 int list_metrics(bool groups, bool json)
 {
-	const struct tool_metric *m;
+	const struct pmu__pj_metric *m;
 	size_t n, refused = 0;
 
-	if (tool_metrics_load() < 0) {
-		fprintf(stderr, "pmu list: %s\n", tool_errmsg());
+	if (pmu__pj_load() < 0) {
+		fprintf(stderr, "pmu list: %s\n", pmu_errmsg());
 		return 1;
 	}
-	m = tool_metrics(&n);
+	m = pmu__pj_metrics(&n);
 	if (groups)
 		return list_groups(m, n, json);
 	if (json)
-		printf("{\n  \"source\": "), pmu__json_str(stdout, tool_metrics_source()), printf(",\n  \"metrics\": [");
+		printf("{\n  \"source\": "), pmu__json_str(stdout, pmu__pj_source()), printf(",\n  \"metrics\": [");
 	else
-		printf("metrics (%s):\n", tool_metrics_source());
+		printf("metrics (%s):\n", pmu__pj_source());
 	for (size_t i = 0; i < n; i++) {
 		refused += m[i].why != NULL;
 		if (json) {

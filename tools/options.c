@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <pmu.h>
+
 #include "private.h"
 #include "cmds.h"
 
@@ -31,3 +33,28 @@ int tool_sysfs_option(const char *cmd, int argc, char **argv, int *i)
 	++*i;
 	return set_root(cmd, argv[*i]);
 }
+int tool_perf_json_option(const char *cmd, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i], *v;
+
+	if (!strncmp(a, "--perf-json=", 12))
+		v = a + 12;
+	else if (!strcmp(a, "--perf-json")) {
+		if (*i + 1 >= argc) {
+			fprintf(stderr, "pmu %s: --perf-json needs a directory or a JSON file\n", cmd);
+			return -1;
+		}
+		v = argv[++*i];
+	} else
+		return 0;
+	if (!*v) {
+		fprintf(stderr, "pmu %s: --perf-json needs a directory or a JSON file\n", cmd);
+		return -1;
+	}
+	if (pmu__pj_add_path(v) < 0) {
+		fprintf(stderr, "pmu %s: %s\n", cmd, pmu_errmsg());
+		return -1;
+	}
+	return 1;
+}
+

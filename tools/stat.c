@@ -78,7 +78,7 @@ out:
 	}
 	stat_events_free(r.ev, r.n, r.tg.n);
 	stat_metrics_free(&r);
-	tool_metrics_free();
+	pmu__pj_free();
 	free(r.events);
 	free(r.metrics);
 	stat_target_free(&r.tg);

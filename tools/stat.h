@@ -65,7 +65,7 @@ struct ev {
 
 /* A metric of -M or --topdown: where its events are among the run's. */
 struct stat_metric {
-	const struct tool_metric *m;
+	const struct pmu__pj_metric *m;
 	unsigned nids;
 	const char **ids;	/* the events the expression needs (the metric's parse owns them) */
 	unsigned *ev;		/* each one's index in the run's events; STAT_DURATION: the wall time */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "private.h"
+#include "cmds.h"
 #include "perf_json.h"
 #include "stat.h"
 

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <strings.h>
 
+#include "literals.h"
 #include "perf_cpu.h"
 #include "private.h"
 #include "stat.h"
@@ -32,7 +33,7 @@ static int any_literal(void *ctx, enum pmu__expr_lit lit, double *out)
 	return rc;
 }
 
-static const struct pmu__expr_env events_env = { .literal = any_literal, .metric = tool_metric_ref };
+static const struct pmu__expr_env events_env = { .literal = any_literal, .metric = pmu__pj_metric_ref };
 
 /* The index of an event named name (or opening as spec) already in the run, or -1. */
 static int find_event(const struct stat_run *r, const char *name, const char *spec)
@@ -66,7 +67,7 @@ static void note_missing(char *buf, size_t size, size_t *len, const char *what)
 }
 
 /* Whether m needs #slots and this machine has none (caps/slots missing or 0). */
-static bool no_slots(const struct tool_metric *m)
+static bool no_slots(const struct pmu__pj_metric *m)
 {
 	double slots;
 
@@ -89,7 +90,7 @@ struct hw_seen {
 };
 
 /* A new entry of r->met for m, with its event ids (taken over); NULL with a message. */
-static struct stat_metric *new_metric(struct stat_run *r, const struct tool_metric *m, const char **ids, unsigned n)
+static struct stat_metric *new_metric(struct stat_run *r, const struct pmu__pj_metric *m, const char **ids, unsigned n)
 {
 	struct stat_metric *met = realloc(r->met, (r->nmet + 1) * sizeof(*met)), *k;
 
@@ -124,9 +125,9 @@ static int metric_event(struct stat_run *r, struct stat_metric *k, unsigned i, s
 		k->ev[i] = STAT_DURATION;
 		return 0;
 	}
-	spec = tool_metric_event(id);
+	spec = pmu__pj_metric_event(id);
 	if (!spec)
-		return tool_err(-EINVAL, "metric %s: %s", k->m->d.name, tool_errmsg());
+		return tool_err(-EINVAL, "metric %s: %s", k->m->d.name, pmu_errmsg());
 	at = find_event(r, id, spec);
 	if (at < 0) {
 		rc = stat_event_add(r, id, strcmp(spec, id) ? spec : NULL);
@@ -141,14 +142,14 @@ static int metric_event(struct stat_run *r, struct stat_metric *k, unsigned i, s
 	free(spec);
 	if (rc < 0)
 		return tool_err(rc, "metric %s: %s", k->m->d.name, tool_errmsg());
-	if (tool_arm_common_event(id) >= 0)
+	if (pmu__pj_arm_common_event(id) >= 0)
 		note_missing(bynumber, sizeof(bynumber), &bynumber_len, id);
 	k->ev[i] = (unsigned)at;
 	return 0;
 }
 
 /* Metric m onto r->met, its events onto r->ev. */
-static int add_metric(struct stat_run *r, const struct tool_metric *m)
+static int add_metric(struct stat_run *r, const struct pmu__pj_metric *m)
 {
 	struct hw_seen hw = { 0 };
 	struct stat_metric *k;
@@ -193,7 +194,7 @@ static int add_metric(struct stat_run *r, const struct tool_metric *m)
 /* Why #slots has no value here, into buf: "is 0x00000000 in DIR", "is not in DIR". */
 static const char *slots_why(char *buf, size_t size)
 {
-	const char *core = pj_core_pmu();
+	const char *core = pmu__pj_core_pmu();
 	char path[PATH_MAX], v[64];
 
 	if (!core) {
@@ -218,7 +219,7 @@ static void print_notes(void)
 		many = strchr(bynumber, ',') != NULL;
 		fprintf(stderr, "pmu stat: %s: not among %s's events (its PMCEID does not announce %s): opened by %s "
 			"Arm architected number%s; a PMU that does not implement %s counts 0\n", bynumber,
-			pj_core_pmu(), many ? "them" : "it", many ? "their" : "its", many ? "s" : "",
+			pmu__pj_core_pmu(), many ? "them" : "it", many ? "their" : "its", many ? "s" : "",
 			many ? "them" : "it");
 	}
 	if (noslots_len) {
@@ -247,7 +248,7 @@ static bool has_core_pmu(void)
  * lacks. 0, or -errno with the message; *found: metrics in the group.
  */
 /* Whether metric m's event id is a core PMU's: perf's generic hardware names, and the topdown metrics' events. */
-static bool core_event(const struct tool_metric *m, const char *id)
+static bool core_event(const struct pmu__pj_metric *m, const char *id)
 {
 	for (size_t i = 0; i < pmu__n_hw_names; i++)
 		if (!strcmp(pmu__hw_names[i].name, id))
@@ -261,7 +262,7 @@ static bool core_event(const struct tool_metric *m, const char *id)
 static int add_group(struct stat_run *r, const char *g, const char *what, unsigned *found)
 {
 	size_t nm, missing_len = 0;
-	const struct tool_metric *all = tool_metrics(&nm);
+	const struct pmu__pj_metric *all = pmu__pj_metrics(&nm);
 	char missing[1024] = "";
 	unsigned usable = 0;
 	bool builtin = false, core = false;
@@ -280,7 +281,7 @@ static int add_group(struct stat_run *r, const char *g, const char *what, unsign
 			continue;
 		for (unsigned k = 0; k < n; k++) {
 			struct perf_event_attr attr = { .size = sizeof(attr) };
-			char *spec = strcmp(ids[k], "duration_time") ? tool_metric_event(ids[k]) : NULL;
+			char *spec = strcmp(ids[k], "duration_time") ? pmu__pj_metric_event(ids[k]) : NULL;
 
 			if (spec && pmu_event_attr(spec, &attr) < 0) {
 				ok = false;
@@ -319,7 +320,7 @@ static int add_list(struct stat_run *r, const char *list)
 
 	for (char *name = copy ? strtok_r(copy, ",", &save) : NULL; name && rc == 0;
 	     name = strtok_r(NULL, ",", &save)) {
-		const struct tool_metric *m = tool_metric_find(name);
+		const struct pmu__pj_metric *m = pmu__pj_metric_find(name);
 		char what[300];
 		unsigned found;
 
@@ -331,7 +332,7 @@ static int add_list(struct stat_run *r, const char *list)
 		rc = add_group(r, name, what, &found);
 		if (rc == 0 && !found)
 			rc = tool_err(-EINVAL, "-M %s: no metric or metric group of that name in %s (pmu list metric, "
-				      "pmu list metricgroup)", name, tool_metrics_source());
+				      "pmu list metricgroup)", name, pmu__pj_source());
 	}
 	free(copy);
 	return rc;
@@ -345,7 +346,7 @@ static int add_topdown(struct stat_run *r)
 
 	if (rc == 0 && !found)
 		rc = tool_err(-EOPNOTSUPP, "not supported here: --topdown: no TopdownL1 metric in %s (perf's files for "
-			      "this CPU give them: --perf-json PATH)", tool_metrics_source());
+			      "this CPU give them: --perf-json PATH)", pmu__pj_source());
 	return rc;
 }
 
@@ -356,7 +357,7 @@ int stat_metrics_resolve(struct stat_run *r)
 	if (!r->metrics && !r->topdown)
 		return 0;
 	tool_metric_system_wide(r->tg.all_cpus && !r->tg.cpus);
-	rc = tool_metrics_load();
+	rc = tool_err_lib(pmu__pj_load());
 	if (rc == 0 && r->metrics)
 		rc = add_list(r, r->metrics);
 	if (rc == 0 && r->topdown)
@@ -413,7 +414,7 @@ static int value(void *ctx, const char *id, bool source_count, double *out)
 bool stat_metric_value(const struct stat_metric *k, const struct ev *ev, double elapsed, double *v)
 {
 	struct vctx c = { k, ev, elapsed, false };
-	struct pmu__expr_env env = { value, tool_metric_literal, tool_metric_ref, &c };
+	struct pmu__expr_env env = { value, tool_metric_literal, pmu__pj_metric_ref, &c };
 	const char *unit;
 	double scale;
 

@@ -18,7 +18,6 @@
 #include "perf_cpu.h"
 #include "perf_events.h"
 #include "private.h"
-#include "tool_err.h"
 
 const char *pj_str(const struct pmu__json *o, const char *key)
 {
@@ -69,7 +68,7 @@ static bool core_term(const char *t)
 	return false;
 }
 
-const char *pj_core_pmu(void)
+const char *pmu__pj_core_pmu(void)
 {
 	core_term("event");
 	return have_core ? core.name : NULL;
@@ -176,7 +175,7 @@ int pj_add_event(struct pj_event **ev, size_t *n, const struct pmu__json *o, boo
 	int r;
 
 	if (!e)
-		return tool_err(-ENOMEM, "out of memory");
+		return pmu__err(-ENOMEM, "out of memory");
 	*ev = e;
 	e += *n;
 	e->name = strdup(pj_str(o, "EventName") ? pj_str(o, "EventName") : pj_str(o, "ArchStdEvent"));
@@ -185,7 +184,7 @@ int pj_add_event(struct pj_event **ev, size_t *n, const struct pmu__json *o, boo
 		free(e->name);
 		free(e->spec);
 		free(e->why);
-		return tool_err(-ENOMEM, "out of memory");
+		return pmu__err(-ENOMEM, "out of memory");
 	}
 	/* perf fixes the fixed counters' codes (jevents.py) */
 	static const struct { const char *name, *terms; } fixed[] = {

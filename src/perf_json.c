@@ -18,14 +18,13 @@
 #include "perf_cpu.h"
 #include "perf_events.h"
 #include "perf_json.h"
-#include "tool_err.h"
 
 
 static struct {
 	char **paths;		/* --perf-json's, in order */
 	size_t npaths;
 	bool loaded, files;
-	struct tool_metric *m;
+	struct pmu__pj_metric *m;
 	size_t nm;
 	struct pj_event *ev;
 	size_t nev;
@@ -36,33 +35,18 @@ static struct {
 	char source[PATH_MAX + 512];
 } pj;
 
-int tool_perf_json_option(const char *cmd, int argc, char **argv, int *i)
+int pmu__pj_add_path(const char *path)
 {
-	const char *a = argv[*i], *v;
-	char **p;
+	char **p = realloc(pj.paths, (pj.npaths + 1) * sizeof(*p));
 
-	if (!strncmp(a, "--perf-json=", 12))
-		v = a + 12;
-	else if (!strcmp(a, "--perf-json")) {
-		if (*i + 1 >= argc) {
-			fprintf(stderr, "pmu %s: --perf-json needs a directory or a JSON file\n", cmd);
-			return -1;
-		}
-		v = argv[++*i];
-	} else
-		return 0;
-	if (!*v) {
-		fprintf(stderr, "pmu %s: --perf-json needs a directory or a JSON file\n", cmd);
-		return -1;
-	}
-	p = realloc(pj.paths, (pj.npaths + 1) * sizeof(*p));
-	if (!p) {
-		fprintf(stderr, "pmu %s: out of memory\n", cmd);
-		return -1;
+	if (!p || !(p[pj.npaths] = strdup(path))) {
+		if (p)
+			pj.paths = p;
+		return pmu__err(-ENOMEM, "%s: out of memory", path);
 	}
 	pj.paths = p;
-	pj.paths[pj.npaths++] = (char *)v;
-	return 1;
+	pj.npaths++;
+	return 0;
 }
 
 static bool is_dir(const char *p)
@@ -81,7 +65,7 @@ static const struct pj_event *find_event(const char *name, size_t len)
 	return e ? e : pj_find_in(pj.std, pj.nstd, name, len);
 }
 
-static void metric_free(struct tool_metric *m)
+static void metric_free(struct pmu__pj_metric *m)
 {
 	free((char *)m->d.name);
 	free((char *)m->d.expr);
@@ -99,11 +83,11 @@ static char *dup_or_null(const char *s)
 
 static int add_metric(const struct pmu__json *o, const char *file)
 {
-	struct tool_metric *m = realloc(pj.m, (pj.nm + 1) * sizeof(*m));
+	struct pmu__pj_metric *m = realloc(pj.m, (pj.nm + 1) * sizeof(*m));
 	const char *expr = pj_str(o, "MetricExpr"), *name = pj_str(o, "MetricName");
 
 	if (!m)
-		return tool_err(-ENOMEM, "out of memory");
+		return pmu__err(-ENOMEM, "out of memory");
 	pj.m = m;
 	m += pj.nm;
 	memset(m, 0, sizeof(*m));
@@ -115,7 +99,7 @@ static int add_metric(const struct pmu__json *o, const char *file)
 	m->file = file;
 	if (!m->d.name || (expr && !m->d.expr)) {
 		metric_free(m);
-		return tool_err(-ENOMEM, "out of memory");
+		return pmu__err(-ENOMEM, "out of memory");
 	}
 	pj.nm++;
 	return 0;
@@ -126,20 +110,20 @@ static int load_file(const char *path, struct pj_event **ev, size_t *nev, bool a
 {
 	struct pmu__json *root;
 	char *keep, **f;
-	int r = tool_err_lib(pmu__json_load(path, &root));
+	int r = pmu__json_load(path, &root);
 
 	if (r < 0)
 		return r;
 	if (root->type != PMU_JSON_ARRAY) {
 		pmu__json_free(root);
-		return tool_err(-EINVAL, "%s: not a JSON list of perf events and metrics", path);
+		return pmu__err(-EINVAL, "%s: not a JSON list of perf events and metrics", path);
 	}
 	keep = strdup(path);
 	f = keep ? realloc(pj.files_read, (pj.nfiles + 1) * sizeof(*f)) : NULL;
 	if (!f) {
 		free(keep);
 		pmu__json_free(root);
-		return tool_err(-ENOMEM, "out of memory");
+		return pmu__err(-ENOMEM, "out of memory");
 	}
 	pj.files_read = f;
 	pj.files_read[pj.nfiles++] = keep;
@@ -147,7 +131,7 @@ static int load_file(const char *path, struct pj_event **ev, size_t *nev, bool a
 		const struct pmu__json *o = &root->v[i];
 
 		if (o->type != PMU_JSON_OBJECT)
-			r = tool_err(-EINVAL, "%s:%u:%u: not an object", path, o->line, o->col);
+			r = pmu__err(-EINVAL, "%s:%u:%u: not an object", path, o->line, o->col);
 		else if (pj_str(o, "MetricName"))
 			r = add_metric(o, keep);
 		else if (pj_str(o, "EventName") || pj_str(o, "ArchStdEvent"))
@@ -172,7 +156,7 @@ static int load_dir_files(const char *dir, struct pj_event **ev, size_t *nev, bo
 	int r = 0;
 
 	if (!d)
-		return tool_err(-errno, "%s: %s", dir, strerror(errno));
+		return pmu__err(-errno, "%s: %s", dir, strerror(errno));
 	while ((de = readdir(d))) {
 		size_t l = strlen(de->d_name);
 		char **p;
@@ -186,14 +170,14 @@ static int load_dir_files(const char *dir, struct pj_event **ev, size_t *nev, bo
 		if (!p || !(p[n] = strdup(de->d_name))) {
 			free(p ? p : names);
 			closedir(d);
-			return tool_err(-ENOMEM, "out of memory");
+			return pmu__err(-ENOMEM, "out of memory");
 		}
 		names = p;
 		n++;
 	}
 	closedir(d);
 	if (!n)
-		return tool_err(-ENOENT, "%s: no .json file (not perf's pmu-events tree, nor a model directory of it)",
+		return pmu__err(-ENOENT, "%s: no .json file (not perf's pmu-events tree, nor a model directory of it)",
 				dir);
 	qsort(names, n, sizeof(*names), by_name);
 	for (size_t i = 0; i < n; i++) {
@@ -214,7 +198,7 @@ static int load_path(const char *path)
 
 	if (!is_dir(path)) {
 		if (!pj_is_file(path))
-			return tool_err(-ENOENT, "--perf-json %s: no such directory or file", path);
+			return pmu__err(-ENOENT, "--perf-json %s: no such directory or file", path);
 		return load_file(path, &pj.ev, &pj.nev, pj_arm_machine(NULL));
 	}
 	/* pmu-events, pmu-events/arch, arch/<arch> (with mapfile.csv), or a model directory */
@@ -260,7 +244,7 @@ static bool is_sysfs_core(const char *id, size_t len)
 }
 
 /* Why metric m cannot be offered: its expression does not parse or names nothing known. */
-static char *refusal(struct tool_metric *m)
+static char *refusal(struct pmu__pj_metric *m)
 {
 	char *why = NULL;
 
@@ -276,7 +260,7 @@ static char *refusal(struct tool_metric *m)
 		const struct pj_event *e = find_event(id, len);
 		struct perf_event_attr attr = { .size = sizeof(attr) };
 
-		if (tool_metric_find(id) || !strcmp(id, "duration_time") || strchr(id, '@') || strchr(id, '/') ||
+		if (pmu__pj_metric_find(id) || !strcmp(id, "duration_time") || strchr(id, '@') || strchr(id, '/') ||
 		    is_sysfs_core(id, len))
 			continue;
 		if (e && e->why) {
@@ -297,12 +281,12 @@ static char *refusal(struct tool_metric *m)
 	return why;
 }
 
-static struct tool_metric builtin[32];
+static struct pmu__pj_metric builtin[32];
 static size_t nbuiltin;
 
-int tool_metrics_load(void)
+int pmu__pj_load(void)
 {
-	const char *env = secure_getenv("PMU_PERF_JSON");
+	const char *env = pmu__getenv("PMU_PERF_JSON");
 	int r = 0;
 
 	if (pj.loaded)
@@ -312,11 +296,15 @@ int tool_metrics_load(void)
 		char *copy = strdup(env), *save = NULL;
 
 		if (!copy)
-			return tool_err(-ENOMEM, "out of memory");
+			return pmu__err(-ENOMEM, "out of memory");
 		for (char *p = strtok_r(copy, ":", &save); p && r == 0; p = strtok_r(NULL, ":", &save)) {
 			r = load_path(p);
-			if (r < 0)
-				tool_err(r, "PMU_PERF_JSON: %s", tool_errmsg());
+			if (r < 0) {
+				char why[512];
+
+				snprintf(why, sizeof(why), "%s", pmu_errmsg());
+				pmu__err(r, "PMU_PERF_JSON: %s", why);
+			}
 		}
 		free(copy);
 		pj.files = true;
@@ -346,26 +334,26 @@ int tool_metrics_load(void)
 	return 0;
 }
 
-bool tool_metrics_from_files(void)
+bool pmu__pj_from_files(void)
 {
 	return pj.files;
 }
 
-const char *tool_metrics_source(void)
+const char *pmu__pj_source(void)
 {
 	return pj.source;
 }
 
-const struct tool_metric *tool_metrics(size_t *n)
+const struct pmu__pj_metric *pmu__pj_metrics(size_t *n)
 {
 	*n = pj.files ? pj.nm : nbuiltin;
 	return pj.files ? pj.m : builtin;
 }
 
-const struct tool_metric *tool_metric_find(const char *name)
+const struct pmu__pj_metric *pmu__pj_metric_find(const char *name)
 {
 	size_t n;
-	const struct tool_metric *m = tool_metrics(&n);
+	const struct pmu__pj_metric *m = pmu__pj_metrics(&n);
 
 	for (size_t i = 0; i < n; i++)
 		if (!strcasecmp(m[i].d.name, name))
@@ -373,9 +361,9 @@ const struct tool_metric *tool_metric_find(const char *name)
 	return NULL;
 }
 
-const struct pmu__expr *tool_metric_ref(void *ctx, const char *id)
+const struct pmu__expr *pmu__pj_metric_ref(void *ctx, const char *id)
 {
-	const struct tool_metric *m = tool_metric_find(id);
+	const struct pmu__pj_metric *m = pmu__pj_metric_find(id);
 
 	(void)ctx;
 	return m ? m->e : NULL;
@@ -391,10 +379,10 @@ static const struct { const char *name; unsigned code; } arm_common[] = {
 	{ "stall_slot_backend", 0x3d }, { "stall_slot_frontend", 0x3e }, { "stall_slot", 0x3f },
 };
 
-int tool_arm_common_event(const char *id)
+int pmu__pj_arm_common_event(const char *id)
 {
 	size_t len = strcspn(id, ":");
-	const char *core = pj_core_pmu();
+	const char *core = pmu__pj_core_pmu();
 	struct perf_event_attr attr = { .size = sizeof(attr) };
 
 	if (!core || (strncmp(core, "armv8_", 6) && strncmp(core, "armv9_", 6)))
@@ -412,7 +400,7 @@ int tool_arm_common_event(const char *id)
 	return -1;
 }
 
-char *tool_metric_event(const char *id)
+char *pmu__pj_metric_event(const char *id)
 {
 	size_t len = strcspn(id, ":");
 	const struct pj_event *e = find_event(id, len);
@@ -421,7 +409,7 @@ char *tool_metric_event(const char *id)
 	int rc, code;
 
 	if (e && e->why) {
-		tool_err(-EINVAL, "%s: %s", id, e->why);
+		pmu__err(-EINVAL, "%s: %s", id, e->why);
 		return NULL;
 	}
 	if (e) {
@@ -432,7 +420,7 @@ char *tool_metric_event(const char *id)
 		/* not a name of this machine's core PMU: in its own spelling, for the open to say why */
 		if (asprintf(&s, "%s/%.*s/%s", pj_core_name(false), (int)len, id, id[len] ? id + len + 1 : "") < 0)
 			s = NULL;
-	} else if (!strchr(id, '/') && !strchr(id, '@') && (code = tool_arm_common_event(id)) >= 0) {
+	} else if (!strchr(id, '/') && !strchr(id, '@') && (code = pmu__pj_arm_common_event(id)) >= 0) {
 		/* not in the armv8 PMU's events: raw, by its architected number (its levels as a name's, :uk in pmu stat) */
 		if (asprintf(&s, "r%x%s", (unsigned)code, id + len) < 0)
 			s = NULL;
@@ -443,11 +431,11 @@ char *tool_metric_event(const char *id)
 				*p = '/';
 	}
 	if (!s)
-		tool_err(-ENOMEM, "out of memory");
+		pmu__err(-ENOMEM, "out of memory");
 	return s;
 }
 
-void tool_metrics_free(void)
+void pmu__pj_free(void)
 {
 	for (size_t i = 0; i < pj.nm; i++)
 		metric_free(&pj.m[i]);

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * This machine as perf's JSON files see it: which model directory of a
- * pmu-events tree is this CPU's (mapfile.csv: CPUID on x86, MIDR on arm64),
- * and the values of the expressions' # literals.
+ * pmu-events tree is this CPU's (mapfile.csv: CPUID on x86, MIDR on arm64).
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -18,13 +17,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "json.h"
-#include "perf_json.h"
-#include "tool_err.h"
-
 #include "perf_cpu.h"
-#include "perf_json.h"
-#include "private.h"
+#include "sysfs.h"
 
 /* This CPU's identifier as perf writes it: x86 "GenuineIntel-6-8F-8", arm64 "0x00000000410fd0c0". */
 static int cpu_id(bool arm, char *buf, size_t size)
@@ -39,7 +33,7 @@ static int cpu_id(bool arm, char *buf, size_t size)
 
 		if (pmu__read_file("/sys/devices/system/cpu/cpu0/regs/identification/midr_el1", midr,
 				   sizeof(midr)) < 0)
-			return tool_err(-ENOENT, "no MIDR (/sys/devices/system/cpu/cpu0/regs/identification/midr_el1)");
+			return pmu__err(-ENOENT, "no MIDR (/sys/devices/system/cpu/cpu0/regs/identification/midr_el1)");
 		v = strtoull(midr, NULL, 0);
 		v &= ~((0xfULL << 20) | 0xfULL);	/* variant and revision, as perf */
 		snprintf(buf, size, "0x%016llx", v);
@@ -47,7 +41,7 @@ static int cpu_id(bool arm, char *buf, size_t size)
 	}
 	f = fopen("/proc/cpuinfo", "re");
 	if (!f)
-		return tool_err(-errno, "/proc/cpuinfo: %s", strerror(errno));
+		return pmu__err(-errno, "/proc/cpuinfo: %s", strerror(errno));
 	while (fgets(line, sizeof(line), f) && !(vendor[0] && fam >= 0 && model >= 0 && step >= 0)) {
 		char *c = strchr(line, ':');
 
@@ -64,7 +58,7 @@ static int cpu_id(bool arm, char *buf, size_t size)
 	}
 	fclose(f);
 	if (!vendor[0] || fam < 0 || model < 0)
-		return tool_err(-ENOENT, "/proc/cpuinfo: no vendor_id, cpu family and model");
+		return pmu__err(-ENOENT, "/proc/cpuinfo: no vendor_id, cpu family and model");
 	snprintf(buf, size, "%s-%ld-%lX-%lX", vendor, fam, model, step < 0 ? 0 : step);
 	return 0;
 }
@@ -97,13 +91,17 @@ int pj_pick_model(const char *archdir, bool arm, char *model, size_t size)
 	FILE *f;
 	int r = cpu_id(arm, id, sizeof(id));
 
-	if (r < 0)
-		return tool_err(r, "%s: the running CPU's directory cannot be picked: %s (name the model directory)",
-				archdir, tool_errmsg());
+	if (r < 0) {
+		char why[512];
+
+		snprintf(why, sizeof(why), "%s", pmu_errmsg());
+		return pmu__err(r, "%s: the running CPU's directory cannot be picked: %s (name the model directory)",
+				archdir, why);
+	}
 	snprintf(path, sizeof(path), "%s/mapfile.csv", archdir);
 	f = fopen(path, "re");
 	if (!f)
-		return tool_err(-errno, "%s: %s", path, strerror(errno));
+		return pmu__err(-errno, "%s: %s", path, strerror(errno));
 	while (fgets(line, sizeof(line), f)) {
 		char *cols[4] = { 0 }, *p = line;
 
@@ -123,7 +121,7 @@ int pj_pick_model(const char *archdir, bool arm, char *model, size_t size)
 		return 0;
 	}
 	fclose(f);
-	return tool_err(-ENOENT, "%s: this CPU (%s) is not in its mapfile.csv (name a model directory, "
+	return pmu__err(-ENOENT, "%s: this CPU (%s) is not in its mapfile.csv (name a model directory, "
 			"e.g. %s/<model>)", archdir, id, archdir);
 }
 
@@ -158,97 +156,4 @@ bool pj_arm_machine(const char *dir)
 	if (dir && strstr(dir, "/x86"))
 		return false;
 	return uname(&u) == 0 && !strcmp(u.machine, "aarch64");
-}
-
-/* A file of /sys/devices/system/cpu holding a number. */
-static bool cpu_sys_num(const char *file, long *v)
-{
-	char path[PATH_MAX], buf[64];
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/%s", file);
-	if (pmu__read_file(path, buf, sizeof(buf)) < 0)
-		return false;
-	*v = strtol(buf, NULL, 0);
-	return true;
-}
-
-/* Distinct values of a topology file over the online CPUs (cores: per package and die). */
-static double distinct(const char *what)
-{
-	long ncpu = sysconf(_SC_NPROCESSORS_CONF), seen[1024], ns = 0;
-
-	for (long c = 0; c < ncpu && c < 1024; c++) {
-		char f[128];
-		long v, pkg = 0, die = 0;
-
-		snprintf(f, sizeof(f), "cpu%ld/topology/%s", c, what);
-		if (!cpu_sys_num(f, &v))
-			continue;
-		if (!strcmp(what, "core_id")) {
-			snprintf(f, sizeof(f), "cpu%ld/topology/physical_package_id", c);
-			cpu_sys_num(f, &pkg);
-			snprintf(f, sizeof(f), "cpu%ld/topology/die_id", c);
-			cpu_sys_num(f, &die);
-			v = v | pkg << 40 | die << 32;
-		}
-		long k = 0;
-
-		while (k < ns && seen[k] != v)
-			k++;
-		if (k == ns)
-			seen[ns++] = v;
-	}
-	return ns ? (double)ns : 1;
-}
-
-static bool system_wide;
-
-void tool_metric_system_wide(bool every_cpu)
-{
-	system_wide = every_cpu;
-}
-
-int tool_metric_literal(void *ctx, enum pmu__expr_lit lit, double *out)
-{
-	long v;
-
-	(void)ctx;
-	switch (lit) {
-	case PMU_EXPR_SMT_ON:
-		*out = cpu_sys_num("smt/active", &v) && v > 0;
-		return 0;
-	case PMU_EXPR_NUM_CPUS:
-		*out = (double)sysconf(_SC_NPROCESSORS_ONLN);
-		return 0;
-	case PMU_EXPR_NUM_CORES:
-		*out = distinct("core_id");
-		return 0;
-	case PMU_EXPR_NUM_DIES:
-		*out = distinct("die_id");
-		return 0;
-	case PMU_EXPR_NUM_PACKAGES:
-		*out = distinct("physical_package_id");
-		return 0;
-	case PMU_EXPR_CORE_WIDE:
-		/* perf 6.1's core_wide(): counting every CPU (-a without -C), and then trivially without SMT */
-		*out = system_wide;
-		return 0;
-	case PMU_EXPR_SLOTS: {
-		char path[PATH_MAX], buf[64];
-
-		const char *core = pj_core_pmu();
-
-		if (core) {
-			snprintf(path, sizeof(path), "%s/%s/caps/slots", pmu__sysfs_root(), core);
-			if (pmu__read_file(path, buf, sizeof(buf)) >= 0 && (*out = strtod(buf, NULL)) > 0)
-				return 0;
-		}
-		*out = NAN;	/* the evaluation says "#slots is not a number" */
-		return 0;
-	}
-	case PMU_EXPR_SYSTEM_TSC_FREQ:
-	default:
-		*out = NAN;
-		return 0;
-	}
 }
