@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -12,21 +13,71 @@
 #include "expr.h"
 #include "metric_use.h"
 #include "metrics.h"
+#include "perf_json.h"
 #include "sysfs.h"
 
 #define NBUILTIN (pmu__metric_ndefs + pmu__metric_ntopdown)
 
-static const struct pmu__metric_def *builtin(unsigned i)
+/* The metrics perf's files offer (PMU_PERF_JSON), before the built-in ones: set once, by files_load(). */
+static const struct pmu__metric_def **file_defs;
+static unsigned nfile;
+
+/* PMU_PERF_JSON's files read, once, for the first metric name: 0 or -errno with a message naming the path. */
+static int files_load(void)
 {
+	static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+	static bool done;
+	static int rc;
+	const struct pmu__pj_metric *m;
+	size_t n;
+
+	if (!pmu__getenv("PMU_PERF_JSON"))
+		return 0;
+	pthread_mutex_lock(&lock);
+	if (!done && (rc = pmu__pj_load()) == 0 && pmu__pj_from_files()) {
+		m = pmu__pj_metrics(&n);
+		if ((file_defs = calloc(n ? n : 1, sizeof(*file_defs)))) {
+			for (size_t i = 0; i < n; i++)
+				if (m[i].e)	/* offered, not refused */
+					file_defs[nfile++] = &m[i].d;
+		} else {
+			rc = pmu__err(-ENOMEM, "PMU_PERF_JSON: out of memory");
+		}
+	}
+	done = true;
+	pthread_mutex_unlock(&lock);
+	return rc;
+}
+
+static unsigned ndefs(void)
+{
+	return nfile + NBUILTIN;
+}
+
+static const struct pmu__metric_def *def_at(unsigned i)
+{
+	if (i < nfile)
+		return file_defs[i];
+	i -= nfile;
 	return i < pmu__metric_ndefs ? &pmu__metric_defs[i] : &pmu__metric_topdown[i - pmu__metric_ndefs];
 }
 
 const struct pmu__metric_def *pmu__metric_builtin(const char *name)
 {
-	for (unsigned i = 0; i < NBUILTIN; i++)
-		if (!strcasecmp(builtin(i)->name, name) || (builtin(i)->key && !strcasecmp(builtin(i)->key, name)))
-			return builtin(i);
+	for (unsigned i = 0; i < ndefs(); i++)
+		if (!strcasecmp(def_at(i)->name, name) || (def_at(i)->key && !strcasecmp(def_at(i)->key, name)))
+			return def_at(i);
 	return NULL;
+}
+
+/* What id opens as: a perf file's event in its terms, else id itself. malloc'd; NULL with a message. */
+static char *id_spec(const char *id)
+{
+	char *s = nfile ? pmu__pj_metric_event(id) : strdup(id);
+
+	if (!s && !nfile)
+		pmu__err(-ENOMEM, "%s: out of memory", id);
+	return s;
 }
 
 /* The machine's literals: #num_cpus, #slots (a core PMU's caps/slots); the others have no value (NaN). */
@@ -62,13 +113,22 @@ static int any_literal(void *ctx, enum pmu__expr_lit lit, double *out)
 	return rc;
 }
 
+/* perf's files' metrics may name other metrics of theirs; the built-in ones name events alone */
 static const struct pmu__expr_env events_env = { .literal = any_literal };
+static const struct pmu__expr_env files_env = { .literal = any_literal, .metric = pmu__pj_metric_ref };
 
 bool pmu__metric_event_is(const char *event, const char *id)
 {
 	const char *const *l = pmu__spellings(id);
+	bool is = pmu__metric_is(event, l ? l : (const char *const[]){ id, NULL });
+	char *spec;
 
-	return pmu__metric_is(event, l ? l : (const char *const[]){ id, NULL });
+	/* a perf file's event opens by its terms, and the set names it so */
+	if (!is && nfile && (spec = pmu__pj_metric_event(id))) {
+		is = strcmp(spec, id) && !strcmp(event, spec);
+		free(spec);
+	}
+	return is;
 }
 
 /* d's expression parsed, and the events it needs: 0 or -errno with a message. */
@@ -78,7 +138,7 @@ static int def_events(const struct pmu__metric_def *d, struct pmu__expr **e, con
 
 	if (r < 0)
 		return r;
-	r = pmu__expr_events(*e, &events_env, ids, n);
+	r = pmu__expr_events(*e, nfile ? &files_env : &events_env, ids, n);
 	if (r < 0) {
 		pmu__expr_free(*e);
 		*e = NULL;
@@ -152,8 +212,8 @@ static bool metric_name(const char *tok, size_t len, const struct pmu__metric_de
 	memcpy(name, tok, len);
 	name[len] = '\0';
 	*d = pmu__metric_builtin(name);
-	for (unsigned i = 0; !*d && !group && i < NBUILTIN; i++)
-		group = pmu__metric_def_in(builtin(i), name);
+	for (unsigned i = 0; !*d && !group && i < ndefs(); i++)
+		group = pmu__metric_def_in(def_at(i), name);
 	return (*d || group) && pmu__event_parse(tok, len, &ev) < 0;
 }
 
@@ -170,10 +230,22 @@ static int add_metric(const struct pmu__metric_def *d, const struct list *given,
 	if ((r = def_events(d, &e, &ids, &n)) < 0)
 		return r;
 	r = list_add(named, d->name, strlen(d->name));
-	for (unsigned i = 0; r == 0 && i < n; i++)
-		if (strcmp(ids[i], "duration_time") && !list_has(given, ids[i], true) && !list_has(out, ids[i], true))
-			r = list_add(out, ids[i], strlen(ids[i]));
+	for (unsigned i = 0; r == 0 && i < n; i++) {
+		char *spec;
+
+		if (!strcmp(ids[i], "duration_time") || list_has(given, ids[i], true) || list_has(out, ids[i], true))
+			continue;
+		if (!(spec = id_spec(ids[i])))
+			r = -EINVAL;
+		else
+			r = list_add(out, spec, strlen(spec));
+		free(spec);
+	}
 	free(ids);
+	if (r == -EINVAL) {
+		pmu__expr_free(e);
+		return r;	/* a perf file's event that cannot be written here: said */
+	}
 	pmu__expr_free(e);
 	return r == -ENOMEM ? pmu__err(r, "metric %s: out of memory", d->name) : r;
 }
@@ -200,12 +272,16 @@ static int usable(const struct pmu__metric_def *d, struct list *missing, char *w
 	if (r < 0)
 		return r;
 	for (unsigned i = 0; r == 0 && i < n; i++) {
+		char *one;
+
 		if (!strcmp(ids[i], "duration_time"))
 			continue;
-		if (pmu__event_parse(ids[i], strlen(ids[i]), &ev) == 0) {
-			r = list_add(&evs, ids[i], strlen(ids[i]));
+		if ((one = id_spec(ids[i])) && pmu__event_parse(one, strlen(one), &ev) == 0) {
+			r = list_add(&evs, one, strlen(one));
+			free(one);
 			continue;
 		}
+		free(one);
 		*ok = false;
 		if (!list_has(missing, ids[i], false))
 			r = list_add(missing, ids[i], strlen(ids[i]));
@@ -246,13 +322,13 @@ static int add_group(const char *g, const struct list *given, struct list *out, 
 	bool ok, mem = true;
 	int r = 0;
 
-	for (unsigned i = 0; r == 0 && i < NBUILTIN; i++) {
-		if (!pmu__metric_def_in(builtin(i), g))
+	for (unsigned i = 0; r == 0 && i < ndefs(); i++) {
+		if (!pmu__metric_def_in(def_at(i), g))
 			continue;
-		r = usable(builtin(i), &missing, why, sizeof(why), &ok);
+		r = usable(def_at(i), &missing, why, sizeof(why), &ok);
 		if (r == 0 && ok) {
 			found++;
-			r = add_metric(builtin(i), given, out, named);
+			r = add_metric(def_at(i), given, out, named);
 		}
 	}
 	if (r == 0 && !found && !missing.n) {
@@ -267,6 +343,22 @@ static int add_group(const char *g, const struct list *given, struct list *out, 
 	return r == -ENOMEM ? pmu__err(r, "%s: out of memory", g) : r;
 }
 
+/* tok[0..len) is a metric of perf's files that they offer not here: -EINVAL saying why, else 0. */
+static int refused(const char *tok, size_t len)
+{
+	const struct pmu__pj_metric *m;
+	size_t n;
+
+	if (!pmu__getenv("PMU_PERF_JSON") || !pmu__pj_from_files())
+		return 0;
+	m = pmu__pj_metrics(&n);
+	for (size_t i = 0; i < n; i++)
+		if (m[i].why && strlen(m[i].d.name) == len && !strncasecmp(m[i].d.name, tok, len))
+			return pmu__err(-EINVAL, "%.*s: a metric of %s that cannot be counted here: %s", (int)len, tok,
+					m[i].file ? m[i].file : pmu__pj_source(), m[i].why);
+	return 0;
+}
+
 int pmu__metric_expand(const char *events, char **spec, char **named)
 {
 	struct list given = { 0 }, out = { 0 }, nm = { 0 };
@@ -277,11 +369,13 @@ int pmu__metric_expand(const char *events, char **spec, char **named)
 	int r, added = 0;
 
 	*spec = *named = NULL;
+	if ((r = files_load()) < 0)
+		return r;
 	/* the events named, for the metrics' not to repeat them */
 	for (p = events; added == 0 && (r = pmu__event_next(&p, &tok, &len)) > 0;)
 		if (metric_name(tok, len, &d))
 			any = true;
-		else
+		else if ((added = refused(tok, len)) == 0)
 			added = list_add(&given, tok, len);
 	/* an empty event: the list as given, for pmu_open() to refuse */
 	r = added < 0 ? added : 0;
@@ -372,7 +466,8 @@ int pmu__mplan_make(struct pmu__mplan *p, const char *const *events, unsigned n,
 	int r = 0;
 
 	p->n = 0;
-	p->m = calloc(NBUILTIN, sizeof(*p->m));
+	(void)files_load();	/* a failure was said where the metrics were named; the built-in ones stay */
+	p->m = calloc(ndefs(), sizeof(*p->m));
 	if (!p->m)
 		return pmu__err(-ENOMEM, "metrics: out of memory");
 	for (const char *s = named; r == 0 && s && *s; s += strcspn(s, ",") + (s[strcspn(s, ",")] == ',')) {
@@ -383,8 +478,8 @@ int pmu__mplan_make(struct pmu__mplan *p, const char *const *events, unsigned n,
 		if ((d = pmu__metric_builtin(name)))
 			r = plan_add(p, d, true, events, n);
 	}
-	for (unsigned i = 0; r == 0 && i < NBUILTIN; i++)
-		r = plan_add(p, builtin(i), false, events, n);
+	for (unsigned i = 0; r == 0 && i < ndefs(); i++)
+		r = plan_add(p, def_at(i), false, events, n);
 	if (r < 0)
 		pmu__mplan_free(p);
 	return r == -ENOMEM ? pmu__err(r, "metrics: out of memory") : r;
@@ -417,7 +512,7 @@ bool pmu__mplan_value(const struct pmu__mplan *p, unsigned i, const char *const 
 		      const uint64_t *sums, uint64_t ns, double *out)
 {
 	struct vctx c = { events, n, sums, ns };
-	struct pmu__expr_env env = { value, literal, NULL, &c };
+	struct pmu__expr_env env = { value, literal, nfile ? pmu__pj_metric_ref : NULL, &c };
 	char saved[512];
 	bool ok;
 

@@ -198,7 +198,7 @@ static int load_path(const char *path)
 
 	if (!is_dir(path)) {
 		if (!pj_is_file(path))
-			return pmu__err(-ENOENT, "--perf-json %s: no such directory or file", path);
+			return pmu__err(-ENOENT, "%s: no such directory or file", path);
 		return load_file(path, &pj.ev, &pj.nev, pj_arm_machine(NULL));
 	}
 	/* pmu-events, pmu-events/arch, arch/<arch> (with mapfile.csv), or a model directory */
@@ -284,6 +284,18 @@ static char *refusal(struct pmu__pj_metric *m)
 static struct pmu__pj_metric builtin[32];
 static size_t nbuiltin;
 
+/* r, with the message it set after prefix. */
+static int prefixed(int r, const char *prefix)
+{
+	char why[512];
+
+	if (r < 0) {
+		snprintf(why, sizeof(why), "%s", pmu_errmsg());
+		pmu__err(r, "%s%s", prefix, why);
+	}
+	return r;
+}
+
 int pmu__pj_load(void)
 {
 	const char *env = pmu__getenv("PMU_PERF_JSON");
@@ -298,19 +310,13 @@ int pmu__pj_load(void)
 		if (!copy)
 			return pmu__err(-ENOMEM, "out of memory");
 		for (char *p = strtok_r(copy, ":", &save); p && r == 0; p = strtok_r(NULL, ":", &save)) {
-			r = load_path(p);
-			if (r < 0) {
-				char why[512];
-
-				snprintf(why, sizeof(why), "%s", pmu_errmsg());
-				pmu__err(r, "PMU_PERF_JSON: %s", why);
-			}
+			r = prefixed(load_path(p), "PMU_PERF_JSON: ");
 		}
 		free(copy);
 		pj.files = true;
 	}
 	for (size_t i = 0; r == 0 && i < pj.npaths; i++) {
-		r = load_path(pj.paths[i]);
+		r = prefixed(load_path(pj.paths[i]), "--perf-json ");
 		pj.files = true;
 	}
 	if (r < 0)
@@ -462,6 +468,8 @@ void pmu__pj_free(void)
 	free(pj.m);
 	free(pj.ev);
 	free(pj.std);
+	for (size_t i = 0; i < pj.npaths; i++)
+		free(pj.paths[i]);
 	free(pj.paths);
 	pj_events_free();
 	memset(&pj, 0, sizeof(pj));
