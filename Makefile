@@ -93,7 +93,8 @@ TESTS += $(patsubst test/$(TARGET_ARCH_DIR)/%.c,$(O)/test/%,$(wildcard test/$(TA
 ifneq ($(STATIC),1)
 TESTS += $(O)/test/x86_rdpmc_emu_so $(O)/test/x86_topdown_emu_so
 endif
-BENCHES := $(patsubst bench/%.c,$(O)/bench/%,$(wildcard bench/*.c))
+# bench/omp is an OpenMP program: the compat tier builds it with clang -fopenmp (libomp)
+BENCHES := $(patsubst bench/%.c,$(O)/bench/%,$(filter-out bench/omp.c,$(wildcard bench/*.c)))
 ifeq ($(STATIC),1)
 BENCHES := $(filter-out $(O)/bench/startup,$(BENCHES))	# it preloads libpmu.so.0, which a static build has not
 endif

@@ -82,7 +82,9 @@ $(O)/libpmu-%.so: $(O)/compat/%.o compat/libpmu-%.map $(SHARED_LIB) $(O)/install
 # libpmu-mpi: built where an MPI compiler wrapper is (MPICC, Open MPI's or MPICH's mpicc), with
 # pmu report merge's code (the tool's archive) inside it.
 MPICC ?= mpicc
-HAVE_MPI := $(if $(filter clean,$(MAKECMDGOALS)),,$(shell command -v $(MPICC) 2>/dev/null))
+# (not in a cross build: the MPI wrapper compiles for this machine)
+HAVE_MPI := $(if $(filter clean,$(MAKECMDGOALS)),,$(shell command -v $(MPICC) >/dev/null 2>&1 && \
+	[ "$$($(MPICC) -dumpmachine 2>/dev/null)" = "$$($(CC) -dumpmachine 2>/dev/null)" ] && echo 1))
 ifneq ($(HAVE_MPI),)
 RUNTIME_LIBS += mpi
 RUNTIME_SOS += $(O)/libpmu-mpi.so

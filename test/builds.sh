@@ -40,7 +40,7 @@ b riscv64 riscv64-linux-gnu-gcc O=build-riscv64 STATIC=1 all tests bench
 v=$(sed -n 's/^#define PMU_VERSION_[A-Z]* //p' include/pmu.h | paste -sd.)
 no_tool_code() {
 	nm --defined-only build/libpmu.a > build/libpmu.a.nm || return 1
-	! grep -E ' (pmu__json_(parse|load|get|free)|pmu__rep_[a-z]*|pmu__task_[a-z]*|pmu__online_cpus|pmu__policy)$' build/libpmu.a.nm &&
+	! grep -E ' (pmu__rep_[a-z]*|pmu__task_[a-z]*|pmu__online_cpus|pmu__policy|merge_[a-z]*)$' build/libpmu.a.nm &&
 		grep -q ' pmu__event_parse$' build/libpmu.a.nm
 }
 links_lib() { ldd build/pmu | grep "libpmu.so.0 => $PWD/build/libpmu.so.0"; }
