@@ -70,14 +70,13 @@ const struct pmu__metric_def *pmu__metric_builtin(const char *name)
 	return NULL;
 }
 
-/* What id opens as: a perf file's event in its terms, else id itself. malloc'd; NULL with a message. */
-static char *id_spec(const char *id)
+/* What id opens as, into *s: a perf file's event in its terms, else id itself (malloc'd). 0 or -errno. */
+static int id_spec(const char *id, char **s)
 {
-	char *s = nfile ? pmu__pj_metric_event(id) : strdup(id);
-
-	if (!s && !nfile)
-		pmu__err(-ENOMEM, "%s: out of memory", id);
-	return s;
+	*s = nfile ? pmu__pj_metric_event(id) : strdup(id);
+	if (*s)
+		return 0;
+	return nfile && errno == EINVAL ? -EINVAL : pmu__err(-ENOMEM, "%s: out of memory", id);
 }
 
 /* The machine's literals: #num_cpus, #slots (a core PMU's caps/slots); the others have no value (NaN). */
@@ -235,9 +234,7 @@ static int add_metric(const struct pmu__metric_def *d, const struct list *given,
 
 		if (!strcmp(ids[i], "duration_time") || list_has(given, ids[i], true) || list_has(out, ids[i], true))
 			continue;
-		if (!(spec = id_spec(ids[i])))
-			r = -EINVAL;
-		else
+		if ((r = id_spec(ids[i], &spec)) == 0)
 			r = list_add(out, spec, strlen(spec));
 		free(spec);
 	}
@@ -276,12 +273,15 @@ static int usable(const struct pmu__metric_def *d, struct list *missing, char *w
 
 		if (!strcmp(ids[i], "duration_time"))
 			continue;
-		if ((one = id_spec(ids[i])) && pmu__event_parse(one, strlen(one), &ev) == 0) {
+		if ((r = id_spec(ids[i], &one)) == -ENOMEM)
+			break;
+		if (r == 0 && pmu__event_parse(one, strlen(one), &ev) == 0) {
 			r = list_add(&evs, one, strlen(one));
 			free(one);
 			continue;
 		}
 		free(one);
+		r = 0;
 		*ok = false;
 		if (!list_has(missing, ids[i], false))
 			r = list_add(missing, ids[i], strlen(ids[i]));

@@ -416,6 +416,7 @@ char *pmu__pj_metric_event(const char *id)
 
 	if (e && e->why) {
 		pmu__err(-EINVAL, "%s: %s", id, e->why);
+		errno = EINVAL;
 		return NULL;
 	}
 	if (e) {
@@ -436,8 +437,10 @@ char *pmu__pj_metric_event(const char *id)
 			if (*p == '@')
 				*p = '/';
 	}
-	if (!s)
+	if (!s) {
 		pmu__err(-ENOMEM, "out of memory");
+		errno = ENOMEM;
+	}
 	return s;
 }
 

@@ -47,8 +47,8 @@ PMU_TOOL const char *pmu__pj_source(void);
  * The event an expression's identifier names, in the form that opens: a
  * perf JSON event's pmu/terms/, "pmu@ev@" as pmu/ev/, an Arm common event
  * the armv8 core PMU does not list as a raw rNN, else id itself. NULL (with
- * a message) when a file's event cannot be expressed here. The string is
- * malloc'd.
+ * a message, errno EINVAL) when a file's event cannot be expressed here, or
+ * (ENOMEM) out of memory. The string is malloc'd.
  */
 PMU_TOOL char *pmu__pj_metric_event(const char *id);
 
