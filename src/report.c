@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "escape.h"
@@ -296,6 +297,7 @@ static void report_json(FILE *f, const struct pmu_results *s)
 {
 	char host[256] = "", cmd[4096], when[32] = "", nm[PMU_ESC_SIZE], why[PMU_ESC_SIZE];
 	unsigned nr = 0;
+	struct utsname un;
 	struct tm tm;
 
 	if (gethostname(host, sizeof(host)) != 0)
@@ -310,6 +312,8 @@ static void report_json(FILE *f, const struct pmu_results *s)
 	pmu__json_str(f, host);
 	fputs(",\n  \"command\": ", f);
 	pmu__json_str(f, cmd);
+	fputs(",\n  \"kernel\": ", f);	/* what pmu report diff compares before the figures */
+	pmu__json_str(f, uname(&un) == 0 ? un.release : "");
 	fprintf(f, ",\n  \"start\": \"%s\",\n  \"start_ns\": %llu,\n  \"events\": [", when,
 		(unsigned long long)s->start.tv_sec * 1000000000ull + (unsigned long long)s->start.tv_nsec);
 	for (unsigned i = 0; i < s->n; i++) {
