@@ -260,8 +260,8 @@ static void print_event(const struct stat_opts *so, const struct ev *ev, unsigne
 		pmu__json_str(f, unit);
 		fputs(", \"event\" : ", f);
 		pmu__json_str(f, e->name);
-		if (so->el.n > 1)
-			fprintf(f, ", \"variance\" : %.2f", runs_pct(&e->st));
+		if (so->el.n > 1)	/* perf's variance, and the runs it is of (pmu report diff's t-test) */
+			fprintf(f, ", \"variance\" : %.2f, \"runs\" : %u", runs_pct(&e->st), e->st.n);
 		fprintf(f, ", \"event-runtime\" : %" PRIu64 ", \"pcnt-running\" : %.2f", e->rd.running, pct);
 		if (has_m)
 			fprintf(f, ", \"metric-value\" : %f, \"metric-unit\" : \"%s\"", mv, munit);
