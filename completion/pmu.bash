@@ -89,7 +89,7 @@ _pmu()
 		else
 			COMPREPLY=($(compgen -c -- "$cur"))
 		fi ;;
-	report) ((cword == 2)) && COMPREPLY=($(compgen -W "merge" -- "$cur")) || COMPREPLY=($(compgen -f -- "$cur")) ;;
+	report) ((cword == 2)) && COMPREPLY=($(compgen -W "merge diff" -- "$cur")) || COMPREPLY=($(compgen -f -- "$cur")) ;;
 	check)
 		case $prev in
 		-e) _pmu_events "$cur"; return ;;

@@ -20,6 +20,10 @@ int cmd_report(int argc, char **argv);
 int tool_sysfs_option(const char *cmd, int argc, char **argv, int *i);
 /* "--perf-json PATH" or "--perf-json=PATH" at argv[*i] (pmu__pj_add_path), as tool_sysfs_option. */
 int tool_perf_json_option(const char *cmd, int argc, char **argv, int *i);
+/* pmu report diff BASE NEW (diff.c): the exit status. */
+int cmd_diff(int argc, char **argv);
+/* Its usage to f: 0 for stdout, else 129. */
+int diff_usage(FILE *f);
 /* pmu list metric (groups: metricgroup), as text or json (list_metric.c): the exit status. */
 int list_metrics(bool groups, bool json);
 #endif

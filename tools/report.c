@@ -197,13 +197,15 @@ static int merge_main(int argc, char **argv)
 int cmd_report(int argc, char **argv)
 {
 	if (argc < 2) {
-		fprintf(stderr, "pmu report: which? (merge)\n");
+		fprintf(stderr, "pmu report: which? (merge, diff)\n");
 		return usage(stderr);
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))
-		return usage(stdout);
+		return usage(stdout), diff_usage(stdout);
 	if (!strcmp(argv[1], "merge"))
 		return merge_main(argc - 1, argv + 1);
-	fprintf(stderr, "pmu report: unknown subcommand '%s' (merge)\n", argv[1]);
+	if (!strcmp(argv[1], "diff"))
+		return cmd_diff(argc - 1, argv + 1);
+	fprintf(stderr, "pmu report: unknown subcommand '%s' (merge, diff)\n", argv[1]);
 	return usage(stderr);
 }

@@ -15,6 +15,7 @@
     print(pmu.report(format="json"))
     for r in pmu.results():        # the same figures as objects
         print(r.name, r.calls, r.ns_min, r.ns_max, r.counts, r.running_pct, r.metrics)
+    d = pmu.diff("base.json", "new.json")   # pmu report diff's figures as data
 
 The library is looked for in $PMU_LIBRARY, next to this package, in the
 library directory of the prefix `make install` put this package in (the
@@ -27,11 +28,14 @@ import ctypes
 import errno
 import ctypes.util
 import functools
+import json
 import os
+import shutil
+import subprocess
 import tempfile
 
 __all__ = ["open", "Set", "region", "region_register", "region_enter", "region_exit", "thread_init", "thread_fini", "report", "results", "Region", "Thread",
-           "version", "library"]
+           "version", "library", "diff"]
 
 
 def _load():
@@ -329,3 +333,25 @@ def report(format="table", path=None):  # noqa: A002 - the library's own word
         with builtins.open(f, encoding="utf-8") as fh:
             return fh.read()
 
+
+def _tool():
+    """The pmu tool of this library: $PMU_TOOL, beside the library (a build tree), its prefix's bin/, the PATH."""
+    libdir = os.path.dirname(os.path.realpath(library)) if os.path.isabs(library) else ""
+    for cand in (os.environ.get("PMU_TOOL"), libdir and os.path.join(libdir, "pmu"),
+                 libdir and os.path.join(libdir, "..", "bin", "pmu"), shutil.which("pmu")):
+        if cand and os.path.isfile(cand) and os.access(cand, os.X_OK):
+            return cand
+    raise FileNotFoundError(errno.ENOENT, "the pmu tool was not found (set PMU_TOOL to its path)", "pmu")
+
+
+def diff(base, new, alpha=0.05, fail_if=()):
+    """pmu report diff of two reports (or pmu stat -j outputs) as data: a dict with "rows" (per region and
+    figure: base, new, change_pct, p, ci_low_pct, ci_high_pct, significant, flags), "notes", "only_in_base",
+    "only_in_new" and "gate" ({"thresholds", "failed"} for the fail_if thresholds, "instructions:u:+2%")."""
+    args = [_tool(), "report", "diff", "--format", "json", "--alpha", repr(float(alpha))]
+    for t in fail_if:
+        args += ["--fail-if", t]
+    p = subprocess.run(args + ["--", os.fspath(base), os.fspath(new)], capture_output=True, text=True, check=False)
+    if p.returncode not in (0, 1):
+        raise ValueError(p.stderr.strip() or "pmu report diff: exit status %d" % p.returncode)
+    return json.loads(p.stdout)

@@ -207,3 +207,33 @@ def test_metrics_per_region():
     with pytest.raises(OSError) as e:
         pmu.thread_init("task-clock,no_such_metric")
     assert "no_such_metric" in e.value.strerror
+
+
+def test_diff(tmp_path):
+    pmu.thread_init("task-clock,page-faults")
+    try:
+        for n in (10, 10, 10):
+            with pmu.region("pages"):
+                touch_pages(n)
+        pmu.report(format="json", path=str(tmp_path / "base.json"))
+    finally:
+        pmu.thread_fini()
+    pmu.thread_init("task-clock,page-faults")
+    try:
+        for n in (40, 40, 40):
+            with pmu.region("pages"):
+                touch_pages(n)
+        with pmu.region("new"):
+            pass
+        pmu.report(format="json", path=str(tmp_path / "new.json"))
+    finally:
+        pmu.thread_fini()
+    d = pmu.diff(tmp_path / "base.json", tmp_path / "new.json", fail_if=["page-faults:+50%"])
+    rows = {(r["region"], r["figure"]): r for r in d["rows"]}
+    faults = rows[("pages", "page-faults")]
+    assert faults["new"] > faults["base"] and faults["change_pct"] > 50
+    assert d["only_in_new"] == ["new"] and d["gate"]["thresholds"] == 1
+    assert rows[("pages", "calls")]["change_pct"] == 0
+    with pytest.raises(ValueError) as e:
+        pmu.diff(tmp_path / "base.json", tmp_path / "missing.json")
+    assert "missing.json" in str(e.value)

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pmu report diff on crafted inputs with known answers: Welch's test of a
+ * textbook pair (t 2.455, df 24.99, p 0.02138), a change that is not
+ * significant, regions on one side only, a multiplexed event, inputs from
+ * another host, kernel, library and event list, pmu stat -j's lines, the
+ * markdown, and each exit status of the gate.
+ */
+#include <math.h>
+
+#include "test.h"
+#include "tool_run.h"
+
+static char dir[] = "/tmp/pmu-diff.XXXXXX";
+
+struct rgn {
+	const char *name;
+	unsigned calls;
+	double sum, sd, running;	/* the event's total, its population sd per call, its running % */
+};
+
+/* A region report at dir/file, one event, as pmu_report() writes it (one thread). */
+static void report(const char *file, const char *host, const char *lib, const char *event, const struct rgn *r,
+		   unsigned n)
+{
+	char path[PATH_MAX + 64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fprintf(f, "{\"library\": \"libpmu %s\", \"pid\": 1, \"hostname\": \"%s\", \"command\": \"t\", "
+		"\"kernel\": \"6.1.0\", \"start\": \"2026-12-03T00:00:00Z\", \"start_ns\": 1, \"events\": [\"%s\"], "
+		"\"units\": {}, \"not_supported\": {}, \"regions\": [", lib, host, event);
+	for (unsigned i = 0; i < n; i++) {
+		char one[1024];
+
+		snprintf(one, sizeof(one), "\"calls\": %u, \"spans\": %u, \"ns\": %u, \"ns_per_call\": 1000.0, "
+			 "\"ns_min\": 1000, \"ns_max\": 1000, \"ns_stddev\": 0.0, \"counts\": {\"%s\": %.0f}, "
+			 "\"min\": {\"%s\": 0}, \"max\": {\"%s\": %.0f}, \"stddev\": {\"%s\": %.17g}, "
+			 "\"running_pct\": {\"%s\": %.1f}, \"metrics\": {}", r[i].calls, r[i].calls, 1000 * r[i].calls,
+			 event, r[i].sum, event, event, r[i].sum, event, r[i].sd, event, r[i].running);
+		fprintf(f, "%s{\"name\": \"%s\", %s, \"threads\": [{\"tid\": 1, \"name\": \"t\", \"exited\": false, %s}]}",
+			i ? ", " : "", r[i].name, one, one);
+	}
+	fputs("]}\n", f);
+	fclose(f);
+}
+
+static int diff(const char *args)
+{
+	return run("", tool, "report diff %s", args);
+}
+
+int main(void)
+{
+	/* x10 of the textbook samples: means 208.2 and 229.87, population sds 27.10 and 18.86 */
+	const struct rgn base[] = { { "work", 15, 3123, 27.097847392981853, 100 }, { "same", 10, 10000, 100, 100 },
+				    { "gone", 1, 5, 0, 100 } };
+	const struct rgn new[] = { { "work", 15, 3448, 18.863957402647222, 100 }, { "same", 10, 10010, 100, 100 },
+				   { "fresh", 1, 5, 0, 100 } };
+	const struct rgn mux[] = { { "work", 15, 3448, 18.863957402647222, 50 } };
+	double p, lo, hi;
+	char a[PATH_MAX * 3];
+	int st;
+
+	if (find())
+		T_SKIP("the pmu tool not found next to this test");
+	if (!mkdtemp(dir))
+		T_SKIP("mkdtemp: %s", strerror(errno));
+	report("base.json", "vm", "0.6.0", "ev", base, 3);
+	report("new.json", "vm", "0.6.0", "ev", new, 3);
+	report("mux.json", "other", "0.5.0", "ev:u", mux, 1);
+
+	/* the textbook pair: significant; the same sum by 0.1%: not */
+	snprintf(a, sizeof(a), "--format csv %s/base.json %s/new.json", dir, dir);
+	CHECK_MSG((st = diff(a)) == 0, "exit %d: %s", st, err);
+	const char *row = strstr(out, "\nwork,ev,");
+	CHECK_MSG(row && sscanf(row, "\nwork,ev,%*[^,],%*[^,],%*[^,],%lf,%lf,%lf,yes,", &p, &lo, &hi) == 3 &&
+		  fabs(p - 0.021378) < 2e-5 && lo > 1 && hi < 20 && lo < 10.4067 && hi > 10.4067, "%s", out);
+	CHECK_MSG(strstr(out, "\nwork,ev,208.19999999999999,229.86666666666667,10.406660") != NULL, "%s", out);
+	CHECK_MSG(strstr(out, "\nsame,ev,1000,1001,0.1") && strstr(out, "\nsame,ev,") &&
+		  strstr(strstr(out, "\nsame,ev,"), ",no,"), "%s", out);
+	/* regions on one side only */
+	CHECK_MSG(strstr(out, "\ngone,,,,,,,,no,only in base\n") && strstr(out, "\nfresh,,,,,,,,no,only in new\n"),
+		  "%s", out);
+	/* multiplexed, another host, library and event list: flagged and said */
+	snprintf(a, sizeof(a), "%s/base.json %s/mux.json", dir, dir);
+	CHECK_MSG((st = diff(a)) == 0 && strstr(err, "note: hosts differ: vm (base), other (new)") &&
+		  strstr(err, "library versions differ: libpmu 0.6.0 (base), libpmu 0.5.0 (new)") &&
+		  strstr(err, "event lists (user/kernel modifiers too) differ: ev (base), ev:u (new)") &&
+		  strstr(out, "only in base") && strstr(out, "only in new"), "exit %d: %s%s", st, out, err);
+	report("mux.json", "vm", "0.6.0", "ev", mux, 1);
+	CHECK_MSG((st = diff(a)) == 0 && strstr(out, "multiplexed"), "exit %d: %s", st, out);
+	/* markdown: a table a pull request shows, the significant change in bold */
+	snprintf(a, sizeof(a), "--format markdown %s/base.json %s/new.json", dir, dir);
+	CHECK_MSG(diff(a) == 0 && strstr(out, "| region | figure | base | new | change |") &&
+		  strstr(out, "| work | ev | 208.2 | 229.867 | **+10.41%** |"), "%s", out);
+	/* the gate: 1 when a significant change passes the threshold, 0 when it does not */
+	snprintf(a, sizeof(a), "--fail-if ev:+5%% %s/base.json %s/new.json", dir, dir);
+	CHECK_MSG((st = diff(a)) == 1 && strstr(err, "FAIL ev in work: +10.41%"), "exit %d: %s", st, err);
+	snprintf(a, sizeof(a), "--fail-if work@ev:+20%% --fail-if ev:-5%% %s/base.json %s/new.json", dir, dir);
+	CHECK_MSG((st = diff(a)) == 0 && strstr(err, "pass ev in same: +0.10%"), "exit %d: %s", st, err);
+	snprintf(a, sizeof(a), "--fail-if ev:+0.05%% %s/base.json %s/new.json", dir, dir);
+	CHECK_MSG((st = diff(a)) == 1 && strstr(err, "pass ev in same: +0.10% (threshold +0.05%, p ") &&
+		  strstr(err, "not significant"), "work past the threshold (exit 1), same past it by chance: exit %d: %s",
+		  st, err);
+	/* 129 for usage, 2 for an input that cannot be read */
+	snprintf(a, sizeof(a), "--fail-if ev:5 %s/base.json %s/new.json", dir, dir);
+	CHECK_MSG(diff(a) == 129 && strstr(err, "--fail-if 'ev:5'"), "%s", err);
+	CHECK_MSG(diff("--alpha 2 a b") == 129 && diff("onlyone") == 129, "%s", err);
+	snprintf(a, sizeof(a), "%s/base.json %s/missing.json", dir, dir);
+	CHECK_MSG(diff(a) == 2 && strstr(err, "missing.json: No such file"), "%s", err);
+	/* pmu stat -j's lines: -r's spread (variance: the sd of the mean in %), 5 runs each */
+	{
+		char p1[PATH_MAX + 64], p2[PATH_MAX + 64];
+		FILE *f1, *f2;
+
+		snprintf(p1, sizeof(p1), "%s/s1.json", dir);
+		snprintf(p2, sizeof(p2), "%s/s2.json", dir);
+		f1 = fopen(p1, "w");
+		f2 = fopen(p2, "w");
+		CHECK(f1 && f2);
+		if (f1 && f2) {
+			fputs("{\"counter-value\" : \"1000.000000\", \"unit\" : \"\", \"event\" : \"instructions:u\", "
+			      "\"variance\" : 0.10, \"runs\" : 5, \"event-runtime\" : 1, \"pcnt-running\" : 100.00}\n", f1);
+			fputs("{\"counter-value\" : \"1030.000000\", \"unit\" : \"\", \"event\" : \"instructions:u\", "
+			      "\"variance\" : 0.10, \"runs\" : 5, \"event-runtime\" : 1, \"pcnt-running\" : 100.00}\n", f2);
+		}
+		if (f1)
+			fclose(f1);
+		if (f2)
+			fclose(f2);
+		snprintf(a, sizeof(a), "--format json --fail-if instructions:u:+2%% %s %s", p1, p2);
+		CHECK_MSG((st = diff(a)) == 1 && strstr(out, "\"region\": \"pmu stat\", \"figure\": \"instructions:u\"") &&
+			  strstr(out, "\"change_pct\": 3") && strstr(out, "\"significant\": true") &&
+			  strstr(out, "\"kind\": \"stat\""), "exit %d: %s%s", st, out, err);
+	}
+	snprintf(a, sizeof(a), "rm -rf '%s'", dir);
+	CHECK(system(a) == 0);
+	T_DONE();
+}
