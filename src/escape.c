@@ -199,3 +199,32 @@ void pmu__json_str(FILE *f, const char *s)
 	}
 	fputc('"', f);
 }
+
+/* ---- HTML ---- */
+
+/*
+ * Text, escaped as for a terminal (control characters and bytes that are
+ * not UTF-8 as \xHH), then & < > " ' as character references: valid in an
+ * element's text and in a quoted attribute alike.
+ */
+void pmu__html_str(FILE *f, const char *s)
+{
+	size_t len = strlen(s);
+
+	while (len) {
+		char u[16];
+		size_t used, n = text_unit(u, s, len, &used);
+
+		for (size_t i = 0; i < n; i++) {
+			const char *ref = u[i] == '&' ? "&amp;" : u[i] == '<' ? "&lt;" : u[i] == '>' ? "&gt;" :
+					  u[i] == '"' ? "&quot;" : u[i] == '\'' ? "&#39;" : NULL;
+
+			if (ref)
+				fputs(ref, f);
+			else
+				fputc(u[i], f);
+		}
+		s += used;
+		len -= used;
+	}
+}

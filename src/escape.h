@@ -31,4 +31,7 @@ PMU_TOOL void pmu__report_csv_field(FILE *f, const char *s);
 /* s as a JSON string, quoted and escaped. */
 PMU_TOOL void pmu__json_str(FILE *f, const char *s);
 
+/* s in HTML text or a quoted attribute: escaped as text, then & < > " ' as references. */
+PMU_TOOL void pmu__html_str(FILE *f, const char *s);
+
 #endif

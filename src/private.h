@@ -19,6 +19,7 @@
 #include "metric_defs.h"	/* metric definitions and the built-in set */
 #include "escape.h"	/* the output escapers: text, csv, json */
 #include "json.h"		/* the JSON reader: perf's files, reports */
+#include "html.h"		/* the HTML report's pieces */
 #include "outfile.h"	/* report files: written beside the name and renamed into place */
 #include "report.h"	/* report file formats */
 #include "metric_use.h"	/* metric plans over a report's events (pmu report merge) */

@@ -368,7 +368,7 @@ static void report_json(FILE *f, const struct pmu_results *s)
 	fputs(nr ? "\n  ]\n}\n" : "]\n}\n", f);
 }
 
-/* 0 table (NULL too), 1 csv, 2 json; else -EINVAL with the message. */
+/* 0 table (NULL too), 1 csv, 2 json, 3 html; else -EINVAL with the message. */
 static int format_kind(const char *format)
 {
 	if (!format || !strcmp(format, "table"))
@@ -377,7 +377,9 @@ static int format_kind(const char *format)
 		return 1;
 	if (!strcmp(format, "json"))
 		return 2;
-	return pmu__err(-EINVAL, "%s: unknown report format (use table, csv or json)",
+	if (!strcmp(format, "html"))
+		return 3;
+	return pmu__err(-EINVAL, "%s: unknown report format (use table, csv, json or html)",
 			pmu__show(&(struct pmu__shown){ 0 }, format, strlen(format)));
 }
 
@@ -400,8 +402,10 @@ static int write_snap(FILE *out, struct pmu_results *s, int kind)
 		old = uselocale(c);
 		if (kind == 1)
 			report_csv(out, s);
-		else
+		else if (kind == 2)
 			report_json(out, s);
+		else
+			pmu__report_html(out, s);
 		uselocale(old);
 		freelocale(c);
 	}

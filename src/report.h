@@ -9,7 +9,7 @@
 
 #include "internal.h"
 
-/* The format a report file name asks for: "csv" (.csv), "json" (.json), else "table". */
+/* The format a report file name asks for: "csv" (.csv), "json" (.json), "html" (.html, .htm), else "table". */
 PMU_TOOL const char *pmu__report_format(const char *path);
 /* This process's MPI rank: OMPI_COMM_WORLD_RANK, PMI_RANK, PMIX_RANK or SLURM_PROCID, the first that
  * holds a plain decimal number; else -1. libpmu-papi names its files by it too. */
@@ -25,6 +25,9 @@ PMU_TOOL bool pmu__report_name(char *buf, size_t size, const char *path);
  * zero-code report.
  */
 PMU_TOOL const char *pmu__zero_finish(void);
+/* report_html.c: the snapshot as one HTML page. */
+struct pmu_results;
+void pmu__report_html(FILE *f, const struct pmu_results *s);
 /* A double as the shortest text that reads back as the same double (report.c). */
 PMU_TOOL void pmu__put_exact(FILE *f, double x);
 

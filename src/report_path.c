@@ -20,6 +20,8 @@ const char *pmu__report_format(const char *path)
 		return "csv";
 	if (n >= 5 && !strcasecmp(path + n - 5, ".json"))
 		return "json";
+	if ((n >= 5 && !strcasecmp(path + n - 5, ".html")) || (n >= 4 && !strcasecmp(path + n - 4, ".htm")))
+		return "html";
 	return "table";
 }
 

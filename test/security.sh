@@ -59,7 +59,8 @@ int main(int argc, char **argv)
 {
 	struct perf_event_attr a = { .size = sizeof(a) };
 	static const char *const names[] = { "q\"uote,comma", "new\nline", "esc\x1b]0;pwn\x07", "csi\xc2\x9bx",
-					     "caf\xe9", "tab\there" };
+					     "caf\xe9", "tab\there", "<script>alert(1)</script>",
+					     "<img src=x onerror=alert(1)>" };
 
 	printf("libpmu %s\n", pmu_version());
 	if (argc == 3 && !strcmp(argv[1], "attr") && pmu_event_attr(argv[2], &a) < 0)
@@ -175,7 +176,7 @@ sys.exit(0 if names and all(n == sys.argv[2] + "-" + sys.argv[3] for n in names)
 	done
 
 	# region names in the reports, and pmu report merge of the json one
-	for f in reg.json reg.csv reg.txt; do "$tmp/prog" regions "$tmp/$f" >/dev/null; done
+	for f in reg.json reg.csv reg.txt reg.html; do "$tmp/prog" regions "$tmp/$f" >/dev/null; done
 	e1=$(jsonok "$tmp/reg.json" whole)
 	e2=$(python3 -c 'import csv, sys
 names = {r[0] for r in csv.reader(open(sys.argv[1], newline="", encoding="utf-8", errors="surrogateescape"))}
@@ -189,6 +190,25 @@ sys.exit(0 if want <= names else "csv names: %r" % names)' "$tmp/reg.csv" 2>&1)
 	[ -z "$e1$e2$e3" ] && [ "$n" = 0 ]
 	check "hostile region names: json parses, csv round-trips, tables escaped (report and pmu report merge)" $? \
 		"$e1 $e2 $e3; raw escapes: $n"
+	# the HTML reports: the names are text, no element or attribute of theirs (the report's and the merged one)
+	"$pmu" report merge -o "$tmp/m.html" "$tmp/reg.json" 2>>"$tmp/m.err"
+	e4=$(python3 -c 'import html.parser, sys
+class P(html.parser.HTMLParser):
+    bad, text = [], ""
+    def handle_starttag(self, tag, attrs):
+        if tag in ("script", "img", "iframe") or any(a.startswith("on") for a, _ in attrs):
+            self.bad.append(tag)
+    def handle_data(self, d):
+        self.text += d
+for f in sys.argv[1:]:
+    p = P()
+    p.feed(open(f, encoding="utf-8").read())
+    if p.bad or "<script>alert(1)</script>" not in p.text or "<img src=x onerror=alert(1)>" not in p.text:
+        sys.exit("%s: elements %r; the names as text: %r" % (f, p.bad, "<script>" in p.text))' "$tmp/reg.html" "$tmp/m.html" 2>&1)
+	n=$(($(rawesc "$tmp/reg.html") + $(rawesc "$tmp/m.html")))
+	[ -z "$e4" ] && [ "$n" = 0 ]
+	check "hostile region names in the HTML reports (report and pmu report merge): text, no element" $? \
+		"$e4; raw escapes: $n"
 	# a key of nobody's report, twice: the error escapes it
 	printf '{"a\\u001b]0;pwn\\u0007": 1, "a\\u001b]0;pwn\\u0007": 2}\n' >"$tmp/dup.json"
 	"$pmu" report merge "$tmp/dup.json" >/dev/null 2>"$tmp/dup.err"

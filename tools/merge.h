@@ -49,6 +49,8 @@ struct mregion {
 	struct spread *ev;	/* per event of the union */
 	bool range;		/* every process gave per call ranges */
 	double ns_min, ns_max, *min, *max;	/* per call: the least and most of any process */
+	double *pns;		/* with keep_procs: each process's ns in it, by process index (NAN: none) */
+	unsigned npns;
 };
 
 struct proc {
@@ -76,6 +78,7 @@ struct merge {
 	unsigned nmkeys;
 	char **mkeys;		/* the built-in metrics the inputs' regions gave, by their keys */
 	struct pmu__mplan mp;	/* after merge_done(): those and every other the common events give */
+	bool keep_procs;	/* keep each process's ns per region (the HTML heatmap): memory grows with them */
 };
 
 /* Reads the report at path, a process's or a merged one, into m (merge_in.c). 0, or -errno with a message. */
@@ -109,7 +112,9 @@ void range_merge(struct mregion *r, unsigned n, bool range, double ns_min, doubl
 void merge_table(FILE *f, const struct merge *m);
 void merge_csv(FILE *f, const struct merge *m);
 void merge_json(FILE *f, const struct merge *m);
-/* After merge_done(): the merged report in format ("table", "csv", "json") to f, in the C locale. */
+/* The merged report as one HTML page (merge_html.c): regions, their spread, a heatmap with keep_procs. */
+void merge_html(FILE *f, const struct merge *m);
+/* After merge_done(): the merged report in format ("table", "csv", "json", "html") to f, in the C locale. */
 void merge_write(FILE *f, const struct merge *m, const char *format);
 /* Metric i of region r, from the merged sums of the common events and ns: false when undefined. */
 bool merge_metric(const struct merge *m, const struct mregion *r, unsigned i, double *v);

@@ -6,6 +6,7 @@
  * reads, its processes, events and regions added as they are checked.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -239,6 +240,23 @@ static int overflow(const struct merge *m, const char *path, const char *region,
 }
 
 /* One process's report: a merge of one. */
+/* Process ip's ns in region r, for the heatmap. 0 or -ENOMEM. */
+static int keep_ns(struct mregion *r, unsigned ip, double ns)
+{
+	if (ip >= r->npns) {
+		double *p = realloc(r->pns, (ip + 1) * sizeof(*p));
+
+		if (!p)
+			return -ENOMEM;
+		for (unsigned i = r->npns; i <= ip; i++)
+			p[i] = NAN;
+		r->pns = p;
+		r->npns = ip + 1;
+	}
+	r->pns[ip] = ns;
+	return 0;
+}
+
 static int add_plain(struct merge *m, const struct pmu__rep *r, unsigned in)
 {
 	struct proc p = { (char *)r->path, (char *)r->library, (char *)r->hostname, (char *)r->command,
@@ -268,6 +286,8 @@ static int add_plain(struct merge *m, const struct pmu__rep *r, unsigned in)
 			return overflow(m, r->path, x->name, -1);
 		if (npc_merge(&mr->npc, mr->nproc, &q) < 0)
 			return overflow(m, r->path, x->name, -1);
+		if (m->keep_procs && keep_ns(mr, ip, (double)x->ns) < 0)
+			return merge_nomem();
 		for (unsigned i = 0; i < r->nev; i++) {
 			uint64_t v = x->counts[i];
 

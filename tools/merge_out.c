@@ -292,6 +292,8 @@ void merge_write(FILE *f, const struct merge *m, const char *format)
 		merge_json(f, m);
 	else if (!strcmp(format, "csv"))
 		merge_csv(f, m);
+	else if (!strcmp(format, "html"))
+		merge_html(f, m);
 	else
 		merge_table(f, m);
 	if (c) {

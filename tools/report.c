@@ -25,7 +25,7 @@
 
 static int usage(FILE *f)
 {
-	fprintf(f, "usage: pmu report merge [-o FILE] [--format table|csv|json] [--from LIST] [REPORT.json|DIR]...\n"
+	fprintf(f, "usage: pmu report merge [-o FILE] [--format table|csv|json|html] [--from LIST] [REPORT.json|DIR]...\n"
 		"  merges the json region reports of many processes (pmu_report_path(3),\n"
 		"  PMU_REPORT=run-%%h-%%r.json): per region, the totals over the processes and\n"
 		"  the spread across them: min, mean and max per process, and which process\n"
@@ -33,8 +33,9 @@ static int usage(FILE *f)
 		"  DIR                  the directory's *.json files, in name order\n"
 		"  --from LIST          the reports named in LIST, one per line ('-': standard input)\n"
 		"  -o, --output FILE    write to FILE (default: standard output)\n"
-		"  --format FORMAT      table, csv or json (default: from FILE's extension,\n"
-		"                       .csv or .json, else table)\n"
+		"  --format FORMAT      table, csv, json or html (default: from FILE's\n"
+		"                       extension, .csv .json .html, else table); html: one\n"
+		"                       page with a heatmap of processes by regions\n"
 		"  reports with different events merge on the events common to all, with a\n"
 		"  note naming the others; none in common, a process given twice, another\n"
 		"  major version of libpmu or a malformed file are refused (PATH:LINE: why)\n"
@@ -128,8 +129,10 @@ static int merge_args(struct merge_args *a, int argc, char **argv)
 			a->out = optarg;
 		} else if (opt == FORMAT) {
 			a->format = optarg;
-			if (strcmp(optarg, "table") && strcmp(optarg, "csv") && strcmp(optarg, "json")) {
-				fprintf(stderr, "pmu report merge: --format %s: unknown (table, csv or json)\n", optarg);
+			if (strcmp(optarg, "table") && strcmp(optarg, "csv") && strcmp(optarg, "json") &&
+			    strcmp(optarg, "html")) {
+				fprintf(stderr, "pmu report merge: --format %s: unknown (table, csv, json or html)\n",
+					optarg);
 				return usage(stderr);
 			}
 		} else if (opt == FROM) {
@@ -165,6 +168,7 @@ static int merge_main(int argc, char **argv)
 
 	if (r >= 0)
 		return r;
+	m.keep_procs = !strcmp(a.format, "html");	/* each process's figures, for the heatmap */
 	r = a.from ? add_list(&m, a.from) : 0;
 	for (int i = optind; i < argc && r >= 0; i++)
 		r = add_input(&m, argv[i]);

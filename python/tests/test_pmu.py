@@ -82,6 +82,10 @@ def test_regions_and_report(tmp_path):
         assert calls == {"load": 1, "step": 3}
         assert doc["pid"] == os.getpid() and doc["library"].startswith("libpmu ")
         assert pmu.report(format="csv").startswith("region,")
+        page = pmu.report(format="html")
+        assert page.startswith("<!DOCTYPE html>") and "<td>step</td><td>3</td>" in page
+        pmu.report(format=None, path=str(tmp_path / "r.html"))
+        assert (tmp_path / "r.html").read_text().startswith("<!DOCTYPE html>")
         p = tmp_path / "r-%p.json"
         pmu.report(format=None, path=str(p))
         assert json.loads((tmp_path / ("r-%d.json" % os.getpid())).read_text())["regions"]

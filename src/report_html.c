@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The region report as one HTML page (pmu_report(f, "html")): the regions'
+ * totals and metrics, each region's threads as bars, and a heatmap of
+ * threads by regions for imbalance. Numbers as C writes them (report.c
+ * sets the C locale around it).
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "escape.h"
+#include "html.h"
+#include "report.h"
+#include "results.h"
+#include "sysfs.h"
+
+#define BARS_MAX 64	/* threads shown as bars under a region; more: the heatmap */
+
+static void regions_table(FILE *f, const struct pmu_results *s)
+{
+	fputs("<h2>Regions</h2>\n<table id=\"regions\">\n<tr><th>region</th><th>calls</th><th>ns/call</th>", f);
+	for (unsigned i = 0; i < s->n; i++) {
+		fputs("<th>", f);
+		pmu__html_str(f, s->ev[i]);
+		fputs("</th>", f);
+	}
+	for (unsigned i = 0; i < s->mp.n; i++) {
+		fputs("<th>", f);
+		pmu__html_str(f, s->mp.m[i].label);
+		fputs("</th>", f);
+	}
+	fputs("</tr>\n", f);
+	for (unsigned id = 0; id < s->nreg; id++) {
+		const struct pmu__rent *t = pmu__results_ent(s, -1, id);
+
+		if (!t->calls)
+			continue;
+		fputs("<tr><td>", f);
+		pmu__html_str(f, s->reg[id]);
+		fprintf(f, "</td><td>%llu</td><td>%.1f</td>", (unsigned long long)t->calls,
+			(double)t->sum[0] / (double)t->calls);
+		for (unsigned i = 0; i < s->n; i++)
+			fprintf(f, "<td>%llu</td>", (unsigned long long)t->sum[1 + i]);
+		for (unsigned i = 0; i < s->mp.n; i++) {
+			fputs("<td>", f);
+			pmu__html_num(f, pmu__results_metric(s, -1, id, i) * s->mp.m[i].scale);
+			fputs("</td>", f);
+		}
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+/* Each thread's label ("tid name"), and its ns in each region (NAN where it did not run it). */
+static int thread_figures(const struct pmu_results *s, char ***labels, double **ns)
+{
+	*labels = calloc(s->nthr ? s->nthr : 1, sizeof(**labels));
+	*ns = calloc((size_t)s->nreg * s->nthr + 1, sizeof(**ns));
+	if (!*labels || !*ns)
+		return -1;
+	for (unsigned k = 0; k < s->nthr; k++) {
+		if (asprintf(&(*labels)[k], "%d %s", (int)s->thr[k].tid, s->thr[k].name) < 0)
+			return -1;
+		for (unsigned id = 0; id < s->nreg; id++) {
+			const struct pmu__rent *e = pmu__results_ent(s, (int)k, id);
+
+			(*ns)[(size_t)id * s->nthr + k] = e->calls ? (double)e->sum[0] : NAN;
+		}
+	}
+	return 0;
+}
+
+/* Per region run by more than one thread, and up to BARS_MAX of them, its threads' ns as bars. */
+static void thread_bars(FILE *f, const struct pmu_results *s, char *const *labels, const double *ns)
+{
+	bool any = false;
+
+	for (unsigned id = 0; id < s->nreg; id++) {
+		unsigned users = 0;
+
+		for (unsigned k = 0; k < s->nthr; k++)
+			users += isfinite(ns[(size_t)id * s->nthr + k]);
+		if (users < 2 || users > BARS_MAX)
+			continue;
+		if (!any)
+			fputs("<h2>Threads</h2>\n", f);
+		any = true;
+		fputs("<h3>", f);
+		pmu__html_str(f, s->reg[id]);
+		fputs("</h3>\n", f);
+		pmu__html_bars(f, s->nthr, (const char *const *)labels, ns + (size_t)id * s->nthr, "ns");
+	}
+}
+
+void pmu__report_html(FILE *f, const struct pmu_results *s)
+{
+	char cmd[4096] = "", host[256] = "", title[4200];
+	char **labels = NULL;
+	double *ns = NULL;
+
+	if (pmu__cmdline(cmd, sizeof(cmd)) < 0)
+		cmd[0] = '\0';
+	if (gethostname(host, sizeof(host)) != 0)
+		host[0] = '\0';
+	host[sizeof(host) - 1] = '\0';
+	snprintf(title, sizeof(title), "libpmu report: %s", cmd);
+	pmu__html_head(f, title);
+	fputs("<h1>libpmu report</h1>\n<p class=\"note\">", f);
+	pmu__html_str(f, cmd);
+	fprintf(f, " &middot; pid %d on ", (int)getpid());
+	pmu__html_str(f, host);
+	fprintf(f, " &middot; libpmu %s &middot; events:", pmu_version());
+	for (unsigned i = 0; i < s->n; i++) {
+		fputs(i ? ", " : " ", f);
+		pmu__html_str(f, s->ev[i]);
+	}
+	fputs("</p>\n", f);
+	regions_table(f, s);
+	if (s->nthr > 1 && thread_figures(s, &labels, &ns) == 0) {
+		const char **rows = calloc(s->nreg + 1, sizeof(*rows));
+
+		thread_bars(f, s, labels, ns);
+		fputs("<h2>Imbalance</h2>\n", f);
+		for (unsigned id = 0; rows && id < s->nreg; id++)
+			rows[id] = s->reg[id];
+		if (rows)
+			pmu__html_heatmap(f, "threads", s->nreg, rows, s->nthr, (const char *const *)labels, ns);
+		free(rows);
+	}
+	for (unsigned k = 0; labels && k < s->nthr; k++)
+		free(labels[k]);
+	free(labels);
+	free(ns);
+	pmu__html_tail(f);
+}

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The HTML region report (pmu_report(f, "html"), PMU_REPORT=NAME.html): one
+ * page that stands alone (no script, nothing fetched), the regions' figures
+ * in its table, a thread's bars and the heatmap, and every name escaped: a
+ * region named <script>alert(1)</script> is text.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <strings.h>
+
+#include <pmu.h>
+
+#include "test.h"
+
+#define HOSTILE "<script>alert(1)</script>"
+#define QUOTES "a \"b\" & 'c'"
+
+static void *worker(void *arg)
+{
+	for (long i = 0; i < (long)arg; i++) {
+		char *m = malloc(1 << 16);
+
+		pmu_region_begin("work");
+		if (m)
+			memset(m, (int)i, 1 << 16);
+		pmu_region_end("work");
+		free(m);
+	}
+	pmu_region_begin(HOSTILE);
+	pmu_region_end(HOSTILE);
+	return NULL;
+}
+
+int main(void)
+{
+	pthread_t t[4];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	CHECK_MSG(pmu_thread_init("task-clock,page-faults") == 0, "%s", pmu_errmsg());
+	for (long i = 0; i < 4; i++)
+		CHECK(pthread_create(&t[i], NULL, worker, (void *)(5 * (i + 1))) == 0);
+	for (int i = 0; i < 4; i++)
+		pthread_join(t[i], NULL);
+	pmu_region_begin(QUOTES);
+	pmu_region_end(QUOTES);
+	f = open_memstream(&buf, &len);
+	CHECK(f && pmu_report(f, "html") == 0);
+	if (f)
+		fclose(f);
+	CHECK_MSG(buf && !strncmp(buf, "<!DOCTYPE html>\n<html lang=\"en\">", 31), "%.200s", buf ? buf : "");
+	CHECK_MSG(buf && strstr(buf, "<tr><td>work</td><td>50</td>"), "work's 50 calls in the table");
+	CHECK_MSG(buf && strstr(buf, "<td>&lt;script&gt;alert(1)&lt;/script&gt;</td><td>4</td>"), "the hostile name as text");
+	CHECK_MSG(buf && strstr(buf, "<td>a &quot;b&quot; &amp; &#39;c&#39;</td>"), "quotes and ampersand");
+	CHECK_MSG(buf && !strcasestr(buf, "<script") && !strstr(buf, "http:") && !strstr(buf, "https:") &&
+		  !strcasestr(buf, " src="), "no script, nothing fetched");
+	CHECK_MSG(buf && strstr(buf, "<h2>Threads</h2>\n<h3>work</h3>") && strstr(buf, "<h2>Imbalance</h2>") &&
+		  strstr(buf, "<table class=\"heat\">\n<tr><td>work</td>"), "bars and heatmap");
+	CHECK_MSG(buf && strstr(buf, "</body>\n</html>\n"), "the page ends");
+	free(buf);
+	/* by the file's name, and refused by name otherwise */
+	CHECK(pmu_report(stderr, "htm") == -EINVAL && strstr(pmu_errmsg(), "htm: unknown report format (use table, "
+								       "csv, json or html)"));
+	pmu_thread_fini();
+	T_DONE();
+}
