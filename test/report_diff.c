@@ -4,7 +4,7 @@
  * textbook pair (t 2.455, df 24.99, p 0.02138), a change that is not
  * significant, regions on one side only, a multiplexed event, inputs from
  * another host, kernel, library and event list, pmu stat -j's lines, the
- * markdown, and each exit status of the gate.
+ * markdown and html, and each exit status of the gate.
  */
 #include <math.h>
 
@@ -98,6 +98,11 @@ int main(void)
 	snprintf(a, sizeof(a), "--format markdown %s/base.json %s/new.json", dir, dir);
 	CHECK_MSG(diff(a) == 0 && strstr(out, "| region | figure | base | new | change |") &&
 		  strstr(out, "| work | ev | 208.2 | 229.867 | **+10.41%** |"), "%s", out);
+	/* html: one page, the significant change in bold */
+	snprintf(a, sizeof(a), "--format html %s/base.json %s/new.json", dir, dir);
+	CHECK_MSG(diff(a) == 0 && !strncmp(out, "<!DOCTYPE html>", 15) &&
+		  strstr(out, "<tr><td>work</td><td>ev</td><td>208.2</td><td>229.867</td><td><b>+10.41%</b></td>") &&
+		  strstr(out, "<p>region only in base: gone</p>"), "%s", out);
 	/* the gate: 1 when a significant change passes the threshold, 0 when it does not */
 	snprintf(a, sizeof(a), "--fail-if ev:+5%% %s/base.json %s/new.json", dir, dir);
 	CHECK_MSG((st = diff(a)) == 1 && strstr(err, "FAIL ev in work: +10.41%"), "exit %d: %s", st, err);

@@ -185,7 +185,7 @@ static void gate_apply(struct diff *df)
 
 /* ---- output ---- */
 
-enum dfmt { F_TABLE, F_CSV, F_JSON, F_MD };
+enum dfmt { F_TABLE, F_CSV, F_JSON, F_MD, F_HTML };
 
 /* What makes row w's comparison weaker, ", "-separated into buf ("" for nothing). */
 static const char *flags(const struct drow *w, char *buf, size_t size)
@@ -333,6 +333,46 @@ static void write_csv(FILE *f, const struct diff *df)
 	}
 }
 
+/* One page: the notes, the rows (significant ones in bold), the regions on one side only. */
+static void write_html(FILE *f, const struct diff *df)
+{
+	char c[5][48], fl[96];
+
+	pmu__html_head(f, "pmu report diff");
+	fputs("<h1>pmu report diff</h1>\n<p class=\"note\">", f);
+	pmu__html_str(f, df->base.path);
+	fputs(" &rarr; ", f);
+	pmu__html_str(f, df->new.path);
+	fprintf(f, ": a change is significant (bold) where p &lt; %g</p>\n", df->alpha);
+	for (unsigned i = 0; i < df->nnotes; i++) {
+		fputs("<p><b>note:</b> ", f);
+		pmu__html_str(f, df->notes[i]);
+		fputs("</p>\n", f);
+	}
+	fputs("<table id=\"diff\">\n<tr><th>region</th><th>figure</th><th>base</th><th>new</th><th>change</th>"
+	      "<th>p</th><th>CI of the change</th><th>flags</th></tr>\n", f);
+	for (unsigned i = 0; i < df->nrow; i++) {
+		const struct drow *w = &df->row[i];
+
+		cells(w, c);
+		fputs("<tr><td>", f);
+		pmu__html_str(f, w->region);
+		fputs("</td><td>", f);
+		pmu__html_str(f, w->name);
+		fprintf(f, "</td><td>%s</td><td>%s</td><td>%s%s%s</td><td>%s</td><td>%s</td><td>", c[0], c[1],
+			w->sig ? "<b>" : "", c[2], w->sig ? "</b>" : "", c[3], c[4]);
+		pmu__html_str(f, flags(w, fl, sizeof(fl)));
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	for (unsigned i = 0; i < df->nob + df->non; i++) {
+		fprintf(f, "<p>region only in %s: ", i < df->nob ? "base" : "new");
+		pmu__html_str(f, i < df->nob ? df->only_base[i] : df->only_new[i - df->nob]);
+		fputs("</p>\n", f);
+	}
+	pmu__html_tail(f);
+}
+
 /* A double in JSON: null when not finite. */
 static void jnum(FILE *f, const char *key, double x)
 {
@@ -411,7 +451,7 @@ static void write_json(FILE *f, const struct diff *df)
 
 int diff_usage(FILE *f)
 {
-	fprintf(f, "usage: pmu report diff [-o FILE] [--format table|csv|json|markdown] [--alpha A]\n"
+	fprintf(f, "usage: pmu report diff [-o FILE] [--format table|csv|json|markdown|html] [--alpha A]\n"
 		"                       [--fail-if [REGION@]NAME:(+|-)X%%]... BASE NEW\n"
 		"  compares two runs: region reports (json, merged ones too) or pmu stat -j\n"
 		"  outputs (-r N: their runs' spread); per region and figure (calls, ns and\n"
@@ -421,8 +461,8 @@ int diff_usage(FILE *f)
 		"  --fail-if SPEC       exit 1 when a significant change of NAME (in REGION)\n"
 		"                       passes X%%: instructions:u:+2%% (more), IPC:-5%% (less)\n"
 		"  -o, --output FILE    write to FILE (default: standard output)\n"
-		"  --format FORMAT      table, csv, json or markdown (default: from FILE's\n"
-		"                       extension, .csv .json .md, else table)\n"
+		"  --format FORMAT      table, csv, json, markdown or html (default: from\n"
+		"                       FILE's extension, .csv .json .md .html, else table)\n"
 		"  flagged, never compared silently: multiplexed figures, calls that differ,\n"
 		"  regions or figures on one side only, other hosts, kernels, library\n"
 		"  versions or event lists\n"
@@ -441,6 +481,8 @@ static enum dfmt format_of(const char *s)
 		return F_JSON;
 	if (!strcmp(s, "markdown") || (n > 3 && !strcasecmp(s + n - 3, ".md")))
 		return F_MD;
+	if (!strcmp(s, "html") || (n > 5 && !strcasecmp(s + n - 5, ".html")))
+		return F_HTML;
 	return F_TABLE;
 }
 
@@ -465,8 +507,8 @@ static int diff_args(struct diff *df, int argc, char **argv, const char **out, i
 			*out = optarg;
 		} else if (c == FORMAT) {
 			if ((*fmt = format_of(optarg)) == F_TABLE && strcmp(optarg, "table"))
-				return fprintf(stderr, "pmu report diff: --format %s: unknown (table, csv, json or "
-					       "markdown)\n", optarg), diff_usage(stderr);
+				return fprintf(stderr, "pmu report diff: --format %s: unknown (table, csv, json, "
+					       "markdown or html)\n", optarg), diff_usage(stderr);
 		} else if (c == ALPHA) {
 			df->alpha = strtod(optarg, &end);
 			if (*end || end == optarg || !(df->alpha > 0 && df->alpha < 1))
@@ -519,6 +561,8 @@ static int diff_write(const struct diff *df, const char *out, int fmt)
 		write_csv(f, df);
 	else if (fmt == F_JSON)
 		write_json(f, df);
+	else if (fmt == F_HTML)
+		write_html(f, df);
 	else
 		write_table(f, df, fmt == F_MD);
 	if (out ? (r = pmu__out_close(&o, true)) < 0 : (fflush(f) != 0 || ferror(f)))
