@@ -236,7 +236,7 @@ static void command_line(void)
 	CHECK_EQ(PMU("report", "merge"), 129);
 	CHECK_MSG(strstr(err, "no report to merge") && strstr(err, "usage: pmu report merge"), "%s", err);
 	CHECK_EQ(PMU("report", "merge", "--format", "xml", FIX "a.json"), 129);
-	CHECK_MSG(strstr(err, "--format xml: unknown (table, csv or json)"), "%s", err);
+	CHECK_MSG(strstr(err, "--format xml: unknown (table, csv, json or html)"), "%s", err);
 	CHECK_EQ(PMU("report", "merge", "-q", FIX "a.json"), 129);
 	CHECK_MSG(strstr(err, "unknown option -q"), "%s", err);
 	CHECK_EQ(PMU("report", "merge", FIX "a.json", "-o"), 129);
