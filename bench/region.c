@@ -244,6 +244,37 @@ static int measure(const char *events, long n)
 	return 0;
 }
 
+/*
+ * The same pairs traced (PMU_TRACE), each call kept in the thread's buffer:
+ * what the timeline costs a pair, beside the line above.
+ */
+static void measure_traced(const char *events, long n)
+{
+	char calls[32];
+
+	snprintf(calls, sizeof(calls), "%ld", n * (BATCHES + 2));
+	setenv("PMU_TRACE", "/dev/null", 1);
+	setenv("PMU_TRACE_CALLS", calls, 1);
+	if (pmu_thread_init(events) < 0) {
+		fprintf(stderr, "%s: %s\n", events, pmu_errmsg());
+	} else {
+		bench_pairs(n / 10);
+		handle = pmu_region_register ? pmu_region_register("bench") : -1;
+		if (handle >= 0)
+			bench_hpairs(n / 10);
+		double empty = FEWEST(bench_empty(n), n);
+		double pair = FEWEST(bench_pairs(n), n) - empty;
+		double hpair = handle >= 0 ? FEWEST(bench_hpairs(n), n) - empty : -1;
+
+		printf("%-40s %9.1f ", "  traced (PMU_TRACE)", pair);
+		fig(hpair);
+		printf("\n");
+		pmu_thread_fini();
+	}
+	unsetenv("PMU_TRACE");
+	unsetenv("PMU_TRACE_CALLS");
+}
+
 /* The first list of 4 whose events open with every one read from user space. */
 static const char *hw4(void)
 {
@@ -316,10 +347,12 @@ int main(int argc, char **argv)
 		const char *l4 = hw4();
 
 		measure("cycles", n);
+		measure_traced("cycles", n);
 		if (l4)
 			measure(l4, n);
 	}
 	for (int i = 0; sw[i]; i++)
 		measure(sw[i], n);
+	measure_traced(sw[0], n);
 	return 0;
 }

@@ -25,6 +25,7 @@
 
 #include "readpage.h"	/* pmu__scale() */
 #include "region_int.h"
+#include "trace.h"
 #include "set.h"
 
 /* ---- How the end paths add a call to a region's figures (sum, min, max, sum of squares, times), under its seqcount ---- */
@@ -63,11 +64,6 @@ static inline __attribute__((always_inline)) void fig_add(struct pmu__fig *f, ui
 	PMU_FIG_ST128(f->sq, sq + (unsigned __int128)x * x);
 }
 
-/* An event's figure of a call: its values at begin and end. Scaled estimates of a multiplexed event may step back: never wrap. */
-static inline uint64_t ev_delta(uint64_t v0, uint64_t v1)
-{
-	return likely(v1 > v0) ? v1 - v0 : 0;
-}
 
 /* Adds each event's times of the call begun at depth d to a's events. */
 static __attribute__((noinline)) void add_times(struct pmu__region_thr *t, struct pmu__acc *a, unsigned d)
@@ -127,7 +123,7 @@ static inline __attribute__((always_inline)) void add_call(struct pmu__region_th
 
 		fig_add(&a->f[0], ns);
 		for (unsigned i = 0; i < n; i++)
-			fig_add(&a->f[1 + i], ev_delta(fr->v[i], v1[i]));
+			fig_add(&a->f[1 + i], pmu__ev_delta(fr->v[i], v1[i]));
 		/*
 		 * One group's times are every event's: they go to figure 0's
 		 * (ns has none of its own), taken from the thread's first begin
@@ -142,6 +138,8 @@ static inline __attribute__((always_inline)) void add_call(struct pmu__region_th
 			add_times(t, a, d);
 		}
 		fig_close(a, seq);
+		if (unlikely(t->trace != NULL))
+			pmu__trace_add(t, fr, ns, v1, n);
 	} else {
 		uint64_t seq = fig_open(t, a);
 
@@ -153,10 +151,32 @@ static inline __attribute__((always_inline)) void add_call(struct pmu__region_th
 	t->sp = frame_down(fr, t->n);
 }
 
-/* add_call() of the one-sequence read's values v1 when add_call_hot() cannot. */
+/* The usual call's update: the region not nested in itself, no report holding the figures, no times. */
+static inline __attribute__((always_inline)) void hot_update(struct pmu__acc *a, const struct pmu__frame *fr,
+							     uint64_t ns, const uint64_t *v1, unsigned n)
+{
+	uint64_t seq = a->seq;
+
+	__atomic_store_n(&a->seq, seq + 1, __ATOMIC_RELAXED);
+	PMU_FIG_FENCE();
+	fig_add(&a->f[0], ns);
+	PMU_UNROLL
+	for (unsigned i = 0; i < n; i++)
+		fig_add(&a->f[1 + i], pmu__ev_delta(fr->v[i], v1[i]));
+	fig_close(a, seq);
+	a->depth = 0;
+}
+
+/* add_call() of the one-sequence read's values v1 when add_call_hot() cannot; a traced usual call kept. */
 static __attribute__((noinline)) int add_call_rare(struct pmu__region_thr *t, struct pmu__frame *fr, uint64_t ns,
 						   const uint64_t *v1, unsigned n)
 {
+	if (t->trace && fr->a->depth == 1 && !__atomic_load_n(&t->hold, __ATOMIC_RELAXED)) {
+		hot_update(fr->a, fr, ns, v1, n);
+		pmu__trace_add(t, fr, ns, v1, n);
+		t->sp = frame_down(fr, n);
+		return 0;
+	}
 	add_call(t, fr, ns, v1, n, false);
 	return 0;
 }
@@ -170,25 +190,16 @@ static inline __attribute__((always_inline)) int add_call_hot(struct pmu__region
 							      uint64_t ns, const uint64_t *v1, unsigned n)
 {
 	struct pmu__acc *a = fr->a;
-	uint64_t seq;
 
-	/* nested in itself, or a report holds the figures (add_call() waits): out of the way */
-	if (unlikely(a->depth != 1 || __atomic_load_n(&t->hold, __ATOMIC_RELAXED))) {
+	/* nested in itself, a report holds the figures (add_call() waits), or traced: out of the way */
+	if (unlikely(a->depth != 1 || __atomic_load_n(&t->hold, __ATOMIC_RELAXED) || t->trace)) {
 		/* v1 may be registers (or t->scratch itself: no address compare, which would keep them in memory). */
 		PMU_UNROLL
 		for (unsigned i = 0; i < n; i++)
 			t->scratch[i] = v1[i];
 		return add_call_rare(t, fr, ns, t->scratch, n);
 	}
-	seq = a->seq;
-	__atomic_store_n(&a->seq, seq + 1, __ATOMIC_RELAXED);
-	PMU_FIG_FENCE();
-	fig_add(&a->f[0], ns);
-	PMU_UNROLL
-	for (unsigned i = 0; i < n; i++)
-		fig_add(&a->f[1 + i], ev_delta(fr->v[i], v1[i]));
-	fig_close(a, seq);
-	a->depth = 0;
+	hot_update(a, fr, ns, v1, n);
 	t->sp = frame_down(fr, n);
 	return 0;
 }
@@ -202,6 +213,7 @@ static void rec_drop(void *p)
 		free(r->acc[i]);
 	free(r->scratch);
 	free(r->rd);
+	pmu__trace_free(r->trace);
 	free(r);
 }
 
@@ -233,6 +245,7 @@ static __attribute__((noinline)) struct pmu__region_thr *rec_new(struct pmu__thr
 	r->sp->id = PMU_FRAME_NONE;	/* the sentinel */
 	r->lim = (struct pmu__frame *)((char *)r->stk + stk - stride);
 	r->clk_page = pmu__set_has_clock(t->set);
+	r->trace = pmu__trace_new(n, t->set, r->clk_page);
 	pmu__thr_set_hooks(&pmu__region_hooks);
 	pmu__thr_set_upper(t, r);	/* t is the calling thread's */
 	return r;

@@ -72,6 +72,7 @@ struct pmu__frame {
 };
 
 struct pmu__rname;	/* region.c's interned name */
+struct pmu__trace;	/* trace.c's buffer of a thread's calls */
 
 enum {
 	PMU_TIMES_NONE,		/* none (user-space reads never multiplexed so far) */
@@ -119,6 +120,7 @@ struct pmu__region_thr {
 	 * end ((PMU_REGION_DEPTH + 1) * n), then its running times likewise.
 	 */
 	uint64_t *tm;
+	struct pmu__trace *trace;	/* PMU_TRACE: this thread's calls (trace.c), else NULL */
 	uint64_t stk[];			/* the sentinel frame, then PMU_REGION_DEPTH frames */
 };
 
@@ -131,6 +133,12 @@ static inline __attribute__((always_inline)) struct pmu__frame *frame_up(struct 
 static inline __attribute__((always_inline)) struct pmu__frame *frame_down(struct pmu__frame *fr, unsigned n)
 {
 	return (struct pmu__frame *)((char *)fr - sizeof(*fr) - 8 * n);
+}
+
+/* An event's figure of a call: its values at begin and end. Scaled estimates of a multiplexed event may step back: never wrap. */
+static inline uint64_t pmu__ev_delta(uint64_t v0, uint64_t v1)
+{
+	return __builtin_expect(v1 > v0, 1) ? v1 - v0 : 0;
 }
 
 /* Regions open: frames above the sentinel. */

@@ -19,6 +19,7 @@
 #include "escape.h"
 #include "outfile.h"
 #include "region.h"
+#include "trace.h"
 #include "report.h"
 #include "thread.h"	/* pmu__skipped_next() */
 #include "results.h"
@@ -368,7 +369,7 @@ static void report_json(FILE *f, const struct pmu_results *s)
 	fputs(nr ? "\n  ]\n}\n" : "]\n}\n", f);
 }
 
-/* 0 table (NULL too), 1 csv, 2 json, 3 html; else -EINVAL with the message. */
+/* 0 table (NULL too), 1 csv, 2 json, 3 html, 4 trace; else -EINVAL with the message. */
 static int format_kind(const char *format)
 {
 	if (!format || !strcmp(format, "table"))
@@ -379,7 +380,9 @@ static int format_kind(const char *format)
 		return 2;
 	if (!strcmp(format, "html"))
 		return 3;
-	return pmu__err(-EINVAL, "%s: unknown report format (use table, csv, json or html)",
+	if (!strcmp(format, "trace"))
+		return 4;
+	return pmu__err(-EINVAL, "%s: unknown report format (use table, csv, json, html or trace)",
 			pmu__show(&(struct pmu__shown){ 0 }, format, strlen(format)));
 }
 
@@ -419,6 +422,16 @@ static int write_snap(FILE *out, struct pmu_results *s, int kind)
 	return 0;
 }
 
+/* The trace of region calls to out: 0, or -errno with the message. */
+static int trace_to(FILE *out)
+{
+	int r = pmu__trace_write(out);
+
+	if (r == 0 && (fflush(out) != 0 || ferror(out)))
+		return pmu__err(-EIO, "pmu_report: writing the trace failed: %s", strerror(errno ? errno : EIO));
+	return r;
+}
+
 PMU_API int pmu_report(FILE *out, const char *format)
 {
 	struct pmu_results s;
@@ -429,6 +442,8 @@ PMU_API int pmu_report(FILE *out, const char *format)
 	kind = format_kind(format);
 	if (kind < 0)
 		return kind;
+	if (kind == 4)	/* the timeline (trace.c), not a snapshot */
+		return trace_to(out);
 	r = pmu__results_fill(&s, "pmu_report");
 	return r < 0 ? r : write_snap(out, &s, kind);
 }
@@ -450,15 +465,16 @@ PMU_API int pmu_report_path(const char *path, const char *format)
 				"expanded)", pmu__show(&(struct pmu__shown){ 0 }, path, strlen(path)), sizeof(name) - 1);
 	pmu__text_esc(shown, sizeof(shown), name, strlen(name));	/* the name in messages */
 	/* The figures first: a failure leaves no file made or written over. */
-	r = pmu__results_fill(&s, "pmu_report");
+	r = kind == 4 ? 0 : pmu__results_fill(&s, "pmu_report");
 	if (r < 0)
 		goto fail;
 	r = pmu__out_open(&out, name, false);
 	if (r < 0) {
-		pmu__results_clear(&s);
+		if (kind != 4)
+			pmu__results_clear(&s);
 		return r;
 	}
-	r = write_snap(out.f, &s, kind);
+	r = kind == 4 ? trace_to(out.f) : write_snap(out.f, &s, kind);
 	rc = pmu__out_close(&out, r >= 0);
 	if (rc < 0 && r >= 0)
 		return pmu__err(rc, "%s: %s", shown, strerror(-rc));

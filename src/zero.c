@@ -16,6 +16,7 @@
 #include "region.h"
 #include "report.h"
 #include "thread.h"
+#include "trace.h"
 
 #define WHOLE_RUN "(whole run)"
 
@@ -139,6 +140,7 @@ static void zero_exit(void)
 		if ((pid_t)syscall(SYS_gettid) == getpid())
 			pmu__region_end_all();
 		zero_write();
+		pmu__trace_at_exit();	/* PMU_TRACE: after the regions ended, and before _exit() skips atexit */
 	} else if (zero_descendant && getpid() == zero_pid && strcmp(zero_path, "stderr") && strcmp(zero_path, "-") &&
 		   strcmp(zero_path, "stdout")) {
 		fputs("libpmu: PMU_REPORT=", stderr);

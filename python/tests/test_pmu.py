@@ -241,3 +241,21 @@ def test_diff(tmp_path):
     with pytest.raises(ValueError) as e:
         pmu.diff(tmp_path / "base.json", tmp_path / "missing.json")
     assert "missing.json" in str(e.value)
+
+
+def test_trace():
+    os.environ["PMU_TRACE"] = os.devnull  # on from pmu_thread_init(); written here by report()
+    try:
+        pmu.thread_init("task-clock,page-faults")
+        try:
+            for n in (5, 5):
+                with pmu.region("pages"):
+                    touch_pages(n)
+            d = json.loads(pmu.report(format="trace"))
+        finally:
+            pmu.thread_fini()
+    finally:
+        del os.environ["PMU_TRACE"]
+    calls = [e for e in d["traceEvents"] if e["ph"] == "X" and e["name"] == "pages"]
+    assert len(calls) == 2 and all("page-faults" in e["args"] for e in calls)
+    assert d["otherData"]["dropped"] == 0

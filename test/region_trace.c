@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The timeline (PMU_TRACE): every outermost region call of every thread,
+ * written in Chrome's Trace Event Format by pmu_report(f, "trace"). Its
+ * calls' deltas and durations add up exactly to the report's totals for
+ * every region and thread; a thread's buffer keeps its first
+ * PMU_TRACE_CALLS calls and counts the others as dropped, said in the file
+ * and on stderr; without PMU_TRACE there is no trace, said.
+ */
+#include <pmu.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "json.h"
+#include "test.h"
+
+static void *worker(void *arg)
+{
+	for (long i = 0; i < (long)arg; i++) {
+		pmu_region_begin("outer");
+		for (int k = 0; k < 3; k++) {
+			char *m = malloc(1 << 15);
+
+			pmu_region_begin("inner");
+			if (m)
+				memset(m, k, 1 << 15);
+			free(m);
+			pmu_region_end("inner");
+		}
+		pmu_region_begin("outer");	/* nested in itself: its figures are the outermost call's */
+		pmu_region_end("outer");
+		pmu_region_end("outer");
+	}
+	return NULL;
+}
+
+/* A number's text ("12.345" microseconds) as ns, exactly. */
+static uint64_t ns_of(const struct pmu__json *v)
+{
+	unsigned long long us = 0, frac = 0;
+
+	CHECK_MSG(v && v->type == PMU_JSON_NUMBER && sscanf(v->s, "%llu.%3llu", &us, &frac) == 2, "%s", v ? v->s : "-");
+	return us * 1000 + frac;
+}
+
+/* The report's text, as format, parsed. */
+static struct pmu__json *report(const char *format)
+{
+	struct pmu__json *doc = NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	CHECK_MSG(f && pmu_report(f, format) == 0, "%s: %s", format, pmu_errmsg());
+	if (f)
+		fclose(f);
+	CHECK_MSG(buf && pmu__json_parse(format, buf, len, &doc) == 0, "%s", pmu_errmsg());
+	free(buf);
+	return doc;
+}
+
+/* Per region and thread of the report, the trace's sums equal its figures. */
+static void sums_match(const struct pmu__json *rep, const struct pmu__json *tr, unsigned *checked)
+{
+	const struct pmu__json *regs = pmu__json_get(rep, "regions"), *ev = pmu__json_get(tr, "traceEvents");
+
+	for (size_t i = 0; regs && i < regs->n; i++) {
+		const struct pmu__json *th = pmu__json_get(&regs->v[i], "threads");
+		const char *name = pmu__json_get(&regs->v[i], "name")->s;
+
+		for (size_t k = 0; th && k < th->n; k++) {
+			uint64_t tid, ns = 0, calls = 0, spans, want_ns, tc = 0, pf = 0, want_tc, want_pf;
+			const struct pmu__json *counts = pmu__json_get(&th->v[k], "counts");
+
+			pmu__json_u64(pmu__json_get(&th->v[k], "tid"), &tid);
+			pmu__json_u64(pmu__json_get(&th->v[k], "spans"), &spans);
+			pmu__json_u64(pmu__json_get(&th->v[k], "ns"), &want_ns);
+			pmu__json_u64(pmu__json_get(counts, "task-clock"), &want_tc);
+			pmu__json_u64(pmu__json_get(counts, "page-faults"), &want_pf);
+			for (size_t e = 0; ev && e < ev->n; e++) {
+				const struct pmu__json *x = &ev->v[e], *args = pmu__json_get(x, "args");
+				uint64_t t, v;
+
+				if (strcmp(pmu__json_get(x, "ph")->s, "X") || strcmp(pmu__json_get(x, "name")->s, name) ||
+				    !pmu__json_u64(pmu__json_get(x, "tid"), &t) || t != tid)
+					continue;
+				calls++;
+				ns += ns_of(pmu__json_get(x, "dur"));
+				tc += pmu__json_u64(pmu__json_get(args, "task-clock"), &v) ? v : 0;
+				pf += pmu__json_u64(pmu__json_get(args, "page-faults"), &v) ? v : 0;
+			}
+			CHECK_MSG(calls == spans && ns == want_ns && tc == want_tc && pf == want_pf,
+				  "%s, thread %llu: trace %llu calls, %llu ns, %llu, %llu; report %llu, %llu, %llu, %llu",
+				  name, (unsigned long long)tid, (unsigned long long)calls, (unsigned long long)ns,
+				  (unsigned long long)tc, (unsigned long long)pf, (unsigned long long)spans,
+				  (unsigned long long)want_ns, (unsigned long long)want_tc, (unsigned long long)want_pf);
+			(*checked)++;
+		}
+	}
+}
+
+int main(void)
+{
+	struct pmu__json *rep, *tr;
+	pthread_t t[3];
+	unsigned checked = 0;
+	uint64_t v;
+
+	setenv("PMU_TRACE", "/dev/null", 1);	/* on; written here by pmu_report() */
+	CHECK_MSG(pmu_thread_init("task-clock,page-faults") == 0, "%s", pmu_errmsg());
+	for (long i = 0; i < 3; i++)
+		CHECK(pthread_create(&t[i], NULL, worker, (void *)(4 * (i + 1))) == 0);
+	for (int i = 0; i < 3; i++)
+		pthread_join(t[i], NULL);
+	worker((void *)2L);
+	rep = report("json");
+	tr = report("trace");
+	if (rep && tr) {
+		sums_match(rep, tr, &checked);
+		CHECK_MSG(checked == 8, "%u region-thread pairs checked, not 8", checked);
+		CHECK(pmu__json_u64(pmu__json_get(pmu__json_get(tr, "otherData"), "dropped"), &v) && v == 0);
+	}
+	pmu__json_free(rep);
+	pmu__json_free(tr);
+	pmu_thread_fini();
+	/* a thread keeps its first 3 calls: the 7 others counted, in the file */
+	setenv("PMU_TRACE_CALLS", "3", 1);
+	CHECK(pmu_thread_init("task-clock,page-faults") == 0);
+	for (int i = 0; i < 10; i++) {
+		pmu_region_begin("short");
+		pmu_region_end("short");
+	}
+	tr = report("trace");
+	CHECK(tr && pmu__json_u64(pmu__json_get(pmu__json_get(tr, "otherData"), "dropped"), &v) && v == 7 &&
+	      pmu__json_u64(pmu__json_get(pmu__json_get(tr, "otherData"), "calls"), &v) && v == 3);
+	pmu__json_free(tr);
+	pmu_thread_fini();
+	/* without PMU_TRACE: none, said */
+	unsetenv("PMU_TRACE");
+	CHECK(pmu_thread_init("task-clock") == 0);
+	pmu_region_begin("r");
+	pmu_region_end("r");
+	CHECK(pmu_report(stdout, "trace") == -EINVAL && strstr(pmu_errmsg(), "no trace: set PMU_TRACE"));
+	pmu_thread_fini();
+	T_DONE();
+}
