@@ -194,6 +194,18 @@ static void fig(double v)
 		printf("%9s ", "-");
 }
 
+/* The per-thread layer's pairs by name and by handle (-1: no handles), net of the empty loop. */
+static void pairs(long n, double *empty, double *pair, double *hpair)
+{
+	bench_pairs(n / 10);	/* warm up: opens this thread's counters, interns the name */
+	handle = pmu_region_register ? pmu_region_register("bench") : -1;
+	if (handle >= 0)
+		bench_hpairs(n / 10);
+	*empty = FEWEST(bench_empty(n), n);
+	*pair = FEWEST(bench_pairs(n), n) - *empty;
+	*hpair = handle >= 0 ? FEWEST(bench_hpairs(n), n) - *empty : -1;
+}
+
 /*
  * The pairs count the events of pmu_thread_init() alone, then the floor a
  * set of the same events alone: hardware counters are few (QEMU: 6 and the
@@ -211,14 +223,9 @@ static int measure(const char *events, long n)
 		pmu_thread_fini();
 		return -1;
 	}
-	bench_pairs(n / 10);	/* warm up: opens this thread's counters, interns the name */
-	handle = pmu_region_register ? pmu_region_register("bench") : -1;
-	if (handle >= 0)
-		bench_hpairs(n / 10);
-	double empty = FEWEST(bench_empty(n), n);
-	double pair = FEWEST(bench_pairs(n), n) - empty;
-	double hpair = handle >= 0 ? FEWEST(bench_hpairs(n), n) - empty : -1;
-	double floor_ = -1, raw = -1;
+	double empty, pair, hpair, floor_ = -1, raw = -1;
+
+	pairs(n, &empty, &pair, &hpair);
 
 	pmu_thread_fini();
 	if (pmu_open(&s, events) < 0) {
@@ -258,14 +265,9 @@ static void measure_traced(const char *events, long n)
 	if (pmu_thread_init(events) < 0) {
 		fprintf(stderr, "%s: %s\n", events, pmu_errmsg());
 	} else {
-		bench_pairs(n / 10);
-		handle = pmu_region_register ? pmu_region_register("bench") : -1;
-		if (handle >= 0)
-			bench_hpairs(n / 10);
-		double empty = FEWEST(bench_empty(n), n);
-		double pair = FEWEST(bench_pairs(n), n) - empty;
-		double hpair = handle >= 0 ? FEWEST(bench_hpairs(n), n) - empty : -1;
+		double empty, pair, hpair;
 
+		pairs(n, &empty, &pair, &hpair);
 		printf("%-40s %9.1f ", "  traced (PMU_TRACE)", pair);
 		fig(hpair);
 		printf("\n");

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "json.h"
+#include "report_capture.h"
 #include "test.h"
 
 static void *worker(void *arg)
@@ -47,14 +48,9 @@ static uint64_t ns_of(const struct pmu__json *v)
 static struct pmu__json *report(const char *format)
 {
 	struct pmu__json *doc = NULL;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	char *buf = t_report(format);
 
-	CHECK_MSG(f && pmu_report(f, format) == 0, "%s: %s", format, pmu_errmsg());
-	if (f)
-		fclose(f);
-	CHECK_MSG(buf && pmu__json_parse(format, buf, len, &doc) == 0, "%s", pmu_errmsg());
+	CHECK_MSG(pmu__json_parse(format, buf, strlen(buf), &doc) == 0, "%s", pmu_errmsg());
 	free(buf);
 	return doc;
 }

@@ -14,28 +14,12 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "report_capture.h"
 #include "test.h"
 #include "tool_run.h"
 
-#define HOSTILE "<script>alert(1)</script>"
 
 static char browser[64], outdir[PATH_MAX + 32], dom[1 << 20];
-
-static void *worker(void *arg)
-{
-	for (long i = 0; i < (long)arg; i++) {
-		char *m = malloc(1 << 16);
-
-		pmu_region_begin("work");
-		if (m)
-			memset(m, (int)i, 1 << 16);
-		pmu_region_end("work");
-		free(m);
-	}
-	pmu_region_begin(HOSTILE);
-	pmu_region_end(HOSTILE);
-	return NULL;
-}
 
 /* chromium on page: its DOM into dom, a screenshot into png. 0, or -1 (said). */
 static int render(const char *page, const char *png)
@@ -76,7 +60,7 @@ static void merged_page(void)
 			snprintf(name, sizeof(name), "%s/proc-%%p.json", outdir);
 			if (pmu_thread_init("task-clock,page-faults") < 0)
 				_exit(1);
-			worker((void *)(long)(p + 1));
+			t_work_thread((void *)(long)(p + 1));
 			_exit(pmu_report_path(name, NULL) < 0);
 		}
 		CHECK(pid > 0);
@@ -121,7 +105,7 @@ int main(void)
 	CHECK(system(cmd) == 0);
 	CHECK_MSG(pmu_thread_init("task-clock,page-faults") == 0, "%s", pmu_errmsg());
 	for (long i = 0; i < 4; i++)
-		CHECK(pthread_create(&t[i], NULL, worker, (void *)(5 * (i + 1))) == 0);
+		CHECK(pthread_create(&t[i], NULL, t_work_thread, (void *)(5 * (i + 1))) == 0);
 	for (int i = 0; i < 4; i++)
 		pthread_join(t[i], NULL);
 	snprintf(page, sizeof(page), "%s/report.html", outdir);

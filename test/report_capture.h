@@ -19,4 +19,25 @@ static inline char *t_report(const char *format)
 	return buf ? buf : strdup("");
 }
 
+/*
+ * A thread of the HTML tests: n calls of "work" (a 64 KiB buffer written),
+ * then one of a region with a hostile name, <script>alert(1)</script>.
+ */
+#define T_HOSTILE "<script>alert(1)</script>"
+static inline void *t_work_thread(void *arg)
+{
+	for (long i = 0; i < (long)arg; i++) {
+		char *m = malloc(1 << 16);
+
+		pmu_region_begin("work");
+		if (m)
+			memset(m, (int)i, 1 << 16);
+		pmu_region_end("work");
+		free(m);
+	}
+	pmu_region_begin(T_HOSTILE);
+	pmu_region_end(T_HOSTILE);
+	return NULL;
+}
+
 #endif

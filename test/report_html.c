@@ -11,45 +11,24 @@
 
 #include <pmu.h>
 
+#include "report_capture.h"
 #include "test.h"
 
-#define HOSTILE "<script>alert(1)</script>"
 #define QUOTES "a \"b\" & 'c'"
-
-static void *worker(void *arg)
-{
-	for (long i = 0; i < (long)arg; i++) {
-		char *m = malloc(1 << 16);
-
-		pmu_region_begin("work");
-		if (m)
-			memset(m, (int)i, 1 << 16);
-		pmu_region_end("work");
-		free(m);
-	}
-	pmu_region_begin(HOSTILE);
-	pmu_region_end(HOSTILE);
-	return NULL;
-}
 
 int main(void)
 {
 	pthread_t t[4];
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *buf;
 
 	CHECK_MSG(pmu_thread_init("task-clock,page-faults") == 0, "%s", pmu_errmsg());
 	for (long i = 0; i < 4; i++)
-		CHECK(pthread_create(&t[i], NULL, worker, (void *)(5 * (i + 1))) == 0);
+		CHECK(pthread_create(&t[i], NULL, t_work_thread, (void *)(5 * (i + 1))) == 0);
 	for (int i = 0; i < 4; i++)
 		pthread_join(t[i], NULL);
 	pmu_region_begin(QUOTES);
 	pmu_region_end(QUOTES);
-	f = open_memstream(&buf, &len);
-	CHECK(f && pmu_report(f, "html") == 0);
-	if (f)
-		fclose(f);
+	buf = t_report("html");
 	CHECK_MSG(buf && !strncmp(buf, "<!DOCTYPE html>\n<html lang=\"en\">", 31), "%.200s", buf ? buf : "");
 	CHECK_MSG(buf && strstr(buf, "<tr><td>work</td><td>50</td>"), "work's 50 calls in the table");
 	CHECK_MSG(buf && strstr(buf, "<td>&lt;script&gt;alert(1)&lt;/script&gt;</td><td>4</td>"), "the hostile name as text");
@@ -62,7 +41,7 @@ int main(void)
 	free(buf);
 	/* by the file's name, and refused by name otherwise */
 	CHECK(pmu_report(stderr, "htm") == -EINVAL && strstr(pmu_errmsg(), "htm: unknown report format (use table, "
-								       "csv, json or html)"));
+								       "csv, json, html or trace)"));
 	pmu_thread_fini();
 	T_DONE();
 }
