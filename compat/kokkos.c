@@ -4,7 +4,9 @@
  * and 4.x call on the library KOKKOS_PROFILE_LIBRARY or KOKKOS_TOOLS_LIBS
  * names). Kernels become libpmu regions named by their labels and kinds
  * ("fill [for]", "sum [reduce]"), as do profile regions ("name [region]")
- * and sections ("name [section]"), on the thread that calls the hook.
+ * and sections ("name [section]"), on the thread that calls the hook; with
+ * libpmu-omp loaded too, the other threads of a kernel that the OpenMP
+ * backend runs count under its name as well.
  * Events and report as zero-code mode's (PMU_EVENTS, PMU_REPORT). See
  * libpmu-kokkos(7).
  */
@@ -173,11 +175,25 @@ API void kokkosp_destroy_profile_section(uint32_t id)
 
 /* ---- start and end ---- */
 
+/* libpmu's private interface (the exact version's node): what a thread is inside, for libpmu-omp. */
+extern const char *(*pmu__region_label)(void);
+
+/*
+ * The innermost kernel (or profile region) open on the calling thread:
+ * libpmu-omp names the team of a parallel region begun inside it after it,
+ * so that a kernel of the OpenMP backend counts every thread that ran it.
+ */
+static const char *current_label(void)
+{
+	return depth && depth <= DEPTH ? open_names[depth - 1] : NULL;
+}
+
 API void kokkosp_init_library(int seq, uint64_t version, uint32_t ndev, void *devices)
 {
 	const char *env = secure_getenv("PMU_EVENTS");
 
 	(void)seq, (void)version, (void)ndev, (void)devices;
+	__atomic_store_n(&pmu__region_label, current_label, __ATOMIC_RELEASE);
 	if (pmu_thread_count() > 0)	/* zero-code mode took PMU_EVENTS, and writes the report at exit */
 		return;
 	if (!env || !*env) {
@@ -194,6 +210,7 @@ API void kokkosp_finalize_library(void)
 {
 	const char *rep = secure_getenv("PMU_REPORT");
 
+	__atomic_store_n(&pmu__region_label, NULL, __ATOMIC_RELEASE);
 	if (depth)
 		fprintf(stderr, "libpmu-kokkos: %u kernel%s or region%s still open at finalize: not counted\n", depth,
 			depth == 1 ? "" : "s", depth == 1 ? "" : "s");

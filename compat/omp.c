@@ -57,8 +57,9 @@ enum { SYNC_IMPLICIT = 2, SYNC_IMPLICIT_WORKSHARE = 8, SYNC_IMPLICIT_PARALLEL = 
 struct construct {
 	_Atomic(const void *) at;	/* its key: the return address, plus the kind << 56 */
 	_Atomic(char *) name;
+	bool label;			/* a runtime's name for what the team runs (a Kokkos kernel's label) */
 };
-static struct construct names[NAMES], other = { NULL, "(other constructs)" };
+static struct construct names[NAMES], labels[NAMES], other = { NULL, "(other constructs)", false };
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int started;		/* ompt_start_tool was called */
 static int own_report;		/* we called pmu_thread_init(): we write the report at the end */
@@ -176,6 +177,39 @@ static struct construct *construct_of(const void *ra, unsigned kind)
 	return &other;
 }
 
+/*
+ * The construct standing for label (a Kokkos kernel's "fill [for]"): one
+ * per distinct label, found by its text without a lock once made.
+ */
+static struct construct *label_construct(const char *label)
+{
+	size_t h = 14695981039346656037ull;
+
+	for (const char *p = label; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ull;
+	for (size_t i = 0; i < NAMES; i++) {
+		struct construct *c = &labels[(h + i) % NAMES];
+		const void *at = atomic_load_explicit(&c->at, memory_order_acquire);
+		char *n;
+
+		if (at && !strcmp(atomic_load_explicit(&c->name, memory_order_relaxed), label))
+			return c;
+		if (at)
+			continue;
+		pthread_mutex_lock(&lock);
+		if (!atomic_load_explicit(&c->at, memory_order_relaxed)) {
+			n = strdup(label);
+			atomic_store_explicit(&c->name, n ? n : "(out of memory)", memory_order_relaxed);
+			c->label = true;
+			atomic_store_explicit(&c->at, c, memory_order_release);
+		}
+		pthread_mutex_unlock(&lock);
+		if (!strcmp(atomic_load_explicit(&c->name, memory_order_acquire), label))
+			return c;
+	}
+	return &other;
+}
+
 static const char *name_of(struct construct *c)
 {
 	return atomic_load_explicit(&c->name, memory_order_acquire);
@@ -191,11 +225,18 @@ static void warn_once(const char *what, int r)
 		fprintf(stderr, "libpmu-omp: %s: %s (said once)\n", what, pmu_errmsg());
 }
 
+/* libpmu's private interface (the exact version's node): what a thread is inside, as libpmu-kokkos names it. */
+extern const char *(*pmu__region_label)(void);
+
 static void on_parallel_begin(ompt_data_t *task, const void *frame, ompt_data_t *parallel, unsigned int req,
 			      int flags, const void *ra)
 {
+	const char *(*label)(void) = __atomic_load_n(&pmu__region_label, __ATOMIC_ACQUIRE);
+	const char *l = label ? label() : NULL;
+
 	(void)task, (void)frame, (void)req, (void)flags;
-	parallel->ptr = construct_of(ra, 0);
+	/* inside a Kokkos kernel: the team counts under the kernel's name */
+	parallel->ptr = l ? label_construct(l) : construct_of(ra, 0);
 }
 
 /*
@@ -242,16 +283,18 @@ static void task_close(void)
 static void on_implicit_task(int endpoint, ompt_data_t *parallel, ompt_data_t *task, unsigned int n,
 			     unsigned int index, int flags)
 {
-	(void)task, (void)n, (void)index;
+	(void)task, (void)n;
 	if (flags & TASK_INITIAL)	/* the initial thread's own task: the whole program, zero-code's region */
 		return;
 	if (endpoint == SCOPE_BEGIN) {
 		struct construct *c = parallel ? parallel->ptr : NULL;
+		/* a kernel's own thread (the team's first) counts in the kernel's region already */
+		bool count = c && !(c->label && index == 0);
 
 		if (depth < DEPTH)
-			stack[depth] = (typeof(stack[0])){ c, c != NULL, wdepth };
+			stack[depth] = (typeof(stack[0])){ c, count, wdepth };
 		depth++;
-		if (c && depth <= DEPTH)
+		if (count && depth <= DEPTH)
 			warn_once("a parallel region", pmu_region_begin(name_of(c)));
 	} else if (endpoint == SCOPE_END && depth) {
 		task_close();

@@ -147,6 +147,14 @@ static inline unsigned depth_of(const struct pmu__region_thr *t)
 	return (unsigned)(((char *)t->sp - (char *)t->stk) / (sizeof(struct pmu__frame) + 8 * t->n));
 }
 
+/*
+ * What the calling thread is inside, as a runtime's connector names it
+ * (libpmu-kokkos: its innermost kernel), for another connector to name work
+ * it sees on other threads by it (libpmu-omp: a parallel region's team).
+ * NULL, or a function giving NULL, when there is none. Set and read atomically.
+ */
+PMU_TOOL extern const char *(*pmu__region_label)(void);
+
 /* Region names interned so far; ids below it have a name. */
 unsigned pmu__region_count(void);
 /* The name of region id; it lives as long as the name table. */

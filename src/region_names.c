@@ -19,6 +19,8 @@ static unsigned nregions;	/* atomic */
 static struct pmu__rname *tab[TAB_SIZE];
 struct pmu__rname *pmu__region_byid[PMU_REGION_MAX];	/* id to name: read by the hot paths without a lock */
 
+const char *(*pmu__region_label)(void);
+
 unsigned pmu__region_count(void)
 {
 	return __atomic_load_n(&nregions, __ATOMIC_ACQUIRE);

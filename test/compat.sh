@@ -322,6 +322,24 @@ run omp_libgomp sh -c "$CC -fopenmp -o $bin/omp_gomp test/compat/omp_regions.c &
 	LD_PRELOAD=$PWD/$O/libpmu-omp.so PMU_EVENTS=task-clock $bin/omp_gomp 2>$tmp/gomp.err >/dev/null; rc=\$?;
 	cat $tmp/gomp.err; [ \$rc -eq 0 ] && grep -q 'libpmu-omp: no OpenMP runtime with a tool interface (OMPT).*libgomp has no OMPT' $tmp/gomp.err"
 
+# kokkos_omp: a kernel of Kokkos' OpenMP backend (its hooks around a parallel region, as Kokkos calls them)
+# with libpmu-kokkos and libpmu-omp: "fill [for]" counts every thread of the team, 3 calls each.
+if ! command -v clang >/dev/null || [ -z "$libomp" ]; then
+	sk kokkos_omp "clang or LLVM's libomp is not installed (Debian: clang libomp-dev)"
+else
+	run kokkos_omp sh -c "clang -O1 -fopenmp -o $bin/kokkos_omp test/compat/kokkos_omp.c $LINK -lpmu-kokkos \
+		-Wl,-rpath,$PWD/$O && OMP_NUM_THREADS=3 OMP_TOOL_LIBRARIES=$PWD/$O/libpmu-omp.so PMU_EVENTS=task-clock \
+		PMU_REPORT=$tmp/kokkos_omp.json $bin/kokkos_omp && python3 -c '
+import json
+rep = json.load(open(\"$tmp/kokkos_omp.json\"))
+r = {x[\"name\"]: x for x in rep[\"regions\"]}[\"fill [for]\"]
+calls = sorted(t[\"calls\"] for t in r[\"threads\"])
+print(\"fill [for]: calls per thread\", calls, \"task-clock per thread\", [t[\"counts\"][\"task-clock\"] for t in r[\"threads\"]])
+assert calls == [3, 3, 3] and all(t[\"counts\"][\"task-clock\"] > 0 for t in r[\"threads\"]), r
+'"
+	grep '^fill' "$tmp/out" | sed 's/^/    # /'
+fi
+
 # kokkos_kernels: libpmu-kokkos under Debian's Kokkos (KOKKOS_PROFILE_LIBRARY), a real program's kernels.
 if [ ! -f /usr/include/trilinos/Kokkos_Core.hpp ] || ! command -v c++ >/dev/null; then
 	sk kokkos_kernels "Kokkos is not installed (Debian: libtrilinos-kokkos-dev)"
