@@ -389,6 +389,7 @@ static struct pmu__acc *acc_new(struct pmu__thr *thr, struct pmu__region_thr *t,
 		return NULL;
 	for (unsigned i = 0; i <= t->n; i++)
 		a->f[i].min = UINT64_MAX;
+	a->parent = t->sp->id;	/* before its frame is pushed: the region around, or the sentinel's none */
 	/* Figures to report: the thread's records stay after it exits. */
 	__atomic_store_n(&t->used, true, __ATOMIC_RELAXED);
 	__atomic_store_n(&thr->keep, true, __ATOMIC_RELAXED);

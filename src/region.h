@@ -44,6 +44,7 @@ struct pmu__acc {
 	uint64_t seq;
 	uint64_t depth;		/* instances open now (recursion); owner-only, beside seq for one load */
 	uint64_t nested;	/* calls but the outermost (recursive ones): the figures are over the others (spans) */
+	uint64_t parent;	/* the region open around its first call in the thread (a frame id; PMU_FRAME_NONE: none) */
 	struct pmu__fig f[];	/* ns, then the n events */
 };
 
@@ -160,9 +161,9 @@ unsigned pmu__region_count(void);
 /* The name of region id; it lives as long as the name table. */
 const char *pmu__region_name(unsigned id);
 
-/* A thread's figures for one region: calls, outermost calls, and figures ns, then n events. */
+/* A thread's figures for one region: calls, outermost calls, its parent (pmu__acc's), and figures ns, then n events. */
 struct pmu__rcopy {
-	uint64_t calls, spans;
+	uint64_t calls, spans, parent;
 	struct pmu__fig f[];
 };
 

@@ -350,6 +350,11 @@ static void report_json(FILE *f, const struct pmu_results *s)
 		fputs(nr++ ? ",\n    {" : "\n    {", f);
 		fputs("\"name\": ", f);
 		pmu__json_str(f, s->reg[id]);
+		fputs(", \"parent\": ", f);	/* since 0.6: the region around its first call, or null */
+		if (s->parent[id] >= 0)
+			pmu__json_str(f, s->reg[s->parent[id]]);
+		else
+			fputs("null", f);
 		fputs(", ", f);
 		json_figures(f, s, -1, id);
 		fputs(",\n      \"threads\": [", f);

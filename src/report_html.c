@@ -6,6 +6,7 @@
  * sets the C locale around it).
  */
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,8 +19,41 @@
 
 #define BARS_MAX 64	/* threads shown as bars under a region; more: the heatmap */
 
+/* Region id's row of the table, indented by its depth in the tree. */
+static void region_row(FILE *f, const struct pmu_results *s, unsigned id, unsigned depth)
+{
+	const struct pmu__rent *t = pmu__results_ent(s, -1, id);
+
+	fprintf(f, "<tr><td style=\"padding-left: %.1fem\">", 0.6 + 1.5 * depth);
+	pmu__html_str(f, s->reg[id]);
+	fprintf(f, "</td><td>%llu</td><td>%.1f</td>", (unsigned long long)t->calls, (double)t->sum[0] / (double)t->calls);
+	for (unsigned i = 0; i < s->n; i++)
+		fprintf(f, "<td>%llu</td>", (unsigned long long)t->sum[1 + i]);
+	for (unsigned i = 0; i < s->mp.n; i++) {
+		fputs("<td>", f);
+		pmu__html_num(f, pmu__results_metric(s, -1, id, i) * s->mp.m[i].scale);
+		fputs("</td>", f);
+	}
+	fputs("</tr>\n", f);
+}
+
+/* The regions under parent (-1: the top) depth deep, each then its own, once each (seen). */
+static void region_tree(FILE *f, const struct pmu_results *s, int parent, unsigned depth, bool *seen)
+{
+	for (unsigned id = 0; id < s->nreg; id++) {
+		if (seen[id] || s->parent[id] != parent || !pmu__results_ent(s, -1, id)->calls)
+			continue;
+		seen[id] = true;
+		region_row(f, s, id, depth);
+		region_tree(f, s, (int)id, depth + 1, seen);
+	}
+}
+
+/* The regions as a tree: each under the region around its first call. */
 static void regions_table(FILE *f, const struct pmu_results *s)
 {
+	bool *seen = calloc(s->nreg + 1, sizeof(*seen));
+
 	fputs("<h2>Regions</h2>\n<table id=\"regions\">\n<tr><th>region</th><th>calls</th><th>ns/call</th>", f);
 	for (unsigned i = 0; i < s->n; i++) {
 		fputs("<th>", f);
@@ -32,24 +66,14 @@ static void regions_table(FILE *f, const struct pmu_results *s)
 		fputs("</th>", f);
 	}
 	fputs("</tr>\n", f);
-	for (unsigned id = 0; id < s->nreg; id++) {
-		const struct pmu__rent *t = pmu__results_ent(s, -1, id);
-
-		if (!t->calls)
-			continue;
-		fputs("<tr><td>", f);
-		pmu__html_str(f, s->reg[id]);
-		fprintf(f, "</td><td>%llu</td><td>%.1f</td>", (unsigned long long)t->calls,
-			(double)t->sum[0] / (double)t->calls);
-		for (unsigned i = 0; i < s->n; i++)
-			fprintf(f, "<td>%llu</td>", (unsigned long long)t->sum[1 + i]);
-		for (unsigned i = 0; i < s->mp.n; i++) {
-			fputs("<td>", f);
-			pmu__html_num(f, pmu__results_metric(s, -1, id, i) * s->mp.m[i].scale);
-			fputs("</td>", f);
-		}
-		fputs("</tr>\n", f);
+	if (seen) {
+		region_tree(f, s, -1, 0, seen);
+		/* a parent's cycle (two threads, each region first inside the other): the rest at the top */
+		for (unsigned id = 0; id < s->nreg; id++)
+			if (!seen[id] && pmu__results_ent(s, -1, id)->calls)
+				region_row(f, s, id, 0);
 	}
+	free(seen);
 	fputs("</table>\n", f);
 }
 

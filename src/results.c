@@ -59,6 +59,7 @@ void pmu__results_clear(struct pmu_results *r)
 		free(r->reg[i]);
 	free(r->ev);
 	free(r->reg);
+	free(r->parent);
 	free(r->thr);
 	free(r->ent);
 	free(r->u);
@@ -195,6 +196,24 @@ static void lay_out(struct pmu_results *r)
 	}
 }
 
+/* Each region's parent: the region around its first call in the first thread that ran it. */
+static void parents(struct pmu_results *r, struct pmu__rcopy *const *copy)
+{
+	size_t size = pmu__rcopy_size(r->n);
+
+	for (unsigned id = 0; id < r->nreg; id++) {
+		r->parent[id] = -1;
+		for (unsigned k = 0; k < r->nthr && r->parent[id] < 0; k++) {
+			const struct pmu__rcopy *o = (const struct pmu__rcopy *)((const char *)copy[k] + id * size);
+
+			if (o->calls && o->parent < r->nreg && o->parent != id)
+				r->parent[id] = (int)o->parent;
+			else if (o->calls)
+				break;	/* at the top in the first thread that ran it */
+		}
+	}
+}
+
 static void free_copies(struct pmu__rcopy **copy, unsigned n)
 {
 	for (unsigned j = 0; copy && j < n; j++)
@@ -308,14 +327,16 @@ int pmu__results_fill(struct pmu_results *r, const char *who)
 	r->ent = calloc((size_t)(r->nthr + 1) * r->nreg + 1, sizeof(*r->ent));
 	r->u = calloc((size_t)(r->nthr + 1) * r->nreg * 3 * (r->n + 1) + 1, sizeof(*r->u));
 	r->x = calloc((size_t)(r->nthr + 1) * r->nreg * 2 * (r->n + 1) + 1, sizeof(*r->x));
-	if (r->ent && r->u && r->x) {
+	r->parent = malloc((r->nreg + 1) * sizeof(*r->parent));
+	if (r->ent && r->u && r->x && r->parent) {
 		lay_out(r);
 		for (unsigned k = 0; k < r->nthr; k++)
 			thread_entries(r, (int)k, copy[k]);
 		total_entries(r, copy);
+		parents(r, copy);
 	}
 	free_copies(copy, r->nthr);
-	if (!r->ent || !r->u || !r->x || metrics(r) < 0) {
+	if (!r->ent || !r->u || !r->x || !r->parent || metrics(r) < 0) {
 		r->nthr = 0;
 		pmu__results_clear(r);
 		return pmu__err(-ENOMEM, "%s: out of memory", who);

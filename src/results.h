@@ -26,6 +26,7 @@ struct pmu_results {
 	unsigned n, nreg, nthr;
 	char **ev;			/* event names */
 	char **reg;			/* region names */
+	int *parent;			/* per region: the region around its first call (the first thread's), -1: none */
 	struct pmu__rthr *thr;
 	struct timespec start;		/* when the per-thread layer was set up */
 	struct pmu__rent *ent;		/* (nthr + 1) * nreg: the totals, then each thread's */

@@ -173,7 +173,7 @@ int main(int argc, char **argv)
 	snprintf(env_rep, sizeof(env_rep), "PMU_REPORT=%s", path);
 	CHECK(run(plain, (const char *[]){ ev, env_rep, NULL }, err, sizeof(err)) == 0);
 	char *json = slurp(path);
-	CHECK_MSG(json[0] == '{' && strstr(json, "\"name\": \"work\", \"calls\": 30,") &&
+	CHECK_MSG(json[0] == '{' && strstr(json, "\"name\": \"work\", \"parent\": null, \"calls\": 30,") &&
 		  strstr(json, "\"name\": \"(whole run)\""), "%s", json);
 	/* Where it comes from: library, pid, host, command line and start time. */
 	char hostkey[300], cmdkey[4200];
@@ -188,7 +188,7 @@ int main(int argc, char **argv)
 	CHECK(run(plain, (const char *[]){ "PMU_EVENTS=page-faults,CPUs_utilized", env_rep, NULL }, err, sizeof(err)) == 0);
 	json = slurp(path);
 	CHECK_MSG(strstr(json, "\"events\": [\"page-faults\", \"task-clock\"]") &&
-		  strstr(json, "\"name\": \"work\", \"calls\": 30,") && strstr(json, "\"metrics\": {\"CPUs_utilized\": ") &&
+		  strstr(json, "\"name\": \"work\", \"parent\": null, \"calls\": 30,") && strstr(json, "\"metrics\": {\"CPUs_utilized\": ") &&
 		  strstr(json, "\"name\": \"(whole run)\""), "%s", json);
 	unlink(path);
 

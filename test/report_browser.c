@@ -113,7 +113,7 @@ int main(void)
 	CHECK_MSG(pmu_report_path(page, NULL) == 0, "%s", pmu_errmsg());
 	pmu_thread_fini();
 	if (render(page, png) == 0)
-		CHECK_MSG(strstr(dom, "<td>work</td><td>50</td>") && strstr(dom, "&lt;script&gt;alert(1)&lt;/script&gt;") &&
+		CHECK_MSG(strstr(dom, ">work</td><td>50</td>") && strstr(dom, "&lt;script&gt;alert(1)&lt;/script&gt;") &&
 			  !strcasestr(dom, "<script") && strstr(dom, "<h2>Imbalance</h2>"), "%.3000s", dom);
 	merged_page();
 	printf("screenshots: %s/report.png %s/merged.png\n", outdir, outdir);

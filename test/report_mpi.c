@@ -129,8 +129,8 @@ int main(int argc, char **argv)
 		snprintf(path, sizeof(path), "%s/rank-%d.json", dir, r);
 		j = slurp(path);
 		CHECK_MSG(!strncmp(j, "{\n  \"library\": \"libpmu ", 23), "%s: %s", path, j);
-		CHECK_MSG(strstr(j, "\"name\": \"compute\", \"calls\": 10,") &&
-			  strstr(j, "\"name\": \"exchange\", \"calls\": 10,") && strstr(j, "/mpi_regions "), "%s: %s",
+		CHECK_MSG(strstr(j, "\"name\": \"compute\", \"parent\": null, \"calls\": 10,") &&
+			  strstr(j, "\"name\": \"exchange\", \"parent\": null, \"calls\": 10,") && strstr(j, "/mpi_regions "), "%s: %s",
 			  path, j);
 		pid[r] = strstr(j, "\"pid\": ") ? atoi(strstr(j, "\"pid\": ") + 7) : 0;
 		CHECK(pid[r] > 0);

@@ -83,7 +83,7 @@ def test_regions_and_report(tmp_path):
         assert doc["pid"] == os.getpid() and doc["library"].startswith("libpmu ")
         assert pmu.report(format="csv").startswith("region,")
         page = pmu.report(format="html")
-        assert page.startswith("<!DOCTYPE html>") and "<td>step</td><td>3</td>" in page
+        assert page.startswith("<!DOCTYPE html>") and ">step</td><td>3</td>" in page
         pmu.report(format=None, path=str(tmp_path / "r.html"))
         assert (tmp_path / "r.html").read_text().startswith("<!DOCTYPE html>")
         p = tmp_path / "r-%p.json"
