@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include <pmu.h>
+#include "connector.h"
 
 #define API __attribute__((visibility("default")))
 #define DEPTH 64	/* kernels and profile regions open at once on a thread */
@@ -190,36 +191,21 @@ static const char *current_label(void)
 
 API void kokkosp_init_library(int seq, uint64_t version, uint32_t ndev, void *devices)
 {
-	const char *env = secure_getenv("PMU_EVENTS");
-
 	(void)seq, (void)version, (void)ndev, (void)devices;
 	__atomic_store_n(&pmu__region_label, current_label, __ATOMIC_RELEASE);
-	if (pmu_thread_count() > 0)	/* zero-code mode took PMU_EVENTS, and writes the report at exit */
-		return;
-	if (!env || !*env) {
-		fprintf(stderr, "libpmu-kokkos: PMU_EVENTS is not set: counting task-clock\n");
-		env = "task-clock";
-	}
-	if (pmu_thread_init(env) < 0)
-		fprintf(stderr, "libpmu-kokkos: PMU_EVENTS: %s: the kernels are not counted\n", pmu_errmsg());
-	else
-		own_report = 1;
+	own_report = pmu_connector_start("libpmu-kokkos", "kernels");
 }
 
 API void kokkosp_finalize_library(void)
 {
-	const char *rep = secure_getenv("PMU_REPORT");
-
 	__atomic_store_n(&pmu__region_label, NULL, __ATOMIC_RELEASE);
 	if (depth)
 		fprintf(stderr, "libpmu-kokkos: %u kernel%s or region%s still open at finalize: not counted\n", depth,
 			depth == 1 ? "" : "s", depth == 1 ? "" : "s");
 	if (!own_report)
 		return;
-	if (rep && *rep ? pmu_report_path(rep, NULL) < 0 : pmu_report(stderr, NULL) < 0)
-		fprintf(stderr, "libpmu-kokkos: PMU_REPORT: %s\n", pmu_errmsg());
+	pmu_connector_end("libpmu-kokkos");
 	own_report = 0;
-	pmu_thread_fini();
 	pthread_mutex_lock(&lock);
 	for (uint32_t i = 0; i < nsections; i++)
 		free(sections[i]);

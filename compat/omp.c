@@ -24,6 +24,7 @@
 #endif
 
 #include <pmu.h>
+#include "connector.h"
 
 #define API __attribute__((visibility("default")))
 
@@ -340,23 +341,6 @@ static void on_work(int kind, int endpoint, ompt_data_t *parallel, ompt_data_t *
 
 /* ---- start and end ---- */
 
-/* The per-thread layer's events, unless zero-code mode (PMU_EVENTS) set it up already. */
-static void setup_events(void)
-{
-	const char *env = secure_getenv("PMU_EVENTS");
-
-	if (pmu_thread_count() > 0)
-		return;
-	if (!env || !*env) {
-		fprintf(stderr, "libpmu-omp: PMU_EVENTS is not set: counting task-clock\n");
-		env = "task-clock";
-	}
-	if (pmu_thread_init(env) < 0)
-		fprintf(stderr, "libpmu-omp: PMU_EVENTS: %s: the parallel regions are not counted\n", pmu_errmsg());
-	else
-		own_report = 1;
-}
-
 static int initialize(ompt_function_lookup_t lookup, int device, ompt_data_t *data)
 {
 	ompt_set_callback_t set = (ompt_set_callback_t)lookup("ompt_set_callback");
@@ -374,22 +358,17 @@ static int initialize(ompt_function_lookup_t lookup, int device, ompt_data_t *da
 	if (set(CB_WORK, (ompt_callback_t)on_work) == SET_NEVER)
 		fprintf(stderr, "libpmu-omp: the OpenMP runtime does not report worksharing constructs: "
 			"parallel regions alone are counted\n");
-	setup_events();
+	own_report = pmu_connector_start("libpmu-omp", "parallel regions");
 	return 1;
 }
 
 /* At the runtime's end: our report, unless zero-code mode writes its own at exit. */
 static void finalize(ompt_data_t *data)
 {
-	const char *rep = secure_getenv("PMU_REPORT");
-
 	(void)data;
-	if (!own_report)
-		return;
-	if (rep && *rep ? pmu_report_path(rep, NULL) < 0 : pmu_report(stderr, NULL) < 0)
-		fprintf(stderr, "libpmu-omp: PMU_REPORT: %s\n", pmu_errmsg());
+	if (own_report)
+		pmu_connector_end("libpmu-omp");
 	own_report = 0;
-	pmu_thread_fini();
 }
 
 API ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version, const char *runtime_version)
