@@ -36,16 +36,29 @@ static uint64_t mono_ns(void)
 }
 
 static void trace_atexit(void);
+static bool said_calls;		/* PMU_TRACE_CALLS malformed: said once */
 
 struct pmu__trace *pmu__trace_new(unsigned n, const struct pmu_set *set, bool clk_page)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	const char *path = pmu__getenv("PMU_TRACE"), *calls = pmu__getenv("PMU_TRACE_CALLS");
-	unsigned long cap = calls && *calls ? strtoul(calls, NULL, 10) : TRACE_CALLS;
+	unsigned long cap = TRACE_CALLS;
 	struct pmu__trace *tr;
+	char *end;
 
-	if (!path || !*path || !cap || cap > UINT32_MAX / 2)
+	if (!path || !*path)
 		return NULL;
+	if (calls && *calls) {
+		bool bad;
+
+		cap = strtoul(calls, &end, 10);
+		bad = *end || *calls < '1' || *calls > '9' || cap > UINT32_MAX / 2;
+		if (bad && !__atomic_exchange_n(&said_calls, true, __ATOMIC_RELAXED))
+			fprintf(stderr, "libpmu: PMU_TRACE_CALLS=%.32s: not a number of calls from 1 to %u: %u kept\n",
+				calls, UINT32_MAX / 2, TRACE_CALLS);
+		cap = bad ? TRACE_CALLS : cap;
+	}
+
 	/* malloc: the pages a thread never fills are never touched */
 	tr = malloc(sizeof(*tr) + (size_t)cap * (3 + n) * sizeof(uint64_t));
 	if (!tr) {
