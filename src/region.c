@@ -64,7 +64,6 @@ static inline __attribute__((always_inline)) void fig_add(struct pmu__fig *f, ui
 	PMU_FIG_ST128(f->sq, sq + (unsigned __int128)x * x);
 }
 
-
 /* Adds each event's times of the call begun at depth d to a's events. */
 static __attribute__((noinline)) void add_times(struct pmu__region_thr *t, struct pmu__acc *a, unsigned d)
 {
