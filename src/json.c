@@ -444,7 +444,7 @@ int pmu__json_parse(const char *name, const char *buf, size_t len, struct pmu__j
 	return 0;
 }
 
-int pmu__json_load(const char *path, struct pmu__json **out)
+int pmu__json_read(const char *path, char **out, size_t *outlen)
 {
 	struct stat st;
 	char *buf = NULL;
@@ -452,6 +452,7 @@ int pmu__json_load(const char *path, struct pmu__json **out)
 	int fd, r = 0;
 
 	*out = NULL;
+	*outlen = 0;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return pmu__err(-errno, "%s: %s", path, strerror(errno));
@@ -490,8 +491,24 @@ int pmu__json_load(const char *path, struct pmu__json **out)
 		len += (size_t)n;
 	}
 	close(fd);
-	if (r >= 0)
-		r = pmu__json_parse(path, buf ? buf : "", len, out);
+	if (r < 0) {
+		free(buf);
+		return r;
+	}
+	*out = buf ? buf : strdup("");
+	*outlen = len;
+	return *out ? 0 : pmu__err(-ENOMEM, "%s: out of memory", path);
+}
+
+int pmu__json_load(const char *path, struct pmu__json **out)
+{
+	char *buf;
+	size_t len;
+	int r = pmu__json_read(path, &buf, &len);
+
+	*out = NULL;
+	if (r == 0)
+		r = pmu__json_parse(path, buf, len, out);
 	free(buf);
 	return r;
 }

@@ -41,6 +41,8 @@ struct pmu__json {
  */
 PMU_TOOL int pmu__json_parse(const char *name, const char *buf, size_t len, struct pmu__json **out);
 PMU_TOOL int pmu__json_load(const char *path, struct pmu__json **out);
+/* The file at path whole (at most PMU_JSON_MAX bytes) into *buf (malloc'd) and *len: 0, or -errno with a message. */
+PMU_TOOL int pmu__json_read(const char *path, char **buf, size_t *len);
 PMU_TOOL void pmu__json_free(struct pmu__json *v);
 /* The member key of an object; NULL when absent or not an object. */
 PMU_TOOL const struct pmu__json *pmu__json_get(const struct pmu__json *obj, const char *key);

@@ -233,29 +233,12 @@ int diff_read(const char *path, struct dside *d)
 	struct pmu__json *doc;
 	char *buf = NULL;
 	size_t len = 0;
-	FILE *f;
 	int r;
 
 	memset(d, 0, sizeof(*d));
 	d->path = path;
-	if (!(f = fopen(path, "re")))
-		return tool_err(-errno, "%s: %s", path, strerror(errno));
-	{
-		char chunk[65536];
-		size_t n;
-		FILE *m = open_memstream(&buf, &len);
-
-		while (m && (n = fread(chunk, 1, sizeof(chunk), f)) > 0 && len + n <= PMU_JSON_MAX)
-			fwrite(chunk, 1, n, m);
-		r = !m || ferror(f) ? -EIO : 0;
-		if (m)
-			fclose(m);
-		fclose(f);
-	}
-	if (r < 0 || len > PMU_JSON_MAX) {
-		free(buf);
-		return tool_err(r < 0 ? r : -EFBIG, "%s: %s", path, r < 0 ? "cannot be read" : "too large");
-	}
+	if ((r = tool_err_lib(pmu__json_read(path, &buf, &len))) < 0)
+		return r;
 	/* one JSON value: a report; else pmu stat -j's lines */
 	if ((r = pmu__json_parse(path, buf, len, &doc)) == 0) {
 		r = doc->type == PMU_JSON_OBJECT && pmu__json_get(doc, "regions") ? read_report(d, doc) :
