@@ -245,6 +245,18 @@ int pmu_region_enter(int handle);
 int pmu_region_exit(int handle);
 
 /*
+ * Compensation (since 0.6): with on 1, every region's figures (ns and each
+ * event) leave out what the region calls made inside it cost, at the cost
+ * of a pair by name and by handle that the thread measures once, when it
+ * first switches on; a figure that would fall below 0 counts 0, and the
+ * call is counted as clamped. Switches the calling thread, which must have
+ * no region open (-EBUSY), and every thread that begins its first region
+ * later; 0 switches off. PMU_COMPENSATE=1 sets the default. Off by default.
+ * 0 or -errno.
+ */
+int pmu_region_compensate(int on);
+
+/*
  * Writes every region's figures, per thread and in total, with derived
  * metrics (IPC, miss ratios, ns per call) when the events allow, as
  * format "table" (NULL too), "csv" or "json". Safe while threads run.
@@ -303,6 +315,7 @@ struct pmu_thread_result {
 	pid_t tid;
 	const char *name;	/* its name when it began its first region (comm) */
 	int exited;		/* 1 when the thread has exited since */
+	int compensated;	/* since 0.6: 1 when its regions are compensated (pmu_region_compensate()) */
 };
 
 /* Thread i of the snapshot into *out. 0 or -errno (-EINVAL: NULL, i out of range, size too small). */
@@ -328,6 +341,7 @@ struct pmu_region_result {
 	const uint64_t *max;
 	const double *stddev;
 	const double *running_pct;	/* running / enabled time in percent; 100 when never multiplexed */
+	uint64_t clamped;	/* since 0.6: compensated outermost calls with a figure below 0, counted 0 */
 };
 
 /*

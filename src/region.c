@@ -103,15 +103,52 @@ static inline __attribute__((always_inline)) void fig_close(struct pmu__acc *a, 
 }
 
 /*
- * Closes t's top frame fr, a call ns long with the values v1 at its end,
- * adding it to its region's figures under their seqcount; with_times:
- * t->times may want times (not on the one-sequence read, see push()).
+ * Leaves out of the call of frame fr (ns long, values v1 at its end) what
+ * the k pairs (by name, by handle) ended inside it cost: each figure less
+ * their cost, or 0 where that would be below 0 (then true: clamped).
+ */
+static __attribute__((noinline)) bool comp_apply(const struct pmu__region_thr *t, const struct pmu__frame *fr,
+						 uint64_t *ns, uint64_t *v1, const uint64_t k[2])
+{
+	const uint64_t *c = t->comp->cost;
+	unsigned n = t->n;
+	bool clamped = false;
+
+	for (unsigned i = 0; i <= n; i++) {
+		uint64_t x = i ? pmu__ev_delta(fr->v[i - 1], v1[i - 1]) : *ns;
+		unsigned __int128 less = ((unsigned __int128)k[0] * c[i] + (unsigned __int128)k[1] * c[n + 1 + i]) >>
+					 PMU_COMP_SHIFT;
+
+		clamped |= less > x;
+		x = less > x ? 0 : x - (uint64_t)less;
+		if (i)
+			v1[i - 1] = fr->v[i - 1] + x;
+		else
+			*ns = x;
+	}
+	return clamped;
+}
+
+/*
+ * Closes t's top frame fr, a call ns long with the values v1 (t->scratch)
+ * at its end, ended by kind (PMU_END_*), adding it to its region's figures
+ * under their seqcount; with_times: t->times may want times (not on the
+ * one-sequence read, see push()).
  */
 static inline __attribute__((always_inline)) void add_call(struct pmu__region_thr *t, struct pmu__frame *fr,
-							   uint64_t ns, const uint64_t *v1, unsigned n, bool with_times)
+							   uint64_t ns, uint64_t *v1, unsigned n, bool with_times,
+							   unsigned kind)
 {
 	struct pmu__acc *a = fr->a;
 	unsigned d = depth_of(t) - 1;	/* fr's */
+	uint64_t k[2];
+	bool clamped = false;
+
+	if (unlikely(t->comp_on)) {
+		pmu__comp_pop(t->comp, d, kind, k);
+		if (k[0] | k[1])
+			clamped = comp_apply(t, fr, &ns, v1, k);
+	}
 
 	/*
 	 * A region nested in itself counts every call, but its time and events
@@ -123,6 +160,8 @@ static inline __attribute__((always_inline)) void add_call(struct pmu__region_th
 		fig_add(&a->f[0], ns);
 		for (unsigned i = 0; i < n; i++)
 			fig_add(&a->f[1 + i], pmu__ev_delta(fr->v[i], v1[i]));
+		if (unlikely(clamped))
+			PMU_FIG_ST(a->clamped, a->clamped + 1);
 		/*
 		 * One group's times are every event's: they go to figure 0's
 		 * (ns has none of its own), taken from the thread's first begin
@@ -166,18 +205,25 @@ static inline __attribute__((always_inline)) void hot_update(struct pmu__acc *a,
 	a->depth = 0;
 }
 
-/* add_call() of the one-sequence read's values v1 when add_call_hot() cannot; a traced usual call kept. */
-static __attribute__((noinline)) int add_call_rare(struct pmu__region_thr *t, struct pmu__frame *fr, uint64_t ns,
-						   const uint64_t *v1, unsigned n)
+/* add_call() of the one-sequence read's values v1 (t->scratch), out of the traced usual call's way. */
+static __attribute__((noinline)) int add_call_other(struct pmu__region_thr *t, struct pmu__frame *fr, uint64_t ns,
+						    uint64_t *v1, unsigned n, unsigned kind)
 {
-	if (t->trace && fr->a->depth == 1 && !__atomic_load_n(&t->hold, __ATOMIC_RELAXED)) {
+	add_call(t, fr, ns, v1, n, false, kind);
+	return 0;
+}
+
+/* add_call() of the one-sequence read's values v1 (t->scratch) when add_call_hot() cannot; a traced usual call kept. */
+static __attribute__((noinline)) int add_call_rare(struct pmu__region_thr *t, struct pmu__frame *fr, uint64_t ns,
+						   uint64_t *v1, unsigned n, unsigned kind)
+{
+	if (!t->comp_on && t->trace && fr->a->depth == 1 && !__atomic_load_n(&t->hold, __ATOMIC_RELAXED)) {
 		hot_update(fr->a, fr, ns, v1, n);
 		pmu__trace_add(t, fr, ns, v1, n);
 		t->sp = frame_down(fr, n);
 		return 0;
 	}
-	add_call(t, fr, ns, v1, n, false);
-	return 0;
+	return add_call_other(t, fr, ns, v1, n, kind);
 }
 
 /*
@@ -186,17 +232,18 @@ static __attribute__((noinline)) int add_call_rare(struct pmu__region_thr *t, st
  * frame. n: a constant where the caller knows it.
  */
 static inline __attribute__((always_inline)) int add_call_hot(struct pmu__region_thr *t, struct pmu__frame *fr,
-							      uint64_t ns, const uint64_t *v1, unsigned n)
+							      uint64_t ns, const uint64_t *v1, unsigned n,
+							      unsigned kind)
 {
 	struct pmu__acc *a = fr->a;
 
-	/* nested in itself, a report holds the figures (add_call() waits), or traced: out of the way */
-	if (unlikely(a->depth != 1 || __atomic_load_n(&t->hold, __ATOMIC_RELAXED) || t->trace)) {
+	/* nested in itself, a report holds the figures (add_call() waits), traced or compensated: out of the way */
+	if (unlikely(a->depth != 1 || __atomic_load_n(&t->hold, __ATOMIC_RELAXED) || t->rare)) {
 		/* v1 may be registers (or t->scratch itself: no address compare, which would keep them in memory). */
 		PMU_UNROLL
 		for (unsigned i = 0; i < n; i++)
 			t->scratch[i] = v1[i];
-		return add_call_rare(t, fr, ns, t->scratch, n);
+		return add_call_rare(t, fr, ns, t->scratch, n, kind);
 	}
 	hot_update(a, fr, ns, v1, n);
 	t->sp = frame_down(fr, n);
@@ -212,6 +259,7 @@ static void rec_drop(void *p)
 		free(r->acc[i]);
 	free(r->scratch);
 	free(r->rd);
+	free(r->comp);
 	pmu__trace_free(r->trace);
 	free(r);
 }
@@ -245,6 +293,7 @@ static __attribute__((noinline)) struct pmu__region_thr *rec_new(struct pmu__thr
 	r->lim = (struct pmu__frame *)((char *)r->stk + stk - stride);
 	r->clk_page = pmu__set_has_clock(t->set);
 	r->trace = pmu__trace_new(n, t->set, r->clk_page);
+	r->rare = r->trace != NULL;
 	pmu__thr_set_hooks(&pmu__region_hooks);
 	pmu__thr_set_upper(t, r);	/* t is the calling thread's */
 	return r;
@@ -257,12 +306,6 @@ static __attribute__((noinline)) struct pmu__region_thr *rec_new(struct pmu__thr
 static inline __attribute__((always_inline)) struct pmu__region_thr *self_rec(void)
 {
 	return pmu__thr_upper_self();
-}
-
-/* name's slot in a thread's cache by pointer. */
-static inline unsigned cache_slot(const char *name)
-{
-	return (unsigned)((uintptr_t)name >> 3 ^ (uintptr_t)name >> 11) & (PMU_NAME_CACHE - 1);
 }
 
 static inline int region_id(struct pmu__region_thr *t, const char *name, int create)
@@ -382,12 +425,10 @@ static __attribute__((noinline)) unsigned want_times(const struct pmu_set *s, un
 
 static struct pmu__acc *acc_new(struct pmu__thr *thr, struct pmu__region_thr *t, unsigned id)
 {
-	struct pmu__acc *a = calloc(1, sizeof(*a) + (t->n + 1) * sizeof(a->f[0]));
+	struct pmu__acc *a = pmu__region_acc_alloc(t->n);
 
 	if (!a)
 		return NULL;
-	for (unsigned i = 0; i <= t->n; i++)
-		a->f[i].min = UINT64_MAX;
 	a->parent = t->sp->id;	/* before its frame is pushed: the region around, or the sentinel's none */
 	/* Figures to report: the thread's records stay after it exits. */
 	__atomic_store_n(&t->used, true, __ATOMIC_RELAXED);
@@ -497,6 +538,37 @@ static inline __attribute__((always_inline)) int push(struct pmu__region_thr *t,
 	return push_slow(t, a, id, p);
 }
 
+/*
+ * Compensation's measure (region_comp.c): m pairs (a multiple of 4) of its
+ * own region by name, or by handle when name is NULL, through the public
+ * calls as a program makes them, four a turn.
+ */
+static void cal_pairs(const char *name, unsigned m)
+{
+	if (name)
+		for (unsigned i = 0; i < m; i += 4) {
+			pmu_region_begin(name);
+			pmu_region_end(name);
+			pmu_region_begin(name);
+			pmu_region_end(name);
+			pmu_region_begin(name);
+			pmu_region_end(name);
+			pmu_region_begin(name);
+			pmu_region_end(name);
+		}
+	else
+		for (unsigned i = 0; i < m; i += 4) {
+			pmu_region_enter(PMU_REGION_CAL);
+			pmu_region_exit(PMU_REGION_CAL);
+			pmu_region_enter(PMU_REGION_CAL);
+			pmu_region_exit(PMU_REGION_CAL);
+			pmu_region_enter(PMU_REGION_CAL);
+			pmu_region_exit(PMU_REGION_CAL);
+			pmu_region_enter(PMU_REGION_CAL);
+			pmu_region_exit(PMU_REGION_CAL);
+		}
+}
+
 /* What begin and enter check on their slow path: the thread, its record (made on the first call), room on the stack. 0 or -errno. */
 static int open_slow(const char *name, struct pmu__thr **thr, struct pmu__region_thr **t)
 {
@@ -505,8 +577,11 @@ static int open_slow(const char *name, struct pmu__thr **thr, struct pmu__region
 	if (r < 0)
 		return r;
 	*t = (*thr)->upper;	/* this thread's own store */
-	if (!*t && !(*t = rec_new(*thr)))
-		return pmu__err(-ENOMEM, "%s: out of memory", name);
+	if (!*t) {
+		if (!(*t = rec_new(*thr)))
+			return pmu__err(-ENOMEM, "%s: out of memory", name);
+		pmu__comp_start(*t, cal_pairs);
+	}
 	if ((*t)->sp == (*t)->lim)
 		return too_deep(name);
 	return 0;
@@ -623,7 +698,7 @@ PMU_API int pmu_region_register(const char *name)
 }
 
 /* The end's reads when the one-sequence read cannot give them, and the call added. */
-static __attribute__((noinline)) int end_slow(struct pmu__region_thr *t, struct pmu__frame *fr)
+static __attribute__((noinline)) int end_slow(struct pmu__region_thr *t, struct pmu__frame *fr, unsigned kind)
 {
 	unsigned id = (unsigned)fr->id;
 	uint64_t ns;
@@ -635,28 +710,34 @@ static __attribute__((noinline)) int end_slow(struct pmu__region_thr *t, struct 
 				"no open region", pmu__region_name(id));
 	ns = clock_since(t, fr->t0);
 	if (unlikely(r < 0)) {
+		uint64_t k[2];
+
+		if (t->comp_on)	/* its pairs counted in none */
+			pmu__comp_pop(t->comp, depth_of(t) - 1, kind, k);
 		t->sp = frame_down(fr, t->n);
 		fr->a->depth--;
 		pmu__err_append(" (region %s closed without figures)", pmu__region_name(id));
 		return r;
 	}
-	add_call(t, fr, ns, t->scratch, t->n, true);
+	add_call(t, fr, ns, t->scratch, t->n, true, kind);
 	return 0;
 }
 
 /* end_top() of n events into v (registers where n is a constant), the first's page pc, n a constant where the caller knows it. */
 static inline __attribute__((always_inline)) int end_n(struct pmu__region_thr *t, struct pmu__frame *fr,
-						       const struct perf_event_mmap_page *pc, unsigned n, uint64_t *v)
+						       const struct perf_event_mmap_page *pc, unsigned n, uint64_t *v,
+						       unsigned kind)
 {
 	uint64_t ns = fr->t0;
 
 	if (likely(!pmu__set_read_timed(t->set, pc, v, &ns, false, n)))
-		return add_call_hot(t, fr, ns, v, n);
-	return end_slow(t, fr);
+		return add_call_hot(t, fr, ns, v, n, kind);
+	return end_slow(t, fr, kind);
 }
 
-/* Closes t's innermost open region, frame fr (t->sp), adding its figures unless the counters could not be read. */
-static inline __attribute__((always_inline)) int end_top(struct pmu__region_thr *t, struct pmu__frame *fr)
+/* Closes t's innermost open region, frame fr (t->sp), ended by kind, adding its figures unless the counters could not be read. */
+static inline __attribute__((always_inline)) int end_top(struct pmu__region_thr *t, struct pmu__frame *fr,
+							 unsigned kind)
 {
 	const struct pmu_set *set = t->set;
 	const struct perf_event_mmap_page *pc = pmu__set_timed1(set);
@@ -666,17 +747,17 @@ static inline __attribute__((always_inline)) int end_top(struct pmu__region_thr 
 	if (likely(pc)) {
 		uint64_t v;
 
-		return end_n(t, fr, pc, 1, &v);
+		return end_n(t, fr, pc, 1, &v, kind);
 	}
 	n = pmu__set_timed(set);
 	if (n == 4) {	/* another usual count, unrolled */
 		uint64_t v[4];
 
-		return end_n(t, fr, pmu__set_page0(set), 4, v);
+		return end_n(t, fr, pmu__set_page0(set), 4, v, kind);
 	}
 	if (n)
-		return end_n(t, fr, pmu__set_page0(set), n, t->scratch);
-	return end_slow(t, fr);
+		return end_n(t, fr, pmu__set_page0(set), n, t->scratch, kind);
+	return end_slow(t, fr, kind);
 }
 
 /* Why region id (name) cannot end now: open further down, or not open in this thread at all. */
@@ -700,14 +781,14 @@ static __attribute__((noinline)) int end_named(struct pmu__region_thr *t, const 
 
 	/* A name begun through this pointer that name_eq_hot() left to name_eq() (not 8-aligned). */
 	if (likely(name == fr->p && name_eq(top, name)))
-		return end_top(t, fr);
+		return end_top(t, fr, PMU_END_NAME);
 	id = region_id(t, name, 0);
 	if (unlikely(id < 0))
 		return id != -ENOENT ? id : pmu__err(-EINVAL, "%s: pmu_region_end() of a region never "
 						     "begun", name);
 	if (unlikely(top->id != (unsigned)id))
 		return not_innermost(t, name, (uint64_t)id);
-	return end_top(t, fr);
+	return end_top(t, fr, PMU_END_NAME);
 }
 
 PMU_API int pmu_region_end(const char *name)
@@ -722,7 +803,7 @@ PMU_API int pmu_region_end(const char *name)
 				"thread", name);
 	/* The usual case: the name begun last, often through the same pointer. */
 	if (likely(name == fr->p && name_eq_hot(pmu__region_byid[fr->id], name)))
-		return end_top(t, fr);
+		return end_top(t, fr, PMU_END_NAME);
 	return end_named(t, name, fr);
 }
 
@@ -740,7 +821,7 @@ static __attribute__((noinline)) int exit_slow(int h)
 				"thread", name);
 	if (fr->id != pmu__frame_id(h))
 		return not_innermost(t, name, pmu__frame_id(h));
-	return end_top(t, fr);
+	return end_top(t, fr, PMU_END_HANDLE);
 }
 
 /* The innermost frame's id is h's: the sentinel's is no int's, so no depth check. */
@@ -754,7 +835,7 @@ PMU_API int pmu_region_exit(int h)
 	fr = t->sp;
 	if (unlikely(fr->id != pmu__frame_id(h)))
 		return exit_slow(h);
-	return end_top(t, fr);
+	return end_top(t, fr, PMU_END_HANDLE);
 }
 
 int pmu__region_end_all(void)
@@ -766,6 +847,11 @@ int pmu__region_end_all(void)
 		return 0;
 	/* r first: once end_top() failed, t may be gone with a forked child's records. */
 	while (r == 0 && t->sp->id != PMU_FRAME_NONE)
-		r = end_top(t, t->sp);
+		r = end_top(t, t->sp, PMU_END_NAME);
 	return r;
+}
+
+PMU_API int pmu_region_compensate(int on)
+{
+	return pmu__comp_switch(self_rec(), on, cal_pairs);
 }

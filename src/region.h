@@ -13,7 +13,9 @@
 
 #include "thread.h"
 
-#define PMU_REGION_MAX 256	/* distinct region names per process */
+#define PMU_REGION_NAMES 256	/* distinct region names per process */
+#define PMU_REGION_CAL PMU_REGION_NAMES	/* the id of compensation's own region (region_comp.c), no name's */
+#define PMU_REGION_MAX (PMU_REGION_NAMES + 1)	/* ids */
 #define PMU_REGION_DEPTH 64	/* open regions per thread */
 #define PMU_REGION_NAME 128	/* longest name, NUL included */
 #define PMU_NAME_CACHE 64	/* per-thread pointer -> region cache, a power of 2 */
@@ -45,6 +47,7 @@ struct pmu__acc {
 	uint64_t depth;		/* instances open now (recursion); owner-only, beside seq for one load */
 	uint64_t nested;	/* calls but the outermost (recursive ones): the figures are over the others (spans) */
 	uint64_t parent;	/* the region open around its first call in the thread (a frame id; PMU_FRAME_NONE: none) */
+	uint64_t clamped;	/* compensated outermost calls with a figure that came out below 0, counted as 0 */
 	struct pmu__fig f[];	/* ns, then the n events */
 };
 
@@ -101,6 +104,8 @@ struct pmu__region_thr {
 	unsigned hold;
 	bool used;			/* atomic: a region was begun (the record is kept for the report) */
 	bool clk_page;			/* times from the page clock (pmu__set_clock()), else CLOCK_MONOTONIC */
+	bool rare;			/* traced or compensated: the end's usual path leaves it to its rare one (here: a short offset) */
+	bool comp_on;			/* atomic: the calls ending now are compensated (written by the owner only) */
 	/*
 	 * How region.c gets the counters' enabled and running times
 	 * (PMU_TIMES_*, see want_times()); open regions from depth times_from
@@ -122,6 +127,9 @@ struct pmu__region_thr {
 	 */
 	uint64_t *tm;
 	struct pmu__trace *trace;	/* PMU_TRACE: this thread's calls (trace.c), else NULL */
+	/* Compensation (region_comp.c): made at its first switch on, kept until the record goes. */
+	struct pmu__comp *comp;
+	const struct pmu__comp *comp_pub;	/* atomic: comp once measured, for the reports */
 	uint64_t stk[];			/* the sentinel frame, then PMU_REGION_DEPTH frames */
 };
 
@@ -161,9 +169,9 @@ unsigned pmu__region_count(void);
 /* The name of region id; it lives as long as the name table. */
 const char *pmu__region_name(unsigned id);
 
-/* A thread's figures for one region: calls, outermost calls, its parent (pmu__acc's), and figures ns, then n events. */
+/* A thread's figures for one region: calls, outermost calls, its parent and clamped calls (pmu__acc's), and figures ns, then n events. */
 struct pmu__rcopy {
-	uint64_t calls, spans, parent;
+	uint64_t calls, spans, parent, clamped;
 	struct pmu__fig f[];
 };
 
@@ -180,6 +188,38 @@ bool pmu__region_used(const struct pmu__thr *t);
  * bytes), consistently: the owner may be updating them right now.
  */
 void pmu__region_copy(const struct pmu__thr *t, unsigned nreg, struct pmu__rcopy *d);
+
+/*
+ * Compensation: each thread measures what a pair of region calls costs a
+ * region around it, by name and by handle (ns, then each event, in 64ths),
+ * and leaves that out of every region's figures once per pair ended inside.
+ */
+enum { PMU_END_NAME, PMU_END_HANDLE };	/* how a pair ends: its cost */
+#define PMU_COMP_SHIFT 6	/* costs in 64ths: the calibration's pairs per window */
+struct pmu__comp {
+	uint64_t inside[PMU_REGION_DEPTH + 2][2];	/* [d + 1]: pairs ended inside the open region at depth d, by kind */
+	uint64_t cost[];	/* 2 * (n + 1): a pair by name's cost, then by handle's; written before published */
+};
+
+/* Pops the pairs ended inside region d (its frame now ending by kind) into k, counting it in the one around. */
+static inline void pmu__comp_pop(struct pmu__comp *c, unsigned d, unsigned kind, uint64_t k[2])
+{
+	k[0] = c->inside[d + 1][0];
+	k[1] = c->inside[d + 1][1];
+	c->inside[d + 1][0] = c->inside[d + 1][1] = 0;
+	c->inside[d][0] += k[0];
+	c->inside[d][1] += k[1];
+	c->inside[d][kind]++;
+}
+
+/* region.c's m pairs (a multiple of 4) of compensation's own region by name, or by handle when name is NULL. */
+typedef void (*pmu__cal_pairs)(const char *name, unsigned m);
+/* The thread's compensation as it begins its first region (t, the calling thread's): its default switch, measured there. */
+void pmu__comp_start(struct pmu__region_thr *t, pmu__cal_pairs pairs);
+/* pmu_region_compensate() in the calling thread, whose record is t (NULL: none yet). */
+int pmu__comp_switch(struct pmu__region_thr *t, int on, pmu__cal_pairs pairs);
+/* Whether thread record thr's calls are compensated now; its costs into cost (2 * (n + 1), in 64ths) when so. */
+bool pmu__region_comp(const struct pmu__thr *thr, uint64_t *cost);
 
 /* Ends every open region of the calling thread down to depth 0 (zero-code exit). */
 int pmu__region_end_all(void);

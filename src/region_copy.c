@@ -38,6 +38,7 @@ static void copy_one(const struct pmu__acc *a, uint64_t seq, unsigned n, struct 
 	o->calls = seq / 2;
 	o->spans = o->calls - PMU_FIG_LD(a->nested);
 	o->parent = a->parent;	/* set before a was published */
+	o->clamped = PMU_FIG_LD(a->clamped);
 	for (unsigned i = 0; i <= n; i++) {
 		const struct pmu__fig *f = &a->f[i];
 

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "region.h"
@@ -53,7 +54,25 @@ static inline const char *rname(const struct pmu__rname *r)
 #endif
 #define PMU_FIG_LD(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
 
+/* name's slot in a thread's cache by pointer. */
+static inline unsigned cache_slot(const char *name)
+{
+	return (unsigned)((uintptr_t)name >> 3 ^ (uintptr_t)name >> 11) & (PMU_NAME_CACHE - 1);
+}
+
+/* A region's figures, zero and with no call yet, for n events; NULL: no memory. */
+static inline struct pmu__acc *pmu__region_acc_alloc(unsigned n)
+{
+	struct pmu__acc *a = calloc(1, sizeof(*a) + (n + 1) * sizeof(a->f[0]));
+
+	for (unsigned i = 0; a && i <= n; i++)
+		a->f[i].min = UINT64_MAX;
+	return a;
+}
+
 /* region_names.c */
+/* The name of compensation's own region, id PMU_REGION_CAL, made once and never interned; NULL: no memory. */
+const char *pmu__region_cal_name(void);
 /* written once per id, under the names' lock; hidden, so addressed without the GOT */
 extern struct pmu__rname *pmu__region_byid[PMU_REGION_MAX] __attribute__((visibility("hidden")));
 /*

@@ -12,7 +12,7 @@
 
 #include "region_int.h"
 
-#define TAB_SIZE (2 * PMU_REGION_MAX)	/* open addressing, at most half full */
+#define TAB_SIZE (2 * PMU_REGION_NAMES)	/* open addressing, at most half full */
 
 static pthread_mutex_t names_lock = PTHREAD_MUTEX_INITIALIZER;	/* interning a new name */
 static unsigned nregions;	/* atomic */
@@ -103,6 +103,24 @@ static struct pmu__rname *rname_new(const char *name, size_t len, unsigned id)
 	return r;
 }
 
+static void cal_make(void)
+{
+	static const char name[] = "(comp)";	/* one word, as the usual short name */
+
+	__atomic_store_n(&pmu__region_byid[PMU_REGION_CAL], rname_new(name, sizeof(name) - 1, PMU_REGION_CAL),
+			 __ATOMIC_RELEASE);
+}
+
+const char *pmu__region_cal_name(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	const struct pmu__rname *r;
+
+	pthread_once(&once, cal_make);
+	r = __atomic_load_n(&pmu__region_byid[PMU_REGION_CAL], __ATOMIC_ACQUIRE);
+	return r ? rname(r) : NULL;
+}
+
 /*
  * The region id of name, interned if create, and cached in t's slot cslot
  * when t is not NULL. -ENOENT (no message) when absent and !create.
@@ -128,10 +146,10 @@ int pmu__region_intern(struct pmu__region_thr *t, const char *name, unsigned csl
 		r = probe(name, h, &slot);	/* another thread may have added it */
 		if (!r) {
 			id = __atomic_load_n(&nregions, __ATOMIC_RELAXED);
-			if (id == PMU_REGION_MAX) {
+			if (id == PMU_REGION_NAMES) {
 				pthread_mutex_unlock(&names_lock);
 				return pmu__err(-ENOSPC, "%s: more than %d distinct region names in this "
-						"process", name, PMU_REGION_MAX);
+						"process", name, PMU_REGION_NAMES);
 			}
 			r = rname_new(name, len, id);
 			if (!r) {

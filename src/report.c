@@ -154,11 +154,37 @@ static void report_rows(FILE *f, const struct pmu_results *s, const struct width
 				fprintf(f, ",%" PRIu64 ",%" PRIu64 ",%.3f,%.2f", d->min[i], d->max[i], d->sd[i], d->pct[i]);
 			for (const char *p = s->skipped; !w && (p = pmu__skipped_next(p, nm, sizeof(nm), why, sizeof(why)));)
 				fputs(",<not supported>", f);
+			if (!w && s->ncomp)
+				fprintf(f, ",%" PRIu64, d->clamped);
 			for (unsigned i = 0; w && w->run && i < s->n; i++)
 				fprintf(f, " %*.2f", (int)w->run[i], d->pct[1 + i]);
 			fputc('\n', f);
 		}
 	}
+}
+
+/* The table's note on compensation: the threads, a pair's cost, and each region with calls clamped at 0. */
+static void comp_note(FILE *f, const struct pmu_results *s)
+{
+	char e[PMU_ESC_SIZE];
+
+	if (!s->ncomp)
+		return;
+	fprintf(f, "compensated (%u of %u threads): each region leaves out the region calls inside it; a pair "
+		"costs", s->ncomp, s->nthr);
+	for (unsigned h = 0; h < 2; h++) {
+		const double *c = s->cost + h * (s->n + 1);
+
+		fprintf(f, "%s %.1f ns", h ? "; by handle," : " by name,", c[0]);
+		for (unsigned i = 0; i < s->n; i++)
+			fprintf(f, ", %.1f %s", c[1 + i], pmu__report_esc(e, s->ev[i]));
+	}
+	fputc('\n', f);
+	for (unsigned id = 0; id < s->nreg; id++)
+		if (ENT(s, -1, id)->clamped)
+			fprintf(f, "%s: %" PRIu64 " call%s clamped: a figure came out below 0 and counts 0\n",
+				pmu__report_esc(e, s->reg[id]), ENT(s, -1, id)->clamped,
+				ENT(s, -1, id)->clamped == 1 ? "" : "s");
 }
 
 static void report_table(FILE *f, const struct pmu_results *s)
@@ -194,6 +220,7 @@ static void report_table(FILE *f, const struct pmu_results *s)
 			fprintf(f, "%s: socket-wide, everything on its socket while a region ran; counts x %.15g = %s\n",
 				pmu__report_esc(e, s->ev[i]), s->units[i].scale,
 				s->units[i].unit[0] ? s->units[i].unit : "counts");
+	comp_note(f, s);
 	if (!nreg)
 		return;
 	fprintf(f, "%-*s  %-*s %10s %14s", w.region, "region", w.thread, "thread", "calls", "ns/call");
@@ -248,7 +275,7 @@ static void report_csv(FILE *f, const struct pmu_results *s)
 		fputc(',', f);
 		pmu__report_csv_field(f, nm);
 	}
-	fputc('\n', f);
+	fputs(s->ncomp ? ",clamped\n" : "\n", f);	/* compensated figures */
 	report_rows(f, s, NULL);
 }
 
@@ -276,6 +303,8 @@ static void json_figures(FILE *f, const struct pmu_results *s, int k, unsigned i
 	fprintf(f, "\"calls\": %" PRIu64 ", \"spans\": %" PRIu64 ", \"ns\": %" PRIu64 ", \"ns_per_call\": %.1f, "
 		"\"ns_min\": %" PRIu64 ", \"ns_max\": %" PRIu64 ", \"ns_stddev\": %.3f",
 		d->calls, d->spans, d->sum[0], (double)d->sum[0] / (double)d->calls, d->min[0], d->max[0], d->sd[0]);
+	if (s->ncomp)
+		fprintf(f, ", \"clamped\": %" PRIu64, d->clamped);
 	json_per_event(f, s, "counts", d->sum, NULL, NULL);
 	json_per_event(f, s, "min", d->min, NULL, NULL);
 	json_per_event(f, s, "max", d->max, NULL, NULL);
@@ -294,9 +323,44 @@ static void json_figures(FILE *f, const struct pmu_results *s, int k, unsigned i
 	fputc('}', f);
 }
 
+/* The events left out, as "name": "why" members. */
+static void json_skipped(FILE *f, const struct pmu_results *s)
+{
+	char nm[PMU_ESC_SIZE], why[PMU_ESC_SIZE];
+
+	for (const char *p = s->skipped, *q = p; (p = pmu__skipped_next(p, nm, sizeof(nm), why, sizeof(why))); q = p) {
+		fputs(q == s->skipped ? "" : ", ", f);
+		pmu__json_str(f, nm);
+		fputs(": ", f);
+		pmu__json_str(f, why);
+	}
+}
+
+/* null, or {"threads": K, "pair_by_name": {"ns": X, EVENT: X, ...}, "pair_by_handle": {...}} */
+static void json_comp(FILE *f, const struct pmu_results *s)
+{
+	if (!s->ncomp) {
+		fputs("null", f);
+		return;
+	}
+	fprintf(f, "{\"threads\": %u", s->ncomp);
+	for (unsigned h = 0; h < 2; h++) {
+		const double *c = s->cost + h * (s->n + 1);
+
+		fprintf(f, ", \"pair_by_%s\": {\"ns\": %.1f", h ? "handle" : "name", c[0]);
+		for (unsigned i = 0; i < s->n; i++) {
+			fputs(", ", f);
+			pmu__json_str(f, s->ev[i]);
+			fprintf(f, ": %.1f", c[1 + i]);
+		}
+		fputc('}', f);
+	}
+	fputc('}', f);
+}
+
 static void report_json(FILE *f, const struct pmu_results *s)
 {
-	char host[256] = "", cmd[4096], when[32] = "", nm[PMU_ESC_SIZE], why[PMU_ESC_SIZE];
+	char host[256] = "", cmd[4096], when[32] = "";
 	unsigned nr = 0;
 	struct utsname un;
 	struct tm tm;
@@ -334,13 +398,10 @@ static void report_json(FILE *f, const struct pmu_results *s)
 		fprintf(f, ", \"scale\": %.17g, \"socket_wide\": %s}", u->scale, u->socket ? "true" : "false");
 	}
 	fputs("},\n  \"not_supported\": {", f);
-	for (const char *p = s->skipped, *q = p; (p = pmu__skipped_next(p, nm, sizeof(nm), why, sizeof(why))); q = p) {
-		fputs(q == s->skipped ? "" : ", ", f);
-		pmu__json_str(f, nm);
-		fputs(": ", f);
-		pmu__json_str(f, why);
-	}
-	fputs("},\n  \"regions\": [", f);
+	json_skipped(f, s);
+	fputs("},\n  \"compensated\": ", f);	/* since 0.6: null, or the threads compensated and a pair's cost */
+	json_comp(f, s);
+	fputs(",\n  \"regions\": [", f);
 	for (unsigned id = 0; id < s->nreg; id++) {
 		const struct pmu__rent *tot = ENT(s, -1, id);
 		unsigned nt = 0;

@@ -5,6 +5,7 @@
  * threads by regions for imbalance. Numbers as C writes them (report.c
  * sets the C locale around it).
  */
+#include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -118,6 +119,25 @@ static void thread_bars(FILE *f, const struct pmu_results *s, char *const *label
 	}
 }
 
+/* Whether the figures are compensated, and the regions with calls clamped at 0. */
+static void comp_note(FILE *f, const struct pmu_results *s)
+{
+	if (!s->ncomp)
+		return;
+	fprintf(f, "<p class=\"note\">compensated (%u of %u threads): each region leaves out the region calls "
+		"inside it", s->ncomp, s->nthr);
+	for (unsigned id = 0; id < s->nreg; id++) {
+		uint64_t c = pmu__results_ent(s, -1, id)->clamped;
+
+		if (!c)
+			continue;
+		fputs("; ", f);
+		pmu__html_str(f, s->reg[id]);
+		fprintf(f, ": %" PRIu64 " call%s clamped at 0", c, c == 1 ? "" : "s");
+	}
+	fputs("</p>\n", f);
+}
+
 void pmu__report_html(FILE *f, const struct pmu_results *s)
 {
 	char cmd[4096] = "", host[256] = "", title[4200];
@@ -141,6 +161,7 @@ void pmu__report_html(FILE *f, const struct pmu_results *s)
 		pmu__html_str(f, s->ev[i]);
 	}
 	fputs("</p>\n", f);
+	comp_note(f, s);
 	regions_table(f, s);
 	if (s->nthr > 1 && thread_figures(s, &labels, &ns) == 0) {
 		const char **rows = calloc(s->nreg + 1, sizeof(*rows));

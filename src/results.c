@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,6 +62,7 @@ void pmu__results_clear(struct pmu_results *r)
 	free(r->reg);
 	free(r->parent);
 	free(r->thr);
+	free(r->cost);
 	free(r->ent);
 	free(r->u);
 	free(r->x);
@@ -84,6 +86,7 @@ static void thread_entries(struct pmu_results *r, int k, const struct pmu__rcopy
 
 		e->calls = o->calls;
 		e->spans = o->spans;
+		e->clamped = o->clamped;
 		for (unsigned i = 0; i <= r->n; i++) {
 			const struct pmu__fig *f = &o->f[i];
 
@@ -113,12 +116,13 @@ static void total_entries(struct pmu_results *r, struct pmu__rcopy *const *copy)
 			bool any = false;
 
 			t->sum[i] = t->min[i] = t->max[i] = 0;
-			t->calls = t->spans = 0;
+			t->calls = t->spans = t->clamped = 0;
 			for (unsigned k = 0; k < r->nthr; k++) {
 				const struct pmu__rent *e = pmu__results_ent(r, (int)k, id);
 
 				t->calls += e->calls;
 				t->spans += e->spans;
+				t->clamped += e->clamped;
 				t->sum[i] += e->sum[i];
 				if (i) {
 					const struct pmu__rcopy *o = (const struct pmu__rcopy *)((const char *)copy[k] +
@@ -230,7 +234,8 @@ static int copy_names(struct pmu_results *r, const struct pmu__tconf *c, unsigne
 		memcpy(r->units, c->units, r->n * sizeof(*r->units));
 	r->reg = calloc(r->nreg + 1, sizeof(*r->reg));
 	r->thr = calloc(nthr + 1, sizeof(*r->thr));
-	if (!r->ev || !r->units || !r->reg || !r->thr)
+	r->cost = calloc(2 * ((size_t)r->n + 1), sizeof(*r->cost));
+	if (!r->ev || !r->units || !r->reg || !r->thr || !r->cost)
 		return -ENOMEM;
 	for (unsigned i = 0; i < r->n; i++)
 		if (!(r->ev[i] = strdup(c->names[i])))
@@ -251,6 +256,7 @@ static int copy_names(struct pmu_results *r, const struct pmu__tconf *c, unsigne
  */
 static int copy_threads(struct pmu_results *r, struct pmu__rcopy **copy, unsigned nthr, size_t size)
 {
+	uint64_t cost[2 * (r->n + 1)];
 	const struct pmu__thr *t;
 
 	for (t = pmu__thr_walk_next(NULL); t; t = pmu__thr_walk_next(t)) {
@@ -269,6 +275,11 @@ static int copy_threads(struct pmu_results *r, struct pmu__rcopy **copy, unsigne
 			return -ENOMEM;
 		pmu__region_copy(t, r->nreg, copy[r->nthr]);
 		r->nthr++;
+		if (!(rt->comp = pmu__region_comp(t, cost)))
+			continue;
+		r->ncomp++;
+		for (unsigned i = 0; i < 2 * (r->n + 1); i++)	/* a running mean, from 64ths */
+			r->cost[i] += ((double)cost[i] / (1 << PMU_COMP_SHIFT) - r->cost[i]) / r->ncomp;
 	}
 	return 0;
 }
@@ -413,7 +424,9 @@ static int check_out(const char *who, const char *what, const void *r, void *out
 
 PMU_API int pmu_results_thread(const struct pmu_results *r, unsigned i, struct pmu_thread_result *out)
 {
-	int err = check_out("pmu_results_thread", "struct pmu_thread_result", r, out, sizeof(*out));
+	/* 0.4's struct had no compensated */
+	int err = check_out("pmu_results_thread", "struct pmu_thread_result", r, out,
+			    offsetof(struct pmu_thread_result, compensated));
 
 	if (err < 0)
 		return err;
@@ -423,6 +436,8 @@ PMU_API int pmu_results_thread(const struct pmu_results *r, unsigned i, struct p
 	out->tid = r->thr[i].tid;
 	out->name = r->thr[i].name;
 	out->exited = r->thr[i].exited;
+	if (out->size >= offsetof(struct pmu_thread_result, compensated) + sizeof(out->compensated))
+		out->compensated = r->thr[i].comp;
 	return 0;
 }
 
@@ -430,7 +445,9 @@ PMU_API int pmu_results_get(const struct pmu_results *r, unsigned region, int th
 			    struct pmu_region_result *out)
 {
 	const struct pmu__rent *e;
-	int err = check_out("pmu_results_get", "struct pmu_region_result", r, out, sizeof(*out));
+	/* 0.4's struct had no clamped */
+	int err = check_out("pmu_results_get", "struct pmu_region_result", r, out,
+			    offsetof(struct pmu_region_result, clamped));
 
 	if (err < 0)
 		return err;
@@ -460,6 +477,8 @@ PMU_API int pmu_results_get(const struct pmu_results *r, unsigned region, int th
 	out->max = e->max + 1;
 	out->stddev = e->sd + 1;
 	out->running_pct = e->pct + 1;
+	if (out->size >= offsetof(struct pmu_region_result, clamped) + sizeof(out->clamped))
+		out->clamped = e->clamped;
 	return 0;
 }
 

@@ -3,6 +3,7 @@
 #ifndef PMU_RESULTS_H
 #define PMU_RESULTS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <time.h>
@@ -11,7 +12,7 @@
 
 /* One region in one thread, or in total: figure 0 is ns, 1..n the events. */
 struct pmu__rent {
-	uint64_t calls, spans;
+	uint64_t calls, spans, clamped;
 	uint64_t *sum, *min, *max;
 	double *sd, *pct;	/* pct[0] unused */
 };
@@ -19,6 +20,7 @@ struct pmu__rent {
 struct pmu__rthr {
 	pid_t tid;
 	int exited;
+	bool comp;		/* its regions compensated (pmu_region_compensate()) */
 	char name[16];
 };
 
@@ -30,6 +32,8 @@ struct pmu_results {
 	struct pmu__rthr *thr;
 	struct timespec start;		/* when the per-thread layer was set up */
 	struct pmu__rent *ent;		/* (nthr + 1) * nreg: the totals, then each thread's */
+	unsigned ncomp;			/* threads compensated */
+	double *cost;			/* 2 * (n + 1): their mean cost of a pair by name (ns, then events), then by handle */
 	uint64_t *u;			/* the entries' integers */
 	double *x;			/* and floating-point figures */
 	char *named;			/* the metrics pmu_thread_init() named, or NULL */

@@ -121,8 +121,17 @@ int main(void)
 	CHECK(tr.t.tid > 0);
 	for (size_t i = 0; i < sizeof(tr.more); i++)
 		CHECK_MSG(tr.more[i] == 0 && tr.guard[i] == GUARD, "thread result byte %zu past the struct", i);
+	/* 0.4's, without 0.6's clamped and compensated: taken, nothing written past it. */
+	memset(&rr, GUARD, sizeof(rr));
+	rr.r.size = offsetof(struct pmu_region_result, clamped);
+	CHECK_MSG(pmu_results_get(res, 0, -1, &rr.r) == 0, "%s", pmu_errmsg());
+	CHECK(rr.r.calls == 1 && ((unsigned char *)&rr.r.clamped)[0] == GUARD);
+	memset(&tr, GUARD, sizeof(tr));
+	tr.t.size = offsetof(struct pmu_thread_result, compensated);
+	CHECK_MSG(pmu_results_thread(res, 0, &tr.t) == 0, "%s", pmu_errmsg());
+	CHECK(tr.t.tid > 0 && ((unsigned char *)&tr.t.compensated)[0] == GUARD);
 	/* Smaller than 0.4's (the first) and 0: refused, nothing written. */
-	static const size_t rsmall[] = { 0, sizeof(size_t), sizeof(struct pmu_region_result) - 8 };
+	static const size_t rsmall[] = { 0, sizeof(size_t), offsetof(struct pmu_region_result, clamped) - 8 };
 	for (size_t k = 0; k < sizeof(rsmall) / sizeof(rsmall[0]); k++) {
 		memset(&rr, GUARD, sizeof(rr));
 		rr.r.size = rsmall[k];
@@ -130,7 +139,8 @@ int main(void)
 		CHECK_MSG(strstr(pmu_errmsg(), "set size to sizeof(struct pmu_region_result)"), "'%s'", pmu_errmsg());
 		CHECK(rr.r.size == rsmall[k] && ((unsigned char *)&rr.r)[sizeof(size_t)] == GUARD);
 		memset(&tr, GUARD, sizeof(tr));
-		tr.t.size = rsmall[k] < sizeof(tr.t) ? rsmall[k] : sizeof(tr.t) - 4;
+		tr.t.size = rsmall[k] < offsetof(struct pmu_thread_result, compensated) ? rsmall[k] :
+			    offsetof(struct pmu_thread_result, compensated) - 4;
 		CHECK(pmu_results_thread(res, 0, &tr.t) == -EINVAL);
 		CHECK(((unsigned char *)&tr.t)[sizeof(size_t)] == GUARD);
 	}

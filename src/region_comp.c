@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Regions that leave out their own cost. A region around others counts
+ * their begins and ends too: each thread measures, when it switches
+ * compensation on, what a pair of calls by name and by handle costs a
+ * region around them (ns and each event), and every region's call leaves
+ * that out once per pair ended inside it (region.c's add_call()).
+ *
+ * The measure runs the pairs through the public calls, as a program does
+ * (region.c's pmu__cal_pairs, given by region.c: this file is below it),
+ * on a region of its own (PMU_REGION_CAL), which no report shows: windows
+ * of 0 and of 64 pairs between two reads of the counters, the fewest of
+ * each over a few tries after one to warm up; their difference is the
+ * cost in 64ths.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "format.h"	/* pmu__show() */
+#include "region_int.h"
+#include "set.h"
+
+#define CAL_PAIRS (1u << PMU_COMP_SHIFT)
+#define CAL_TRIES 3
+
+static int comp_default = -1;	/* atomic: pmu_region_compensate()'s last, -1: none (PMU_COMPENSATE) */
+static bool said_env, said_fail;
+
+/* Whether a thread's regions are compensated from its first one. */
+static bool wanted(void)
+{
+	int d = __atomic_load_n(&comp_default, __ATOMIC_RELAXED);
+	const char *v;
+
+	if (d >= 0)
+		return d;
+	v = pmu__getenv("PMU_COMPENSATE");
+	if (!v || !*v || !strcmp(v, "0"))
+		return false;
+	if (!strcmp(v, "1"))
+		return true;
+	if (!__atomic_exchange_n(&said_env, true, __ATOMIC_RELAXED))
+		fprintf(stderr, "libpmu: PMU_COMPENSATE=%s: neither 1 (on) nor 0 (off): regions are not compensated\n",
+			pmu__show(&(struct pmu__shown){ 0 }, v, strlen(v)));
+	return false;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * What m pairs cost a region around them, as ns then each event, lowered
+ * into low (n + 1); v0 and v1: n values each. 0, or -errno when a pair or
+ * a read failed (the calls' count tells: the pairs are not checked one by one).
+ */
+static int window(struct pmu__region_thr *t, pmu__cal_pairs pairs, const char *name, unsigned m, uint64_t *low,
+		  uint64_t *v0, uint64_t *v1)
+{
+	const struct pmu__acc *a = t->acc[PMU_REGION_CAL];
+	uint64_t calls = a->seq / 2, ns;
+	int r = pmu_read(t->set, v0);
+
+	ns = mono_ns();
+	pairs(name, m);
+	ns = mono_ns() - ns;
+	if (r == 0)
+		r = pmu_read(t->set, v1);
+	if (r == 0 && a->seq / 2 != calls + m)
+		r = -EIO;
+	if (r < 0)
+		return r;
+	low[0] = ns < low[0] ? ns : low[0];
+	for (unsigned i = 0; i < t->n; i++) {
+		uint64_t x = pmu__ev_delta(v0[i], v1[i]);
+
+		low[1 + i] = x < low[1 + i] ? x : low[1 + i];
+	}
+	return 0;
+}
+
+/* A pair's cost by name (name) or by handle (NULL) into cost (n + 1, in 64ths). 0 or -errno. */
+static int measure(struct pmu__region_thr *t, pmu__cal_pairs pairs, const char *name, uint64_t *cost, uint64_t *buf)
+{
+	unsigned n = t->n;
+	uint64_t *none = buf, *full = buf + n + 1, *v = buf + 2 * (n + 1);
+	int r;
+
+	/* A first window not kept: the calls' code and data warm, as in a program's loop. */
+	for (unsigned i = 0; i <= n; i++)
+		full[i] = UINT64_MAX;
+	r = window(t, pairs, name, CAL_PAIRS, full, v, v + n);
+	for (unsigned i = 0; i <= n; i++)
+		none[i] = full[i] = UINT64_MAX;
+	for (unsigned k = 0; r == 0 && k < CAL_TRIES; k++) {
+		r = window(t, pairs, name, 0, none, v, v + n);
+		if (r == 0)
+			r = window(t, pairs, name, CAL_PAIRS, full, v, v + n);
+	}
+	for (unsigned i = 0; r == 0 && i <= n; i++)
+		cost[i] = full[i] > none[i] ? full[i] - none[i] : 0;
+	return r;
+}
+
+/*
+ * The measure, in t (no region open): its pairs take the compensated path
+ * with nothing to leave out, on the region of its own, its name in t's
+ * cache, untraced. Then nothing of it stays in t. 0 or -errno.
+ */
+static int calibrate(struct pmu__region_thr *t, struct pmu__comp *c, pmu__cal_pairs pairs)
+{
+	const char *name = pmu__region_cal_name();
+	unsigned n = t->n, slot = name ? cache_slot(name) : 0;
+	uint64_t *buf = calloc(4 * ((size_t)n + 1), sizeof(uint64_t));
+	__typeof__(t->cache[0]) saved = t->cache[slot];
+	struct pmu__trace *tr = t->trace;
+	int r = -ENOMEM;
+
+	if (name && buf && (t->acc[PMU_REGION_CAL] = pmu__region_acc_alloc(n))) {
+		t->cache[slot].p = name;
+		t->cache[slot].r = pmu__region_byid[PMU_REGION_CAL];
+		t->trace = NULL;
+		t->comp = c;
+		__atomic_store_n(&t->comp_on, true, __ATOMIC_RELAXED);
+		t->rare = true;
+		r = measure(t, pairs, name, c->cost, buf);
+		if (r == 0)
+			r = measure(t, pairs, NULL, c->cost + n + 1, buf);
+		t->trace = tr;
+		t->cache[slot] = saved;
+		memset(c->inside, 0, sizeof(c->inside));
+	}
+	free(t->acc[PMU_REGION_CAL]);
+	t->acc[PMU_REGION_CAL] = NULL;
+	free(buf);
+	return r;
+}
+
+/* Switches t's compensation on (no region open), measured the first time. 0 or -errno (then off). */
+static int switch_on(struct pmu__region_thr *t, pmu__cal_pairs pairs)
+{
+	struct pmu__comp *c = t->comp;
+	int r;
+
+	if (!c) {
+		c = calloc(1, sizeof(*c) + 2 * ((size_t)t->n + 1) * sizeof(uint64_t));
+		r = c ? calibrate(t, c, pairs) : -ENOMEM;
+		__atomic_store_n(&t->comp_on, false, __ATOMIC_RELAXED);
+		t->rare = t->trace != NULL;
+		if (r < 0) {
+			t->comp = NULL;
+			free(c);
+			return pmu__err(r, "pmu_region_compensate: the cost of a region pair could not be measured "
+					"(%s): regions are not compensated", r == -ENOMEM ? "out of memory" : strerror(-r));
+		}
+		__atomic_store_n(&t->comp_pub, c, __ATOMIC_RELEASE);	/* its costs, for the reports */
+	}
+	__atomic_store_n(&t->comp_on, true, __ATOMIC_RELAXED);
+	t->rare = true;
+	return 0;
+}
+
+void pmu__comp_start(struct pmu__region_thr *t, pmu__cal_pairs pairs)
+{
+	if (wanted() && switch_on(t, pairs) < 0 && !__atomic_exchange_n(&said_fail, true, __ATOMIC_RELAXED))
+		fprintf(stderr, "libpmu: %s\n", pmu_errmsg());
+}
+
+bool pmu__region_comp(const struct pmu__thr *thr, uint64_t *cost)
+{
+	const struct pmu__region_thr *t = __atomic_load_n(&thr->upper, __ATOMIC_ACQUIRE);
+	const struct pmu__comp *c = t ? __atomic_load_n(&t->comp_pub, __ATOMIC_ACQUIRE) : NULL;
+
+	if (!c || !__atomic_load_n(&t->comp_on, __ATOMIC_RELAXED))
+		return false;
+	memcpy(cost, c->cost, 2 * ((size_t)thr->n + 1) * sizeof(*cost));
+	return true;
+}
+
+int pmu__comp_switch(struct pmu__region_thr *t, int on, pmu__cal_pairs pairs)
+{
+	if (on != 0 && on != 1)
+		return pmu__err(-EINVAL, "pmu_region_compensate: %d is neither 1 (on) nor 0 (off)", on);
+	if (t && t->sp->id != PMU_FRAME_NONE)
+		return pmu__err(-EBUSY, "pmu_region_compensate: region %s is open in this thread (switch "
+				"between regions)", pmu__region_name((unsigned)t->sp->id));
+	__atomic_store_n(&comp_default, on, __ATOMIC_RELAXED);
+	if (!t)
+		return 0;
+	if (on)
+		return switch_on(t, pairs);
+	__atomic_store_n(&t->comp_on, false, __ATOMIC_RELAXED);
+	t->rare = t->trace != NULL;
+	return 0;
+}
