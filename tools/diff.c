@@ -109,6 +109,7 @@ static int compare(struct diff *df)
 	note(df, "hosts", df->base.hostname, df->new.hostname);
 	note(df, "kernels", df->base.kernel, df->new.kernel);
 	note(df, "event lists (user/kernel modifiers too)", df->base.events, df->new.events);
+	note(df, "compensated figures (pmu_region_compensate)", df->base.comp, df->new.comp);
 	df->only_base = calloc(df->base.nreg + 1, sizeof(char *));
 	df->only_new = calloc(df->new.nreg + 1, sizeof(char *));
 	if (!df->only_base || !df->only_new)

@@ -33,6 +33,7 @@ struct dside {
 	enum dkind kind;
 	char *library, *hostname, *kernel;	/* NULL where the input has none */
 	char *events;				/* the event list, ',' between them */
+	char *comp;				/* region reports since 0.6: "yes" compensated (some thread), "no" */
 	unsigned nreg;
 	struct dreg *reg;
 };

@@ -137,6 +137,8 @@ static int read_report(struct dside *d, struct pmu__json *doc)
 	d->kind = pmu__json_get(doc, "merged") ? D_MERGED : D_REPORT;
 	d->library = str_or_null(doc, "library");
 	d->kernel = str_or_null(doc, "kernel");
+	if (pmu__json_get(doc, "compensated"))
+		d->comp = strdup(pmu__json_get(doc, "compensated")->type == PMU_JSON_OBJECT ? "yes" : "no");
 	d->hostname = str_or_null(d->kind == D_MERGED && procs && procs->n ? &procs->v[0] : doc, "hostname");
 	for (size_t i = 0; evs && evs->type == PMU_JSON_ARRAY && i < evs->n && nev < PMU_REP_EVENTS; i++)
 		if (evs->v[i].type == PMU_JSON_STRING)
@@ -267,6 +269,7 @@ void diff_free(struct dside *d)
 	free(d->library);
 	free(d->hostname);
 	free(d->kernel);
+	free(d->comp);
 	free(d->events);
 	memset(d, 0, sizeof(*d));
 }

@@ -96,7 +96,7 @@ int merge_proc(struct merge *m, unsigned in, const struct proc *p)
 	}
 	q = &m->proc[m->nproc];
 	*q = (struct proc){ dup_or_empty(p->file), dup_or_empty(p->library), dup_or_empty(p->hostname),
-			    dup_or_empty(p->command), dup_or_empty(p->start), p->pid, p->start_ns, in };
+			    dup_or_empty(p->command), dup_or_empty(p->start), p->pid, p->start_ns, in, p->comp };
 	if (!q->file || !q->library || !q->hostname || !q->command || !q->start) {
 		free(q->file);
 		free(q->library);

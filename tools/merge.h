@@ -58,6 +58,7 @@ struct proc {
 	long pid;
 	uint64_t start_ns;
 	unsigned in;		/* the input it came in */
+	int comp;		/* its regions compensated: 1, 0, -1 not said */
 };
 
 struct merge {

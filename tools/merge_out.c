@@ -84,6 +84,16 @@ static void table_procs(FILE *f, const struct merge *m)
 	free(mark);
 }
 
+/* The processes whose regions were compensated (pmu_region_compensate()). */
+static unsigned comp_procs(const struct merge *m)
+{
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < m->nproc; i++)
+		k += m->proc[i].comp == 1;
+	return k;
+}
+
 void merge_table(FILE *f, const struct merge *m)
 {
 	char e[PMU_ESC_SIZE];
@@ -98,6 +108,9 @@ void merge_table(FILE *f, const struct merge *m)
 		fprintf(f, "%s %s", i ? "," : "", pmu__report_esc(e, m->ev[m->common[i]]));
 	fputc('\n', f);
 	table_procs(f, m);
+	if (comp_procs(m))
+		fprintf(f, "compensated (%u of %u processes): each region leaves out the region calls inside it\n",
+			comp_procs(m), m->nproc);
 	if (!m->nreg)
 		return;
 	fprintf(f, "%-*s %5s  %-5s %12s %16s %14s", wr, "region", "procs", "", "calls", "ns", "ns/call");
@@ -269,9 +282,15 @@ void merge_json(FILE *f, const struct merge *m)
 		pmu__json_str(f, p->command);
 		fputs(", \"start\": ", f);
 		pmu__json_str(f, p->start);
-		fprintf(f, ", \"start_ns\": %" PRIu64 "}", p->start_ns);
+		fprintf(f, ", \"start_ns\": %" PRIu64 ", \"compensated\": %s}", p->start_ns,
+			p->comp < 0 ? "null" : p->comp ? "true" : "false");
 	}
-	fputs("\n  ],\n  \"events\": [", f);
+	fprintf(f, "\n  ],\n  \"compensated\": ");	/* null, or the processes compensated (pmu report diff) */
+	if (comp_procs(m))
+		fprintf(f, "{\"processes\": %u}", comp_procs(m));
+	else
+		fputs("null", f);
+	fputs(",\n  \"events\": [", f);
 	for (unsigned i = 0; i < m->ncommon; i++) {
 		fputs(i ? ", " : "", f);
 		pmu__json_str(f, m->ev[m->common[i]]);

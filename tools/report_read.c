@@ -331,6 +331,8 @@ static int check_report(struct pmu__rep *r)
 	r->start = v->s;
 	if ((e = rep_need_u64(&c, top, "start_ns", &r->start_ns)) < 0)
 		return e;
+	v = pmu__json_get(top, "compensated");
+	r->comp = v ? v->type == PMU_JSON_OBJECT : -1;
 	if ((e = rep_need(&c, top, "events", PMU_JSON_ARRAY, &ev)) < 0)
 		return e;
 	if (!ev->n || ev->n > PMU_REP_EVENTS)

@@ -24,6 +24,7 @@ struct pmu__rep {
 	unsigned major, minor, patch;
 	long pid;
 	uint64_t start_ns;
+	int comp;		/* "compensated": 1 an object, 0 null, -1 absent (before 0.6) */
 	unsigned nev, nreg;
 	const char **ev;
 	struct pmu__rep_region *reg;
