@@ -92,7 +92,7 @@ _lib.pmu_report_path.argtypes = [ctypes.c_char_p, ctypes.c_char_p]
 
 class _ThreadResult(ctypes.Structure):
     _fields_ = [("size", ctypes.c_size_t), ("tid", ctypes.c_int), ("name", ctypes.c_char_p),
-                ("exited", ctypes.c_int)]
+                ("exited", ctypes.c_int), ("compensated", ctypes.c_int)]
 
 
 class _RegionResult(ctypes.Structure):
@@ -100,7 +100,8 @@ class _RegionResult(ctypes.Structure):
                 ("spans", ctypes.c_uint64), ("ns", ctypes.c_uint64), ("ns_min", ctypes.c_uint64),
                 ("ns_max", ctypes.c_uint64), ("ns_stddev", ctypes.c_double), ("nevents", ctypes.c_uint),
                 ("sum", _u64p), ("min", _u64p), ("max", _u64p),
-                ("stddev", ctypes.POINTER(ctypes.c_double)), ("running_pct", ctypes.POINTER(ctypes.c_double))]
+                ("stddev", ctypes.POINTER(ctypes.c_double)), ("running_pct", ctypes.POINTER(ctypes.c_double)),
+                ("clamped", ctypes.c_uint64)]
 
 
 _names_p = ctypes.POINTER(ctypes.POINTER(ctypes.c_char_p))
@@ -243,11 +244,19 @@ def region_exit(handle):
     _check(_lib.pmu_region_exit(handle))
 
 
-class Thread:
-    """A thread that used regions: tid, name, exited."""
+def region_compensate(on):
+    """pmu_region_compensate: regions leave out what the region calls inside them cost, in this thread (no
+    region open) and in the threads that begin regions later."""
+    if not hasattr(_lib, "pmu_region_compensate"):   # 0.6
+        raise OSError(errno.ENOSYS, "pmu_region_compensate: not in this libpmu (%s)" % version())
+    _check(_lib.pmu_region_compensate(1 if on else 0))
 
-    def __init__(self, tid, name, exited):
-        self.tid, self.name, self.exited = tid, name, exited
+
+class Thread:
+    """A thread that used regions: tid, name, exited, compensated (region_compensate)."""
+
+    def __init__(self, tid, name, exited, compensated=False):
+        self.tid, self.name, self.exited, self.compensated = tid, name, exited, compensated
 
     def __repr__(self):
         return "Thread(tid=%d, name=%r, exited=%r)" % (self.tid, self.name, self.exited)
@@ -264,6 +273,7 @@ class Region:
         self.name = res.name.decode("utf-8", "replace")
         self.thread = thread
         self.calls, self.spans, self.ns = res.calls, res.spans, res.ns
+        self.clamped = res.clamped   # compensated calls with a figure below 0, counted 0
         self.ns_min, self.ns_max, self.ns_stddev = res.ns_min, res.ns_max, res.ns_stddev
         self.counts = {events[i]: res.sum[i] for i in range(n)}
         self.min = {events[i]: res.min[i] for i in range(n)}
@@ -304,7 +314,7 @@ def results():
         for k in range(_lib.pmu_results_threads(h)):
             t = _ThreadResult(size=ctypes.sizeof(_ThreadResult))
             _check(_lib.pmu_results_thread(h, k, ctypes.byref(t)))
-            threads.append(Thread(t.tid, t.name.decode("utf-8", "replace"), bool(t.exited)))
+            threads.append(Thread(t.tid, t.name.decode("utf-8", "replace"), bool(t.exited), bool(t.compensated)))
         out = []
         for i in range(_lib.pmu_results_regions(h, None)):
             res = _RegionResult(size=ctypes.sizeof(_RegionResult))

@@ -259,3 +259,28 @@ def test_trace():
     calls = [e for e in d["traceEvents"] if e["ph"] == "X" and e["name"] == "pages"]
     assert len(calls) == 2 and all("page-faults" in e["args"] for e in calls)
     assert d["otherData"]["dropped"] == 0
+
+
+def test_region_compensate():
+    pmu.thread_init("task-clock,page-faults")
+    try:
+        pmu.region_compensate(True)
+        with pmu.region("outer"):
+            for _ in range(10):
+                with pmu.region("inner"):
+                    pass
+        with pytest.raises(OSError) as e:
+            with pmu.region("open"):
+                pmu.region_compensate(False)
+        assert e.value.errno == errno.EBUSY and "open" in e.value.strerror
+        outer = [r for r in pmu.results() if r.name == "outer"][0]
+        assert outer.calls == 1 and outer.threads[0].thread.compensated
+        d = json.loads(pmu.report(format="json"))
+        assert d["compensated"]["threads"] == 1 and "task-clock" in d["compensated"]["pair_by_name"]
+        assert all("clamped" in r for r in d["regions"])
+        pmu.region_compensate(False)
+        d = json.loads(pmu.report(format="json"))
+        assert d["compensated"] is None
+    finally:
+        pmu.region_compensate(False)
+        pmu.thread_fini()
