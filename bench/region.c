@@ -252,15 +252,16 @@ static int measure(const char *events, long n)
 }
 
 /*
- * The same pairs traced (PMU_TRACE), each call kept in the thread's buffer:
- * what the timeline costs a pair, beside the line above.
+ * The same pairs with variable var set to value: traced (PMU_TRACE), each
+ * call kept in the thread's buffer, or compensated (PMU_COMPENSATE): what
+ * each costs a pair, beside the line above.
  */
-static void measure_traced(const char *events, long n)
+static void measure_with(const char *events, long n, const char *label, const char *var, const char *value)
 {
 	char calls[32];
 
 	snprintf(calls, sizeof(calls), "%ld", n * (BATCHES + 2));
-	setenv("PMU_TRACE", "/dev/null", 1);
+	setenv(var, value, 1);
 	setenv("PMU_TRACE_CALLS", calls, 1);
 	if (pmu_thread_init(events) < 0) {
 		fprintf(stderr, "%s: %s\n", events, pmu_errmsg());
@@ -268,12 +269,12 @@ static void measure_traced(const char *events, long n)
 		double empty, pair, hpair;
 
 		pairs(n, &empty, &pair, &hpair);
-		printf("%-40s %9.1f ", "  traced (PMU_TRACE)", pair);
+		printf("%-40s %9.1f ", label, pair);
 		fig(hpair);
 		printf("\n");
 		pmu_thread_fini();
 	}
-	unsetenv("PMU_TRACE");
+	unsetenv(var);
 	unsetenv("PMU_TRACE_CALLS");
 }
 
@@ -349,12 +350,14 @@ int main(int argc, char **argv)
 		const char *l4 = hw4();
 
 		measure("cycles", n);
-		measure_traced("cycles", n);
+		measure_with("cycles", n, "  traced (PMU_TRACE)", "PMU_TRACE", "/dev/null");
+		measure_with("cycles", n, "  compensated (PMU_COMPENSATE)", "PMU_COMPENSATE", "1");
 		if (l4)
 			measure(l4, n);
 	}
 	for (int i = 0; sw[i]; i++)
 		measure(sw[i], n);
-	measure_traced(sw[0], n);
+	measure_with(sw[0], n, "  traced (PMU_TRACE)", "PMU_TRACE", "/dev/null");
+	measure_with(sw[0], n, "  compensated (PMU_COMPENSATE)", "PMU_COMPENSATE", "1");
 	return 0;
 }
