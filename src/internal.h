@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 #include <linux/perf_event.h>
 
 #include "pmu.h"
@@ -26,6 +27,15 @@
 #else
 #define PMU_UNROLL
 #endif
+
+/* CLOCK_MONOTONIC in ns: the regions' clock where the set has none, and the trace's reference. */
+static inline uint64_t pmu__mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
 
 /* error.c: sets this thread's message and returns err (a -errno). */
 int pmu__err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -318,14 +318,6 @@ static inline int region_id(struct pmu__region_thr *t, const char *name, int cre
 	return pmu__region_intern(t, name, c, create);
 }
 
-static inline uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * The set's clock failed (its capability gone, as on an x86 TSC found
  * unstable): CLOCK_MONOTONIC from now on, and the open regions start now,
@@ -334,7 +326,7 @@ static inline uint64_t now_ns(void)
  */
 static __attribute__((noinline, cold)) uint64_t clock_lost(struct pmu__region_thr *t)
 {
-	uint64_t now = now_ns();
+	uint64_t now = pmu__mono_ns();
 
 	t->clk_page = false;
 	for (struct pmu__frame *fr = frame_up((struct pmu__frame *)t->stk, t->n); fr <= t->sp; fr = frame_up(fr, t->n))
@@ -389,7 +381,7 @@ static inline int read_into(struct pmu__region_thr *t, uint64_t *values, unsigne
  */
 static inline uint64_t clock_begin(const struct pmu__region_thr *t)
 {
-	return t->clk_page ? pmu__set_cycles() : now_ns();
+	return t->clk_page ? pmu__set_cycles() : pmu__mono_ns();
 }
 
 /* The ns since t0, a clock_begin() value. */
@@ -401,7 +393,7 @@ static inline uint64_t clock_since(struct pmu__region_thr *t, uint64_t t0)
 		return ns;
 	if (unlikely(t->clk_page))
 		return clock_lost(t);
-	return now_ns() - t0;
+	return pmu__mono_ns() - t0;
 }
 
 /*

@@ -48,14 +48,6 @@ static bool wanted(void)
 	return false;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * What m pairs cost a region around them, as ns then each event, lowered
  * into low (n + 1); v0 and v1: n values each. 0, or -errno when a pair or
@@ -68,9 +60,9 @@ static int window(struct pmu__region_thr *t, pmu__cal_pairs pairs, const char *n
 	uint64_t calls = a->seq / 2, ns;
 	int r = pmu_read(t->set, v0);
 
-	ns = mono_ns();
+	ns = pmu__mono_ns();
 	pairs(name, m);
-	ns = mono_ns() - ns;
+	ns = pmu__mono_ns() - ns;
 	if (r == 0)
 		r = pmu_read(t->set, v1);
 	if (r == 0 && a->seq / 2 != calls + m)

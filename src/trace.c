@@ -27,14 +27,6 @@ struct pmu__trace {
 	uint64_t rec[];
 };
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static void trace_atexit(void);
 static bool said_calls;		/* PMU_TRACE_CALLS malformed: said once */
 
@@ -71,7 +63,7 @@ struct pmu__trace *pmu__trace_new(unsigned n, const struct pmu_set *set, bool cl
 	tr->page = clk_page ? pmu__set_timed1(set) : NULL;
 	tr->caps = tr->page ? PMU_INL_LD(tr->page, capabilities) : 0;
 	tr->ref_clk = clk_page ? pmu__set_cycles() : 0;
-	tr->ref_ns = mono_ns();
+	tr->ref_ns = pmu__mono_ns();
 	pthread_once(&once, trace_atexit);
 	return tr;
 }
