@@ -215,7 +215,7 @@ static void td_sim_init(enum model model)
 	T.C.state = SK_ON;
 }
 
-/* ---- its system calls: this program's syscall() (emu_open_hook) and ioctl() ---- */
+/* ---- its system calls: this program's syscall() (emu_open_hook) and ioctl() (emu_ioctl_hook) ---- */
 
 /* perf_event_open of a topdown event: the kernel's rules, then a msr/tsc/ event in its place. */
 static long td_open(struct perf_event_attr *at, long pid, long cpu, long group, long flags)
@@ -234,7 +234,7 @@ static long td_open(struct perf_event_attr *at, long pid, long cpu, long group, 
 	m.type = (uint32_t)T.msr_type;
 	m.config = 0;
 	m.exclude_user = m.exclude_kernel = m.exclude_hv = 0;
-	r = emu_raw_syscall(SYS_perf_event_open, (long)&m, pid, cpu, group, flags, 0);
+	r = emu_perf_open(&m, pid, cpu, group, flags);
 	if (r >= 0) {
 		T.kind[T.nev] = kind;
 		T.fd[T.nev++] = (int)r;
@@ -250,29 +250,22 @@ static int td_fd(int fd)
 	return -1;
 }
 
-/* The library's disable, reset (with PERF_IOC_FLAG_GROUP) and enable of the group. */
-INTERPOSE int ioctl(int fd, unsigned long req, ...)
+/* The library's disable, reset (with PERF_IOC_FLAG_GROUP) and enable of the group (emu_ioctl_hook). */
+static void td_ioctl(int fd, unsigned long req)
 {
-	va_list ap;
-	long arg;
-
-	va_start(ap, req);
-	arg = va_arg(ap, long);
-	va_end(ap);
-	if (td_fd(fd) >= 0) {
-		if (req == PERF_EVENT_IOC_DISABLE && T.active) {
-			sched_out();
-			publish();
-		} else if (req == PERF_EVENT_IOC_ENABLE && !T.active) {
-			sched_in();
-		} else if (req == PERF_EVENT_IOC_RESET) {
-			fold(0);	/* perf_event_read() of an active event, then count = 0 */
-			memset(T.count, 0, sizeof(T.count));
-			publish();
-			T.resets++;
-		}
+	if (td_fd(fd) < 0)
+		return;
+	if (req == PERF_EVENT_IOC_DISABLE && T.active) {
+		sched_out();
+		publish();
+	} else if (req == PERF_EVENT_IOC_ENABLE && !T.active) {
+		sched_in();
+	} else if (req == PERF_EVENT_IOC_RESET) {
+		fold(0);	/* perf_event_read() of an active event, then count = 0 */
+		memset(T.count, 0, sizeof(T.count));
+		publish();
+		T.resets++;
 	}
-	return (int)syscall(SYS_ioctl, fd, req, arg);
 }
 
 #endif

@@ -547,6 +547,8 @@ int main(void)
 	if (t_under_valgrind())
 		T_SKIP("valgrind does not know rdpmc (SIGILL, not the #GP the emulation takes over)");
 	find_fixtures();
+	emu_setup(MAXEV);
+	emu_ioctl_hook = td_ioctl;
 	f = fopen("/sys/bus/event_source/devices/msr/type", "r");
 	if (!f || !fgets(buf, sizeof(buf), f))
 		T_SKIP("no msr PMU here, whose tsc event stands in for the topdown events");
@@ -555,14 +557,13 @@ int main(void)
 	{
 		/* What td_open() opens in the topdown events' place (paranoid 2 refuses it to users). */
 		struct perf_event_attr m = { .type = (uint32_t)T.msr_type, .size = sizeof(m) };
-		long fd = emu_raw_syscall(SYS_perf_event_open, (long)&m, 0, -1, -1, PERF_FLAG_FD_CLOEXEC, 0);
+		long fd = emu_perf_open(&m, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
 
 		if (fd < 0)
 			T_SKIP("msr/tsc/, which stands in for the topdown events, does not open here: %s",
 			       strerror((int)-fd));
 		close((int)fd);
 	}
-	emu_setup(MAXEV);
 
 	case_steps("l1", "intel_icl", "slots,topdown-retiring,topdown-bad-spec,topdown-fe-bound,topdown-be-bound",
 		   RESTORE);
