@@ -8,10 +8,8 @@
 # Prints "abi: N passed, N failed, N skipped".
 cd "$(dirname "$0")/.." || exit 1
 O=${O:-build}
-pass=0 fail=0 skip=0
-ok() { pass=$((pass + 1)); echo "PASS abi/$1"; }
-ko() { fail=$((fail + 1)); echo "FAIL abi/$1"; }
-sk() { skip=$((skip + 1)); echo "SKIP abi/$1: $2"; }
+T_TIER=abi T_PREFIX=abi/
+. test/lib.sh
 
 ver() { sed -n "s/^#define PMU_VERSION_$1 //p" include/pmu.h; }
 major=$(ver MAJOR) version=$(ver MAJOR).$(ver MINOR).$(ver PATCH)
@@ -22,9 +20,9 @@ bless="To bless an intended change: bump the version in include/pmu.h (PMU_VERSI
   LIBPMU_$major.MINOR of src/libpmu.map and debian/libpmu0.symbols), then 'make abi-baseline' at
   the release and commit $base with the bump."
 
-make -s --no-print-directory "$lib" >/dev/null || { echo "abi: 0 passed, 1 failed, 0 skipped (build failed)"; exit 1; }
+make -s --no-print-directory "$lib" >/dev/null || { fail=1; closing "build failed"; exit 1; }
 d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
+trap 'rm -rf "$d" "$T_OUT"' EXIT
 
 if ! command -v abidiff >/dev/null || ! command -v abidw >/dev/null; then
 	sk abidiff "abigail-tools is not installed (apt-get install abigail-tools)"
@@ -32,8 +30,8 @@ elif [ ! -f "$base" ]; then
 	ko "baseline: $base is missing (soname libpmu.so.$major has no baseline)"
 	echo "  $bless"
 else
-	abidw --no-corpus-path --no-comp-dir-path --drop-undefined-syms "$lib" > "$d/new.abi"
-	abidiff --suppressions abi/libpmu.suppr "$base" "$d/new.abi" > "$d/diff"
+	lim abidw --no-corpus-path --no-comp-dir-path --drop-undefined-syms "$lib" > "$d/new.abi"
+	lim abidiff --suppressions abi/libpmu.suppr "$base" "$d/new.abi" > "$d/diff"
 	rc=$?
 	sed 's/^/    /' "$d/diff"
 	# abidiff's exit status: bit 1 error, 2 usage, 4 a change, 8 an incompatible change.
@@ -90,7 +88,7 @@ if ! cc -std=gnu11 -I"$old" test/abi/old_caller.c -o "$d/old_caller" -L"$d/new" 
 elif nodes=$(objdump -T "$d/old_caller" | grep -o 'LIBPMU_[0-9A-Z_.]*' | sort -u | tr '\n' ' ') &&
 		[ -n "$(echo "$nodes" | tr ' ' '\n' | grep -vxE 'LIBPMU_0|LIBPMU_0\.[234]|')" ]; then
 	ko "old-caller: takes symbols of nodes 0.4.0 did not have: $nodes"
-elif "$d/old_caller" > "$d/run-new.out" 2>&1 && grep -q "running with $version" "$d/run-new.out"; then
+elif lim "$d/old_caller" > "$d/run-new.out" 2>&1 && grep -q "running with $version" "$d/run-new.out"; then
 	ok "old-caller (0.4.0's headers, nodes $nodes, run with $version)"
 	sed "s/^/    $version: /" "$d/run-new.out"
 elif grep -q "perf_event_open\|not permitted\|does not open" "$d/run-new.out"; then
@@ -100,5 +98,5 @@ else
 	sed "s/^/    $version: /" "$d/run-new.out"
 fi
 
-echo "abi: $pass passed, $fail failed, $skip skipped"
+closing
 [ $fail -eq 0 ]

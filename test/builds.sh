@@ -4,30 +4,17 @@
 # and pmu.h, with its inline read, compiles as C11 and C++17 for each.
 # Prints "builds: N passed, N failed, N skipped".
 cd "$(dirname "$0")/.." || exit 1
-pass=0 fail=0 skip=0
-# c NAME COMMAND...: a check passes when the command does; its output's tail shows when it fails.
-c() {
-	name=$1
-	shift
-	if out=$("$@" 2>&1); then
-		pass=$((pass + 1))
-		echo "PASS builds/$name"
-	else
-		fail=$((fail + 1))
-		echo "FAIL builds/$name"
-		printf '%s\n' "$out" | tail -n 20 | sed 's/^/    /'
-	fi
-}
+T_TIER=builds T_PREFIX=builds/
+. test/lib.sh
 have() {
 	command -v "$1" >/dev/null && return
-	skip=$((skip + 1))
-	echo "SKIP builds/$name: $1 is not installed"
+	sk "$name" "$1 is not installed"
 	return 1
 }
 b() {
 	name=$1 cc=$2
 	shift 2
-	have "$cc" && c "$name" make -s --no-print-directory WERROR=1 CC="$cc" "$@"
+	have "$cc" && run "$name" make -s --no-print-directory WERROR=1 CC="$cc" "$@"
 }
 b gcc gcc O=build all tests bench
 b clang clang O=build-clang all tests bench
@@ -65,7 +52,7 @@ no_circle() {
 	join build/uses.list build/defs.list | awk '$2 != $3 { print $2, $3 }' | sort -u > build/call.edges
 	[ -s build/call.edges ] && tsort build/call.edges > /dev/null
 }
-c no-circle no_circle
+run no-circle no_circle
 # Functions a reader can hold: none in src/, tools/ or compat/ over 80 lines, its signature and
 # braces counted (a function's body opens with "{" alone at the start of a line).
 short_functions() {
@@ -75,15 +62,15 @@ short_functions() {
 		/^$|^[}#]|^\/\*|^ \*|;$/ { sig = FNR + 1 }
 		END { exit !bad }' src/*.[ch] src/arch/*.h tools/*.[ch] compat/*.c
 }
-c functions-80-lines short_functions
-c lib-has-no-tool-code no_tool_code
-c tool-links-lib links_lib
-c tool-other-version other_version
+run functions-80-lines short_functions
+run lib-has-no-tool-code no_tool_code
+run tool-links-lib links_lib
+run tool-other-version other_version
 # The installed header alone, as an outside C11 or C++17 program sees it, on every architecture.
 hdr() {
 	name=$1 cc=$2 src=$3
 	shift 3
-	have "$cc" && c "$name" sh -c 'printf "#include <pmu.h>\nint f(const struct pmu_counter *c, uint64_t *v) { return pmu_counter_read(c, v); }\n" |
+	have "$cc" && run "$name" sh -c 'printf "#include <pmu.h>\nint f(const struct pmu_counter *c, uint64_t *v) { return pmu_counter_read(c, v); }\n" |
 		"$@" -Wall -Wextra -Werror -pedantic -Iinclude -fsyntax-only -' sh "$cc" -x "$src" "$@"
 }
 hdr header-c11-gcc gcc c -std=c11
@@ -95,9 +82,8 @@ for t in aarch64 riscv64; do
 	if [ -d /usr/$t-linux-gnu/include ]; then
 		hdr header-c++17-$t clang++ c++ -std=c++17 --target=$t-linux-gnu --sysroot=/usr/$t-linux-gnu
 	else
-		skip=$((skip + 1))
-		echo "SKIP builds/header-c++17-$t: no $t C library headers (libc6-dev-*-cross)"
+		sk header-c++17-$t "no $t C library headers (libc6-dev-*-cross)"
 	fi
 done
-echo "builds: $pass passed, $fail failed, $skip skipped"
+closing
 [ $fail -eq 0 ]

@@ -10,17 +10,12 @@ O=${O:-build}
 CC=${CC:-cc}
 PAGES=100
 EVENTS=perf::TASK-CLOCK,perf::PAGE-FAULTS
-pass=0 fail=0 skip=0
+T_TIER=compat
+. test/lib.sh
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp" "$T_OUT"' EXIT
 
-ok() { pass=$((pass + 1)); echo "PASS $1"; }
-ko() { fail=$((fail + 1)); echo "FAIL $1"; [ -f "$tmp/out" ] && tail -n 40 "$tmp/out" | sed 's/^/    /'; }
-sk() { skip=$((skip + 1)); echo "SKIP $1: $2"; }
-# run NAME CMD...: PASS when CMD exits 0 (its output in $tmp/out, shown on failure)
-run() { n=$1; shift; if "$@" >"$tmp/out" 2>&1; then ok "$n"; else ko "$n"; fi; }
-
-make -s --no-print-directory O="$O" compat "$O/pmu" >/dev/null || { echo "compat: 0 passed, 1 failed, 0 skipped (make compat failed)"; exit 1; }
+make -s --no-print-directory O="$O" compat "$O/pmu" >/dev/null || { fail=1; closing "make compat failed"; exit 1; }
 bin=$tmp/bin
 mkdir -p "$bin"
 export LD_LIBRARY_PATH="$PWD/$O${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -53,7 +48,7 @@ if [ $have_papi = yes ]; then
 		$CC -o "$bin/prog_pmu" "$bin/papi_prog.o" $LINK -lpmu-papi -pthread || have_papi=broken
 	if $CC -o "$bin/prog_papi" "$bin/papi_prog.o" -lpapi -pthread 2>/dev/null; then
 		# real_run DIR ARGS...: the real PAPI's run of the program, in DIR
-		real_run() { d=$1; shift; mkdir -p "$d" && (cd "$d" && env $REAL_ENV PAPI_EVENTS=${RE:-$EVENTS} "$bin/prog_papi" "$@"); }
+		real_run() { d=$1; shift; mkdir -p "$d" && (cd "$d" && lim env $REAL_ENV PAPI_EVENTS=${RE:-$EVENTS} "$bin/prog_papi" "$@"); }
 		real_ok() { real_run "$tmp/real" $PAGES >"$tmp/real.out" 2>&1 && ! grep -q ': -' "$tmp/real.out" &&
 			ls "$tmp/real"/papi_hl_output/rank_*.json >/dev/null 2>&1; }
 		REAL_ENV=
@@ -211,7 +206,7 @@ for g in (1, 2):
     print(r[\"name\"], \"calls per thread\", th)
     assert th == [5, 5, 5, 5], th
 '"
-	grep -E '^(counts|example )' "$tmp/out" | sed 's/^/    # /'
+	grep -E '^(counts|example )' "$T_OUT" | sed 's/^/    # /'
 else
 	sk likwid_example "$nolikwid"
 fi
@@ -299,7 +294,7 @@ else
 	run omp_clang sh -c "clang -g -O1 -fopenmp -o $bin/omp_clang test/compat/omp_regions.c &&
 		env $omp_env PMU_REPORT=$tmp/omp_clang.json $bin/omp_clang && cat $tmp/omp_clang.json &&
 		python3 test/compat/omp_check.py $tmp/omp_clang.json 3 $(nm -D $O/libpmu-omp.so | grep -q dwfl_ && echo lines || echo names)"
-	grep -E '^(regions|main)' "$tmp/out" | sed 's/^/    # /'
+	grep -E '^(regions|main)' "$T_OUT" | sed 's/^/    # /'
 fi
 if [ -z "$libomp" ]; then
 	sk omp_gcc "LLVM's libomp is not installed (Debian: libomp-dev)"
@@ -313,7 +308,7 @@ if command -v clang >/dev/null && [ -n "$libomp" ]; then
 	run omp_bench sh -c "clang -O2 -fopenmp -o $bin/bench_omp bench/omp.c && echo 'without libpmu-omp:' &&
 		OMP_NUM_THREADS=2 $bin/bench_omp && echo 'with libpmu-omp (task-clock, the read(2) path):' &&
 		OMP_NUM_THREADS=2 OMP_TOOL_LIBRARIES=$PWD/$O/libpmu-omp.so PMU_EVENTS=task-clock PMU_REPORT=/dev/null $bin/bench_omp"
-	sed 's/^/    # /' "$tmp/out"
+	sed 's/^/    # /' "$T_OUT"
 else
 	sk omp_bench "clang or LLVM's libomp is not installed (Debian: clang libomp-dev)"
 fi
@@ -337,7 +332,7 @@ calls = sorted(t[\"calls\"] for t in r[\"threads\"])
 print(\"fill [for]: calls per thread\", calls, \"task-clock per thread\", [t[\"counts\"][\"task-clock\"] for t in r[\"threads\"]])
 assert calls == [3, 3, 3] and all(t[\"counts\"][\"task-clock\"] > 0 for t in r[\"threads\"]), r
 '"
-	grep '^fill' "$tmp/out" | sed 's/^/    # /'
+	grep '^fill' "$T_OUT" | sed 's/^/    # /'
 fi
 
 # kokkos_kernels: libpmu-kokkos under Debian's Kokkos (KOKKOS_PROFILE_LIBRARY), a real program's kernels.
@@ -357,7 +352,7 @@ for name, calls in ((\"fill [for]\", 3), (\"sum [reduce]\", 1), (\"prefix [scan]
 long = \"x\" * 118 + \"... [for]\"
 assert long in regs and len(long) == 127, sorted(regs)
 '"
-	grep '^regions' "$tmp/out" | sed 's/^/    # /'
+	grep '^regions' "$T_OUT" | sed 's/^/    # /'
 fi
 
 # mpi_*: libpmu-mpi under Open MPI (preloaded, mpirun -x): one report per job, merged up a tree at
@@ -367,7 +362,7 @@ if [ ! -f "$O/libpmu-mpi.so" ] || [ -z "$mpirun_" ]; then
 	for t in mpi_c_1 mpi_c_2 mpi_c_7 mpi_c_16 mpi_fortran_mpifh mpi_fortran_use_mpi; do
 		sk $t "Open MPI is not installed (Debian: libopenmpi-dev openmpi-bin)"; done
 else
-	mpirun_="timeout 300 mpirun --oversubscribe $([ "$(id -u)" -eq 0 ] && echo --allow-run-as-root) -x PMU_EVENTS -x PMU_REPORT -x LD_PRELOAD=$PWD/$O/libpmu-mpi.so"
+	mpirun_="mpirun --oversubscribe $([ "$(id -u)" -eq 0 ] && echo --allow-run-as-root) -x PMU_EVENTS -x PMU_REPORT -x LD_PRELOAD=$PWD/$O/libpmu-mpi.so"
 	mpicc -std=gnu11 -Wall -Wextra -Werror -Iinclude -o $bin/mpi_regions test/compat/mpi_regions.c -L$O -lpmu -Wl,-rpath,$PWD/$O
 	for np in 1 2 7 16; do
 		run mpi_c_$np sh -c "rm -rf $tmp/mpi && mkdir $tmp/mpi && cd $tmp/mpi &&
@@ -376,7 +371,7 @@ else
 			t0=\$(date +%s%N) && $PWD/$O/pmu report merge --format json -o ref.json \$(seq -f 'rank-%.0f.json' 0 $((np - 1))) &&
 			echo \"beside: $np files written, then pmu report merge: \$(( (\$(date +%s%N) - t0) / 1000000 )) ms\" &&
 			python3 $PWD/test/compat/mpi_check.py job-all.json $np ref.json"
-		grep -E '^libpmu-mpi|^beside|^the same' "$tmp/out" | sed 's/^/    # /'
+		grep -E '^libpmu-mpi|^beside|^the same' "$T_OUT" | sed 's/^/    # /'
 	done
 	for v in mpifh use_mpi; do
 		if ! command -v mpif90 >/dev/null; then sk mpi_fortran_$v "mpif90 is not installed (Debian: gfortran, libopenmpi-dev)"; continue; fi
@@ -390,10 +385,10 @@ fi
 # The cost of a region pair, printed, never compared.
 if make -s --no-print-directory O="$O" "$O/bench/compat" >/dev/null 2>&1; then
 	run bench_compat env ${REAL_ENV:-} "$O/bench/compat" 20000
-	sed 's/^/    # /' "$tmp/out"
+	sed 's/^/    # /' "$T_OUT"
 else
 	ko bench_compat
 fi
 
-echo "compat: $pass passed, $fail failed, $skip skipped"
+closing
 [ $fail -eq 0 ]

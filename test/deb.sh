@@ -7,24 +7,22 @@
 # Prints "deb: N passed, N failed, N skipped".
 cd "$(dirname "$0")/.." || exit 1
 out=$1
+T_TIER=deb T_PREFIX=deb/
+. test/lib.sh
 for c in dpkg-buildpackage dh lintian; do
 	if ! command -v $c >/dev/null; then
-		echo "SKIP: deb: $c is not installed (apt-get install dpkg-dev debhelper lintian)"
-		echo "deb: 0 passed, 0 failed, 1 skipped"
+		sk packages "$c is not installed (apt-get install dpkg-dev debhelper lintian)"
+		closing
 		exit 0
 	fi
 done
 if ! dpkg-checkbuilddeps >/dev/null 2>&1; then
-	echo "SKIP: deb: build dependencies missing: $(dpkg-checkbuilddeps 2>&1 | sed 's/.*: //')"
-	echo "deb: 0 passed, 0 failed, 1 skipped"
+	sk packages "build dependencies missing: $(dpkg-checkbuilddeps 2>&1 | sed 's/.*: //')"
+	closing
 	exit 0
 fi
 d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); echo "PASS deb/$1"; }
-ko() { fail=$((fail + 1)); echo "FAIL deb/$1${2:+: $2}"; }
-t() { name=$1; shift; if o=$("$@" 2>&1); then ok "$name"; else ko "$name" "$(echo "$o" | tail -n 5)"; fi; }
+trap 'rm -rf "$d" "$T_OUT"' EXIT
 
 v=$(dpkg-parsechangelog -S Version)
 a=$(dpkg-architecture -qDEB_HOST_ARCH)
@@ -39,37 +37,37 @@ else
 	tar -cf - --exclude='./build*' --exclude=./.git . | tar -xf - -C "$src"
 fi
 # debian/changelog follows the version in include/pmu.h.
-t changelog [ "${v%-*}" = "$up" ]
-t build sh -c "cd $src && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b > $d/build.log 2>&1 ||
+run changelog [ "${v%-*}" = "$up" ]
+run build sh -c "cd $src && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b > $d/build.log 2>&1 ||
 	{ tail -n 20 $d/build.log; exit 1; }"
 
 # has DEB PATH...: each path is in the package.
 has() { deb=$d/$1_${v}_$a.deb; shift; [ -f "$deb" ] || { echo "no $deb"; return 1; }
 	dpkg -c "$deb" > "$deb.list" || return 1
 	for f; do grep -q " \./$f\( ->.*\)\?\$" "$deb.list" || { echo "$f not in $(basename "$deb")"; return 1; }; done; }
-t libpmu0 has libpmu0 usr/lib/$m/libpmu.so.0 usr/lib/$m/libpmu.so.$up
-t libpmu-dev has libpmu-dev usr/include/pmu.h usr/lib/$m/libpmu.so usr/lib/$m/libpmu.a \
+run libpmu0 has libpmu0 usr/lib/$m/libpmu.so.0 usr/lib/$m/libpmu.so.$up
+run libpmu-dev has libpmu-dev usr/include/pmu.h usr/lib/$m/libpmu.so usr/lib/$m/libpmu.a \
 	usr/lib/$m/pkgconfig/libpmu.pc usr/lib/$m/cmake/libpmu/libpmuConfig.cmake \
 	usr/lib/$m/cmake/libpmu/libpmuConfigVersion.cmake usr/share/man/man3/pmu_open.3.gz usr/share/doc/libpmu-dev/LICENSE
-t libpmu-tools has libpmu-tools usr/bin/pmu usr/share/man/man1/pmu.1.gz usr/lib/$m/libpmu/libpmu-omp.so \
+run libpmu-tools has libpmu-tools usr/bin/pmu usr/share/man/man1/pmu.1.gz usr/lib/$m/libpmu/libpmu-omp.so \
 	usr/lib/$m/libpmu/libpmu-kokkos.so
-t libpmu-mpi has libpmu-mpi usr/lib/$m/libpmu/libpmu-mpi.so
+run libpmu-mpi has libpmu-mpi usr/lib/$m/libpmu/libpmu-mpi.so
 # The tool links libpmu.so.0 and the private node of this exact version: it needs the same libpmu0.
-t tools-depends sh -c "dpkg-deb -f $d/libpmu-tools_${v}_$a.deb Depends | tr ',' '\\n' | grep -qx ' *libpmu0 (= $v)' &&
+run tools-depends sh -c "dpkg-deb -f $d/libpmu-tools_${v}_$a.deb Depends | tr ',' '\\n' | grep -qx ' *libpmu0 (= $v)' &&
 	dpkg-deb --fsys-tarfile $d/libpmu-tools_${v}_$a.deb | tar -xOf - ./usr/bin/pmu > $d/pmu.bin &&
 	readelf -d $d/pmu.bin | grep -q 'NEEDED.*libpmu.so.0'"
 # The shared library is in libpmu0 alone (a -dev file there would break co-installation).
-t split sh -c "! grep -q '\./usr/lib/[^ ]*/libpmu\.so\.0' $d/libpmu-dev_${v}_$a.deb.list && ! grep -q '/include/' $d/libpmu0_${v}_$a.deb.list"
+run split sh -c "! grep -q '\./usr/lib/[^ ]*/libpmu\.so\.0' $d/libpmu-dev_${v}_$a.deb.list && ! grep -q '/include/' $d/libpmu0_${v}_$a.deb.list"
 # Every symbol of src/libpmu.map is in debian/libpmu0.symbols (dpkg-gensymbols
 # would only warn), each once, and the package carries that file.
-t symbols sh -c "dpkg-deb -I $d/libpmu0_${v}_$a.deb symbols | grep -q '^ pmu_read@LIBPMU_0 ' &&
+run symbols sh -c "dpkg-deb -I $d/libpmu0_${v}_$a.deb symbols | grep -q '^ pmu_read@LIBPMU_0 ' &&
 	{ ! sort debian/libpmu0.symbols | uniq -d | grep .; } &&
 	for s in \$(sed -n 's/^[[:space:]]*\(pmu_[a-z0-9_]*\);/\1/p' src/libpmu.map); do
 		grep -q \"^ \$s@LIBPMU_\" debian/libpmu0.symbols || { echo \"\$s is not in debian/libpmu0.symbols\"; exit 1; }; done"
-t lintian sh -c "lintian -I $d/libpmu_${v}_$a.changes > $d/lintian.txt 2>&1; cat $d/lintian.txt; ! grep -q '^E:' $d/lintian.txt"
+run lintian sh -c "lintian -I $d/libpmu_${v}_$a.changes > $d/lintian.txt 2>&1; cat $d/lintian.txt; ! grep -q '^E:' $d/lintian.txt"
 echo "deb: lintian: $(grep -c '^E:' "$d/lintian.txt") errors, $(grep -c '^W:' "$d/lintian.txt") warnings, $(grep -c '^I:' "$d/lintian.txt") info"
 if [ -n "$out" ]; then
 	mkdir -p "$out" && cp "$d"/*.deb "$d"/*.changes "$d/lintian.txt" "$d/build.log" "$out"/ && echo "deb: packages in $out"
 fi
-echo "deb: $pass passed, $fail failed, 0 skipped"
+closing
 [ $fail -eq 0 ]

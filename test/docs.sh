@@ -15,14 +15,12 @@
 # Prints "docs: N passed, N failed, N skipped".
 cd "$(dirname "$0")/.." || exit 1
 top=$PWD
-pass=0 fail=0 skip=0
-ok() { pass=$((pass + 1)); echo "PASS docs/$1"; }
-ko() { fail=$((fail + 1)); echo "FAIL docs/$1"; [ -z "$2" ] || printf '%s\n' "$2" | tail -n 15 | sed 's/^/    /'; }
-sk() { skip=$((skip + 1)); echo "SKIP docs/$1: $2"; }
+T_TIER=docs T_PREFIX=docs/
+. test/lib.sh
 
-make -s --no-print-directory all >/dev/null || { echo "docs: 0 passed, 1 failed, 0 skipped (make failed)"; exit 1; }
+make -s --no-print-directory all >/dev/null || { fail=1; closing "make failed"; exit 1; }
 d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
+trap 'rm -rf "$d" "$T_OUT"' EXIT
 mkdir "$d/home" "$d/tree"
 # The scratch tree: every entry of the tree linked, so that what a block writes stays in the scratch.
 for e in "$top"/* "$top"/.ci; do ln -s "$e" "$d/tree/$(basename "$e")"; done
@@ -51,11 +49,8 @@ run_sh() {
 		"# needs: "*) command -v "${first#\# needs: }" >/dev/null || { sk "$name" "needs ${first#\# needs: }"; continue; } ;;
 		esac
 		tail -n +2 "$d/blocks/$b" > "$d/block.sh"
-		if out=$(cd "$d/tree" && HOME="$d/home" timeout 300 bash -e -o pipefail "$d/block.sh" 2>&1); then
-			ok "$name"
-		else
-			ko "$name" "$out"
-		fi
+		out=$(cd "$d/tree" && HOME="$d/home" lim bash -e -o pipefail "$d/block.sh" 2>&1)
+		check "$name" $? "$out"
 	done
 }
 
@@ -70,7 +65,8 @@ run_console() {
 		for c in "$d"/console.*.cmd; do
 			[ -f "$c" ] || continue
 			cmd=$(sed 's/^sudo //; s/^pmu /.\/build\/pmu /' "$c")
-			got=$(cd "$top" && sh -c "$cmd" 2>&1)
+			got=$(cd "$top" && lim sh -c "$cmd" 2>&1) || [ $? -lt 124 ] || bad="$bad
+$cmd: killed, still running after $T_LIMIT s"
 			w=${c%.cmd}.want
 			[ -f "$w" ] && while IFS= read -r line; do
 				printf '%s\n' "$got" | grep -qxF -- "$line" || bad="$bad
@@ -122,5 +118,5 @@ hand=$(grep -nE '"libpmu [0-9]+\.[0-9]+|^\.B #define PMU_VERSION_[A-Z]+ [0-9]' m
 	grep -rnE '^(version|__version__) *=' python 2>/dev/null)
 if [ -z "$hand" ]; then ok versions; else ko versions "$hand"; fi
 
-echo "docs: $pass passed, $fail failed, $skip skipped"
+closing
 [ $fail -eq 0 ]

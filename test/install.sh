@@ -5,13 +5,10 @@
 # stand-in ldconfig: the system's loader cache is never changed) and
 # make uninstall. Prints "install: N passed, N failed, N skipped".
 cd "$(dirname "$0")/.." || exit 1
+T_TIER=install T_PREFIX=install/
+. test/lib.sh
 d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
-pass=0 fail=0 skip=0
-ok() { pass=$((pass + 1)); echo "PASS install/$1"; }
-ko() { fail=$((fail + 1)); echo "FAIL install/$1${2:+: $2}"; }
-sk() { skip=$((skip + 1)); echo "SKIP: install/$1: $2"; }
-t() { name=$1; shift; if out=$("$@" 2>&1); then ok "$name"; else ko "$name" "$(echo "$out" | tail -n 5)"; fi; }
+trap 'rm -rf "$d" "$T_OUT"' EXIT
 # Every file and directory below $1, with symlinks' targets: a prefix's state.
 snap() { (cd "$1" && find . | sort | while read -r f; do
 	if [ -L "$f" ]; then echo "$f -> $(readlink "$f")"; else echo "$f"; fi; done); }
@@ -19,25 +16,25 @@ snap() { (cd "$1" && find . | sort | while read -r f; do
 # The version is defined once, in include/pmu.h.
 ver=$(for x in MAJOR MINOR PATCH; do sed -n "s/^#define PMU_VERSION_$x //p" include/pmu.h; done | paste -sd.)
 p=$d/prefix
-t make-install sh -c "make -s install PREFIX=$p > $d/install.out 2>&1"
+run make-install sh -c "make -s install PREFIX=$p > $d/install.out 2>&1"
 export PKG_CONFIG_PATH="$p/lib/pkgconfig"
-t pkg-config pkg-config --exists libpmu
-t build-shared sh -c "cc examples/count.c \$(pkg-config --cflags --libs libpmu) -Wl,-rpath,$p/lib -o $d/count"
-t run-shared "$d/count" task-clock,page-faults
-t build-static sh -c "cc examples/count.c \$(pkg-config --cflags libpmu) $p/lib/libpmu.a \$(pkg-config --static --libs-only-other --libs-only-l libpmu | sed 's/-lpmu//') -o $d/count-static"
-t run-static "$d/count-static" task-clock
-t soname sh -c "readelf -d $p/lib/libpmu.so.0 | grep -q 'SONAME.*libpmu.so.0'"
+run pkg-config pkg-config --exists libpmu
+run build-shared sh -c "cc examples/count.c \$(pkg-config --cflags --libs libpmu) -Wl,-rpath,$p/lib -o $d/count"
+run run-shared "$d/count" task-clock,page-faults
+run build-static sh -c "cc examples/count.c \$(pkg-config --cflags libpmu) $p/lib/libpmu.a \$(pkg-config --static --libs-only-other --libs-only-l libpmu | sed 's/-lpmu//') -o $d/count-static"
+run run-static "$d/count-static" task-clock
+run soname sh -c "readelf -d $p/lib/libpmu.so.0 | grep -q 'SONAME.*libpmu.so.0'"
 # The public API is exported, pmu_*; the internal pmu__* only what the pmu
 # tool uses, in the node of this exact version (src/private.h).
 v=$(sed -n 's/^#define PMU_VERSION_[A-Z]* //p' include/pmu.h | paste -sd.)
-t exports sh -c "objdump -T $p/lib/libpmu.so | awk '\$2 == \"g\" && \$4 != \"*UND*\" && \$(NF-1) != \$NF {print \$(NF-1), \$NF}' > $d/syms &&
+run exports sh -c "objdump -T $p/lib/libpmu.so | awk '\$2 == \"g\" && \$4 != \"*UND*\" && \$(NF-1) != \$NF {print \$(NF-1), \$NF}' > $d/syms &&
 	! grep -v '^LIBPMU\|^GLIBC_' $d/syms | awk '{print \$2}' | grep -v '^pmu_[a-z]' &&
 	[ \"\$(grep '^GLIBC_' $d/syms | awk '{print \$2}' | sort | tr '\\n' ' ')\" = '_Exit _exit ' ] &&
 	! grep '^LIBPMU_[0-9.]* pmu__' $d/syms && grep -q '^LIBPMU_PRIVATE_$v pmu__event_parse\$' $d/syms &&
 	! grep '^LIBPMU_PRIVATE' $d/syms | grep -v ' pmu__' && grep -q '^LIBPMU_0 pmu_read\$' $d/syms"
 # Installed headers: pmu.h and include/pmu/*.h, each a copy of the tree's
 # include/ file of the same path; nothing from src/.
-t header-only-public sh -c "cmp -s $p/include/pmu.h include/pmu.h &&
+run header-only-public sh -c "cmp -s $p/include/pmu.h include/pmu.h &&
 	cd $p/include && find . ! -type d | sed 's|^\./||' | while read -r f; do
 		case \$f in pmu.h|pmu/*.h) cmp -s \"\$f\" \"$PWD/include/\$f\" || { echo \"not from include/: \$f\"; exit 1; } ;;
 		libpmu-papi/papi.h) cmp -s \"\$f\" $PWD/compat/papi_protos.h || exit 1 ;;
@@ -45,50 +42,50 @@ t header-only-public sh -c "cmp -s $p/include/pmu.h include/pmu.h &&
 		libpmu-likwid/likwid-marker.h) cmp -s \"\$f\" $PWD/compat/likwid-marker.h || exit 1 ;;
 		libpmu-likwid/likwid.mod) ;;
 		*) echo \"not a public header: \$f\"; exit 1 ;; esac; done"
-t man-pages sh -c "ls $p/share/man/man3/pmu_open.3 $p/share/man/man1/pmu.1"
+run man-pages sh -c "ls $p/share/man/man3/pmu_open.3 $p/share/man/man1/pmu.1"
 # Alias pages are .so stubs in the tree (no symlinks) and are installed as such, not as copies.
-t man-aliases sh -c "[ -z \"\$(find man -type l)\" ] && for f in man/*.3; do
+run man-aliases sh -c "[ -z \"\$(find man -type l)\" ] && for f in man/*.3; do
 	if head -n 1 \$f | grep -q '^\.so '; then cmp -s \$f $p/share/man/man3/\$(basename \$f) || exit 1; fi; done &&
 	[ \"\$(head -n 1 $p/share/man/man3/pmu_close.3)\" = '.so man3/pmu_open.3' ]"
-t bash-completion sh -c "bash -n $p/share/bash-completion/completions/pmu &&
+run bash-completion sh -c "bash -n $p/share/bash-completion/completions/pmu &&
 	grep -q 'complete -F _pmu pmu' $p/share/bash-completion/completions/pmu"
 # Installed outside the loader's path, everything runs with no LD_LIBRARY_PATH: the tool and
 # the drop-ins find libpmu.so.0 relative to themselves ($ORIGIN), a program linked as the
 # manuals say finds the rest, Python the library of its prefix. The same after the prefix moved.
 unset LD_LIBRARY_PATH
-t tool "$p/bin/pmu" version
-t tool-links-lib sh -c "ldd $p/bin/pmu | grep -q 'libpmu.so.0 => $p/bin/../lib/libpmu.so.0' &&
+run tool "$p/bin/pmu" version
+run tool-links-lib sh -c "ldd $p/bin/pmu | grep -q 'libpmu.so.0 => $p/bin/../lib/libpmu.so.0' &&
 	readelf -d $p/bin/pmu | grep -q 'RUNPATH.*\[\$ORIGIN/../lib\]'"
-t drop-ins-runpath sh -c "for l in papi likwid; do readelf -d $p/lib/libpmu-\$l.so.0 | grep -q 'RUNPATH.*\[\$ORIGIN\]' || exit 1; done"
+run drop-ins-runpath sh -c "for l in papi likwid; do readelf -d $p/lib/libpmu-\$l.so.0 | grep -q 'RUNPATH.*\[\$ORIGIN\]' || exit 1; done"
 # The runtimes' plugins, in LIBDIR/libpmu/, find libpmu.so.0 one level up, loaded by path.
-t runtime-plugins sh -c "for l in omp kokkos; do ldd $p/lib/libpmu/libpmu-\$l.so | grep -q 'libpmu.so.0 => $p/lib/libpmu/../lib' ||
+run runtime-plugins sh -c "for l in omp kokkos; do ldd $p/lib/libpmu/libpmu-\$l.so | grep -q 'libpmu.so.0 => $p/lib/libpmu/../lib' ||
 	ldd $p/lib/libpmu/libpmu-\$l.so | grep -q 'libpmu.so.0 => $p/lib/libpmu/../libpmu.so.0' || { ldd $p/lib/libpmu/libpmu-\$l.so; exit 1; }; done &&
 	ls $p/share/man/man7/libpmu-omp.7 $p/share/man/man7/libpmu-kokkos.7"
 # The drop-ins' headers come with them: no PAPI or LIKWID installation needed to compile.
-t papi-program sh -c "cc -o $d/papi test/compat/papi_misuse.c \$(pkg-config --cflags --libs libpmu-papi) -Wl,-rpath,$p/lib &&
+run papi-program sh -c "cc -o $d/papi test/compat/papi_misuse.c \$(pkg-config --cflags --libs libpmu-papi) -Wl,-rpath,$p/lib &&
 	mkdir -p $d/papi-run && cd $d/papi-run && PAPI_EVENTS=perf::TASK-CLOCK $d/papi none && ls papi_hl_output/rank_*.json"
-t likwid-c sh -c "cc -DLIKWID_PERFMON -o $d/likwid test/compat/likwid_groups.c \$(pkg-config --cflags --libs libpmu-likwid) -Wl,-rpath,$p/lib &&
+run likwid-c sh -c "cc -DLIKWID_PERFMON -o $d/likwid test/compat/likwid_groups.c \$(pkg-config --cflags --libs libpmu-likwid) -Wl,-rpath,$p/lib &&
 	PMU_EVENTS='page-faults|task-clock,page-faults' PMU_REPORT=$d/likwid.txt $d/likwid && grep -q '^work' $d/likwid.txt"
 if command -v gfortran >/dev/null; then
-	t likwid-fortran sh -c "gfortran -o $d/likwid_f test/compat/likwid_fortran.f90 \$(pkg-config --cflags --libs libpmu-likwid) -Wl,-rpath,$p/lib &&
+	run likwid-fortran sh -c "gfortran -o $d/likwid_f test/compat/likwid_fortran.f90 \$(pkg-config --cflags --libs libpmu-likwid) -Wl,-rpath,$p/lib &&
 		PMU_EVENTS=task-clock,page-faults $d/likwid_f 2>/dev/null | grep -qx 'events 2 calls 3'"
 else
 	sk likwid-fortran "gfortran is not installed"
 fi
 pydir=$(ls -d $p/lib/python3*/site-packages 2>/dev/null | head -n 1)
 if [ -n "$pydir" ]; then
-	t python sh -c "cd $d && PYTHONPATH=$pydir python3 -c 'import pmu; assert pmu.version() == \"$ver\", pmu.version(); assert pmu.library.startswith(\"$pydir\"), pmu.library'"
+	run python sh -c "cd $d && PYTHONPATH=$pydir python3 -c 'import pmu; assert pmu.version() == \"$ver\", pmu.version(); assert pmu.library.startswith(\"$pydir\"), pmu.library'"
 else
 	sk python "python3 is not installed: make install placed no Python package"
 fi
 # Moved: the tool, a program inside the prefix linked relative to itself, and Python.
-t moved sh -c "cc -o $p/bin/papi-rel test/compat/papi_misuse.c \$(pkg-config --cflags --libs libpmu-papi) -Wl,-rpath,'\$ORIGIN/../lib' &&
+run moved sh -c "cc -o $p/bin/papi-rel test/compat/papi_misuse.c \$(pkg-config --cflags --libs libpmu-papi) -Wl,-rpath,'\$ORIGIN/../lib' &&
 	mv $p $d/moved && $d/moved/bin/pmu version >/dev/null && (cd $d && PAPI_EVENTS=perf::TASK-CLOCK $d/moved/bin/papi-rel none) &&
 	{ [ -z '$pydir' ] || (cd $d && PYTHONPATH=\$(ls -d $d/moved/lib/python3*/site-packages) python3 -c 'import pmu; pmu.version()'); }; r=\$?;
 	mv $d/moved $p; rm -f $p/bin/papi-rel; exit \$r"
 
 # The loader cache: a prefix outside the loader's search path gets a hint.
-t ldconfig-hint grep -q "^libpmu: $p/lib is not in the loader's search path: .*-Wl,-rpath,$p/lib" "$d/install.out"
+run ldconfig-hint grep -q "^libpmu: $p/lib is not in the loader's search path: .*-Wl,-rpath,$p/lib" "$d/install.out"
 # A prefix in the search path gets ldconfig (as root) or the advice to run it.
 # The stand-in answers -vNX with that prefix and records any other call.
 cat > "$d/ldconfig" <<EOS
@@ -97,26 +94,26 @@ if [ "\$1" = -vNX ]; then echo "$p/lib: (from test)"; else echo "ran \$*" >> "$d
 EOS
 chmod +x "$d/ldconfig"
 if [ "$(id -u)" -eq 0 ]; then
-	t ldconfig-run sh -c "make -s install PREFIX=$p LDCONFIG=$d/ldconfig | grep -q '^libpmu: running $d/ldconfig' &&
+	run ldconfig-run sh -c "make -s install PREFIX=$p LDCONFIG=$d/ldconfig | grep -q '^libpmu: running $d/ldconfig' &&
 		[ \"\$(cat $d/ldconfig.log)\" = 'ran ' ]"
 else
-	t ldconfig-advice sh -c "make -s install PREFIX=$p LDCONFIG=$d/ldconfig | grep -q '^libpmu: run ldconfig as root' &&
+	run ldconfig-advice sh -c "make -s install PREFIX=$p LDCONFIG=$d/ldconfig | grep -q '^libpmu: run ldconfig as root' &&
 		[ ! -e $d/ldconfig.log ]"
 fi
 
 # CMake: find_package(libpmu CONFIG REQUIRED), the shared and static targets.
 if command -v cmake >/dev/null; then
-	t cmake-configure cmake -S examples/cmake -B "$d/app" -DCMAKE_PREFIX_PATH="$p"
-	t cmake-build cmake --build "$d/app"
-	t cmake-run-shared sh -c "$d/app/count task-clock && readelf -d $d/app/count | grep -q 'NEEDED.*libpmu.so.0'"
-	t cmake-run-static sh -c "$d/app/count_static task-clock && ! readelf -d $d/app/count_static | grep -q libpmu"
+	run cmake-configure cmake -S examples/cmake -B "$d/app" -DCMAKE_PREFIX_PATH="$p"
+	run cmake-build cmake --build "$d/app"
+	run cmake-run-shared sh -c "$d/app/count task-clock && readelf -d $d/app/count | grep -q 'NEEDED.*libpmu.so.0'"
+	run cmake-run-static sh -c "$d/app/count_static task-clock && ! readelf -d $d/app/count_static | grep -q libpmu"
 	# The version file refuses a newer major version than the one installed.
 	mkdir "$d/v1"
 	printf 'cmake_minimum_required(VERSION 3.13)\nproject(v C)\nfind_package(libpmu 1.0 CONFIG REQUIRED)\n' > "$d/v1/CMakeLists.txt"
-	t cmake-version sh -c "! cmake -S $d/v1 -B $d/v1/b -DCMAKE_PREFIX_PATH=$p > $d/v1.out 2>&1 &&
+	run cmake-version sh -c "! cmake -S $d/v1 -B $d/v1/b -DCMAKE_PREFIX_PATH=$p > $d/v1.out 2>&1 &&
 		grep -q 'version: $ver' $d/v1.out"
 	# Relocatable: the prefix moved elsewhere (its old path gone), the package finds its files there.
-	t cmake-relocated sh -c "mv $p $d/moved && cmake -S examples/cmake -B $d/app2 -DCMAKE_PREFIX_PATH=$d/moved >$d/reloc.out 2>&1 &&
+	run cmake-relocated sh -c "mv $p $d/moved && cmake -S examples/cmake -B $d/app2 -DCMAKE_PREFIX_PATH=$d/moved >$d/reloc.out 2>&1 &&
 		cmake --build $d/app2 >>$d/reloc.out 2>&1 && $d/app2/count task-clock >>$d/reloc.out 2>&1 &&
 		grep -q '$d/moved/include' $d/app2/CMakeCache.txt $d/app2/CMakeFiles/*/flags.make 2>/dev/null; r=\$?; mv $d/moved $p; exit \$r"
 else
@@ -127,16 +124,16 @@ fi
 # paths written into libpmu.pc and the CMake files do not name the stage, and
 # ldconfig is left to the packaging.
 s=$d/stage
-t destdir sh -c "make -s install DESTDIR=$s PREFIX=/usr LIBDIR=/usr/lib/x86_64-linux-gnu LDCONFIG=$d/ldconfig > $d/stage.out 2>&1 &&
+run destdir sh -c "make -s install DESTDIR=$s PREFIX=/usr LIBDIR=/usr/lib/x86_64-linux-gnu LDCONFIG=$d/ldconfig > $d/stage.out 2>&1 &&
 	[ ! -s $d/stage.out ] && [ -f $s/usr/lib/x86_64-linux-gnu/libpmu.so.$ver ] &&
 	[ -f $s/usr/lib/x86_64-linux-gnu/cmake/libpmu/libpmuConfig.cmake ] && [ -f $s/usr/include/pmu.h ] &&
 	! grep -rq $s $s/usr/lib/x86_64-linux-gnu/pkgconfig $s/usr/lib/x86_64-linux-gnu/cmake &&
 	grep -q '\"/usr/lib/x86_64-linux-gnu\"' $s/usr/lib/x86_64-linux-gnu/cmake/libpmu/libpmuConfig.cmake"
 # A system install carries no RUNPATH (Debian policy): the tool and drop-ins are linked again for it.
-t destdir-no-runpath sh -c "for f in $s/usr/bin/pmu $s/usr/lib/x86_64-linux-gnu/libpmu-papi.so.$ver $s/usr/lib/x86_64-linux-gnu/libpmu-likwid.so.$ver \
+run destdir-no-runpath sh -c "for f in $s/usr/bin/pmu $s/usr/lib/x86_64-linux-gnu/libpmu-papi.so.$ver $s/usr/lib/x86_64-linux-gnu/libpmu-likwid.so.$ver \
 	$s/usr/lib/x86_64-linux-gnu/libpmu/libpmu-omp.so $s/usr/lib/x86_64-linux-gnu/libpmu/libpmu-kokkos.so; do
 	[ -f \$f ] && ! readelf -d \$f | grep -q 'RPATH\|RUNPATH' || exit 1; done"
-t destdir-uninstall sh -c "make -s uninstall DESTDIR=$s PREFIX=/usr LIBDIR=/usr/lib/x86_64-linux-gnu &&
+run destdir-uninstall sh -c "make -s uninstall DESTDIR=$s PREFIX=/usr LIBDIR=/usr/lib/x86_64-linux-gnu &&
 	[ -z \"\$(find $s ! -type d)\" ]"
 
 # make uninstall leaves a prefix exactly as it was: a /usr/local-like prefix
@@ -146,12 +143,12 @@ mkdir -p "$u/bin" "$u/include" "$u/lib/pkgconfig" "$u/share/man/man3"
 echo other > "$u/lib/pkgconfig/other.pc"; echo other > "$u/include/other.h"; echo other > "$u/share/man/man3/other.3"
 snap "$u" > "$d/before"
 # include/pmu/*.h (the inline read path's headers) are installed with pmu.h.
-t sub-headers sh -c "make -s install PREFIX=$u >/dev/null && for h in include/pmu/*.h; do
+run sub-headers sh -c "make -s install PREFIX=$u >/dev/null && for h in include/pmu/*.h; do
 	[ ! -e \"\$h\" ] || cmp \"\$h\" $u/\$h || exit 1; done"
 make -s uninstall PREFIX="$u" > "$d/uninstall.out" 2>&1
 snap "$u" > "$d/after"
-t uninstall-exact diff "$d/before" "$d/after"
-t uninstall-files sh -c "make -s uninstall PREFIX=$p && [ -z \"\$(find $p ! -type d)\" ]"
+run uninstall-exact diff "$d/before" "$d/after"
+run uninstall-files sh -c "make -s uninstall PREFIX=$p && [ -z \"\$(find $p ! -type d)\" ]"
 
-echo "install: $pass passed, $fail failed, $skip skipped"
+closing
 [ $fail -eq 0 ]

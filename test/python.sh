@@ -18,7 +18,7 @@ if ! "$py" -c 'import pytest' 2>/dev/null; then
 fi
 make -s build/libpmu.so.0 >/dev/null || { echo "python: 0 passed, 1 failed, 0 skipped"; exit 1; }
 out=$(PMU_LIBRARY="$PWD/build/libpmu.so.0" \
-	PYTHONPATH="$PWD/python" PYTHONDONTWRITEBYTECODE=1 timeout 300 "$py" -m pytest -q -rs -p no:cacheprovider \
+	PYTHONPATH="$PWD/python" PYTHONDONTWRITEBYTECODE=1 timeout -k 10 "${TEST_TIMEOUT:-300}" "$py" -m pytest -q -rs -p no:cacheprovider \
 	python/tests 2>&1)
 rc=$?
 printf '%s\n' "$out"
@@ -26,5 +26,6 @@ n() { printf '%s\n' "$out" | tail -1 | grep -o "[0-9]* $1" | grep -o '[0-9]*' ||
 p=$(n passed); f=$(n failed); s=$(n skipped); e=$(n error)
 f=$((f + e))
 [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+[ "$rc" -eq 124 ] && echo "FAIL python/pytest (killed: still running after ${TEST_TIMEOUT:-300} s)"
 echo "python: $p passed, $f failed, $s skipped"
 [ "$f" -eq 0 ]

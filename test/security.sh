@@ -15,13 +15,8 @@
 # Skips, saying why, where the runner is not root; each part skips alone
 # where its tool (setcap, unshare, python3) is missing.
 cd "$(dirname "$0")/.." || exit 1
-pass=0 fail=0 skip=0
-
-closing() { echo "security: $pass passed, $fail failed, $skip skipped${1:+ ($1)}"; }
-ok() { pass=$((pass + 1)); echo "PASS $1"; }
-ko() { fail=$((fail + 1)); echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | tail -n 20 | sed 's/^/    /'; }
-sk() { skip=$((skip + 1)); echo "SKIP $1"; }
-check() { if [ "$2" = 0 ]; then ok "$1"; else ko "$1" "$3"; fi; }
+T_TIER=security
+. test/lib.sh
 
 if [ "$(id -u)" -ne 0 ]; then
 	skip=1
@@ -35,7 +30,7 @@ if [ -z "$group" ] || ! command -v setpriv >/dev/null; then
 	closing "needs user $user and setpriv (util-linux)"
 	exit 0
 fi
-as_user() { setpriv --reuid="$user" --regid="$group" --clear-groups --inh-caps=-all -- "$@"; }
+as_user() { lim setpriv --reuid="$user" --regid="$group" --clear-groups --inh-caps=-all -- "$@"; }
 if ! make -s --no-print-directory all tests >/dev/null; then
 	fail=1
 	closing "the build failed"
@@ -47,7 +42,7 @@ CC=${CC:-cc}
 pmu=$PWD/build/pmu
 
 tmp=$(mktemp -d /tmp/pmu-security.XXXXXX) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp" "$T_OUT"' EXIT
 chmod 755 "$tmp"
 
 # The linking program: zero-code mode linked in; "attr EV" resolves an event, "regions" names hostile regions.
@@ -115,7 +110,7 @@ if command -v setcap >/dev/null && cp "$tmp/prog" "$tmp/capped" && chmod 755 "$t
 	privileged "$tmp/capped"
 	check "cap_perfmon copy run by nobody: no zero-code mode, no kernel counting" "$bad" "$out"
 else
-	sk "cap_perfmon copy: setcap (libcap2-bin) is not installed or the file system takes no capabilities"
+	sk "cap_perfmon copy" "setcap (libcap2-bin) is not installed or the file system takes no capabilities"
 fi
 
 # 3. A symlink planted by nobody at the name of root's report, in a directory nobody may write
@@ -124,9 +119,9 @@ mkdir -m 775 "$tmp/shared" && chgrp "$group" "$tmp/shared" && printf 'precious\n
 as_user ln -s "$tmp/rootonly/victim" "$tmp/shared/report.json"
 as_user ln -s "$tmp/rootonly/victim" "$tmp/shared/stat.txt"
 as_user ln -s "$tmp/rootonly/victim" "$tmp/shared/merged.json"
-PMU_EVENTS=task-clock PMU_REPORT="$tmp/shared/report.json" "$tmp/prog" >/dev/null 2>&1
-"$pmu" stat -e task-clock -o "$tmp/shared/stat.txt" true >/dev/null 2>&1
-"$pmu" report merge -o "$tmp/shared/merged.json" test/fixtures/reports/a.json >/dev/null 2>&1
+PMU_EVENTS=task-clock PMU_REPORT="$tmp/shared/report.json" lim "$tmp/prog" >/dev/null 2>&1
+lim "$pmu" stat -e task-clock -o "$tmp/shared/stat.txt" true >/dev/null 2>&1
+lim "$pmu" report merge -o "$tmp/shared/merged.json" test/fixtures/reports/a.json >/dev/null 2>&1
 r=0
 [ "$(cat "$tmp/rootonly/victim")" = precious ] || r=1
 for f in report.json stat.txt merged.json; do [ -f "$tmp/shared/$f" ] && [ ! -L "$tmp/shared/$f" ] || r=1; done
@@ -155,9 +150,9 @@ EOF
 		setpriv --reuid="$user" --regid="$group" --clear-groups --inh-caps=-all -- "$tmp/named" "$name" &
 		pid=$!
 		sleep 0.2
-		"$pmu" stat -j --per-thread -p $pid -e task-clock -o "$tmp/t.json" sleep 0.1 >/dev/null 2>&1
-		"$pmu" stat -x, --per-thread -p $pid -e task-clock -o "$tmp/t.csv" sleep 0.1 >/dev/null 2>&1
-		"$pmu" stat --per-thread -p $pid -e task-clock -o "$tmp/t.txt" sleep 0.1 >/dev/null 2>&1
+		lim "$pmu" stat -j --per-thread -p $pid -e task-clock -o "$tmp/t.json" sleep 0.1 >/dev/null 2>&1
+		lim "$pmu" stat -x, --per-thread -p $pid -e task-clock -o "$tmp/t.csv" sleep 0.1 >/dev/null 2>&1
+		lim "$pmu" stat --per-thread -p $pid -e task-clock -o "$tmp/t.txt" sleep 0.1 >/dev/null 2>&1
 		kill $pid 2>/dev/null
 		wait $pid 2>/dev/null
 		sed -i '/^# started on/d; /^$/d' "$tmp/t.json" "$tmp/t.csv"
@@ -176,22 +171,22 @@ sys.exit(0 if names and all(n == sys.argv[2] + "-" + sys.argv[3] for n in names)
 	done
 
 	# region names in the reports, and pmu report merge of the json one
-	for f in reg.json reg.csv reg.txt reg.html; do "$tmp/prog" regions "$tmp/$f" >/dev/null; done
+	for f in reg.json reg.csv reg.txt reg.html; do lim "$tmp/prog" regions "$tmp/$f" >/dev/null; done
 	e1=$(jsonok "$tmp/reg.json" whole)
 	e2=$(python3 -c 'import csv, sys
 names = {r[0] for r in csv.reader(open(sys.argv[1], newline="", encoding="utf-8", errors="surrogateescape"))}
 want = {"q\"uote,comma", "new\nline", "esc\x1b]0;pwn\x07", "csi\x9bx", "tab\there"}
 sys.exit(0 if want <= names else "csv names: %r" % names)' "$tmp/reg.csv" 2>&1)
-	"$pmu" report merge -o "$tmp/m.json" "$tmp/reg.json" 2>"$tmp/m.err"
-	"$pmu" report merge --format csv -o "$tmp/m.csv" "$tmp/reg.json" 2>>"$tmp/m.err"
-	"$pmu" report merge "$tmp/reg.json" >"$tmp/m.txt" 2>>"$tmp/m.err"
+	lim "$pmu" report merge -o "$tmp/m.json" "$tmp/reg.json" 2>"$tmp/m.err"
+	lim "$pmu" report merge --format csv -o "$tmp/m.csv" "$tmp/reg.json" 2>>"$tmp/m.err"
+	lim "$pmu" report merge "$tmp/reg.json" >"$tmp/m.txt" 2>>"$tmp/m.err"
 	e3=$(jsonok "$tmp/m.json" whole)
 	n=$(($(rawesc "$tmp/reg.txt") + $(rawesc "$tmp/m.txt") + $(rawesc "$tmp/m.err")))
 	[ -z "$e1$e2$e3" ] && [ "$n" = 0 ]
 	check "hostile region names: json parses, csv round-trips, tables escaped (report and pmu report merge)" $? \
 		"$e1 $e2 $e3; raw escapes: $n"
 	# the HTML reports: the names are text, no element or attribute of theirs (the report's and the merged one)
-	"$pmu" report merge -o "$tmp/m.html" "$tmp/reg.json" 2>>"$tmp/m.err"
+	lim "$pmu" report merge -o "$tmp/m.html" "$tmp/reg.json" 2>>"$tmp/m.err"
 	e4=$(python3 -c 'import html.parser, sys
 class P(html.parser.HTMLParser):
     bad, text = [], ""
@@ -211,7 +206,7 @@ for f in sys.argv[1:]:
 		"$e4; raw escapes: $n"
 	# a key of nobody's report, twice: the error escapes it
 	printf '{"a\\u001b]0;pwn\\u0007": 1, "a\\u001b]0;pwn\\u0007": 2}\n' >"$tmp/dup.json"
-	"$pmu" report merge "$tmp/dup.json" >/dev/null 2>"$tmp/dup.err"
+	lim "$pmu" report merge "$tmp/dup.json" >/dev/null 2>"$tmp/dup.err"
 	n=$(rawesc "$tmp/dup.err")
 	check "pmu report merge: a hostile duplicate key is escaped in the error" "$n" "$(cat "$tmp/dup.err")"
 
@@ -222,31 +217,31 @@ for f in sys.argv[1:]:
 		printf 'event=0x3d\n' >"$tmp/tree2/cpu/events/ok" &&
 		printf '1e-3\302\233x\n' >"$tmp/tree2/cpu/events/ok.scale" &&
 		printf 'ms\033[2J\n' >"$tmp/tree2/cpu/events/ok.unit"
-	"$pmu" list --sysfs "$tmp/tree2" cpu/ >"$tmp/l.txt" 2>&1
-	"$pmu" list --sysfs "$tmp/tree2" --json cpu/ >"$tmp/l.json" 2>&1
+	lim "$pmu" list --sysfs "$tmp/tree2" cpu/ >"$tmp/l.txt" 2>&1
+	lim "$pmu" list --sysfs "$tmp/tree2" --json cpu/ >"$tmp/l.json" 2>&1
 	e1=$(jsonok "$tmp/l.json" whole)
 	n=$(rawesc "$tmp/l.txt")
 	[ -z "$e1" ] && [ "$n" = 0 ]
 	check "pmu list --sysfs: alias contents, scale and unit escaped; json parses" $? "$e1; raw escapes: $n; $(head -c 400 "$tmp/l.txt")"
 else
-	sk "hostile names: python3 (json, csv) is not installed"
+	sk "hostile names" "python3 (json, csv) is not installed"
 fi
 
 # 5. A host name of .. in a UTS namespace (unshare -u): %h stays inside reports/.
 if unshare -u true 2>/dev/null; then
 	mkdir -p "$tmp/h/reports/__" "$tmp/h/reports/_"
 	# hostname(1) refuses "..": the kernel takes it through /proc
-	unshare -u sh -c "echo .. >/proc/sys/kernel/hostname && PMU_EVENTS=task-clock PMU_REPORT='$tmp/h/reports/%h/run-%r.json' '$tmp/prog'" >/dev/null 2>&1
+	lim unshare -u sh -c "echo .. >/proc/sys/kernel/hostname && PMU_EVENTS=task-clock PMU_REPORT='$tmp/h/reports/%h/run-%r.json' '$tmp/prog'" >/dev/null 2>&1
 	r=0
 	ls "$tmp/h"/run-*.json >/dev/null 2>&1 && r=1
 	ls "$tmp/h/reports/__"/run-*.json >/dev/null 2>&1 || r=1
 	check "a host name of .. expands %h to __, inside reports/" $r "$(ls -R "$tmp/h")"
 else
-	sk "host name ..: unshare -u is not available"
+	sk "host name .." "unshare -u is not available"
 fi
 
 # 6. The fork/signal allocation count.
-out=$(build/test/fork_signal 2>&1)
+out=$(lim build/test/fork_signal 2>&1)
 check "pmu_thread_read in a signal handler of a forked child allocates, locks and opens nothing" $? "$out"
 
 # 7. tracefs there, its events directory unreadable: a permission error.

@@ -5,11 +5,8 @@
 # ordinary user (kernel.perf_event_paranoid 2, no CAP_PERFMON, tracefs not
 # readable) are tested. Skips, saying why, where the runner is not root.
 cd "$(dirname "$0")/.." || exit 1
-pass=0 fail=0 skip=0
-
-closing() { echo "unprivileged: $pass passed, $fail failed, $skip skipped${1:+ ($1)}"; }
-ok() { pass=$((pass + 1)); echo "PASS $1"; }
-ko() { fail=$((fail + 1)); echo "FAIL $1"; [ -n "$2" ] && printf '%s\n' "$2" | tail -n 20 | sed 's/^/    /'; }
+T_TIER=unprivileged
+. test/lib.sh
 
 if [ "$(id -u)" -ne 0 ]; then
 	skip=1
@@ -24,9 +21,9 @@ if [ -z "$group" ]; then
 	exit 0
 fi
 if command -v setpriv >/dev/null; then
-	as_user() { setpriv --reuid="$user" --regid="$group" --clear-groups --inh-caps=-all -- "$@"; }
+	as_user="setpriv --reuid=$user --regid=$group --clear-groups --inh-caps=-all --"
 elif command -v runuser >/dev/null; then
-	as_user() { runuser -u "$user" -- "$@"; }
+	as_user="runuser -u $user --"
 else
 	skip=1
 	closing "needs setpriv or runuser (util-linux)"
@@ -47,17 +44,21 @@ fi
 # A copy nobody can read: build/test, the tool, the library, the fixtures,
 # and what man_pages checks (the header, the map, the manuals).
 tmp=$(mktemp -d /tmp/pmu-unprivileged.XXXXXX) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp" "$T_OUT"' EXIT
 mkdir -p "$tmp/build" "$tmp/test" "$tmp/tracefs/events"
 cp -R build/test "$tmp/build/" && cp build/pmu build/libpmu.so* "$tmp/build/" &&
 	cp -R test/fixtures test/run.sh "$tmp/test/" && cp -R include man completion "$tmp/" && mkdir -p "$tmp/src" &&
 	cp src/libpmu.map "$tmp/src/" || { fail=1; closing "cannot copy the build output"; exit 1; }
 chmod -R a+rX "$tmp"
 chmod 700 "$tmp/tracefs/events"	# tracefs mounted, not readable by the user
-run() { as_user env -i PATH="$PATH" HOME=/ LANG=C sh -c "cd '$tmp' && $1" 2>&1; }
+# as_nobody SCRIPT [SECONDS]: SCRIPT run by nobody in the copy, within the time limit (or SECONDS).
+as_nobody() {
+	timeout -k 10 "${2:-$T_LIMIT}" $as_user env -i PATH="$PATH" HOME=/ LANG=C sh -c "cd '$tmp' && $1" 2>&1
+}
 
 # 1. The host tests.
-out=$(run "TEST_TIMEOUT=${TEST_TIMEOUT:-300} test/run.sh build/test")
+# (each test within the limit, all of them within an hour)
+out=$(as_nobody "TEST_TIMEOUT=$T_LIMIT test/run.sh build/test" 3600)
 printf '%s\n' "$out" | grep -v '^[0-9]* passed'
 set -- $(printf '%s\n' "$out" | sed -n -E 's/^([0-9]+) passed, ([0-9]+) failed, ([0-9]+) skipped$/\1 \2 \3/p' | tail -n 1)
 if [ $# -eq 3 ]; then
@@ -67,7 +68,7 @@ else
 fi
 
 # 2. pmu check: opens task-clock; says why the kernel may not be counted.
-out=$(run "build/pmu check -e task-clock,context-switches")
+out=$(as_nobody "build/pmu check -e task-clock,context-switches")
 if printf '%s\n' "$out" | grep -Eq '^  task-clock +yes '; then ok "pmu check"; else ko "pmu check" "$out"; fi
 if [ "${paranoid:-2}" -ge 2 ]; then
 	if printf '%s\n' "$out" | grep -q 'context-switches: permission denied: kernel.perf_event_paranoid is 2.*context-switches:u'; then
@@ -78,7 +79,7 @@ if [ "${paranoid:-2}" -ge 2 ]; then
 fi
 
 # 3. pmu stat: the command's counts; the scheduler's events as perf counts them (:u).
-out=$(run "build/pmu stat -x, -- true")
+out=$(as_nobody "build/pmu stat -x, -- true")
 if [ $? -eq 0 ] && printf '%s\n' "$out" | grep -Eq '^[0-9]+,,page-faults(:u)?,'; then
 	ok "pmu stat"
 else
@@ -92,7 +93,7 @@ else
 fi
 
 # 4. Zero-code mode: the report at exit, preloaded into a program that never calls libpmu.
-out=$(run "PMU_EVENTS=task-clock,page-faults PMU_REPORT=stderr LD_PRELOAD='$tmp/build/libpmu.so.0' ls / >/dev/null")
+out=$(as_nobody "PMU_EVENTS=task-clock,page-faults PMU_REPORT=stderr LD_PRELOAD='$tmp/build/libpmu.so.0' ls / >/dev/null")
 if printf '%s\n' "$out" | grep -q '^libpmu report: 1 region, 1 thread; events: task-clock, page-faults'; then
 	ok "zero-code mode"
 else
@@ -100,7 +101,7 @@ else
 fi
 
 # 5. tracefs there but not readable: said, not "mount tracefs".
-out=$(run "PMU_TRACEFS='$tmp/tracefs' build/pmu encode sched:sched_switch")
+out=$(as_nobody "PMU_TRACEFS='$tmp/tracefs' build/pmu encode sched:sched_switch")
 if printf '%s\n' "$out" | grep -q "sched:sched_switch: permission denied: tracefs is mounted but $tmp/tracefs/events is not readable by this user"; then
 	ok "tracefs not readable"
 else
