@@ -26,20 +26,20 @@
 #   riscv64   the suite in a riscv64 kernel under QEMU (test/riscv64/run.sh);
 #             where no kernel can be had, the simulated read path and the
 #             parsers under qemu-user (which has no perf_event_open)
+# TIERS="host asan" runs only those tiers (make check TIERS="host asan");
 # SKIP_TIERS="arm64 fuzz" leaves tiers out (they then count as skipped).
+# Each tier runs in a process of its own within TIER_TIMEOUT seconds (default
+# 2400): one that does not finish fails, naming the limit and its last line.
 cd "$(dirname "$0")/.." || exit 1
 # Warnings fail every build of the tiers (a plain make only warns).
 export WERROR=1
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-tp=0 tf=0 ts=0
+ALL_TIERS="builds host unprivileged security asan tsan valgrind install abi python compat docs deb fuzz arm64 riscv64"
 
 # A tier's tests, from the manifest test/tiers.
 marked() { sed -n "s/^$1: //p" test/tiers; }
 
 tier() {
 	name=$1
-	shift
 	case " $SKIP_TIERS " in *" $name "*)
 		echo "$name: 0 passed, 0 failed, 1 skipped (left out by SKIP_TIERS)"
 		ts=$((ts + 1))
@@ -47,11 +47,11 @@ tier() {
 	esac
 	echo "== $name"
 	t0=$(date +%s)
-	TIER=$name "$@" 2>&1 | tee "$log"
+	TIER=$name timeout -k 30 "$limit" "$0" --tier "$name" 2>&1 | tee "$log"
 	echo "# $name tier: $(($(date +%s) - t0)) s"
 	line=$(grep -E "^$name: [0-9]+ passed, [0-9]+ failed, [0-9]+ skipped" "$log" | tail -n 1)
 	if [ -z "$line" ]; then
-		echo "$name: 0 passed, 1 failed, 0 skipped (the tier did not finish)"
+		echo "$name: 0 passed, 1 failed, 0 skipped (the tier did not finish within $limit s; its last line: $(grep -v '^ ' "$log" | tail -n 1 | cut -c1-120))"
 		tf=$((tf + 1))
 		return
 	fi
@@ -99,22 +99,28 @@ arm64() {
 	else echo "arm64: 0 passed, 0 failed, 1 skipped (no arm64 tier)"; fi
 }
 
-tier builds test/builds.sh
-tier host host
-tier unprivileged test/unprivileged.sh
-tier security test/security.sh
-tier asan asan
-tier tsan tsan
-tier valgrind vg
-tier install test/install.sh
-tier abi test/abi.sh
-tier python test/python.sh
-tier compat test/compat.sh
-tier docs test/docs.sh
-tier deb test/deb.sh
-tier fuzz fuzz
-tier arm64 arm64
-tier riscv64 riscv64
+# One tier, in the process tier() started: its function, or its script.
+if [ "$1" = --tier ]; then
+	case $2 in
+	host | asan | tsan | fuzz | riscv64 | arm64) $2 ;;
+	valgrind) vg ;;
+	*) exec test/$2.sh ;;
+	esac
+	exit
+fi
 
+for t in ${TIERS:-$ALL_TIERS}; do
+	case " $ALL_TIERS " in *" $t "*) ;; *)
+		echo "check: no tier $t (the tiers: $ALL_TIERS)"
+		exit 2 ;;
+	esac
+done
+limit=${TIER_TIMEOUT:-2400}
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+tp=0 tf=0 ts=0
+for t in ${TIERS:-$ALL_TIERS}; do
+	tier "$t"
+done
 echo "$tp passed, $tf failed, $ts skipped"
 [ $tf -eq 0 ]
