@@ -523,6 +523,9 @@ PMU_API int pmu_report_path(const char *path, const char *format)
 
 	if (!path || !*path)
 		return pmu__err(-EINVAL, "pmu_report_path: the path is %s", path ? "empty" : "NULL");
+	/* The streams' names, as PMU_REPORT takes them ("./stdout" names a file) */
+	if (!strcmp(path, "stderr") || !strcmp(path, "-") || !strcmp(path, "stdout"))
+		return pmu_report(strcmp(path, "stdout") ? stderr : stdout, format);
 	kind = format_kind(format ? format : pmu__report_format(path));
 	if (kind < 0)
 		return kind;

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * pmu_report_path(): the format from the extension, %p %h %r %% in the
- * name, and every bad input refused with the input named and no file made.
+ * name, the streams' names (stdout, stderr, -), and every bad input refused
+ * with the input named and no file made.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,6 +24,32 @@ static char *slurp(const char *path)
 		fclose(f);
 	buf[n] = '\0';
 	return buf;
+}
+
+/*
+ * The streams' names, as PMU_REPORT takes them: the report on the stream
+ * (fd, redirected to a file here), no file of that name made in the cwd.
+ */
+static void stream_name(const char *dir, const char *name, FILE *stream, int fd)
+{
+	char path[600], file[700];
+	int saved = dup(fd), f;
+
+	snprintf(path, sizeof(path), "%s/%s.out", dir, name);
+	f = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	CHECK(saved >= 0 && f >= 0 && chdir(dir) == 0);
+	fflush(stream);
+	dup2(f, fd);
+	CHECK_MSG(pmu_report_path(name, "csv") == 0, "%s: %s", name, pmu_errmsg());
+	fflush(stream);
+	dup2(saved, fd);
+	close(saved);
+	close(f);
+	CHECK_MSG(!strncmp(slurp(path), "region,", 7), "%s: %s", name, slurp(path));
+	snprintf(file, sizeof(file), "%s/%s", dir, name);
+	CHECK_MSG(access(file, F_OK) < 0, "%s: a file of that name was made", name);
+	unlink(path);
+	CHECK(chdir("/") == 0);
 }
 
 int main(void)
@@ -67,6 +95,10 @@ int main(void)
 	CHECK_MSG(pmu_report_path(path, "csv") == 0, "%s", pmu_errmsg());
 	CHECK_MSG(!strncmp(slurp(path), "region,", 7), "%s", slurp(path));
 	unlink(path);
+
+	stream_name(dir, "stdout", stdout, 1);
+	stream_name(dir, "stderr", stderr, 2);
+	stream_name(dir, "-", stderr, 2);
 
 	/* %p, %h, %r (no rank in the environment: the pid), %% and a lone %. */
 	CHECK(gethostname(host, sizeof(host)) == 0);
