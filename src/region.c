@@ -633,6 +633,38 @@ PMU_API int pmu_region_begin(const char *name)
 	return push(t, a, (int)rn->id, name);
 }
 
+int pmu__region_rename(const char *name)
+{
+	struct pmu__region_thr *t = self_rec();
+	struct pmu__thr *thr;
+	struct pmu__frame *fr;
+	struct pmu__acc *a;
+	int id, r;
+
+	if (!name)
+		return pmu__err(-EINVAL, "pmu__region_rename: the name is NULL");
+	if (!t || !depth_of(t))
+		return pmu__err(-ENOENT, "%s: no region of this thread is open to take the name", name);
+	r = pmu__thr_current(&thr);
+	if (r < 0)
+		return r;
+	fr = t->sp;
+	id = region_id(t, name, 1);
+	if (id < 0 || fr->id == pmu__frame_id(id))
+		return id < 0 ? id : 0;
+	a = t->acc[id];
+	if (!a) {
+		t->sp = frame_down(fr, t->n);	/* acc_new() takes the top as the parent: the region around */
+		a = acc_new(thr, t, (unsigned)id);
+		t->sp = fr;
+		if (!a)
+			return pmu__err(-ENOMEM, "%s: out of memory", name);
+	}
+	fr->a->depth--;
+	push_frame(t, fr, a, id, name);
+	return 0;
+}
+
 /* The handle's name for a message, or NULL when it has none. */
 static const char *handle_name(int h)
 {

@@ -164,6 +164,14 @@ static inline unsigned depth_of(const struct pmu__region_thr *t)
  */
 PMU_TOOL extern const char *(*pmu__region_label)(void);
 
+/*
+ * The calling thread's innermost open region becomes name's, its call
+ * counted there from its begin (its frame's values kept), for libpmu-omp,
+ * which learns a parallel region's name only once code inside it runs.
+ * A region first seen so has the region around as its parent. 0 or -errno.
+ */
+PMU_TOOL int pmu__region_rename(const char *name);
+
 /* Region names interned so far; ids below it have a name. */
 unsigned pmu__region_count(void);
 /* The name of region id; it lives as long as the name table. */
