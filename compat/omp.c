@@ -18,7 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/uio.h>
 #ifdef HAVE_LIBDW
+#include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #endif
@@ -59,89 +61,296 @@ struct construct {
 	_Atomic(const void *) at;	/* its key: the return address, plus the kind << 56 */
 	_Atomic(char *) name;
 	bool label;			/* a runtime's name for what the team runs (a Kokkos kernel's label) */
+	bool tail;			/* a parallel region reached by a tail call: named once code inside runs */
+	bool bare;			/* KIND_OUTLINED: code at ra is not outlined from a construct, names none */
 };
-static struct construct names[NAMES], labels[NAMES], other = { NULL, "(other constructs)", false };
+static struct construct names[NAMES], labels[NAMES], other = { NULL, "(other constructs)", false, false, false };
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static int started;		/* ompt_start_tool was called */
 static int own_report;		/* we called pmu_thread_init(): we write the report at the end */
 
+/* A construct's place: the function as its source names it, and "file:line" where debug information gives it. */
+struct where {
+	char fn[512];
+	char loc[192];
+	uintptr_t start;	/* the function's first byte, 0 when unknown */
+	bool outlined;		/* the function is a compiler's outlined construct */
+};
+
 #ifdef HAVE_LIBDW
 static Dwfl *dwfl;		/* under lock */
 
-/* The line of pc by a walk of m's units, for a compiler that writes no .debug_aranges (clang). */
-static const char *dw_line_walk(Dwfl_Module *m, uintptr_t pc, int *line)
+/* The unit holding pc, by a walk of m's units where no .debug_aranges says (clang writes none). */
+static bool dw_unit(Dwfl_Module *m, uintptr_t pc, Dwarf_Die *cu, Dwarf_Addr *bias)
 {
-	Dwarf_Addr bias;
-	Dwarf *dw = dwfl_module_getdwarf(m, &bias);
+	Dwarf_Die *d = dwfl_module_addrdie(m, pc, bias);
+	Dwarf *dw = dwfl_module_getdwarf(m, bias);
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 
+	if (d) {
+		*cu = *d;
+		return true;
+	}
 	while (dw && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu;
-		Dwarf_Line *l;
-
-		if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_haspc(&cu, pc - bias) > 0)
-			return (l = dwarf_getsrc_die(&cu, pc - bias)) && dwarf_lineno(l, line) == 0 ?
-			       dwarf_linesrc(l, NULL, NULL) : NULL;
+		if (dwarf_offdie(dw, off + hsize, cu) && dwarf_haspc(cu, pc - *bias) > 0)
+			return true;
 		off = next;
 	}
-	return NULL;
+	return false;
 }
 
-/* The function (and file:line) of code address pc, by libdwfl; 0, or -1 when it knows none. */
-static int dw_name(uintptr_t pc, char *buf, size_t size)
+/* die's DW_AT_decl_file, through the unit's file table (libdw's dwarf_decl_file() takes no DWARF 5 index 0). */
+static const char *dw_decl_file(Dwarf_Die *die, Dwarf_Files *files)
+{
+	Dwarf_Attribute at;
+	Dwarf_Word idx;
+
+	return dwarf_attr_integrate(die, DW_AT_decl_file, &at) && dwarf_formudata(&at, &idx) == 0 ?
+	       dwarf_filesrc(files, idx, NULL, NULL) : NULL;
+}
+
+/*
+ * The function of file that begins nearest before line, its name into buf: the one whose
+ * code clang outlined a construct of (".omp_outlined."), which the debug information does
+ * not link to it. Functions in namespaces are looked for too, named ns::f. Its line, or -1.
+ */
+static int dw_enclosing(Dwarf_Die *scope, Dwarf_Files *files, const char *file, int line, char *buf, size_t size,
+			int best, const char *ns)
+{
+	char inner[512];
+	Dwarf_Attribute at;
+	Dwarf_Die die;
+	bool art;
+
+	if (dwarf_child(scope, &die) != 0)
+		return best;
+	do {
+		const char *f, *n;
+		int l;
+
+		if (dwarf_tag(&die) == DW_TAG_namespace) {
+			snprintf(inner, sizeof(inner), "%s%s::", ns, dwarf_diename(&die) ? dwarf_diename(&die) : "");
+			best = dw_enclosing(&die, files, file, line, buf, size, best, inner);
+			continue;
+		}
+		if (dwarf_tag(&die) != DW_TAG_subprogram || !dwarf_hasattr_integrate(&die, DW_AT_low_pc) ||
+		    dwarf_decl_line(&die, &l) != 0 || l > line || l <= best || !(n = dwarf_diename(&die)) || *n == '.' ||
+		    (dwarf_attr_integrate(&die, DW_AT_artificial, &at) && dwarf_formflag(&at, &art) == 0 && art) ||
+		    !(f = dw_decl_file(&die, files)) || strcmp(f, file))
+			continue;
+		best = l;
+		snprintf(buf, size, "%s%s", ns, n);
+	} while (dwarf_siblingof(&die, &die) == 0);
+	return best;
+}
+
+/* The process's modules, reported again where pc is in none (a library dlopen'ed since): pc's, or NULL. */
+static Dwfl_Module *dw_module(uintptr_t pc)
 {
 	static const Dwfl_Callbacks cb = { .find_elf = dwfl_linux_proc_find_elf,
 					   .find_debuginfo = dwfl_standard_find_debuginfo };
 	Dwfl_Module *m = NULL;
-	const char *fn, *file = NULL;
-	int line = 0;
 
 	for (int again = 0; !m && again < 2; again++) {
-		/* a module dlopen'ed since the last report: report the process again */
 		if (!dwfl || again) {
 			if (dwfl)
 				dwfl_end(dwfl);
 			if (!(dwfl = dwfl_begin(&cb)) || dwfl_linux_proc_report(dwfl, getpid()) != 0 ||
 			    dwfl_report_end(dwfl, NULL, NULL) != 0)
-				return -1;
+				return NULL;
 		}
 		m = dwfl_addrmodule(dwfl, pc);
 	}
-	if (!m || !(fn = dwfl_module_addrname(m, pc)))
+	return m;
+}
+
+/* Code address pc's place, by libdwfl; 0, or -1 when it knows none. */
+static int dw_where(uintptr_t pc, struct where *w)
+{
+	Dwfl_Module *m = dw_module(pc);
+	GElf_Sym sym;
+	GElf_Off off;
+	Dwarf_Addr bias;
+	Dwarf_Die cu;
+	Dwarf_Line *l;
+	Dwarf_Files *files;
+	const char *fn, *file = NULL;
+	int line = 0;
+
+	if (!m || !(fn = dwfl_module_addrinfo(m, pc, &off, &sym, NULL, NULL, NULL)))
 		return -1;
-	Dwfl_Line *l = dwfl_module_getsrc(m, pc);
-	file = l ? dwfl_lineinfo(l, NULL, &line, NULL, NULL, NULL) : dw_line_walk(m, pc, &line);
-	if (file && line > 0)
-		snprintf(buf, size, "%s (%s:%d)", fn, strrchr(file, '/') ? strrchr(file, '/') + 1 : file, line);
-	else
-		snprintf(buf, size, "%s", fn);
+	snprintf(w->fn, sizeof(w->fn), "%s", fn);
+	w->start = pc - off;
+	if (dw_unit(m, pc, &cu, &bias) && (l = dwarf_getsrc_die(&cu, pc - bias)) && dwarf_lineno(l, &line) == 0)
+		file = dwarf_linesrc(l, NULL, NULL);
+	if (!file || line <= 0)
+		return 0;
+	snprintf(w->loc, sizeof(w->loc), "%s:%d", strrchr(file, '/') ? strrchr(file, '/') + 1 : file, line);
+	w->outlined = !strncmp(fn, ".omp_outlined", 13);
+	if (w->outlined && dwarf_getsrcfiles(&cu, &files, NULL) == 0)
+		dw_enclosing(&cu, files, file, line, w->fn, sizeof(w->fn), -1, "");
 	return 0;
 }
 #endif
 
-/* The construct at return address ra, named into buf: function (file:line), else the object and offset. */
-static void make_name(const void *ra, char *buf, size_t size)
+/* A C++ name as its source writes it, without the parameter list (file:line tells overloads apart). */
+static void demangle(char *fn, size_t size)
 {
-	uintptr_t pc = (uintptr_t)ra - 1;	/* the call, not the instruction after it */
-	Dl_info di;
+	static void *cxx;	/* under lock */
+	char *(*dem)(const char *, char *, size_t *, int *);
+	char *d, *close;
+	int st = -1, depth = 0;
 
-#ifdef HAVE_LIBDW
-	if (dw_name(pc, buf, size) == 0)
+	if (strncmp(fn, "_Z", 2))
 		return;
+	/* libstdc++'s, loaded in a C++ program but where its linker left it out (--as-needed) */
+	*(void **)&dem = dlsym(RTLD_DEFAULT, "__cxa_demangle");
+	if (!dem && (cxx || (cxx = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL))))
+		*(void **)&dem = dlsym(cxx, "__cxa_demangle");
+	if (!dem || !(d = dem(fn, NULL, NULL, &st)) || st != 0)
+		return;
+	close = strrchr(d, ')');
+	for (char *p = close; p && p > d; p--) {
+		depth += (*p == ')') - (*p == '(');
+		if (!depth) {
+			*p = '\0';
+			break;
+		}
+	}
+	snprintf(fn, size, "%s", d);
+	free(d);
+}
+
+/* Code address pc's place: libdwfl's, else dladdr's; GCC's outlined "f._omp_fn.0" as f. */
+static void where_of(uintptr_t pc, struct where *w)
+{
+	Dl_info di;
+	char *cut;
+
+	*w = (struct where){ .fn = "" };
+#ifdef HAVE_LIBDW
+	if (dw_where(pc, w) < 0)
 #endif
-	if (dladdr((void *)pc, &di) && di.dli_sname)
-		snprintf(buf, size, "%s", di.dli_sname);
-	else if (di.dli_fname)
-		snprintf(buf, size, "%s+0x%lx", strrchr(di.dli_fname, '/') ? strrchr(di.dli_fname, '/') + 1 :
-			 di.dli_fname, (unsigned long)(pc - (uintptr_t)di.dli_fbase));
-	else
-		snprintf(buf, size, "%p", ra);
+	{
+		if (dladdr((void *)pc, &di) && di.dli_sname) {
+			snprintf(w->fn, sizeof(w->fn), "%s", di.dli_sname);
+			w->start = (uintptr_t)di.dli_saddr;
+		} else if (di.dli_fname) {
+			snprintf(w->fn, sizeof(w->fn), "%s+0x%lx", strrchr(di.dli_fname, '/') ?
+				 strrchr(di.dli_fname, '/') + 1 : di.dli_fname, (unsigned long)(pc - (uintptr_t)di.dli_fbase));
+		} else {
+			snprintf(w->fn, sizeof(w->fn), "%p", (void *)pc);
+		}
+	}
+	if (!strncmp(w->fn, ".omp_outlined", 13))
+		w->outlined = true;
+	if ((cut = strstr(w->fn, "._omp_fn."))) {
+		*cut = '\0';
+		w->outlined = true;
+	}
+	demangle(w->fn, sizeof(w->fn));
+}
+
+/*
+ * "function (file:line) [kind]" into buf (a region name: 127 bytes at most). A function
+ * name too long for it is cut, said with "..." and a hash of the whole name, so that
+ * the place and the kind stay and two long names stay two.
+ */
+static void compose(char *buf, size_t size, const struct where *w, const char *kind)
+{
+	char tail[256], hash[16];
+	size_t fl = strlen(w->fn), tl, room;
+	uint32_t h = 2166136261u;
+
+	snprintf(tail, sizeof(tail), "%s%s%s [%s]", *w->loc ? " (" : "", w->loc, *w->loc ? ")" : "", kind);
+	tl = strlen(tail) < size - 1 ? strlen(tail) : size - 1;
+	room = size - 1 - tl;	/* for the function */
+	if (fl > room) {	/* cut: "...#" and 8 hex digits, 12 bytes, end it */
+		for (size_t i = 0; i < fl; i++)
+			h = (h ^ (unsigned char)w->fn[i]) * 16777619u;
+		snprintf(hash, sizeof(hash), "...#%08x", h);
+		fl = room >= 12 ? room - 12 : 0;
+		memcpy(buf + fl, hash, room >= 12 ? 12 : 0);
+		room = room >= 12 ? room : 0;
+	} else {
+		room = fl;
+	}
+	memcpy(buf, w->fn, fl);
+	memcpy(buf + room, tail, tl);
+	buf[room + tl] = '\0';
 }
 
 /* ompt_work_t's kinds, 0 for a parallel region: the bracket after a region's name */
 static const char *const kinds[] = { "parallel", "loop", "sections", "single", "single", "workshare",
 				     "distribute", "taskloop" };
+enum { KIND_OUTLINED = 8 };	/* a parallel region by code inside its outlined function (see resolve()) */
+
+#ifdef __x86_64__
+/* n bytes at addr into buf, where mapped: 0, or -1 (no fault: the kernel reads it). */
+static int peek(uintptr_t addr, void *buf, size_t n)
+{
+	struct iovec local = { buf, n }, remote = { (void *)addr, n };
+
+	return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)n ? 0 : -1;
+}
+#endif
+
+/*
+ * Whether the instruction before ra calls the OpenMP runtime's fork entry
+ * (x86-64: call rel32, to the entry or its PLT stub, or call through the
+ * GOT). Otherwise a function of the program tail-called the entry, and ra
+ * is in that function's caller, where several constructs may be reached
+ * from one call. Elsewhere than x86-64, assumed so.
+ */
+static bool forks_at(const void *ra)
+{
+#ifdef __x86_64__
+	unsigned char c[8];
+	uintptr_t t = 0;
+	int32_t d;
+	Dl_info di;
+
+	if (peek((uintptr_t)ra - 6, c, 6))
+		return true;
+	memcpy(&d, c + 2, 4);
+	if (c[1] == 0xe8)
+		t = (uintptr_t)ra + d;
+	else if ((c[0] != 0xff || c[1] != 0x15 || peek((uintptr_t)ra + d, &t, 8)))
+		return false;
+	/* a PLT stub: endbr64 and bnd, then jmp *GOT(%rip) */
+	if (!peek(t, c, 8) && c[0] == 0xf3 && c[1] == 0x0f && c[2] == 0x1e && c[3] == 0xfa)
+		t += 4;
+	if (!peek(t, c, 7) && c[0] == 0xf2)
+		t++;
+	if (!peek(t, c, 6) && c[0] == 0xff && c[1] == 0x25) {
+		memcpy(&d, c + 2, 4);
+		if (peek(t + 6 + d, &t, 8))
+			return false;
+	}
+	return dladdr((void *)t, &di) && di.dli_sname && di.dli_saddr == (void *)t &&
+	       (!strncmp(di.dli_sname, "__kmpc_fork", 11) || !strncmp(di.dli_sname, "GOMP_parallel", 13) ||
+		!strncmp(di.dli_sname, "GOMP_teams", 10));
+#else
+	(void)ra;
+	return true;
+#endif
+}
+
+/* The name of the construct of kind at return address ra (KIND_OUTLINED: by the function holding ra) into c's. */
+static void construct_name(const void *ra, unsigned kind, char *buf, size_t size, struct construct *c)
+{
+	struct where w, f;
+
+	where_of((uintptr_t)ra - 1, &w);	/* the call, not the instruction after it */
+	c->tail = kind == 0 && !forks_at(ra);
+	c->bare = kind == KIND_OUTLINED && !w.outlined;
+	if (kind == KIND_OUTLINED && w.start) {
+		where_of(w.start, &f);	/* the outlined function's first line is its construct's */
+		snprintf(w.loc, sizeof(w.loc), "%s", f.loc);
+	}
+	compose(buf, size, &w, c->tail ? "parallel via a tail call" : kinds[kind == KIND_OUTLINED ? 0 : kind]);
+}
 
 /*
  * The construct of kind at return address ra, named "main (t.c:12) [loop]":
@@ -163,8 +372,7 @@ static struct construct *construct_of(const void *ra, unsigned kind)
 		if (!at) {
 			pthread_mutex_lock(&lock);
 			if (!(at = atomic_load_explicit(&names[k].at, memory_order_relaxed))) {
-				make_name(ra, buf, sizeof(buf) - 16);
-				snprintf(buf + strlen(buf), 16, " [%s]", kinds[kind]);
+				construct_name(ra, kind, buf, sizeof(buf), &names[k]);
 				n = strdup(buf);
 				atomic_store_explicit(&names[k].name, n ? n : "(out of memory)", memory_order_relaxed);
 				atomic_store_explicit(&names[k].at, at = key, memory_order_release);
@@ -228,6 +436,10 @@ static void warn_once(const char *what, int r)
 
 /* libpmu's private interface (the exact version's node): what a thread is inside, as libpmu-kokkos names it. */
 extern const char *(*pmu__region_label)(void);
+/* and the thread's innermost region renamed (src/region.h) */
+extern int pmu__region_rename(const char *name);
+
+static void resolve(const void *ra);
 
 static void on_parallel_begin(ompt_data_t *task, const void *frame, ompt_data_t *parallel, unsigned int req,
 			      int flags, const void *ra)
@@ -236,6 +448,7 @@ static void on_parallel_begin(ompt_data_t *task, const void *frame, ompt_data_t 
 	const char *l = label ? label() : NULL;
 
 	(void)task, (void)frame, (void)req, (void)flags;
+	resolve(ra);	/* nested in a region reached by a tail call */
 	/* inside a Kokkos kernel: the team counts under the kernel's name */
 	parallel->ptr = l ? label_construct(l) : construct_of(ra, 0);
 }
@@ -249,7 +462,9 @@ static void on_parallel_begin(ompt_data_t *task, const void *frame, ompt_data_t 
 #define DEPTH 16
 static __thread struct {
 	struct construct *c;	/* NULL: deeper than DEPTH, not counted */
+	const void *at;		/* the parallel region's key (c's, but for a tail call's region renamed) */
 	bool open;		/* its region is not ended yet */
+	bool pending;		/* reached by a tail call: named by the first code inside that calls the runtime */
 	unsigned wbase;		/* the worksharing constructs open on the thread when it began */
 } stack[DEPTH];
 static __thread unsigned depth;
@@ -262,6 +477,27 @@ static __thread unsigned depth;
  */
 static __thread struct construct *work[DEPTH];
 static __thread unsigned wdepth;
+
+/*
+ * A parallel region reached by a tail call (its fork's return address is
+ * its caller's, shared by every construct reached from there) is named
+ * once code inside calls the runtime (a loop, a barrier, a nested region):
+ * by the function that code is outlined from, and the construct's line.
+ */
+static void resolve(const void *ra)
+{
+	struct construct *c;
+
+	if (!ra || !depth || depth > DEPTH || !stack[depth - 1].pending)
+		return;
+	stack[depth - 1].pending = false;
+	c = construct_of(ra, KIND_OUTLINED);
+	if (c == &other || c->bare)	/* code of a function the region calls: the region keeps its name */
+		return;
+	if (wdepth == stack[depth - 1].wbase)	/* the parallel region is the innermost open */
+		warn_once("a parallel region reached by a tail call", pmu__region_rename(name_of(c)));
+	stack[depth - 1].c = c;
+}
 
 static void work_close(void)
 {
@@ -293,7 +529,8 @@ static void on_implicit_task(int endpoint, ompt_data_t *parallel, ompt_data_t *t
 		bool count = c && !(c->label && index == 0);
 
 		if (depth < DEPTH)
-			stack[depth] = (typeof(stack[0])){ c, count, wdepth };
+			stack[depth] = (typeof(stack[0])){ c, c ? atomic_load_explicit(&c->at, memory_order_relaxed) : NULL,
+							   count, count && c->tail, wdepth };
 		depth++;
 		if (count && depth <= DEPTH)
 			warn_once("a parallel region", pmu_region_begin(name_of(c)));
@@ -315,9 +552,11 @@ static void on_sync_region(int kind, int endpoint, ompt_data_t *parallel, ompt_d
 		return;
 	if (kind == SYNC_IMPLICIT || kind == SYNC_IMPLICIT_WORKSHARE)
 		work_close();
-	if (kind == SYNC_IMPLICIT_PARALLEL ||
-	    (kind == SYNC_IMPLICIT && (!ra || ra == atomic_load_explicit(&stack[depth - 1].c->at, memory_order_relaxed))))
+	if (kind == SYNC_IMPLICIT_PARALLEL || (kind == SYNC_IMPLICIT && (!ra || ra == stack[depth - 1].at))) {
 		task_close();
+		return;
+	}
+	resolve(ra);
 }
 
 static void on_work(int kind, int endpoint, ompt_data_t *parallel, ompt_data_t *task, uint64_t count, const void *ra)
@@ -326,7 +565,10 @@ static void on_work(int kind, int endpoint, ompt_data_t *parallel, ompt_data_t *
 	if (kind < WORK_LOOP || kind > WORK_TASKLOOP)
 		return;
 	if (endpoint == SCOPE_BEGIN) {
-		struct construct *c = construct_of(ra, (unsigned)kind);
+		struct construct *c;
+
+		resolve(ra);
+		c = construct_of(ra, (unsigned)kind);
 
 		if (wdepth < DEPTH) {
 			work[wdepth] = c;

@@ -303,6 +303,28 @@ else
 		env $omp_env LD_PRELOAD=$libomp PMU_REPORT=$tmp/omp_gcc.json $bin/omp_gcc &&
 		python3 test/compat/omp_check.py $tmp/omp_gcc.json 3 $(nm -D $O/libpmu-omp.so | grep -q dwfl_ && echo lines || echo names) noloop"
 fi
+# omp_names: kernels reached by a tail call from one place, C++ names, a name longer than a region's.
+if ! command -v clang++ >/dev/null || [ -z "$libomp" ]; then
+	sk omp_names "clang++ or LLVM's libomp is not installed (Debian: clang libomp-dev)"
+elif ! nm -D $O/libpmu-omp.so | grep -q dwfl_; then
+	sk omp_names "libpmu-omp was built without elfutils' libdw (Debian: libdw-dev): no file:line in names"
+else
+	run omp_names sh -c "clang++ -g -O2 -fopenmp -o $bin/omp_names test/compat/omp_names.cpp &&
+		env $omp_env PMU_REPORT=$tmp/omp_names.json $bin/omp_names && python3 test/compat/omp_names.py $tmp/omp_names.json 3 &&
+		g++ -g -O2 -fopenmp -o $bin/omp_names_gcc test/compat/omp_names.cpp &&
+		env $omp_env LD_PRELOAD=$libomp PMU_REPORT=$tmp/omp_names_gcc.json $bin/omp_names_gcc &&
+		python3 test/compat/omp_names.py $tmp/omp_names_gcc.json 3 tail-unnamed"
+	grep -E '^regions' "$T_OUT" | sed 's/^/    # /'
+fi
+# omp_report: without PMU_EVENTS, the report to PMU_REPORT=stderr goes to stderr, no file named so.
+if command -v clang >/dev/null && [ -n "$libomp" ]; then
+	run omp_report sh -c "mkdir -p $tmp/omp_rep && cd $tmp/omp_rep && OMP_NUM_THREADS=2 OMP_TOOL_LIBRARIES=$PWD/$O/libpmu-omp.so \
+		PMU_REPORT=stderr $bin/omp_clang 2>err >/dev/null && grep -q '^libpmu report: ' err && [ ! -e stderr ] &&
+		OMP_NUM_THREADS=2 OMP_TOOL_LIBRARIES=$PWD/$O/libpmu-omp.so PMU_REPORT=stdout $bin/omp_clang >out &&
+		grep -q '^libpmu report: ' out && [ ! -e stdout ]"
+else
+	sk omp_report "clang or LLVM's libomp is not installed (Debian: clang libomp-dev)"
+fi
 # omp_bench: ns per empty parallel region on 2 threads, without and with libpmu-omp (printed, never compared).
 if command -v clang >/dev/null && [ -n "$libomp" ]; then
 	run omp_bench sh -c "clang -O2 -fopenmp -o $bin/bench_omp bench/omp.c && echo 'without libpmu-omp:' &&
