@@ -65,6 +65,20 @@ const struct pmu__metric_def pmu__metric_defs[] = {
 
 const unsigned pmu__metric_ndefs = PMU_ARRAY_SIZE(pmu__metric_defs);
 
+const char *pmu__metric_id_pmu(const char *id)
+{
+	/* The events of the built-in groups that live on one PMU, not the core's */
+	static const struct { const char *prefix, *pmu; } on[] = {
+		{ "energy-", "the power PMU's (RAPL)" },
+		{ "cas_count_", "the uncore_imc PMUs' (the memory controllers)" },
+	};
+
+	for (unsigned i = 0; i < PMU_ARRAY_SIZE(on); i++)
+		if (!strncmp(id, on[i].prefix, strlen(on[i].prefix)))
+			return on[i].pmu;
+	return NULL;
+}
+
 /* Intel's topdown metric events, as fractions of their sum (the kernel's slots-scaled counts). */
 #define TD_SUM "(topdown\\-fe\\-bound + topdown\\-bad\\-spec + topdown\\-retiring + topdown\\-be\\-bound)"
 /* arm64's slots not issued for any reason, of all (SBSA: #slots per cycle from the PMU's caps/slots) */

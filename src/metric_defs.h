@@ -38,6 +38,9 @@ PMU_TOOL extern const unsigned pmu__metric_ntopdown;
 /* Whether d is in group (any case). */
 PMU_TOOL bool pmu__metric_def_in(const struct pmu__metric_def *d, const char *group);
 
+/* The PMU a built-in metric's event (an identifier of its expression) lives on, for a refusal to name: NULL when the core's, or unknown. */
+const char *pmu__metric_id_pmu(const char *id);
+
 /*
  * A ScaleUnit's factor and unit ("100%": 100 and "%"; "" or NULL: 1 and ""):
  * 0, or -EINVAL with a message when it does not start with a number.

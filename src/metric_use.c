@@ -313,12 +313,34 @@ static int usable(const struct pmu__metric_def *d, struct list *missing, char *w
 	return r == -ENOMEM ? pmu__err(r, "metric %s: out of memory", d->name) : r;
 }
 
+/* ": the power PMU's (RAPL)" into buf: whose the missing events are, where known ("" else). */
+static const char *missing_pmus(const struct list *missing, char *buf, size_t size)
+{
+	const char *seen[4];
+	unsigned n = 0;
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (unsigned i = 0; i < missing->n && n < 4; i++) {
+		const char *p = pmu__metric_id_pmu(missing->item[i]);
+		bool dup = false;
+
+		for (unsigned k = 0; k < n; k++)
+			dup |= p == seen[k];
+		if (!p || dup || len >= size)
+			continue;
+		seen[n++] = p;
+		len += (size_t)snprintf(buf + len, size - len, "%s%s", n > 1 ? " and " : ": they are ", p);
+	}
+	return buf;
+}
+
 /* The metrics of group g this machine can count, else -EOPNOTSUPP naming what it lacks. */
 static int add_group(const char *g, const struct list *given, struct list *out, struct list *named)
 {
 	struct list missing = { 0 };
 	unsigned found = 0;
-	char *what, why[400] = "";
+	char *what, why[400] = "", pmus[200];
 	bool ok, mem = true;
 	int r = 0;
 
@@ -335,8 +357,9 @@ static int add_group(const char *g, const struct list *given, struct list *out, 
 		r = pmu__err(-EOPNOTSUPP, "%s: not supported here: no metric of the group counts here (%s)", g, why);
 	} else if (r == 0 && !found) {
 		what = list_join(&missing, ", ", &mem);
-		r = mem ? pmu__err(-EOPNOTSUPP, "%s: not supported here: the group's metrics need %s, which %s does "
-				   "not have%s%s", g, what, pmu__sysfs_root(), *why ? "; " : "", why) : -ENOMEM;
+		r = !mem ? -ENOMEM : pmu__err(-EOPNOTSUPP, "%s: not supported here: the group's metrics need %s, which %s "
+					      "does not have%s%s%s", g, what, pmu__sysfs_root(),
+					      missing_pmus(&missing, pmus, sizeof(pmus)), *why ? "; " : "", why);
 		free(what);
 	}
 	list_free(&missing);

@@ -392,6 +392,18 @@ static void say_skipped(const char *who, const char *skip)
 	}
 }
 
+/* None of the units opened: -err, each one's reason in the message ("A: why; B: why"). */
+static int all_skipped(const char *skip, int err)
+{
+	char name[512], why[1024], msg[2048];
+	size_t len = 0;
+
+	msg[0] = '\0';
+	for (const char *p = skip; len < sizeof(msg) && (p = pmu__skipped_next(p, name, sizeof(name), why, sizeof(why)));)
+		len += (size_t)snprintf(msg + len, sizeof(msg) - len, "%s%s: %s", len ? "; " : "", name, why);
+	return *msg ? pmu__err(err, "%s", msg) : err;
+}
+
 PMU_TOOL int pmu__thread_init_avail(const char *events, bool by_group, const char *who)
 {
 	char *ok = NULL, *skip = NULL;
@@ -417,8 +429,9 @@ PMU_TOOL int pmu__thread_init_avail(const char *events, bool by_group, const cha
 	}
 	if (r < 0 || !ok) {
 		free(ok);
+		r = r < 0 ? (r == -ENOMEM ? pmu__err(r, "%s: out of memory", events) : r) : all_skipped(skip, first);
 		free(skip);
-		return r < 0 ? (r == -ENOMEM ? pmu__err(r, "%s: out of memory", events) : r) : first;
+		return r;
 	}
 	ok[strlen(ok) - 1] = '\0';
 	r = pmu_thread_init(ok);

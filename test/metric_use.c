@@ -91,5 +91,21 @@ int main(void)
 	expands("page-faults,CPUs_utilized,CPI,IPC", "page-faults,task-clock,cycles,instructions",
 		"CPUs_utilized,CPI,IPC");
 	expands("CPUs_utilized,cpu-clock", "cpu-clock", "CPUs_utilized");
+
+	/* LIKWID's groups where their PMUs are not: refused, naming the events and the PMUs */
+	CHECK_MSG(access("test/fixtures/arm64", F_OK) == 0, "test/fixtures/arm64: not found from the working directory");
+	{
+		char *s, *m;
+
+		setenv("PMU_SYSFS_DEVICES", "test/fixtures/arm64", 1);
+		CHECK(pmu__metric_expand("ENERGY", &s, &m) == -EOPNOTSUPP);
+		CHECK_MSG(strstr(pmu_errmsg(), "ENERGY: not supported here: the group's metrics need energy-pkg, "
+			  "energy-ram, which test/fixtures/arm64 does not have: they are the power PMU's (RAPL)"), "%s",
+			  pmu_errmsg());
+		CHECK(pmu__metric_expand("MEM", &s, &m) == -EOPNOTSUPP);
+		CHECK_MSG(strstr(pmu_errmsg(), "need cas_count_read, cas_count_write, which test/fixtures/arm64 does not "
+			  "have: they are the uncore_imc PMUs' (the memory controllers)"), "%s", pmu_errmsg());
+		unsetenv("PMU_SYSFS_DEVICES");
+	}
 	T_DONE();
 }

@@ -3,7 +3,8 @@
  * Zero-code mode is never silent: a shell that ends with _exit() (dash, sh -c)
  * still writes its report; an event that does not open is left out with its
  * reason, in every format, and the others are counted; LIKWID's '|' between
- * groups is understood; a name that is no event at all stops it with a message.
+ * groups is understood; a name that is no event at all stops it with a message;
+ * when nothing opens, every event's reason is said.
  * Runs /bin/sh with this build's libpmu.so.0 preloaded.
  */
 #include <errno.h>
@@ -102,6 +103,11 @@ int main(int argc, char **argv)
 	CHECK_EQ(sh("software/config=0x7777/", "stderr", ":"), 0);
 	s = t_file(out);
 	CHECK_MSG(s && strstr(s, "nothing is counted") && !strstr(s, "libpmu report"), "%s", s ? s : "");
+	/* ... with each group's reason, not only the last one's */
+	CHECK_EQ(sh("software/config=0x7777/|software/config=0x7778/", "stderr", ":"), 0);
+	s = t_file(out);
+	CHECK_MSG(s && strstr(s, "nothing is counted: software/config=0x7777/: ") &&
+		  strstr(s, "; software/config=0x7778/: "), "%s", s ? s : "");
 
 	if (!t_failures) {
 		char cmd[PATH_MAX + 16];
