@@ -10,6 +10,7 @@
  * See libpmu-likwid(7).
  */
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -98,9 +99,10 @@ static void warn(const char *what, const char *fmt, const char *arg)
 	fputc('\n', stderr);
 }
 
-/* libpmu's private interface (the exact version's node): its event list splitter and its lenient set-up. */
+/* libpmu's private interface (the exact version's node): its event list splitter, its lenient set-up, metrics' events. */
 int pmu__event_next(const char **p, const char **tok, size_t *len);
 int pmu__thread_init_avail(const char *events, bool by_group, const char *who);
+int pmu__metric_expand(const char *events, char **spec, char **named);
 
 /* The index of event name e (len bytes) among the per-thread layer's, or -1. */
 static int event_index(const char *e, size_t len)
@@ -114,35 +116,74 @@ static int event_index(const char *e, size_t len)
 	return -1;
 }
 
-/* One group's events (a '|'-separated part of PMU_EVENTS, len bytes) into gidx[g]: false when one is not counted. */
-static bool map_group(const char *grp, size_t glen, int g)
+/* Appends event k (-1: not counted) to group g's places; false when it is not counted. */
+static bool add_place(int g, int k)
 {
-	char *copy = strndup(grp, glen);
-	const char *p = copy, *tok;
-	size_t len;
-	bool all = copy != NULL;
+	if (gsize[g] < MAXEV)
+		gidx[g][gsize[g]++] = k;
+	return k >= 0;
+}
 
-	gsize[g] = 0;
-	while (all && pmu__event_next(&p, &tok, &len) > 0) {
-		int k = event_index(tok, len);
+/*
+ * Group g's places for tok (len bytes): the event, or a metric's or metric
+ * group's events (IPC: instructions, cycles); a name that opens nowhere
+ * here, one place. The names not counted are added to *missing.
+ */
+static int map_token(const char *tok, size_t len, int g, char **missing)
+{
+	char *one = strndup(tok, len), *spec = NULL, *named = NULL, *m;
+	const char *p, *t;
+	size_t l;
+	bool all = true;
 
-		if (k < 0 || gsize[g] == MAXEV)
-			all = false;
-		else
-			gidx[g][gsize[g]++] = k;
+	if (!one)
+		return -ENOMEM;
+	if (event_index(tok, len) < 0 && pmu__metric_expand(one, &spec, &named) == 0 && named)
+		for (p = spec; pmu__event_next(&p, &t, &l) > 0;)
+			all &= add_place(g, event_index(t, l));
+	else
+		all = add_place(g, event_index(tok, len));
+	free(spec);
+	free(named);
+	if (!all && asprintf(&m, "%s%s%s", *missing ? *missing : "", *missing ? ", " : "", one) > 0) {
+		free(*missing);
+		*missing = m;
 	}
-	free(copy);
+	free(one);
 	return all;
 }
 
 /*
- * Each group of PMU_EVENTS as indexes into the per-thread layer's events; a
- * group with an event the layer does not count (it did not open) is left out
- * with a message. The number of groups kept.
+ * One group's events (a '|'-separated part of PMU_EVENTS, len bytes) into
+ * gidx[g], in their order, -1 where one is not counted (GET gives NaN
+ * there: never another event's value, never a place moved). The count of
+ * events counted; *missing (malloc'd) names the others.
+ */
+static int map_group(const char *grp, size_t glen, int g, char **missing)
+{
+	char *copy = strndup(grp, glen);
+	const char *p = copy, *tok;
+	size_t len;
+	int counted = 0;
+
+	gsize[g] = 0;
+	*missing = NULL;
+	while (copy && pmu__event_next(&p, &tok, &len) > 0)
+		counted += map_token(tok, len, g, missing) > 0;
+	free(copy);
+	return counted;
+}
+
+/*
+ * Each group of PMU_EVENTS as indexes into the per-thread layer's events. A
+ * group none of whose events the layer counts (they did not open) is left
+ * out; one where some are not, kept with NaN in their places: both said.
+ * The number of groups kept.
  */
 static int map_groups(const char *env)
 {
 	const char *g = env, *bar;
+	char *missing;
 	int kept = 0;
 
 	for (int n = 1; g && kept < MAXGROUPS; g = bar ? bar + 1 : NULL, n++) {
@@ -150,11 +191,16 @@ static int map_groups(const char *env)
 
 		bar = strchr(g, '|');
 		glen = bar ? (size_t)(bar - g) : strlen(g);
-		if (!map_group(g, glen, kept))
-			fprintf(stderr, "libpmu-likwid: PMU_EVENTS: group %d (%.*s) is not counted: an event did not "
-				"open; the other groups are\n", n, (int)glen, g);
-		else if (gsize[kept])
+		if (!map_group(g, glen, kept, &missing)) {
+			fprintf(stderr, "libpmu-likwid: PMU_EVENTS: group %d (%.*s) is not counted: no event of it "
+				"opened; the other groups are\n", n, (int)glen, g);
+		} else {
+			if (missing)
+				fprintf(stderr, "libpmu-likwid: PMU_EVENTS: group %d (%.*s): %s not counted (it did not "
+					"open): LIKWID_MARKER_GET gives NaN in its place\n", n, (int)glen, g, missing);
 			kept++;
+		}
+		free(missing);
 	}
 	return kept;
 }
@@ -183,11 +229,10 @@ API void likwid_markerInit(void)
 	}
 	own_report = !pre;
 	ngroups = map_groups(env);
-	if (!ngroups) {
-		/* a name standing for several events (a metric): the layer's events as one group */
+	if (!ngroups) {	/* regions still count their calls and time; GET gives no event */
+		fprintf(stderr, "libpmu-likwid: PMU_EVENTS: no group is counted: LIKWID_MARKER_GET gives no event\n");
 		ngroups = 1;
-		for (int i = 0; i < pmu_thread_count() && i < MAXEV; i++)
-			gidx[0][gsize[0]++] = i;
+		gsize[0] = 0;
 	}
 	atomic_store(&group, 0);
 	ready = 1;
@@ -414,7 +459,7 @@ API void likwid_markerGetRegion(const char *regionTag, int *nr_events, double *e
 	if (nr_events && events) {
 		ne = gsize[g] < *nr_events ? gsize[g] : *nr_events;
 		for (int e = 0; e < ne; e++)
-			events[e] = (double)v[gidx[g][e]];
+			events[e] = gidx[g][e] >= 0 ? (double)v[gidx[g][e]] : NAN;
 	}
 	if (nr_events)
 		*nr_events = ne;

@@ -33,7 +33,7 @@ PMU_TOOL const struct pmu__metric_def *pmu__metric_builtin(const char *name);
  * other name is left for pmu_open() to accept or refuse. 0 or -errno with
  * a message (a group none of whose metrics this machine can count).
  */
-int pmu__metric_expand(const char *events, char **spec, char **named);
+PMU_TOOL int pmu__metric_expand(const char *events, char **spec, char **named);
 
 /*
  * Whether a set's event (as pmu_name() gives it: "cycles:u",

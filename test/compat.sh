@@ -244,6 +244,22 @@ else
 	sk likwid_skip "$nolikwid"
 fi
 
+# likwid_nan: a group part of which does not open keeps its places, NaN where not counted; refusals of
+# LIKWID's groups name each missing PMU.
+if [ $have_likwid = yes ]; then
+	bad=software/config=0x7777/
+	run likwid_nan sh -c "$CC $CFLAGS_T -DLIKWID_PERFMON -o $bin/likwid_nan test/compat/likwid_nan.c $LINK -lpmu-likwid -lm &&
+		PMU_EVENTS='page-faults,$bad' PMU_REPORT=/dev/null $bin/likwid_nan pf nan 2>$tmp/nan.err && cat $tmp/nan.err &&
+		grep -q 'group 1 (page-faults,$bad): $bad not counted.*NaN in its place' $tmp/nan.err &&
+		PMU_EVENTS='$bad,page-faults' PMU_REPORT=/dev/null $bin/likwid_nan nan pf &&
+		PMU_EVENTS='task-clock,$bad,page-faults' PMU_REPORT=/dev/null $bin/likwid_nan pos nan pf &&
+		if [ ! -d /sys/bus/event_source/devices/power ] && ! ls -d /sys/bus/event_source/devices/uncore_imc* >/dev/null 2>&1; then
+			PMU_EVENTS='ENERGY|MEM' PMU_REPORT=/dev/null $bin/likwid_nan 2>$tmp/em.err; cat $tmp/em.err;
+			grep -q 'ENERGY: .*power PMU.*; MEM: .*uncore_imc PMUs' $tmp/em.err; fi"
+else
+	sk likwid_nan "$nolikwid"
+fi
+
 # likwid_fortran: LIKWID's Fortran names and module (use likwid), built from compat/likwid.f90.
 if ! command -v gfortran >/dev/null; then
 	sk likwid_fortran "gfortran is not installed"
