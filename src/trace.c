@@ -100,7 +100,7 @@ static void put_us(FILE *f, const char *key, uint64_t ns)
 	fprintf(f, ", \"%s\": %" PRIu64 ".%03" PRIu64, key, ns / 1000, ns % 1000);
 }
 
-/* Thread t's calls (ts from t0): complete events, and a counter track per event (each call's delta). */
+/* Thread t's calls (ts from t0): complete events, and a counter track per region and event (each call's delta). */
 static void thread_events(FILE *f, const struct pmu__thr *t, const struct pmu__trace *tr, const struct pmu__tconf *c,
 			  uint64_t t0, bool *first)
 {
@@ -129,10 +129,15 @@ static void thread_events(FILE *f, const struct pmu__thr *t, const struct pmu__t
 		fputs("}}", f);
 		for (unsigned i = 0; i < tr->nev; i++)
 			for (int end = 0; end < 2; end++) {
-				char track[160];
+				char track[400];
 
-				/* a step: the call's delta from its begin to its end */
-				snprintf(track, sizeof(track), "%s tid %d", c->names[i], (int)t->tid);
+				/*
+				 * a step: the call's delta from its begin to its end, on a track of the
+				 * region's own (the calls of one region on a thread never overlap; a
+				 * nested region's end would show 0 inside the call around it)
+				 */
+				snprintf(track, sizeof(track), "%s tid %d %s", c->names[i], (int)t->tid,
+					 pmu__region_name((unsigned)r[0]));
 				fputs(",\n{\"name\": ", f);
 				pmu__json_str(f, track);
 				fprintf(f, ", \"ph\": \"C\", \"pid\": %d, \"tid\": %d", pid, (int)t->tid);

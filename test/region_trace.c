@@ -3,7 +3,8 @@
  * The timeline (PMU_TRACE): every outermost region call of every thread,
  * written in Chrome's Trace Event Format by pmu_report(f, "trace"). Its
  * calls' deltas and durations add up exactly to the report's totals for
- * every region and thread; a thread's buffer keeps its first
+ * every region and thread, and no counter track holds two calls at once
+ * (a region nested in another has a track of its own); a thread's buffer keeps its first
  * PMU_TRACE_CALLS calls and counts the others as dropped, said in the file
  * and on stderr; without PMU_TRACE there is no trace, said.
  */
@@ -95,6 +96,43 @@ static void sums_match(const struct pmu__json *rep, const struct pmu__json *tr, 
 	}
 }
 
+/*
+ * Each counter track steps up at a call's begin and back to 0 at its end
+ * (the writer puts the two steps side by side): the calls on one track
+ * never overlap, or a nested call's end would show 0 inside the outer one.
+ */
+static void tracks_apart(const struct pmu__json *tr)
+{
+	const struct pmu__json *ev = pmu__json_get(tr, "traceEvents");
+	unsigned steps = 0;
+
+	for (size_t a = 0; ev && a + 1 < ev->n; a++) {
+		const struct pmu__json *x = &ev->v[a];
+		uint64_t b0, e0;
+
+		if (strcmp(pmu__json_get(x, "ph")->s, "C"))
+			continue;
+		b0 = ns_of(pmu__json_get(x, "ts"));
+		e0 = ns_of(pmu__json_get(&ev->v[++a], "ts"));
+		steps++;
+		for (size_t b = a + 1; b + 1 < ev->n; b++) {
+			const struct pmu__json *y = &ev->v[b];
+			uint64_t b1, e1;
+
+			if (strcmp(pmu__json_get(y, "ph")->s, "C") ||
+			    strcmp(pmu__json_get(y, "name")->s, pmu__json_get(x, "name")->s)) {
+				continue;
+			}
+			b1 = ns_of(pmu__json_get(y, "ts"));
+			e1 = ns_of(pmu__json_get(&ev->v[++b], "ts"));
+			CHECK_MSG(e0 <= b1 || e1 <= b0, "track %s: calls %llu..%llu and %llu..%llu overlap",
+				  pmu__json_get(x, "name")->s, (unsigned long long)b0, (unsigned long long)e0,
+				  (unsigned long long)b1, (unsigned long long)e1);
+		}
+	}
+	CHECK(steps > 0);
+}
+
 int main(void)
 {
 	struct pmu__json *rep, *tr;
@@ -113,6 +151,7 @@ int main(void)
 	tr = report("trace");
 	if (rep && tr) {
 		sums_match(rep, tr, &checked);
+		tracks_apart(tr);
 		CHECK_MSG(checked == 8, "%u region-thread pairs checked, not 8", checked);
 		CHECK(pmu__json_u64(pmu__json_get(pmu__json_get(tr, "otherData"), "dropped"), &v) && v == 0);
 	}
