@@ -622,12 +622,32 @@ API ompt_start_tool_result_t *ompt_start_tool(unsigned int omp_version, const ch
 	return &res;
 }
 
-/* Preloaded into a program whose OpenMP runtime never asked for a tool: said once, at exit. */
+/* Whether an OpenMP runtime is loaded: LLVM's, Intel's or GCC's. */
+static bool omp_loaded(void)
+{
+	static const char *const libs[] = { "libomp.so.5", "libomp.so", "libiomp5.so", "libgomp.so.1" };
+
+	for (unsigned i = 0; i < sizeof(libs) / sizeof(libs[0]); i++) {
+		void *h = dlopen(libs[i], RTLD_LAZY | RTLD_NOLOAD);
+
+		if (h) {
+			dlclose(h);
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Preloaded into a program whose OpenMP runtime never asked for a tool:
+ * said once, at exit. A process with no OpenMP runtime (a launcher's helper,
+ * as Open MPI's orted, under the same LD_PRELOAD) has nothing to hear.
+ */
 __attribute__((destructor)) static void no_ompt(void)
 {
 	void *gomp;
 
-	if (started)
+	if (started || !omp_loaded())
 		return;
 	gomp = dlopen("libgomp.so.1", RTLD_LAZY | RTLD_NOLOAD);
 	fprintf(stderr, "libpmu-omp: no OpenMP runtime with a tool interface (OMPT) started it: nothing was "

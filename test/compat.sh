@@ -350,10 +350,12 @@ if command -v clang >/dev/null && [ -n "$libomp" ]; then
 else
 	sk omp_bench "clang or LLVM's libomp is not installed (Debian: clang libomp-dev)"
 fi
-# omp_libgomp: preloaded under GCC's libgomp, which has no OMPT: it says so, and the program runs.
+# omp_libgomp: preloaded under GCC's libgomp, which has no OMPT: it says so, and the program runs;
+# preloaded into a process with no OpenMP runtime (a launcher's helper): silent.
 run omp_libgomp sh -c "$CC -fopenmp -o $bin/omp_gomp test/compat/omp_regions.c &&
 	LD_PRELOAD=$PWD/$O/libpmu-omp.so PMU_EVENTS=task-clock $bin/omp_gomp 2>$tmp/gomp.err >/dev/null; rc=\$?;
-	cat $tmp/gomp.err; [ \$rc -eq 0 ] && grep -q 'libpmu-omp: no OpenMP runtime with a tool interface (OMPT).*libgomp has no OMPT' $tmp/gomp.err"
+	cat $tmp/gomp.err; [ \$rc -eq 0 ] && grep -q 'libpmu-omp: no OpenMP runtime with a tool interface (OMPT).*libgomp has no OMPT' $tmp/gomp.err &&
+	LD_PRELOAD=$PWD/$O/libpmu-omp.so true 2>$tmp/true.err && cat $tmp/true.err && [ ! -s $tmp/true.err ]"
 
 # kokkos_omp: a kernel of Kokkos' OpenMP backend (its hooks around a parallel region, as Kokkos calls them)
 # with libpmu-kokkos and libpmu-omp: "fill [for]" counts every thread of the team, 3 calls each.
