@@ -13,9 +13,12 @@ void pmu__html_head(FILE *f, const char *title)
 	pmu__html_str(f, title);
 	fputs("</title>\n<style>\n"
 	      "body { font: 14px system-ui, sans-serif; margin: 1.5em; color: #222; }\n"
-	      "table { border-collapse: collapse; margin: 0.5em 0 1.5em; }\n"
+	      /* a wide table scrolls inside the page, and long names wrap, so that the page fits its window */
+	      "table { border-collapse: collapse; margin: 0.5em 0 1.5em; display: block; max-width: 100%; "
+	      "overflow-x: auto; }\n"
 	      "th, td { padding: 2px 10px; border-bottom: 1px solid #ddd; text-align: right; white-space: nowrap; }\n"
-	      "th:first-child, td:first-child { text-align: left; }\n"
+	      "th:first-child, td:first-child { text-align: left; white-space: normal; overflow-wrap: anywhere; "
+	      "min-width: 10em; max-width: 32em; }\n"
 	      "th { background: #f3f3f3; }\n"
 	      ".note { color: #555; }\n"
 	      ".bar { fill: #3b6ea8; }\n"
@@ -30,12 +33,17 @@ void pmu__html_tail(FILE *f)
 
 void pmu__html_num(FILE *f, double x)
 {
+	/* one notation down a column: plain digits, never an exponent for a figure a count or ns can be */
 	if (!isfinite(x))
 		fputs("-", f);
-	else if (x == floor(x) && fabs(x) < 1e15)
-		fprintf(f, "%.0f", x);
-	else
+	else if (fabs(x) >= 1e15)
 		fprintf(f, "%.4g", x);
+	else if (x == floor(x) || fabs(x) >= 100)
+		fprintf(f, "%.0f", x);
+	else if (fabs(x) >= 0.01)
+		fprintf(f, "%.2f", x);
+	else
+		fprintf(f, "%.3g", x);
 }
 
 void pmu__html_bars(FILE *f, unsigned n, const char *const *labels, const double *v, const char *unit)

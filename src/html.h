@@ -15,7 +15,7 @@
 PMU_TOOL void pmu__html_head(FILE *f, const char *title);
 PMU_TOOL void pmu__html_tail(FILE *f);
 
-/* A table cell of x: "-" when not finite. */
+/* A table cell of x: "-" when not finite; digits, rounded above 100, an exponent only from 1e15 on. */
 PMU_TOOL void pmu__html_num(FILE *f, double x);
 
 /* Bars of v[0..n) (NAN: left out) labelled, scaled to the largest, the value after each in unit. */

@@ -3,8 +3,9 @@
  * The HTML reports in a real browser, Debian's chromium headless: a
  * process's report (threads) and pmu report merge's of 16 processes. Each
  * page loads with no console message, the regions' names and figures are
- * in the rendered DOM, the hostile name is text there and no element, and
- * a screenshot of each is kept in build/test-output (or $PMU_TEST_OUT; a
+ * in the rendered DOM, the hostile name is text there and no element, no
+ * number in an exponent's notation, the merged page with a 127-byte region
+ * name fits a window of 1400 pixels, and a screenshot of each is kept in build/test-output (or $PMU_TEST_OUT; a
  * directory of /tmp where the build tree is another user's).
  */
 #include <pmu.h>
@@ -20,6 +21,8 @@
 
 
 static char browser[64], outdir[PATH_MAX + 32], dom[1 << 20];
+
+#define LONG_NAME "CalcCourantConstraintForElementsOfTheMeshWithAVeryLongNameThatGoesOnBeyondWhat...#205a24ea (lulesh.cc:1812) [parallel]"
 
 /* chromium on page: its DOM into dom, a screenshot into png. 0, or -1 (said). */
 static int render(const char *page, const char *png)
@@ -46,10 +49,36 @@ static int render(const char *page, const char *png)
 	return st == 0 ? 0 : -1;
 }
 
+/*
+ * How wide page lays out in a window of 1400 pixels: a copy of it with a
+ * script that puts the document's scroll width in the title. -1 when unread.
+ */
+static long page_width(const char *page)
+{
+	char copy[PATH_MAX + 96], cmd[6 * PATH_MAX], *t;
+	FILE *f;
+
+	snprintf(copy, sizeof(copy), "%s.width.html", page);
+	snprintf(cmd, sizeof(cmd), "sed 's|</body>|<script>document.title = \"W\" + "
+		 "document.documentElement.scrollWidth;</script></body>|' '%s' >'%s'", page, copy);
+	CHECK(system(cmd) == 0);
+	snprintf(cmd, sizeof(cmd), "HOME='%s' timeout 120 %s --headless --no-sandbox --disable-gpu --window-size=1400,900 "
+		 "--user-data-dir='%s/profile' --dump-dom 'file://%s' 2>/dev/null", outdir, browser, outdir, copy);
+	f = popen(cmd, "r");
+	t = f ? fgets(dom, sizeof(dom), f) : NULL;
+	while (f && fgets(dom, sizeof(dom), f) && !strstr(dom, "<title>W"))
+		;
+	if (f)
+		pclose(f);
+	t = strstr(dom, "<title>W");
+	return t ? atol(t + 8) : -1;
+}
+
 /* 16 processes, each its own regions and report, merged by the tool into merged.html. */
 static void merged_page(void)
 {
 	char page[PATH_MAX + 64], png[PATH_MAX + 64];
+	long w;
 
 	for (int p = 0; p < 16; p++) {
 		pid_t pid = fork();
@@ -61,6 +90,8 @@ static void merged_page(void)
 			if (pmu_thread_init("task-clock,page-faults") < 0)
 				_exit(1);
 			t_work_thread((void *)(long)(p + 1));
+			pmu_region_begin(LONG_NAME);	/* as libpmu-omp names C++ constructs: 127 bytes */
+			pmu_region_end(LONG_NAME);
 			_exit(pmu_report_path(name, NULL) < 0);
 		}
 		CHECK(pid > 0);
@@ -71,9 +102,13 @@ static void merged_page(void)
 	snprintf(page, sizeof(page), "%s/merged.html", outdir);
 	snprintf(png, sizeof(png), "%s/merged.png", outdir);
 	if (render(page, png) == 0)
-		CHECK_MSG(strstr(dom, "16 processes, 2 regions") && strstr(dom, "<td>work</td><td>16</td><td>136</td>") &&
+		CHECK_MSG(strstr(dom, "16 processes, 3 regions") && strstr(dom, "<td>work</td><td>16</td><td>136</td>") &&
 			  strstr(dom, "&lt;script&gt;alert(1)&lt;/script&gt;") && !strcasestr(dom, "<script") &&
-			  strstr(dom, "<table class=\"heat\">"), "%.3000s", dom);
+			  strstr(dom, "<table class=\"heat\">") && !strstr(dom, "e+0"), "%.3000s", dom);
+	/* a 127-byte region name and the processes' names: the page still fits a window of 1400 pixels */
+	w = page_width(page);
+	CHECK_MSG(w > 0 && w <= 1400, "the merged page lays out %ld pixels wide in a window of 1400", w);
+	printf("the merged page, with a region name of 127 bytes, is %ld pixels wide in a window of 1400\n", w);
 }
 
 int main(void)

@@ -4,23 +4,44 @@
  * page that stands alone (no script, nothing fetched), the regions' figures
  * in its table as a tree (each region under the one around its first call,
  * the json's "parent"), a thread's bars and the heatmap, and every name escaped: a
- * region named <script>alert(1)</script> is text.
+ * region named <script>alert(1)</script> is text; figures in one notation.
  */
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <strings.h>
 
 #include <pmu.h>
 
+#include "html.h"
 #include "report_capture.h"
 #include "test.h"
 
 #define QUOTES "a \"b\" & 'c'"
 
+/* A figure's cell as the pages write it. */
+static void num_is(double x, const char *want)
+{
+	char buf[64] = "";
+	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
+
+	pmu__html_num(f, x);
+	fclose(f);
+	CHECK_MSG(!strcmp(buf, want), "%g: \"%s\", not \"%s\"", x, buf, want);
+}
+
 int main(void)
 {
 	pthread_t t[4];
 	char *buf;
+
+	/* one notation down a column: a mean of ns under whole counts is no 1.25e+04 */
+	num_is(1053824, "1053824");
+	num_is(12498.8, "12499");
+	num_is(2.5, "2.50");
+	num_is(0.001234, "0.00123");
+	num_is(3e17, "3e+17");
+	num_is(NAN, "-");
 
 	CHECK_MSG(pmu_thread_init("task-clock,page-faults") == 0, "%s", pmu_errmsg());
 	for (long i = 0; i < 4; i++)
