@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include <pmu.h>
+#include "internal.h"
 #include "connector.h"
 
 #define API __attribute__((visibility("default")))
@@ -129,15 +130,16 @@ static uint32_t nsections;
 API void kokkosp_create_profile_section(const char *name, uint32_t *id)
 {
 	char n[NAME];
+	int cs;
 
 	snprintf(n, sizeof(n), "%s [section]", name ? name : "");
-	pthread_mutex_lock(&lock);
+	cs = pmu__lock(&lock);
 	*id = nsections;
 	if (nsections < SECTIONS && (sections[nsections] = strdup(n)))
 		nsections++;
 	else
 		*id = UINT32_MAX;
-	pthread_mutex_unlock(&lock);
+	pmu__unlock(&lock, cs);
 	if (*id == UINT32_MAX)
 		fprintf(stderr, "libpmu-kokkos: section %s: more than %d sections, or out of memory: not counted\n",
 			n, SECTIONS);
@@ -146,10 +148,11 @@ API void kokkosp_create_profile_section(const char *name, uint32_t *id)
 static const char *section(uint32_t id)
 {
 	const char *n;
+	int cs;
 
-	pthread_mutex_lock(&lock);
+	cs = pmu__lock(&lock);
 	n = id < nsections ? sections[id] : NULL;
-	pthread_mutex_unlock(&lock);
+	pmu__unlock(&lock, cs);
 	return n;
 }
 
@@ -198,6 +201,8 @@ API void kokkosp_init_library(int seq, uint64_t version, uint32_t ndev, void *de
 
 API void kokkosp_finalize_library(void)
 {
+	int cs;
+
 	__atomic_store_n(&pmu__region_label, NULL, __ATOMIC_RELEASE);
 	if (depth)
 		fprintf(stderr, "libpmu-kokkos: %u kernel%s or region%s still open at finalize: not counted\n", depth,
@@ -206,9 +211,9 @@ API void kokkosp_finalize_library(void)
 		return;
 	pmu_connector_end("libpmu-kokkos");
 	own_report = 0;
-	pthread_mutex_lock(&lock);
+	cs = pmu__lock(&lock);
 	for (uint32_t i = 0; i < nsections; i++)
 		free(sections[i]);
 	nsections = 0;
-	pthread_mutex_unlock(&lock);
+	pmu__unlock(&lock, cs);
 }

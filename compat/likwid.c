@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include <pmu.h>
+#include "internal.h"
 #include "fortran.h"
 #include "likwid_protos.h"
 
@@ -209,10 +210,11 @@ API void likwid_markerInit(void)
 {
 	const char *env = secure_getenv("PMU_EVENTS");
 	int pre;
+	int cs;
 
-	pthread_mutex_lock(&lock);
+	cs = pmu__lock(&lock);
 	if (ready) {
-		pthread_mutex_unlock(&lock);
+		pmu__unlock(&lock, cs);
 		return;
 	}
 	if (!env || !*env) {
@@ -224,7 +226,7 @@ API void likwid_markerInit(void)
 	/* each group that does not open is said once; the per-thread layer counts the others */
 	if (!pre && pmu__thread_init_avail(env, true, "libpmu-likwid") < 0) {
 		warn("PMU_EVENTS", "%s: the marker API does nothing", pmu_errmsg());
-		pthread_mutex_unlock(&lock);
+		pmu__unlock(&lock, cs);
 		return;
 	}
 	own_report = !pre;
@@ -236,7 +238,7 @@ API void likwid_markerInit(void)
 	}
 	atomic_store(&group, 0);
 	ready = 1;
-	pthread_mutex_unlock(&lock);
+	pmu__unlock(&lock, cs);
 }
 
 API void likwid_markerThreadInit(void)
@@ -261,13 +263,14 @@ static const struct name *lookup(const char *tag, int g)
 	struct thr *t = self ? self : thr_new();
 	const struct name *c;
 	struct name *n;
+	int cs;
 
 	if (!t)
 		return NULL;
 	c = t->cache[h].n;
 	if (c && t->cache[h].ptr == tag && c->group == g && !strcmp(c->tag, tag))
 		return c;
-	pthread_mutex_lock(&lock);
+	cs = pmu__lock(&lock);
 	for (n = names; n; n = n->next)
 		if (n->group == g && !strcmp(n->tag, tag))
 			break;
@@ -299,7 +302,7 @@ static const struct name *lookup(const char *tag, int g)
 			}
 		}
 	}
-	pthread_mutex_unlock(&lock);
+	pmu__unlock(&lock, cs);
 	if (n) {
 		t->cache[h].ptr = tag;
 		t->cache[h].n = n;

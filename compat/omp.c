@@ -26,6 +26,7 @@
 #endif
 
 #include <pmu.h>
+#include "internal.h"
 #include "connector.h"
 
 #define API __attribute__((visibility("default")))
@@ -362,6 +363,7 @@ static struct construct *construct_of(const void *ra, unsigned kind)
 	const void *key = (const char *)ra + ((uintptr_t)kind << 56);
 	size_t h = ((uintptr_t)key >> 2) * 0x9e3779b97f4a7c15ull >> 52;
 	char buf[128], *n;	/* a region name is at most 127 bytes */
+	int cs;
 
 	for (size_t i = 0; i < NAMES; i++) {
 		size_t k = (h + i) % NAMES;
@@ -370,14 +372,14 @@ static struct construct *construct_of(const void *ra, unsigned kind)
 		if (at && at != key)
 			continue;
 		if (!at) {
-			pthread_mutex_lock(&lock);
+			cs = pmu__lock(&lock);
 			if (!(at = atomic_load_explicit(&names[k].at, memory_order_relaxed))) {
 				construct_name(ra, kind, buf, sizeof(buf), &names[k]);
 				n = strdup(buf);
 				atomic_store_explicit(&names[k].name, n ? n : "(out of memory)", memory_order_relaxed);
 				atomic_store_explicit(&names[k].at, at = key, memory_order_release);
 			}
-			pthread_mutex_unlock(&lock);
+			pmu__unlock(&lock, cs);
 			if (at != key)
 				continue;
 		}
@@ -393,6 +395,7 @@ static struct construct *construct_of(const void *ra, unsigned kind)
 static struct construct *label_construct(const char *label)
 {
 	size_t h = 14695981039346656037ull;
+	int cs;
 
 	for (const char *p = label; *p; p++)
 		h = (h ^ (unsigned char)*p) * 1099511628211ull;
@@ -405,14 +408,14 @@ static struct construct *label_construct(const char *label)
 			return c;
 		if (at)
 			continue;
-		pthread_mutex_lock(&lock);
+		cs = pmu__lock(&lock);
 		if (!atomic_load_explicit(&c->at, memory_order_relaxed)) {
 			n = strdup(label);
 			atomic_store_explicit(&c->name, n ? n : "(out of memory)", memory_order_relaxed);
 			c->label = true;
 			atomic_store_explicit(&c->at, c, memory_order_release);
 		}
-		pthread_mutex_unlock(&lock);
+		pmu__unlock(&lock, cs);
 		if (!strcmp(atomic_load_explicit(&c->name, memory_order_acquire), label))
 			return c;
 	}

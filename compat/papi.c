@@ -26,6 +26,7 @@
 #endif
 
 #include <pmu.h>
+#include "internal.h"
 #include "fortran.h"
 #include "papi_protos.h"
 
@@ -284,7 +285,7 @@ static void set_aside_old_output(void)
 		warn("%s: cannot rename it %s: %s", dir, old, strerror(errno));
 }
 
-static void init(void)
+static void init_whole(void)
 {
 	const char *env = secure_getenv("PAPI_EVENTS"), *rep = secure_getenv("PMU_REPORT");
 	char list[4096] = "";
@@ -340,6 +341,15 @@ static void init(void)
 		fprintf(stderr, "PAPI-HL Info: libpmu-papi has been initiated, events %s\n", *list ? list : "(none)");
 	have_key = pthread_key_create(&exit_key, thread_gone) == 0;
 	atexit(output_and_close);
+}
+
+/* PAPI's set-up, run whole: a cancel acting inside would leave it half done, and pthread_once() runs it again. */
+static void init(void)
+{
+	int cs = pmu__nocancel();
+
+	init_whole();
+	pmu__cancel_restore(cs);
 }
 
 static inline uint64_t now_cycles(void)
@@ -404,16 +414,17 @@ static inline int reg_exit(const char *name, uint64_t *v)
 static struct thr *thread_state(void)
 {
 	struct thr *t;
+	int cs;
 
 	if (self)
 		return self;
 	if (!(t = calloc(1, sizeof(*t))))
 		return NULL;
 	t->tid = (pid_t)syscall(SYS_gettid);
-	pthread_mutex_lock(&lock);
+	cs = pmu__lock(&lock);
 	t->next = threads;
 	threads = t;
-	pthread_mutex_unlock(&lock);
+	pmu__unlock(&lock, cs);
 	if (have_key)
 		pthread_setspecific(exit_key, t);
 	return self = t;
@@ -424,10 +435,11 @@ static const char *intern(struct thr *t, const char *name)
 {
 	unsigned h = (unsigned)(((uintptr_t)name >> 3) & 63);
 	const char *n = NULL;
+	int cs;
 
 	if (t->cache[h].ptr == name && !strcmp(t->cache[h].name, name))
 		return t->cache[h].name;
-	pthread_mutex_lock(&lock);
+	cs = pmu__lock(&lock);
 	for (size_t i = 0; i < nnames && !n; i++)
 		if (!strcmp(names[i], name))
 			n = names[i];
@@ -435,7 +447,7 @@ static const char *intern(struct thr *t, const char *name)
 		if ((names[nnames] = strdup(name)))
 			n = names[nnames++];
 	}
-	pthread_mutex_unlock(&lock);
+	pmu__unlock(&lock, cs);
 	if (n) {
 		t->cache[h].ptr = name;
 		t->cache[h].name = n;

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "event_pfm.h"
+#include "internal.h"
 
 int pmu__err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -33,14 +34,18 @@ static int pfm_ok;
 /* libpfm4 keeps state between calls: one caller at a time */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
+static int lock_cs;	/* the holder's cancel state, under lock */
+
 static void lock_pfm(void)
 {
-	pthread_mutex_lock(&lock);
+	int cs = pmu__lock(&lock);
+
+	lock_cs = cs;
 }
 
 static void unlock_pfm(void)
 {
-	pthread_mutex_unlock(&lock);
+	pmu__unlock(&lock, lock_cs);
 }
 
 /* 1 when libpfm.so.4 is there with every function used here. */
@@ -66,10 +71,13 @@ static int pfm_load(void)
 
 static void pfm_init(void)
 {
+	int cs = pmu__nocancel();	/* run whole: a cancelled pthread_once() runs it again */
+
 	pfm_ok = pfm_load() && pfm.initialize() == PFM_SUCCESS;
 	/* A child forked while another thread held the lock would wait on it forever. */
 	if (pfm_ok && pthread_atfork(lock_pfm, unlock_pfm, unlock_pfm) != 0)
 		pfm_ok = 0;
+	pmu__cancel_restore(cs);
 }
 
 int pmu__pfm_available(void)

@@ -3,6 +3,7 @@
 #ifndef PMU_INTERNAL_H
 #define PMU_INTERNAL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -36,6 +37,50 @@ static inline uint64_t pmu__mono_ns(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+
+/*
+ * The rule of every lock of the library and its plugins: no cancellation
+ * point while it is held (open, read, write, close, fopen, usleep...), or a
+ * thread cancelled there would leave it held and every later call waiting.
+ * pmu__lock() disables cancellation before it takes the lock, pmu__unlock()
+ * restores it after: a cancel that came meanwhile acts at the caller's next
+ * cancellation point. pmu__nocancel()/pmu__cancel_restore() do the same
+ * for a section that holds no lock but must not be left half done.
+ */
+static inline int pmu__nocancel(void)
+{
+	int old;
+
+	pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
+	return old;
+}
+
+static inline void pmu__cancel_restore(int old)
+{
+	pthread_setcancelstate(old, &old);
+}
+
+static inline int pmu__lock(pthread_mutex_t *m)
+{
+	int old = pmu__nocancel();
+
+	pthread_mutex_lock(m);
+	return old;
+}
+
+static inline void pmu__unlock(pthread_mutex_t *m, int old)
+{
+	pthread_mutex_unlock(m);
+	pmu__cancel_restore(old);
+}
+
+/* expr's value, evaluated with cancellation deferred: what it opens, it closes, whatever comes. */
+#define PMU_NOCANCEL(expr) ({ \
+	int cs_ = pmu__nocancel(); \
+	__typeof__(expr) r_ = (expr); \
+	pmu__cancel_restore(cs_); \
+	r_; \
+})
 
 /* error.c: sets this thread's message and returns err (a -errno). */
 int pmu__err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -30,10 +30,11 @@ static int files_load(void)
 	static int rc;
 	const struct pmu__pj_metric *m;
 	size_t n;
+	int cs;
 
 	if (!pmu__getenv("PMU_PERF_JSON"))
 		return 0;
-	pthread_mutex_lock(&lock);
+	cs = pmu__lock(&lock);
 	if (!done && (rc = pmu__pj_load()) == 0 && pmu__pj_from_files()) {
 		m = pmu__pj_metrics(&n);
 		if ((file_defs = calloc(n ? n : 1, sizeof(*file_defs)))) {
@@ -45,7 +46,7 @@ static int files_load(void)
 		}
 	}
 	done = true;
-	pthread_mutex_unlock(&lock);
+	pmu__unlock(&lock, cs);
 	return rc;
 }
 

@@ -26,11 +26,25 @@ int pmu__read_counters(struct pmu_set *set)
 		const struct pmu__group *gr = &c->grp[g];
 		size_t want = pmu__group_bytes(gr->n);
 		ssize_t got;
+		int cs = 0;
 
-		if (unlikely(gr->td))	/* the kernel resets slots and the metrics: the decode's new base */
+		/*
+		 * The kernel resets slots and the metrics: the decode's new base, noted
+		 * whole (a cancel deferred: one acting in the read would leave the old base)
+		 */
+		if (unlikely(gr->td)) {
+			cs = pmu__nocancel();
 			pmu__topdown_mark(c, &c->grp[g]);
+		}
 		got = read(gr->fd, b, want);
-
+		if (likely(got == (ssize_t)want))
+			for (k = 0; k < gr->n; k++)
+				c->rd[gr->first + k] = (struct pmu_reading){ pmu__group_values(b, gr->n)[k], b[1], b[2] };
+		if (unlikely(gr->td)) {
+			if (got == (ssize_t)want)
+				pmu__topdown_noted(c, &c->grp[g]);
+			pmu__cancel_restore(cs);
+		}
 		if (unlikely(got != (ssize_t)want)) {
 			const char *name = c->names[c->ctr[gr->first].event];
 
@@ -38,10 +52,6 @@ int pmu__read_counters(struct pmu_set *set)
 				return pmu__err(-errno, "%s: read: %s", name, strerror(errno));
 			return pmu__err(-EIO, "%s: read returned %zd bytes, expected %zu", name, got, want);
 		}
-		for (k = 0; k < gr->n; k++)
-			c->rd[gr->first + k] = (struct pmu_reading){ pmu__group_values(b, gr->n)[k], b[1], b[2] };
-		if (unlikely(gr->td))
-			pmu__topdown_noted(c, &c->grp[g]);
 	}
 	return 0;
 }

@@ -53,14 +53,15 @@ void pmu__names_child(bool raw)
 /* pmu_thread_fini(): the names go with the figures, so a new start has room for as many. */
 void pmu__names_fini(void)
 {
-	pthread_mutex_lock(&names_lock);
+	int cs = pmu__lock(&names_lock);
+
 	for (unsigned id = 0; id < nregions; id++) {
 		free(pmu__region_byid[id]);
 		pmu__region_byid[id] = NULL;
 	}
 	memset(tab, 0, sizeof(tab));
 	__atomic_store_n(&nregions, 0, __ATOMIC_RELEASE);
-	pthread_mutex_unlock(&names_lock);
+	pmu__unlock(&names_lock, cs);
 }
 
 static uint32_t hash(const char *s)
@@ -131,6 +132,7 @@ int pmu__region_intern(struct pmu__region_thr *t, const char *name, unsigned csl
 	struct pmu__rname *r;
 	unsigned slot, id;
 	uint32_t h;
+	int cs;
 
 	if (!len)
 		return pmu__err(-EINVAL, "\"\": a region name must not be empty");
@@ -142,25 +144,25 @@ int pmu__region_intern(struct pmu__region_thr *t, const char *name, unsigned csl
 	if (!r) {
 		if (!create)
 			return -ENOENT;
-		pthread_mutex_lock(&names_lock);
+		cs = pmu__lock(&names_lock);
 		r = probe(name, h, &slot);	/* another thread may have added it */
 		if (!r) {
 			id = __atomic_load_n(&nregions, __ATOMIC_RELAXED);
 			if (id == PMU_REGION_NAMES) {
-				pthread_mutex_unlock(&names_lock);
+				pmu__unlock(&names_lock, cs);
 				return pmu__err(-ENOSPC, "%s: more than %d distinct region names in this "
 						"process", name, PMU_REGION_NAMES);
 			}
 			r = rname_new(name, len, id);
 			if (!r) {
-				pthread_mutex_unlock(&names_lock);
+				pmu__unlock(&names_lock, cs);
 				return pmu__err(-ENOMEM, "%s: out of memory", name);
 			}
 			__atomic_store_n(&pmu__region_byid[id], r, __ATOMIC_RELEASE);
 			__atomic_store_n(&tab[slot], r, __ATOMIC_RELEASE);
 			__atomic_store_n(&nregions, id + 1, __ATOMIC_RELEASE);
 		}
-		pthread_mutex_unlock(&names_lock);
+		pmu__unlock(&names_lock, cs);
 	}
 	if (t) {
 		t->cache[cslot].p = name;

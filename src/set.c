@@ -77,10 +77,16 @@ static void free_set(struct pmu_set *set)
 	munmap(c, c->map_size);
 }
 
+/* Opening and closing run whole, a cancel deferred: one acting between two descriptors would leak the rest. */
 PMU_API void pmu_close(struct pmu_set *set)
 {
-	if (set)
-		free_set(set);
+	int cs;
+
+	if (!set)
+		return;
+	cs = pmu__nocancel();
+	free_set(set);
+	pmu__cancel_restore(cs);
 }
 
 #ifdef PMU_ARCH_LONG_PROBE_CONFIG
@@ -101,9 +107,8 @@ static bool long_event_counters(const struct pmu__attr *a)
 				     .exclude_hv = 1 };
 	bool ok = true;
 	unsigned i;
-	int fd;
+	int fd, cs = pmu__lock(&lock);
 
-	pthread_mutex_lock(&lock);
 	for (i = 0; i < nknown && strcmp(known[i].pmu, a->pmu); i++)
 		;
 	if (i < nknown) {
@@ -119,7 +124,7 @@ static bool long_event_counters(const struct pmu__attr *a)
 			known[nknown++].ok = ok;
 		}
 	}
-	pthread_mutex_unlock(&lock);
+	pmu__unlock(&lock, cs);
 	return ok;
 }
 #else
@@ -322,8 +327,9 @@ fail:
 /* errno as it was on success: sysfs files and kernel features probed on the way may be absent. */
 PMU_API int pmu_open_opts(struct pmu_set **set, const char *events, const struct pmu_opts *opts)
 {
-	int saved = errno, r = open_opts(set, events, opts);
+	int saved = errno, cs = pmu__nocancel(), r = open_opts(set, events, opts);
 
+	pmu__cancel_restore(cs);
 	if (r == 0)
 		errno = saved;
 	return r;

@@ -199,7 +199,7 @@ static int open_untrusted(const char *path, bool dir)
  * block or feed the reader forever, so it opens without blocking, refuses
  * anything but a regular file before reading and reads at most size bytes.
  */
-int pmu__read_file(const char *path, char *buf, size_t size)
+static int read_file(const char *path, char *buf, size_t size)
 {
 	int fd = open_untrusted(path, false);
 	struct stat st;
@@ -239,7 +239,12 @@ int pmu__read_file(const char *path, char *buf, size_t size)
 	return (int)n;
 }
 
-int pmu__cmdline(char *buf, size_t size)
+int pmu__read_file(const char *path, char *buf, size_t size)
+{
+	return PMU_NOCANCEL(read_file(path, buf, size));
+}
+
+static int cmdline(char *buf, size_t size)
 {
 	int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
 	size_t n = 0;
@@ -257,6 +262,11 @@ int pmu__cmdline(char *buf, size_t size)
 			buf[i] = ' ';
 	buf[n] = '\0';
 	return (int)n;
+}
+
+int pmu__cmdline(char *buf, size_t size)
+{
+	return PMU_NOCANCEL(cmdline(buf, size));
 }
 
 const char *pmu__file_error(int r)
@@ -350,8 +360,7 @@ void pmu__names_free(char **names, size_t n)
 	free(names);
 }
 
-/* Entries of path that pass keep(), sorted; at most max of them: 1 when more were left out. */
-int pmu__dir_names_max(const char *path, bool (*keep)(const char *), size_t max, char ***out, size_t *n)
+static int dir_names(const char *path, bool (*keep)(const char *), size_t max, char ***out, size_t *n)
 {
 	char **v = NULL;
 	size_t cap = 0;
@@ -399,6 +408,12 @@ int pmu__dir_names_max(const char *path, bool (*keep)(const char *), size_t max,
 		qsort(v, *n, sizeof(*v), cmp_str);
 	*out = v;
 	return more;
+}
+
+/* Entries of path that pass keep(), sorted; at most max of them: 1 when more were left out. */
+int pmu__dir_names_max(const char *path, bool (*keep)(const char *), size_t max, char ***out, size_t *n)
+{
+	return PMU_NOCANCEL(dir_names(path, keep, max, out, n));
 }
 
 int pmu__dir_names(const char *path, bool (*keep)(const char *), char ***out, size_t *n)

@@ -106,8 +106,8 @@ static void drop_all(void)
 static void thr_exit(void *p)
 {
 	struct pmu__thr *t = p;
+	int cs = pmu__lock(&tlock);
 
-	pthread_mutex_lock(&tlock);
 	if (t == pmu__tls.thr && pmu__tls.gen == __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED)) {
 		pmu_close(t->set);
 		t->set = NULL;
@@ -120,18 +120,20 @@ static void thr_exit(void *p)
 		}
 	}
 	pmu__tls = (struct pmu__tls){ 0 };
-	pthread_mutex_unlock(&tlock);
+	pmu__unlock(&tlock, cs);
 }
 
 void pmu__thr_exit_self(void)
 {
+	int cs;
+
 	if (!pmu__tls.thr)
 		return;
 	thr_exit(pmu__tls.thr);
-	pthread_mutex_lock(&tlock);
+	cs = pmu__lock(&tlock);
 	if (key_made)
 		pthread_setspecific(key, NULL);
-	pthread_mutex_unlock(&tlock);
+	pmu__unlock(&tlock, cs);
 }
 
 void pmu__thr_set_hooks(const struct pmu__thr_hooks *h)
@@ -250,16 +252,17 @@ PMU_API int pmu_thread_init(const char *events)
 	struct pmu_set *set;
 	char *spec, *metrics;
 	int r;
+	int cs;
 
 	if (!events)
 		return pmu__err(-EINVAL, "pmu_thread_init: the event list is NULL");
-	pthread_mutex_lock(&tlock);
+	cs = pmu__lock(&tlock);
 	if (tconf) {
 		r = strcmp(tconf->events, events) ? -EBUSY : 0;
 		if (r)
 			pmu__err(r, "pmu_thread_init: \"%s\": already initialised with \"%s\" "
 				 "(call pmu_thread_fini() first)", events, tconf->events);
-		pthread_mutex_unlock(&tlock);
+		pmu__unlock(&tlock, cs);
 		return r;
 	}
 	r = pmu__metric_expand(events, &spec, &metrics);
@@ -302,7 +305,7 @@ PMU_API int pmu_thread_init(const char *events)
 	new_generation();
 	r = 0;
 out:
-	pthread_mutex_unlock(&tlock);
+	pmu__unlock(&tlock, cs);
 	return r;
 }
 
@@ -410,6 +413,7 @@ PMU_TOOL int pmu__thread_init_avail(const char *events, bool by_group, const cha
 	const char *g = events, *bar, *p, *tok;
 	int r = 0, first = 0;
 	size_t len;
+	int cs;
 
 	if (!events)
 		return pmu_thread_init(events);
@@ -436,10 +440,10 @@ PMU_TOOL int pmu__thread_init_avail(const char *events, bool by_group, const cha
 	ok[strlen(ok) - 1] = '\0';
 	r = pmu_thread_init(ok);
 	free(ok);
-	pthread_mutex_lock(&tlock);
+	cs = pmu__lock(&tlock);
 	if (r == 0 && tconf && !tconf->skipped && skip)
 		tconf->skipped = strdup(skip);
-	pthread_mutex_unlock(&tlock);
+	pmu__unlock(&tlock, cs);
 	if (r == 0)
 		say_skipped(who, skip);
 	free(skip);
@@ -450,8 +454,8 @@ PMU_API int pmu_thread_fini(void)
 {
 	const struct pmu__thr_hooks *h;
 	int e = 0;
+	int cs = pmu__lock(&tlock);
 
-	pthread_mutex_lock(&tlock);
 	drop_all();
 	conf_free(tconf);
 	tconf = NULL;
@@ -462,7 +466,7 @@ PMU_API int pmu_thread_fini(void)
 		key_made = false;
 	}
 	h = __atomic_load_n(&hooks, __ATOMIC_ACQUIRE);
-	pthread_mutex_unlock(&tlock);
+	pmu__unlock(&tlock, cs);
 	if (h)
 		h->fini();
 	/* The layer is finished either way; a key the C library refused to delete is said. */
@@ -474,10 +478,10 @@ PMU_API int pmu_thread_fini(void)
 PMU_API int pmu_thread_event_count(void)
 {
 	int n;
+	int cs = pmu__lock(&tlock);
 
-	pthread_mutex_lock(&tlock);
 	n = tconf ? (int)tconf->n : 0;
-	pthread_mutex_unlock(&tlock);
+	pmu__unlock(&tlock, cs);
 	return n;
 }
 
@@ -485,11 +489,11 @@ PMU_API const char *pmu_thread_event_name(unsigned i)
 {
 	const char *s;
 	unsigned n;
+	int cs = pmu__lock(&tlock);
 
-	pthread_mutex_lock(&tlock);
 	n = tconf ? tconf->n : 0;
 	s = i < n ? tconf->names[i] : NULL;
-	pthread_mutex_unlock(&tlock);
+	pmu__unlock(&tlock, cs);
 	if (!s) {
 		errno = EINVAL;
 		pmu__err(-EINVAL, "pmu_thread_event_name: event %u out of range (the per-thread layer has %u)",
@@ -509,9 +513,13 @@ PMU_API const char *pmu_thread_name(unsigned i)
 	return pmu_thread_event_name(i);
 }
 
+static int walk_cs;	/* the walker's cancel state, under tlock */
+
 const struct pmu__tconf *pmu__thr_walk_begin(void)
 {
-	pthread_mutex_lock(&tlock);
+	int cs = pmu__lock(&tlock);
+
+	walk_cs = cs;
 	return tconf;
 }
 
@@ -522,7 +530,7 @@ struct pmu__thr *pmu__thr_walk_next(const struct pmu__thr *t)
 
 void pmu__thr_walk_end(void)
 {
-	pthread_mutex_unlock(&tlock);
+	pmu__unlock(&tlock, walk_cs);
 }
 
 int pmu__thr_get(struct pmu__thr **tp)
@@ -530,23 +538,23 @@ int pmu__thr_get(struct pmu__thr **tp)
 	struct pmu__thr *t;
 	unsigned n;
 	int r;
+	int cs = pmu__lock(&tlock);
 
-	pthread_mutex_lock(&tlock);
 	if (!tconf) {
-		pthread_mutex_unlock(&tlock);
+		pmu__unlock(&tlock, cs);
 		return pmu__err(-EINVAL, "the per-thread layer is not set up: call pmu_thread_init() "
 				"first (or set PMU_EVENTS in the environment)");
 	}
 	n = tconf->n;
 	t = calloc(1, sizeof(*t));
 	if (!t) {
-		pthread_mutex_unlock(&tlock);
+		pmu__unlock(&tlock, cs);
 		return pmu__err(-ENOMEM, "pmu_thread: out of memory");
 	}
 	r = open_set(&t->set, tconf->spec);
 	if (r < 0) {
 		free_thr(t);
-		pthread_mutex_unlock(&tlock);
+		pmu__unlock(&tlock, cs);
 		return r;
 	}
 	t->n = n;
@@ -556,7 +564,7 @@ int pmu__thr_get(struct pmu__thr **tp)
 	if (r) {
 		pmu_close(t->set);
 		free_thr(t);
-		pthread_mutex_unlock(&tlock);
+		pmu__unlock(&tlock, cs);
 		return pmu__err(-r, "pmu_thread: pthread_setspecific: %s", strerror(r));
 	}
 	t->prev = tlast;
@@ -567,7 +575,7 @@ int pmu__thr_get(struct pmu__thr **tp)
 	tlast = t;
 	t->tls = &pmu__tls;
 	pmu__tls = (struct pmu__tls){ .gen = __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED), .thr = t };
-	pthread_mutex_unlock(&tlock);
+	pmu__unlock(&tlock, cs);
 	*tp = t;
 	return 0;
 }
