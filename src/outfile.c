@@ -135,3 +135,34 @@ int pmu__out_close(struct pmu__out *o, bool ok)
 	o->dir = -1;
 	return r;
 }
+
+/* A cancel acted in a write: the file closed, its temporary removed. */
+static void out_abort(void *o)
+{
+	pmu__out_close(o, false);
+}
+
+int pmu__out_write(const char *name, int (*fill)(FILE *f, void *arg), void *arg)
+{
+	struct pmu__out o;
+	char why[512];
+	int cs = pmu__nocancel(), r = pmu__out_open(&o, name, false), rc;
+
+	pmu__cancel_restore(cs);
+	if (r < 0)
+		return r;
+	pthread_cleanup_push(out_abort, &o);
+	r = fill(o.f, arg);
+	pthread_cleanup_pop(0);
+	cs = pmu__nocancel();
+	rc = pmu__out_close(&o, r >= 0);
+	pmu__cancel_restore(cs);
+	if (r >= 0 && rc < 0)
+		return fail(rc, name);
+	if (r < 0) {
+		snprintf(why, sizeof(why), "%s", pmu_errmsg());
+		pmu__text_esc(o.tmp, sizeof(o.tmp), name, strlen(name));
+		return pmu__err(r, "%s: %s", o.tmp, why);
+	}
+	return 0;
+}

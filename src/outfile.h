@@ -35,4 +35,13 @@ PMU_TOOL int pmu__out_open(struct pmu__out *o, const char *name, bool append);
 /* Closes o->f: with ok and every write done, the file is put in place, else the temporary removed. 0 or -errno. */
 PMU_TOOL int pmu__out_close(struct pmu__out *o, bool ok);
 
+/*
+ * fill(f, arg) into the file name, opened and put in place as above when
+ * fill returns 0 and every write was done. Opening and closing defer
+ * cancellation; a cancel may act in fill's writes, and then the file is
+ * closed and the temporary removed (fill frees its own state then). 0, or
+ * -errno with a message naming the file.
+ */
+int pmu__out_write(const char *name, int (*fill)(FILE *f, void *arg), void *arg);
+
 #endif

@@ -452,33 +452,57 @@ static int format_kind(const char *format)
 			pmu__show(&(struct pmu__shown){ 0 }, format, strlen(format)));
 }
 
-/* Writes the snapshot s as format kind to out, and frees it. */
+/* What a write of a snapshot holds, freed by snap_done() when it ends or a cancel acts in a write. */
+struct snap_job {
+	struct pmu_results *s;
+	locale_t c, old;
+};
+
+static void snap_done(void *p)
+{
+	struct snap_job *j = p;
+
+	if (j->c) {
+		uselocale(j->old);
+		freelocale(j->c);
+	}
+	pmu__results_clear(j->s);
+}
+
+static void snap_kind(FILE *out, struct pmu_results *s, int kind)
+{
+	if (kind == 0)
+		report_table(out, s);	/* text for people: the program's locale, as perf's */
+	else if (kind == 1)
+		report_csv(out, s);
+	else if (kind == 2)
+		report_json(out, s);
+	else
+		pmu__report_html(out, s);
+}
+
+/*
+ * Writes the snapshot s as format kind to out, and frees it. A cancel may
+ * act in a write to the caller's stream (a pipe nobody reads): the stream
+ * then holds a first part of the report, and what the writers hold is freed
+ * (snap_done(), and pmu__report_html()'s own).
+ */
 static int write_snap(FILE *out, struct pmu_results *s, int kind)
 {
+	struct snap_job j = { s, (locale_t)0, (locale_t)0 };
 	int saved = errno;	/* stdio and the C locale may set it on the way (a system without locale files) */
 
 	errno = 0;		/* a failed write's errno, for the message */
-	if (kind == 0) {
-		report_table(out, s);	/* text for people: the program's locale, as perf's */
-	} else {
-		/* For programs: numbers as C writes them, whatever locale the host program set. */
-		locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0), old;
-
-		if (!c) {
-			pmu__results_clear(s);
-			return pmu__err(-ENOMEM, "pmu_report: out of memory");
-		}
-		old = uselocale(c);
-		if (kind == 1)
-			report_csv(out, s);
-		else if (kind == 2)
-			report_json(out, s);
-		else
-			pmu__report_html(out, s);
-		uselocale(old);
-		freelocale(c);
+	/* For programs: numbers as C writes them, whatever locale the host program set. */
+	if (kind != 0 && !(j.c = newlocale(LC_ALL_MASK, "C", (locale_t)0))) {
+		pmu__results_clear(s);
+		return pmu__err(-ENOMEM, "pmu_report: out of memory");
 	}
-	pmu__results_clear(s);
+	if (j.c)
+		j.old = uselocale(j.c);
+	pthread_cleanup_push(snap_done, &j);
+	snap_kind(out, s, kind);
+	pthread_cleanup_pop(1);
 	if (fflush(out) != 0 || ferror(out)) {
 		int e = errno ? errno : EIO;
 
@@ -514,44 +538,50 @@ PMU_API int pmu_report(FILE *out, const char *format)
 	return r < 0 ? r : write_snap(out, &s, kind);
 }
 
+/* pmu_report_path()'s writer: the snapshot, or the trace (kind 4, s NULL). */
+struct path_job {
+	struct pmu_results *s;
+	int kind;
+};
+
+static int path_fill(FILE *f, void *arg)
+{
+	struct path_job *j = arg;
+
+	return j->kind == 4 ? trace_to(f) : write_snap(f, j->s, j->kind);
+}
+
 PMU_API int pmu_report_path(const char *path, const char *format)
 {
-	char name[4096], shown[1024], why[512];
-	struct pmu__out out;
+	char name[4096];
 	struct pmu_results s;
-	int r, rc, kind, saved = errno;	/* left as it was on success: the name's lstat may set it */
+	struct path_job j = { &s, 0 };
+	int r, saved = errno;	/* left as it was on success: the name's lstat may set it */
 
 	if (!path || !*path)
 		return pmu__err(-EINVAL, "pmu_report_path: the path is %s", path ? "empty" : "NULL");
 	/* The streams' names, as PMU_REPORT takes them ("./stdout" names a file) */
 	if (!strcmp(path, "stderr") || !strcmp(path, "-") || !strcmp(path, "stdout"))
 		return pmu_report(strcmp(path, "stdout") ? stderr : stdout, format);
-	kind = format_kind(format ? format : pmu__report_format(path));
-	if (kind < 0)
-		return kind;
+	j.kind = format_kind(format ? format : pmu__report_format(path));
+	if (j.kind < 0)
+		return j.kind;
 	if (!pmu__report_name(name, sizeof(name), path))
 		return pmu__err(-ENAMETOOLONG, "%s: path too long (%zu bytes at most, %%p, %%h and %%r "
 				"expanded)", pmu__show(&(struct pmu__shown){ 0 }, path, strlen(path)), sizeof(name) - 1);
-	pmu__text_esc(shown, sizeof(shown), name, strlen(name));	/* the name in messages */
 	/* The figures first: a failure leaves no file made or written over. */
-	r = kind == 4 ? 0 : pmu__results_fill(&s, "pmu_report");
-	if (r < 0)
-		goto fail;
-	r = pmu__out_open(&out, name, false);
+	r = j.kind == 4 ? 0 : pmu__results_fill(&s, "pmu_report");
 	if (r < 0) {
-		if (kind != 4)
-			pmu__results_clear(&s);
-		return r;
+		char shown[1024], why[512];
+
+		snprintf(why, sizeof(why), "%s", pmu_errmsg());
+		pmu__text_esc(shown, sizeof(shown), name, strlen(name));
+		return pmu__err(r, "%s: %s", shown, why);
 	}
-	r = kind == 4 ? trace_to(out.f) : write_snap(out.f, &s, kind);
-	rc = pmu__out_close(&out, r >= 0);
-	if (rc < 0 && r >= 0)
-		return pmu__err(rc, "%s: %s", shown, strerror(-rc));
-	if (r >= 0) {
+	r = pmu__out_write(name, path_fill, &j);
+	if (r < 0 && j.kind != 4)
+		pmu__results_clear(&s);	/* the file did not open: the snapshot is still here */
+	if (r == 0)
 		errno = saved;
-		return 0;
-	}
-fail:
-	snprintf(why, sizeof(why), "%s", pmu_errmsg());
-	return pmu__err(r, "%s: %s", shown, why);
+	return r;
 }

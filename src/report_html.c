@@ -50,11 +50,30 @@ static void region_tree(FILE *f, const struct pmu_results *s, int parent, unsign
 	}
 }
 
-/* The regions as a tree: each under the region around its first call. */
-static void regions_table(FILE *f, const struct pmu_results *s)
-{
-	bool *seen = calloc(s->nreg + 1, sizeof(*seen));
+/* What the page's writers hold, made before the first write and freed by page_done(), after the last or at a cancel. */
+struct page_mem {
+	unsigned nthr;
+	bool *seen;
+	char **labels;
+	double *ns;
+	const char **rows;
+};
 
+static void page_done(void *p)
+{
+	struct page_mem *m = p;
+
+	for (unsigned k = 0; m->labels && k < m->nthr; k++)
+		free(m->labels[k]);
+	free(m->labels);
+	free(m->ns);
+	free(m->rows);
+	free(m->seen);
+}
+
+/* The regions as a tree: each under the region around its first call (seen: a region's row is there). */
+static void regions_table(FILE *f, const struct pmu_results *s, bool *seen)
+{
 	fputs("<h2>Regions</h2>\n<table id=\"regions\">\n<tr><th>region</th><th>calls</th><th>ns/call</th>", f);
 	for (unsigned i = 0; i < s->n; i++) {
 		fputs("<th>", f);
@@ -74,24 +93,26 @@ static void regions_table(FILE *f, const struct pmu_results *s)
 			if (!seen[id] && pmu__results_ent(s, -1, id)->calls)
 				region_row(f, s, id, 0);
 	}
-	free(seen);
 	fputs("</table>\n", f);
 }
 
-/* Each thread's label ("tid name"), and its ns in each region (NAN where it did not run it). */
-static int thread_figures(const struct pmu_results *s, char ***labels, double **ns)
+/* Each thread's label ("tid name"), its ns in each region (NAN where it did not run it), the regions' names. */
+static int thread_figures(const struct pmu_results *s, struct page_mem *m)
 {
-	*labels = calloc(s->nthr ? s->nthr : 1, sizeof(**labels));
-	*ns = calloc((size_t)s->nreg * s->nthr + 1, sizeof(**ns));
-	if (!*labels || !*ns)
+	m->labels = calloc(s->nthr ? s->nthr : 1, sizeof(*m->labels));
+	m->ns = calloc((size_t)s->nreg * s->nthr + 1, sizeof(*m->ns));
+	m->rows = calloc(s->nreg + 1, sizeof(*m->rows));
+	if (!m->labels || !m->ns || !m->rows)
 		return -1;
+	for (unsigned id = 0; id < s->nreg; id++)
+		m->rows[id] = s->reg[id];
 	for (unsigned k = 0; k < s->nthr; k++) {
-		if (asprintf(&(*labels)[k], "%d %s", (int)s->thr[k].tid, s->thr[k].name) < 0)
+		if (asprintf(&m->labels[k], "%d %s", (int)s->thr[k].tid, s->thr[k].name) < 0)
 			return -1;
 		for (unsigned id = 0; id < s->nreg; id++) {
 			const struct pmu__rent *e = pmu__results_ent(s, (int)k, id);
 
-			(*ns)[(size_t)id * s->nthr + k] = e->calls ? (double)e->sum[0] : NAN;
+			m->ns[(size_t)id * s->nthr + k] = e->calls ? (double)e->sum[0] : NAN;
 		}
 	}
 	return 0;
@@ -138,17 +159,10 @@ static void comp_note(FILE *f, const struct pmu_results *s)
 	fputs("</p>\n", f);
 }
 
-void pmu__report_html(FILE *f, const struct pmu_results *s)
+static void page(FILE *f, const struct pmu_results *s, const struct page_mem *m, const char *cmd, const char *host)
 {
-	char cmd[4096] = "", host[256] = "", title[4200];
-	char **labels = NULL;
-	double *ns = NULL;
+	char title[4200];
 
-	if (pmu__cmdline(cmd, sizeof(cmd)) < 0)
-		cmd[0] = '\0';
-	if (gethostname(host, sizeof(host)) != 0)
-		host[0] = '\0';
-	host[sizeof(host) - 1] = '\0';
 	snprintf(title, sizeof(title), "libpmu report: %s", cmd);
 	pmu__html_head(f, title);
 	fputs("<h1>libpmu report</h1>\n<p class=\"note\">", f);
@@ -162,21 +176,31 @@ void pmu__report_html(FILE *f, const struct pmu_results *s)
 	}
 	fputs("</p>\n", f);
 	comp_note(f, s);
-	regions_table(f, s);
-	if (s->nthr > 1 && thread_figures(s, &labels, &ns) == 0) {
-		const char **rows = calloc(s->nreg + 1, sizeof(*rows));
-
-		thread_bars(f, s, labels, ns);
+	regions_table(f, s, m->seen);
+	if (s->nthr > 1 && m->rows) {
+		thread_bars(f, s, m->labels, m->ns);
 		fputs("<h2>Imbalance</h2>\n", f);
-		for (unsigned id = 0; rows && id < s->nreg; id++)
-			rows[id] = s->reg[id];
-		if (rows)
-			pmu__html_heatmap(f, "threads", s->nreg, rows, s->nthr, (const char *const *)labels, ns);
-		free(rows);
+		pmu__html_heatmap(f, "threads", s->nreg, m->rows, s->nthr, (const char *const *)m->labels, m->ns);
 	}
-	for (unsigned k = 0; labels && k < s->nthr; k++)
-		free(labels[k]);
-	free(labels);
-	free(ns);
 	pmu__html_tail(f);
+}
+
+void pmu__report_html(FILE *f, const struct pmu_results *s)
+{
+	char cmd[4096] = "", host[256] = "";
+	struct page_mem m = { .nthr = s->nthr };
+
+	if (pmu__cmdline(cmd, sizeof(cmd)) < 0)
+		cmd[0] = '\0';
+	if (gethostname(host, sizeof(host)) != 0)
+		host[0] = '\0';
+	host[sizeof(host) - 1] = '\0';
+	m.seen = calloc(s->nreg + 1, sizeof(*m.seen));
+	if (s->nthr > 1 && thread_figures(s, &m) < 0) {
+		free(m.rows);
+		m.rows = NULL;	/* no bars nor heatmap without their memory */
+	}
+	pthread_cleanup_push(page_done, &m);
+	page(f, s, &m, cmd, host);
+	pthread_cleanup_pop(1);
 }

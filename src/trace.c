@@ -100,34 +100,60 @@ static void put_us(FILE *f, const char *key, uint64_t ns)
 	fprintf(f, ", \"%s\": %" PRIu64 ".%03" PRIu64, key, ns / 1000, ns % 1000);
 }
 
-/* Thread t's calls (ts from t0): complete events, and a counter track per region and event (each call's delta). */
-static void thread_events(FILE *f, const struct pmu__thr *t, const struct pmu__trace *tr, const struct pmu__tconf *c,
-			  uint64_t t0, bool *first)
+/* A thread's calls as copied under the list's lock, to be written after it (a write may block, or be cancelled). */
+struct tcopy {
+	pid_t tid;
+	char tname[16];
+	uint32_t n;
+	uint64_t *rec;		/* n * (3 + nev) words */
+};
+
+/* What the file holds, copied: each traced thread's calls and the events' names. */
+struct tsnap {
+	unsigned nthr, nev;
+	struct tcopy *thr;
+	char **names;
+	uint64_t t0, calls, dropped;
+};
+
+static void tsnap_free(void *p)
 {
-	uint32_t n = __atomic_load_n(&tr->n, __ATOMIC_ACQUIRE);
+	struct tsnap *s = p;
+
+	for (unsigned i = 0; s->thr && i < s->nthr; i++)
+		free(s->thr[i].rec);
+	for (unsigned i = 0; s->names && i < s->nev; i++)
+		free(s->names[i]);
+	free(s->thr);
+	free(s->names);
+}
+
+/* Thread c's calls (ts from s->t0): complete events, and a counter track per region and event (each call's delta). */
+static void thread_events(FILE *f, const struct tsnap *s, const struct tcopy *c, bool *first)
+{
 	int pid = (int)getpid();
 
 	fprintf(f, "%s{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %d, \"tid\": %d, \"args\": {\"name\": ",
-		*first ? "" : ",\n", pid, (int)t->tid);
-	pmu__json_str(f, t->tname);
+		*first ? "" : ",\n", pid, (int)c->tid);
+	pmu__json_str(f, c->tname);
 	fputs("}}", f);
 	*first = false;
-	for (uint32_t k = 0; k < n; k++) {
-		const uint64_t *r = tr->rec + (size_t)k * (3 + tr->nev);
+	for (uint32_t k = 0; k < c->n; k++) {
+		const uint64_t *r = c->rec + (size_t)k * (3 + s->nev);
 
 		fputs(",\n{\"name\": ", f);
 		pmu__json_str(f, pmu__region_name((unsigned)r[0]));
-		fprintf(f, ", \"cat\": \"region\", \"ph\": \"X\", \"pid\": %d, \"tid\": %d", pid, (int)t->tid);
-		put_us(f, "ts", r[1] - t0);
+		fprintf(f, ", \"cat\": \"region\", \"ph\": \"X\", \"pid\": %d, \"tid\": %d", pid, (int)c->tid);
+		put_us(f, "ts", r[1] - s->t0);
 		put_us(f, "dur", r[2]);
 		fputs(", \"args\": {", f);
-		for (unsigned i = 0; i < tr->nev; i++) {
+		for (unsigned i = 0; i < s->nev; i++) {
 			fputs(i ? ", " : "", f);
-			pmu__json_str(f, c->names[i]);
+			pmu__json_str(f, s->names[i]);
 			fprintf(f, ": %" PRIu64, r[3 + i]);
 		}
 		fputs("}}", f);
-		for (unsigned i = 0; i < tr->nev; i++)
+		for (unsigned i = 0; i < s->nev; i++)
 			for (int end = 0; end < 2; end++) {
 				char track[400];
 
@@ -136,12 +162,12 @@ static void thread_events(FILE *f, const struct pmu__thr *t, const struct pmu__t
 				 * region's own (the calls of one region on a thread never overlap; a
 				 * nested region's end would show 0 inside the call around it)
 				 */
-				snprintf(track, sizeof(track), "%s tid %d %s", c->names[i], (int)t->tid,
+				snprintf(track, sizeof(track), "%s tid %d %s", s->names[i], (int)c->tid,
 					 pmu__region_name((unsigned)r[0]));
 				fputs(",\n{\"name\": ", f);
 				pmu__json_str(f, track);
-				fprintf(f, ", \"ph\": \"C\", \"pid\": %d, \"tid\": %d", pid, (int)t->tid);
-				put_us(f, "ts", r[1] - t0 + (end ? r[2] : 0));
+				fprintf(f, ", \"ph\": \"C\", \"pid\": %d, \"tid\": %d", pid, (int)c->tid);
+				put_us(f, "ts", r[1] - s->t0 + (end ? r[2] : 0));
 				fprintf(f, ", \"args\": {\"per call\": %" PRIu64 "}}", end ? 0 : r[3 + i]);
 			}
 	}
@@ -155,39 +181,88 @@ static const struct pmu__trace *trace_of(const struct pmu__thr *t)
 	return r ? r->trace : NULL;
 }
 
-int pmu__trace_write(FILE *f)
+/* Thread t's calls (tr) into c: 0, or -ENOMEM. */
+static int copy_thread(struct tsnap *s, struct tcopy *c, const struct pmu__thr *t, const struct pmu__trace *tr)
+{
+	size_t words;
+	uint32_t n = __atomic_load_n(&tr->n, __ATOMIC_ACQUIRE);
+
+	c->tid = t->tid;
+	memcpy(c->tname, t->tname, sizeof(c->tname));
+	c->n = n;
+	words = (size_t)n * (3 + tr->nev);
+	if (words && !(c->rec = malloc(words * sizeof(uint64_t))))
+		return -ENOMEM;
+	if (words)
+		memcpy(c->rec, tr->rec, words * sizeof(uint64_t));
+	for (uint32_t k = 0; k < c->n; k++)
+		s->t0 = c->rec[(size_t)k * (3 + tr->nev) + 1] < s->t0 ? c->rec[(size_t)k * (3 + tr->nev) + 1] : s->t0;
+	s->calls += c->n;
+	s->dropped += __atomic_load_n(&tr->dropped, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* Every traced thread's calls into s, under the list's lock (no cancellation point there). 0 or -errno. */
+static int trace_copy(struct tsnap *s)
 {
 	const struct pmu__tconf *c = pmu__thr_walk_begin();
-	uint64_t t0 = UINT64_MAX, dropped = 0, calls = 0;
 	const struct pmu__thr *t;
-	bool any = false, first = true;
+	unsigned n = 0;
+	int r = 0;
 
-	for (t = c ? pmu__thr_walk_next(NULL) : NULL; t; t = pmu__thr_walk_next(t)) {
+	*s = (struct tsnap){ .t0 = UINT64_MAX, .nev = c ? c->n : 0 };
+	for (t = c ? pmu__thr_walk_next(NULL) : NULL; t; t = pmu__thr_walk_next(t))
+		n += trace_of(t) != NULL;
+	if (!(s->thr = calloc(n + 1, sizeof(*s->thr))) || !(s->names = calloc(s->nev + 1, sizeof(*s->names))))
+		r = -ENOMEM;
+	for (unsigned i = 0; r == 0 && n && i < s->nev; i++)
+		r = (s->names[i] = strdup(c->names[i])) ? 0 : -ENOMEM;
+	for (t = n ? pmu__thr_walk_next(NULL) : NULL; r == 0 && t; t = pmu__thr_walk_next(t)) {
 		const struct pmu__trace *tr = trace_of(t);
-		uint32_t n = tr ? __atomic_load_n(&tr->n, __ATOMIC_ACQUIRE) : 0;
 
-		any |= tr != NULL;
-		for (uint32_t k = 0; k < n; k++)
-			t0 = tr->rec[(size_t)k * (3 + tr->nev) + 1] < t0 ? tr->rec[(size_t)k * (3 + tr->nev) + 1] : t0;
-		calls += n;
-		dropped += tr ? __atomic_load_n(&tr->dropped, __ATOMIC_RELAXED) : 0;
+		if (tr)
+			r = copy_thread(s, &s->thr[s->nthr++], t, tr);
 	}
-	if (!any) {
-		pmu__thr_walk_end();
+	pmu__thr_walk_end();
+	if (r == 0 && !n)
 		return pmu__err(-EINVAL, "pmu_report: no trace: set PMU_TRACE in the environment before "
 				"pmu_thread_init() (or zero-code mode's start)");
-	}
+	return r < 0 ? pmu__err(r, "pmu_report: out of memory for the trace") : 0;
+}
+
+static void trace_file(FILE *f, struct tsnap *s)
+{
+	bool first = true;
+
+	s->t0 = s->t0 == UINT64_MAX ? 0 : s->t0;
 	fputs("{\"traceEvents\": [\n", f);
-	for (t = pmu__thr_walk_next(NULL); t; t = pmu__thr_walk_next(t))
-		if (trace_of(t))
-			thread_events(f, t, trace_of(t), c, t0 == UINT64_MAX ? 0 : t0, &first);
-	fprintf(f, "\n],\n\"displayTimeUnit\": \"ns\",\n\"otherData\": {\"library\": \"libpmu %s\", \"calls\": %" PRIu64
-		", \"dropped\": %" PRIu64 "}}\n", pmu_version(), calls, dropped);
-	pmu__thr_walk_end();
-	if (dropped)
+	for (unsigned i = 0; i < s->nthr; i++)
+		thread_events(f, s, &s->thr[i], &first);
+	fprintf(f, "\n],\n\"displayTimeUnit\": \"ns\",\n\"otherData\": {\"library\": \"libpmu %s\", \"calls\": %"
+		PRIu64 ", \"dropped\": %" PRIu64 "}}\n", pmu_version(), s->calls, s->dropped);
+	if (s->dropped)
 		fprintf(stderr, "libpmu: PMU_TRACE: %" PRIu64 " region calls not traced: a thread keeps its first "
-			"calls only (PMU_TRACE_CALLS)\n", dropped);
-	return 0;
+			"calls only (PMU_TRACE_CALLS)\n", s->dropped);
+}
+
+/* The writes, outside the lock: one cancelled there leaves a part of the file, and the copy freed. */
+static void trace_file_freed(FILE *f, struct tsnap *s)
+{
+	pthread_cleanup_push(tsnap_free, s);
+	trace_file(f, s);
+	pthread_cleanup_pop(1);
+}
+
+int pmu__trace_write(FILE *f)
+{
+	struct tsnap s;
+	int r = trace_copy(&s);
+
+	if (r == 0)
+		trace_file_freed(f, &s);
+	else
+		tsnap_free(&s);
+	return r;
 }
 
 /* ---- at exit: to PMU_TRACE's name ---- */
@@ -208,27 +283,24 @@ static bool traced(void)
 static pid_t trace_pid;
 static bool trace_done;
 
+static int trace_fill(FILE *f, void *arg)
+{
+	(void)arg;
+	return pmu__trace_write(f);
+}
+
 void pmu__trace_at_exit(void)
 {
 	const char *p = pmu__getenv("PMU_TRACE");
 	char name[4096];
-	struct pmu__out o;
-	int r;
 
 	if (trace_done || !p || !*p || (getpid() != trace_pid && !strstr(p, "%p")) || !traced())
 		return;	/* nothing traced (the per-thread layer ended, or no region ran): no file */
 	trace_done = true;
-	if (!pmu__report_name(name, sizeof(name), p)) {
+	if (!pmu__report_name(name, sizeof(name), p))
 		fprintf(stderr, "libpmu: PMU_TRACE: the name is too long\n");
-		return;
-	}
-	if ((r = pmu__out_open(&o, name, false)) < 0) {
+	else if (pmu__out_write(name, trace_fill, NULL) < 0)
 		fprintf(stderr, "libpmu: PMU_TRACE: %s\n", pmu_errmsg());
-		return;
-	}
-	r = pmu__trace_write(o.f);
-	if (pmu__out_close(&o, r == 0) < 0 || r < 0)
-		fprintf(stderr, "libpmu: PMU_TRACE=%s: %s\n", name, r < 0 ? pmu_errmsg() : "the trace could not be written");
 }
 
 static void trace_atexit(void)
