@@ -28,8 +28,10 @@
 #include "set_ops.h"	/* pmu__set_event_socket() */
 #include "thread.h"
 
-static pthread_mutex_t tlock = PTHREAD_MUTEX_INITIALIZER;	/* the list, the configuration */
+static pthread_mutex_t tlock = PTHREAD_MUTEX_INITIALIZER;	/* the lists, the configuration */
 static struct pmu__thr *tlist, *tlast;	/* oldest first */
+static struct pmu__thr *tlive;		/* the threads alive: what a forked child closes, whatever the history */
+static struct pmu__thr *forsaken;	/* the records a forked child had from its parent, kept reachable */
 static struct pmu__tconf *tconf;
 static const struct pmu__thr_hooks *hooks;
 uint64_t pmu__tgen = 1;
@@ -52,6 +54,26 @@ static void conf_free(struct pmu__tconf *c)
 	free(c->metrics);
 	free(c->skipped);
 	free(c);
+}
+
+static void link_live(struct pmu__thr *t)
+{
+	t->lprev = NULL;
+	t->lnext = tlive;
+	if (tlive)
+		tlive->lprev = t;
+	tlive = t;
+}
+
+static void unlink_live(struct pmu__thr *t)
+{
+	if (t->lprev)
+		t->lprev->lnext = t->lnext;
+	else if (tlive == t)
+		tlive = t->lnext;
+	if (t->lnext)
+		t->lnext->lprev = t->lprev;
+	t->lprev = t->lnext = NULL;
 }
 
 static void unlink_thr(struct pmu__thr *t)
@@ -83,7 +105,7 @@ static void free_thr(struct pmu__thr *t)
  */
 static void new_generation(void)
 {
-	for (struct pmu__thr *t = tlist; t; t = t->next)
+	for (struct pmu__thr *t = tlive; t; t = t->lnext)
 		if (t->tls)
 			PMU_TLS_ST(t->tls->upper, NULL);
 	__atomic_add_fetch(&pmu__tgen, 1, __ATOMIC_RELAXED);
@@ -99,7 +121,28 @@ static void drop_all(void)
 		pmu_close(t->set);
 		free_thr(t);
 	}
-	tlist = tlast = NULL;
+	tlist = tlast = tlive = NULL;
+}
+
+/*
+ * A forked child's reset, in time that depends on the threads alive, not
+ * on how many the parent ever had: the sets of the parent's live threads
+ * are closed (their descriptors are the child's too), and the records,
+ * which only the parent's reports want, are left as they are (the child's
+ * copy of the parent's memory), reachable from forsaken. Under tlock.
+ */
+static void drop_child(void)
+{
+	new_generation();
+	for (struct pmu__thr *t = tlive; t; t = t->lnext) {
+		pmu_close(t->set);
+		t->set = NULL;
+	}
+	if (tlast) {
+		tlast->next = forsaken;
+		forsaken = tlist;
+	}
+	tlist = tlast = tlive = NULL;
 }
 
 /* Thread exit: close the set; keep the record if the layer above asked to (figures for its report). */
@@ -112,6 +155,7 @@ static void thr_exit(void *p)
 		pmu_close(t->set);
 		t->set = NULL;
 		t->tls = NULL;	/* gone with the thread */
+		unlink_live(t);
 		if (__atomic_load_n(&t->keep, __ATOMIC_RELAXED)) {
 			__atomic_store_n(&t->exited, 1, __ATOMIC_RELAXED);
 		} else {
@@ -169,7 +213,7 @@ static void reset_child(bool raw)
 	const struct pmu__thr_hooks *h = raw ? __atomic_load_n(&hooks, __ATOMIC_ACQUIRE) : fork_hooks;
 
 	/* Closing is safe in the child: it touches descriptors and memory, not the parent's pages. */
-	drop_all();
+	drop_child();
 	pmu__tls = (struct pmu__tls){ 0 };
 	if (key_made)
 		pthread_setspecific(key, NULL);
@@ -573,6 +617,7 @@ int pmu__thr_get(struct pmu__thr **tp)
 	else
 		tlist = t;
 	tlast = t;
+	link_live(t);
 	t->tls = &pmu__tls;
 	pmu__tls = (struct pmu__tls){ .gen = __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED), .thr = t };
 	pmu__unlock(&tlock, cs);

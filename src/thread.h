@@ -45,6 +45,7 @@ const char *pmu__skipped_next(const char *p, char *name, size_t nsize, char *why
 
 struct pmu__thr {
 	struct pmu__thr *prev, *next;	/* thread.c's list, under its lock */
+	struct pmu__thr *lprev, *lnext;	/* its list of the threads alive (not exited), under the lock */
 	struct pmu_set *set;		/* NULL once the thread exited */
 	unsigned n;
 	pid_t tid;
