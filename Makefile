@@ -187,6 +187,12 @@ $(O)/test/region_results_race: LDLIBS += -Wl,--wrap=pmu__region_used
 ZERO_LDFLAGS := -Wl,-u,pmu__zero_linked
 $(O)/test/region_zero $(O)/test/region_exec $(O)/test/zero_children $(O)/test/cloexec $(O)/examples/zero_code: LDLIBS += $(ZERO_LDFLAGS)
 
+# The cancellation sweep puts a cancellation point of its own in each C library call
+# that is one (or may be) which the library makes.
+$(O)/test/cancel_sweep: LDLIBS += $(ZERO_LDFLAGS) -Wl,--wrap=open,--wrap=openat,--wrap=read,--wrap=close \
+	-Wl,--wrap=opendir,--wrap=closedir,--wrap=fopen,--wrap=fclose,--wrap=fflush,--wrap=fgets \
+	-Wl,--wrap=fputs,--wrap=fputc,--wrap=fwrite,--wrap=fprintf
+
 # The fault-injection test puts its own allocator under the library's calls
 # and the tool's subcommands (which it includes).
 $(O)/test/fault_alloc: $(TOOL_SRCS)
