@@ -264,8 +264,63 @@ static void rec_drop(void *p)
 	free(r);
 }
 
+/* One figure of an exited thread's into the folded ones'. */
+static void fig_fold(struct pmu__fig *d, const struct pmu__fig *s)
+{
+	d->sum += s->sum;
+	d->min = s->min < d->min ? s->min : d->min;
+	d->max = s->max > d->max ? s->max : d->max;
+	d->sq[1] += s->sq[1] + (d->sq[0] + s->sq[0] < d->sq[0]);	/* the 128-bit sum of squares, with its carry */
+	d->sq[0] += s->sq[0];
+	d->en += s->en;
+	d->run += s->run;
+}
+
+/*
+ * The thread layer's fold: an exited thread's figures (from, n events) added
+ * into the record of the folded threads (*into, made on the first), which
+ * holds figures only. Reports copy both under the thread layer's lock, held
+ * here: no seqcount is wanted. 0, or -ENOMEM.
+ */
+static int rec_fold(void **into, void *from, unsigned n)
+{
+	struct pmu__region_thr *d = *into, *s = from;
+
+	if (!d && !(d = calloc(1, sizeof(*d))))
+		return -ENOMEM;
+	d->n = n;
+	d->used = true;
+	*into = d;
+	for (unsigned id = 0; s && id < PMU_REGION_MAX; id++) {
+		const struct pmu__acc *a = s->acc[id];
+		struct pmu__acc *b = d->acc[id];
+
+		if (!a)
+			continue;
+		if (!b && !(b = d->acc[id] = pmu__region_acc_alloc(n)))
+			return -ENOMEM;
+		if (!b->seq)
+			b->parent = a->parent;
+		b->seq += a->seq;
+		b->nested += a->nested;
+		b->clamped += a->clamped;
+		for (unsigned i = 0; i <= n; i++)
+			fig_fold(&b->f[i], &a->f[i]);
+	}
+	if (s)
+		pmu__trace_folded(s->trace);
+	return 0;
+}
+
+/* pmu_thread_fini(): the names go, and the trace's count of the calls folded. */
+static void region_fini(void)
+{
+	pmu__names_fini();
+	pmu__trace_reset();
+}
+
 static const struct pmu__thr_hooks pmu__region_hooks = { pmu__names_prepare, pmu__names_parent, pmu__names_child,
-						     pmu__names_fini, rec_drop };
+						     region_fini, rec_drop, rec_fold };
 
 /*
  * The calling thread's region record, made on its first begin. From the

@@ -32,6 +32,14 @@ static pthread_mutex_t tlock = PTHREAD_MUTEX_INITIALIZER;	/* the lists, the conf
 static struct pmu__thr *tlist, *tlast;	/* oldest first */
 static struct pmu__thr *tlive;		/* the threads alive: what a forked child closes, whatever the history */
 static struct pmu__thr *forsaken;	/* the records a forked child had from its parent, kept reachable */
+/*
+ * Exited threads keep a record each, for the reports, up to PMU_KEEP_EXITED;
+ * later ones are folded into one record of them all ("(N exited)", tid 0),
+ * so that a process that churns threads keeps bounded memory. Under tlock.
+ */
+#define PMU_KEEP_EXITED 256
+static unsigned nexited, nfolded;
+static struct pmu__thr *folded;
 static struct pmu__tconf *tconf;
 static const struct pmu__thr_hooks *hooks;
 uint64_t pmu__tgen = 1;
@@ -121,7 +129,8 @@ static void drop_all(void)
 		pmu_close(t->set);
 		free_thr(t);
 	}
-	tlist = tlast = tlive = NULL;
+	tlist = tlast = tlive = folded = NULL;
+	nexited = nfolded = 0;
 }
 
 /*
@@ -142,7 +151,50 @@ static void drop_child(void)
 		tlast->next = forsaken;
 		forsaken = tlist;
 	}
-	tlist = tlast = tlive = NULL;
+	tlist = tlast = tlive = folded = NULL;
+	nexited = nfolded = 0;
+}
+
+/* Exited thread t's figures into the record of the folded ones (made on the first): 0, or -ENOMEM. Under tlock. */
+static int fold_thr(struct pmu__thr *t)
+{
+	const struct pmu__thr_hooks *h = __atomic_load_n(&hooks, __ATOMIC_ACQUIRE);
+	void *upper;
+
+	if (!h || !h->fold)
+		return -ENOMEM;
+	if (!folded) {
+		if (!(folded = calloc(1, sizeof(*folded))))
+			return -ENOMEM;
+		folded->n = t->n;
+		folded->exited = 1;
+		folded->keep = true;
+		folded->prev = tlast;
+		if (tlast)
+			tlast->next = folded;
+		else
+			tlist = folded;
+		tlast = folded;
+	}
+	upper = folded->upper;
+	if (h->fold(&upper, t->upper, t->n) < 0)
+		return -ENOMEM;
+	__atomic_store_n(&folded->upper, upper, __ATOMIC_RELEASE);
+	nfolded++;
+	snprintf(folded->tname, sizeof(folded->tname), nfolded < 1000000 ? "(%u exited)" : "(many exited)", nfolded);
+	return 0;
+}
+
+/* A kept record of an exiting thread: kept, or past PMU_KEEP_EXITED folded and freed. Under tlock. */
+static void keep_exited(struct pmu__thr *t)
+{
+	__atomic_store_n(&t->exited, 1, __ATOMIC_RELAXED);
+	if (nexited < PMU_KEEP_EXITED || fold_thr(t) < 0) {
+		nexited++;
+		return;
+	}
+	unlink_thr(t);
+	free_thr(t);
 }
 
 /* Thread exit: close the set; keep the record if the layer above asked to (figures for its report). */
@@ -157,7 +209,7 @@ static void thr_exit(void *p)
 		t->tls = NULL;	/* gone with the thread */
 		unlink_live(t);
 		if (__atomic_load_n(&t->keep, __ATOMIC_RELAXED)) {
-			__atomic_store_n(&t->exited, 1, __ATOMIC_RELAXED);
+			keep_exited(t);
 		} else {
 			unlink_thr(t);
 			free_thr(t);

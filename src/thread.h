@@ -161,7 +161,9 @@ void pmu__thr_walk_end(void);
  * call, whose locks may be held by threads that are not there. fini runs
  * at the end of pmu_thread_fini(), when every record is gone. drop frees a
  * record's upper part as the record goes (fini, fork, an exit without
- * keep); the layer sets the hooks before it sets any upper part.
+ * keep); fold adds a kept record's into the record of the exited threads
+ * past PMU_KEEP_EXITED (thread.c), whose own goes with it. The layer sets
+ * the hooks before it sets any upper part.
  */
 struct pmu__thr_hooks {
 	void (*prepare)(void);
@@ -169,6 +171,8 @@ struct pmu__thr_hooks {
 	void (*child)(bool raw);
 	void (*fini)(void);
 	void (*drop)(void *upper);
+	/* Adds an exited thread's record above (from, of n events) into *into, made when NULL: 0 or -ENOMEM. */
+	int (*fold)(void **into, void *from, unsigned n);
 };
 void pmu__thr_set_hooks(const struct pmu__thr_hooks *h);
 

@@ -73,6 +73,19 @@ void pmu__trace_free(struct pmu__trace *tr)
 	free(tr);
 }
 
+static uint64_t folded_calls;	/* atomic: calls of the threads folded (their buffers gone), dropped */
+
+void pmu__trace_folded(const struct pmu__trace *tr)
+{
+	if (tr)
+		__atomic_add_fetch(&folded_calls, tr->n + tr->dropped, __ATOMIC_RELAXED);
+}
+
+void pmu__trace_reset(void)
+{
+	__atomic_store_n(&folded_calls, 0, __ATOMIC_RELAXED);
+}
+
 void pmu__trace_add(struct pmu__region_thr *t, const struct pmu__frame *fr, uint64_t ns, const uint64_t *v1,
 		    unsigned n)
 {
@@ -114,6 +127,7 @@ struct tsnap {
 	struct tcopy *thr;
 	char **names;
 	uint64_t t0, calls, dropped;
+	uint64_t folded;	/* calls of the threads folded (thread.c), dropped too */
 };
 
 static void tsnap_free(void *p)
@@ -210,7 +224,8 @@ static int trace_copy(struct tsnap *s)
 	unsigned n = 0;
 	int r = 0;
 
-	*s = (struct tsnap){ .t0 = UINT64_MAX, .nev = c ? c->n : 0 };
+	*s = (struct tsnap){ .t0 = UINT64_MAX, .nev = c ? c->n : 0,
+			     .folded = __atomic_load_n(&folded_calls, __ATOMIC_RELAXED) };
 	for (t = c ? pmu__thr_walk_next(NULL) : NULL; t; t = pmu__thr_walk_next(t))
 		n += trace_of(t) != NULL;
 	if (!(s->thr = calloc(n + 1, sizeof(*s->thr))) || !(s->names = calloc(s->nev + 1, sizeof(*s->names))))
@@ -239,10 +254,14 @@ static void trace_file(FILE *f, struct tsnap *s)
 	for (unsigned i = 0; i < s->nthr; i++)
 		thread_events(f, s, &s->thr[i], &first);
 	fprintf(f, "\n],\n\"displayTimeUnit\": \"ns\",\n\"otherData\": {\"library\": \"libpmu %s\", \"calls\": %"
-		PRIu64 ", \"dropped\": %" PRIu64 "}}\n", pmu_version(), s->calls, s->dropped);
+		PRIu64 ", \"dropped\": %" PRIu64 ", \"folded\": %" PRIu64 "}}\n", pmu_version(), s->calls,
+		s->dropped + s->folded, s->folded);
 	if (s->dropped)
 		fprintf(stderr, "libpmu: PMU_TRACE: %" PRIu64 " region calls not traced: a thread keeps its first "
 			"calls only (PMU_TRACE_CALLS)\n", s->dropped);
+	if (s->folded)
+		fprintf(stderr, "libpmu: PMU_TRACE: %" PRIu64 " region calls not in the trace: the threads that exited "
+			"after the first 256 are folded into one record, their calls too\n", s->folded);
 }
 
 /* The writes, outside the lock: one cancelled there leaves a part of the file, and the copy freed. */

@@ -19,6 +19,10 @@ struct pmu__trace;
 /* A thread's buffer for n events when PMU_TRACE is set (and memory allows), else NULL. */
 struct pmu__trace *pmu__trace_new(unsigned n, const struct pmu_set *set, bool clk_page);
 void pmu__trace_free(struct pmu__trace *tr);
+/* An exited thread's calls, folded into the others' figures (thread.c): counted as dropped from the trace. */
+void pmu__trace_folded(const struct pmu__trace *tr);
+/* pmu_thread_fini(): no call folded any more. */
+void pmu__trace_reset(void);
 /* The call of frame fr, ns long, the values at its end v1[0..n): kept, or counted as dropped. */
 void pmu__trace_add(struct pmu__region_thr *t, const struct pmu__frame *fr, uint64_t ns, const uint64_t *v1,
 		    unsigned n);
