@@ -478,6 +478,7 @@ int main(int argc, char **argv)
 
 	if (argc == 4 && !strcmp(argv[1], "exit"))
 		return exit_child(atol(argv[2]), atoi(argv[3]));
+	T_SKIP_CANCEL_UNDER_ASAN();
 	if (getenv("PMU_EVENTS"))
 		T_SKIP("PMU_EVENTS is set in the environment: the layer is already set up");
 	if (readlink("/proc/self/exe", self_exe, sizeof(self_exe) - 1) <= 0)

@@ -98,6 +98,7 @@ int main(void)
 	struct pmu_results *res;
 	int fds;
 
+	T_SKIP_CANCEL_UNDER_ASAN();
 	if (getenv("PMU_EVENTS"))
 		T_SKIP("PMU_EVENTS is set in the environment: the layer is already set up");
 	sigaction(SIGALRM, &sa, NULL);
