@@ -47,7 +47,7 @@ endif
 # Probes of the compiler and its C library, left out of make clean.
 ifeq ($(filter clean,$(MAKECMDGOALS)),)
 # libpfm4 for vendor event names: LIBPFM=auto (when it links), yes (required) or no. Nothing links
-# it: libpfm.so.4 is opened at the first vendor name (src/event_pfm.c); a static build has none.
+# it: libpfm.so.4 is opened at the first vendor name (src/events/event_pfm.c); a static build has none.
 LIBPFM ?= auto
 ifneq ($(LIBPFM),no)
 HAVE_LIBPFM ?= $(if $(filter 1,$(STATIC)),,$(shell printf 'int main(void){return pfm_initialize();}\n' | \
@@ -57,7 +57,7 @@ $(error LIBPFM=yes, but libpfm4 does not link with $(CC)$(if $(filter 1,$(STATIC
 endif
 endif
 MULTIARCH := $(shell $(CC) -print-multiarch 2>/dev/null)
-# The C library's version of _exit, under which libpmu.so exports its own (src/exit.c).
+# The C library's version of _exit, under which libpmu.so exports its own (src/zerocode/exit.c).
 LIBC_EXIT_VER := $(shell readelf --dyn-syms -W $$($(CC) -print-file-name=libc.so.6) 2>/dev/null | \
 	sed -n 's/.* _exit@@\(GLIBC_[0-9.]*\)$$/\1/p')
 endif
@@ -75,10 +75,11 @@ endif
 
 ALL_CFLAGS = $(BASE_CFLAGS) $(CPPFLAGS) $(CFLAGS)
 
-LIB_SRCS := $(wildcard src/*.c)
+# src/ holds one folder per layer (HACKING.md): base, events, counters, metrics, regions, report, zerocode.
+LIB_SRCS := $(wildcard src/*/*.c)
 LIB_OBJS := $(LIB_SRCS:src/%.c=$(O)/src/%.o)
 # exit.o only in libpmu.so, and only where the C library's _exit version is known.
-AR_OBJS := $(filter-out $(O)/src/exit.o,$(LIB_OBJS))
+AR_OBJS := $(filter-out $(O)/src/zerocode/exit.o,$(LIB_OBJS))
 SO_OBJS := $(if $(LIBC_EXIT_VER),$(LIB_OBJS),$(AR_OBJS))
 TOOL_SRCS := $(wildcard tools/*.c)
 TOOL_OBJS := $(TOOL_SRCS:tools/%.c=$(O)/tools/%.o)
@@ -125,7 +126,7 @@ $(O)/tools/%.o: tools/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(TOOL_CFLAGS) -c -o $@ $<
 
-$(TOOL_LIB): $(filter-out $(O)/tools/pmu.o,$(TOOL_OBJS))
+$(TOOL_LIB): $(filter-out $(O)/tools/main.o,$(TOOL_OBJS))
 	@rm -f $@
 	$(AR) rcs $@ $^
 
@@ -134,7 +135,7 @@ $(STATIC_LIB): $(AR_OBJS)
 	@echo "libpmu: libpfm4 $(if $(HAVE_LIBPFM),used,not used) (LIBPFM=$(LIBPFM))"
 	$(AR) rcs $@ $^
 
-# The public nodes, then the pmu tool's private one (src/private.h): every
+# The public nodes, then the pmu tool's private one (src/plugin.h): every
 # PMU_TOOL symbol, in a node named by this exact version.
 $(O)/libpmu.map: src/libpmu.map Makefile include/pmu.h
 	@mkdir -p $(@D)

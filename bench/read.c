@@ -31,7 +31,7 @@
 #include <linux/perf_event.h>
 
 #include "pmu.h"
-#include "arch.h"
+#include "counters/arch.h"
 #include "../test/set_peek.h"
 
 #define SW1 "task-clock"

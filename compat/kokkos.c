@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include <pmu.h>
-#include "internal.h"
+#include "base/internal.h"
 #include "connector.h"
 
 #define API __attribute__((visibility("default")))

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include <pmu.h>
-#include "internal.h"
+#include "base/internal.h"
 #include "fortran.h"
 #include "likwid_protos.h"
 

@@ -19,8 +19,9 @@
 
 #include <pmu.h>
 #include "merge.h"
-#include "outfile.h"
-#include "report.h"
+#include "base/outfile.h"
+#include "base/report_path.h"
+#include "zerocode/zerocode.h"
 #include "tool_err.h"
 
 #define API __attribute__((visibility("default")))

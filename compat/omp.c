@@ -26,7 +26,7 @@
 #endif
 
 #include <pmu.h>
-#include "internal.h"
+#include "base/internal.h"
 #include "connector.h"
 
 #define API __attribute__((visibility("default")))

@@ -26,7 +26,7 @@
 #endif
 
 #include <pmu.h>
-#include "internal.h"
+#include "base/internal.h"
 #include "fortran.h"
 #include "papi_protos.h"
 

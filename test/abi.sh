@@ -57,7 +57,7 @@ fi
 
 # The Debian symbols file: exactly the library's exported symbols and versions
 # (a version node's own symbol, shown as LIBPMU_0.5, is listed as LIBPMU_0.5@LIBPMU_0.5),
-# the tool's private node by one pattern, and _exit and _Exit under the C library's version (src/exit.c) by another.
+# the tool's private node by one pattern, and _exit and _Exit under the C library's version (src/zerocode/exit.c) by another.
 nm -D --defined-only --with-symbol-versions "$lib" | awk '{print $3}' | grep -v 'LIBPMU_PRIVATE_\|GLIBC_' |
 	sed 's/@@*/@/; s/^\(LIBPMU_[0-9.]*\)$/\1@\1/' | LC_ALL=C sort > "$d/exported"
 if nm -D --defined-only --with-symbol-versions "$lib" | grep -q '@LIBPMU_PRIVATE_'; then

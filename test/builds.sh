@@ -38,7 +38,7 @@ other_version() {
 }
 # No circle: neither #include "..." between src/ and tools/ files, nor calls between their objects.
 no_circle() {
-	for f in src/*.[ch] src/arch/*.h tools/*.[ch]; do
+	for f in src/*/*.[ch] src/*.h tools/*.[ch]; do
 		for i in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
 			for t in "$(dirname "$f")/$i" "src/$i" "tools/$i"; do
 				[ -f "$t" ] && { echo "$f $(realpath --relative-to=. "$t")"; break; }
@@ -46,13 +46,40 @@ no_circle() {
 		done
 	done > build/include.edges
 	tsort build/include.edges > /dev/null || return 1
-	for o in build/src/*.o build/tools/*.o; do nm --defined-only -g "$o" | awk -v o="$o" '{ print $3, o }'; done |
+	for o in build/src/*/*.o build/tools/*.o; do nm --defined-only -g "$o" | awk -v o="$o" '{ print $3, o }'; done |
 		sort > build/defs.list
-	for o in build/src/*.o build/tools/*.o; do nm -u "$o" | awk -v o="$o" '{ print $2, o }'; done | sort > build/uses.list
+	for o in build/src/*/*.o build/tools/*.o; do nm -u "$o" | awk -v o="$o" '{ print $2, o }'; done | sort > build/uses.list
 	join build/uses.list build/defs.list | awk '$2 != $3 { print $2, $3 }' | sort -u > build/call.edges
 	[ -s build/call.edges ] && tsort build/call.edges > /dev/null
 }
 run no-circle no_circle
+# Layers: the folders of src/ in the order of HACKING.md's table; no file includes, and no
+# object calls, a layer above its own.
+layers() {
+	order=$(sed -n "/^### The library's layers/,/^Beside the layers/s/^| \`src\\/\\([a-z]*\\)\\/\` |.*/\\1/p" HACKING.md |
+		tr '\n' ' ')
+	rank() { i=0; for l in $order; do [ "$l" = "$1" ] && { echo $i; return; }; i=$((i + 1)); done; echo 99; }
+	[ -n "$order" ] || { echo "no layer table in HACKING.md"; return 1; }
+	for d in src/*/; do
+		l=$(basename "$d")
+		case " $order arch uapi " in *" $l "*) ;; *) echo "src/$l/: not a layer of HACKING.md's table ($order)"; return 1 ;; esac
+	done
+	for f in src/*/*.[ch]; do
+		l=$(basename "$(dirname "$f")")
+		for i in $(sed -n 's/^#include "\([a-z]*\)\/.*/\1/p' "$f"); do
+			[ "$i" = arch ] || [ "$(rank "$i")" -le "$(rank "$l")" ] || echo "$f ($l) includes $i/"
+		done
+	done > build/layer.bad
+	for o in build/src/*/*.o; do nm --defined-only -g "$o" | awk -v l="$(basename "$(dirname "$o")")" '{ print $3, l }'; done |
+		sort > build/layer.defs
+	for o in build/src/*/*.o; do nm -u "$o" | awk -v l="$(basename "$(dirname "$o")")" -v o="$o" '{ print $2, l, o }'; done |
+		sort | join - build/layer.defs | while read -r sym lu o ld; do
+			[ "$(rank "$ld")" -le "$(rank "$lu")" ] || echo "$o ($lu) calls $sym ($ld)"
+		done >> build/layer.bad
+	cat build/layer.bad
+	[ ! -s build/layer.bad ] && echo "layers, bottom up: $order"
+}
+run layers layers
 # Functions a reader can hold: none in src/, tools/ or compat/ over 80 lines, its signature and
 # braces counted (a function's body opens with "{" alone at the start of a line).
 short_functions() {
@@ -60,7 +87,7 @@ short_functions() {
 		/^\{$/ { start = sig }
 		/^\}$/ && start { if (FNR - start + 1 > 80) { printf "%s:%d: %d lines\n", FILENAME, start, FNR - start + 1; bad = 1 } start = 0 }
 		/^$|^[}#]|^\/\*|^ \*|;$/ { sig = FNR + 1 }
-		END { exit !bad }' src/*.[ch] src/arch/*.h tools/*.[ch] compat/*.c
+		END { exit !bad }' src/*/*.[ch] src/*.h tools/*.[ch] compat/*.c
 }
 run functions-80-lines short_functions
 run lib-has-no-tool-code no_tool_code

@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 
 #include "cpu_pmu.h"
-#include "event.h"
+#include "events/event.h"
 #include "test.h"
 
 /* test/fixtures from the repo root, or next to the build directory. */

@@ -3,7 +3,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "event.h"	/* pmu__cache_parse, and the grammar of format.h */
+#include "events/event.h"	/* pmu__cache_parse, and the grammar of format.h */
 #include "field_get.h"
 #include "test.h"
 

@@ -9,8 +9,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "event.h"
-#include "event_pfm.h"
+#include "events/event.h"
+#include "events/event_pfm.h"
 #include "test.h"
 
 struct pfm_names {

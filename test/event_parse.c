@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <string.h>
 
-#include "event.h"
-#include "metrics.h"
+#include "events/event.h"
+#include "events/spellings.h"
 #include "test.h"
 
 static const struct {

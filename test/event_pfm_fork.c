@@ -10,8 +10,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "event.h"
-#include "event_pfm.h"
+#include "events/event.h"
+#include "events/event_pfm.h"
 #include "pmu.h"
 #include "test.h"
 

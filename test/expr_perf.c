@@ -12,8 +12,8 @@
 #include <math.h>
 
 #include "test.h"
-#include "internal.h"
-#include "expr.h"
+#include "base/internal.h"
+#include "base/expr.h"
 
 /* ---- callbacks: events FOO=1, BAR=2 (as perf's test), literals, metrics ---- */
 

@@ -20,8 +20,8 @@
 #include <sys/wait.h>
 
 #include "test.h"
-#include "internal.h"
-#include "expr.h"
+#include "base/internal.h"
+#include "base/expr.h"
 
 #define TARBALL "/usr/src/linux-source-6.1.tar.xz"
 #define TAR_ARCH "linux-source-6.1/tools/perf/pmu-events/arch"

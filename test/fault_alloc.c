@@ -15,7 +15,7 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
-#include "event.h"
+#include "events/event.h"
 #include "test.h"
 
 /* The subcommands, linked in: each names its usage() apart. */
@@ -31,7 +31,7 @@
 #undef usage
 #define usage pmu_usage
 #define main pmu_tool_main
-#include "../tools/pmu.c"
+#include "../tools/main.c"
 #undef main
 #undef usage
 

@@ -25,7 +25,7 @@ run build-static sh -c "cc examples/count.c \$(pkg-config --cflags libpmu) $p/li
 run run-static "$d/count-static" task-clock
 run soname sh -c "readelf -d $p/lib/libpmu.so.0 | grep -q 'SONAME.*libpmu.so.0'"
 # The public API is exported, pmu_*; the internal pmu__* only what the pmu
-# tool uses, in the node of this exact version (src/private.h).
+# tool uses, in the node of this exact version (src/plugin.h).
 v=$(sed -n 's/^#define PMU_VERSION_[A-Z]* //p' include/pmu.h | paste -sd.)
 run exports sh -c "objdump -T $p/lib/libpmu.so | awk '\$2 == \"g\" && \$4 != \"*UND*\" && \$(NF-1) != \$NF {print \$(NF-1), \$NF}' > $d/syms &&
 	! grep -v '^LIBPMU\|^GLIBC_' $d/syms | awk '{print \$2}' | grep -v '^pmu_[a-z]' &&

@@ -8,10 +8,10 @@
 #include <math.h>
 
 #include "test.h"
-#include "internal.h"
-#include "expr.h"
-#include "metric_defs.h"
-#include "metric_use.h"	/* pmu__metric_builtin() */
+#include "base/internal.h"
+#include "base/expr.h"
+#include "base/metric_defs.h"
+#include "metrics/metric_use.h"	/* pmu__metric_builtin() */
 
 static const struct {
 	const char *event;

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <sys/wait.h>
 
-#include "metric_use.h"
+#include "metrics/metric_use.h"
 #include "test.h"
 #include "tool_run.h"
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "test.h"
-#include "metric_use.h"
+#include "metrics/metric_use.h"
 
 /* The plan's keys, ' '-separated. */
 static void keys(const char *const *ev, unsigned n, const char *named, const char *want)

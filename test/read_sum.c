@@ -9,7 +9,7 @@
  */
 #include <string.h>
 
-#include "set_ops.h"
+#include "counters/set_ops.h"
 #include "test.h"
 
 int main(void)

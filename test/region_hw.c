@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "pmu.h"
-#include "thread.h"
+#include "regions/thread.h"
 #include "test.h"
 
 static volatile uint64_t sink;

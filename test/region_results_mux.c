@@ -16,7 +16,7 @@
 
 #include "pmu.h"
 #include "test.h"
-#include "region.h"
+#include "regions/region.h"
 
 static int halve;
 

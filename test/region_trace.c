@@ -12,7 +12,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "json.h"
+#include "base/json.h"
 #include "report_capture.h"
 #include "test.h"
 

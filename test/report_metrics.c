@@ -7,9 +7,9 @@
  */
 #include <errno.h>
 
-#include "expr.h"
-#include "metric_use.h"
-#include "metrics.h"
+#include "base/expr.h"
+#include "metrics/metric_use.h"
+#include "events/spellings.h"
 #include "test.h"
 
 /* Where identifier i of the expression of the metric of that key is among events[0..n), or -1. */

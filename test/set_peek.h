@@ -5,7 +5,7 @@
 
 #include <errno.h>
 
-#include "set.h"
+#include "counters/set.h"
 
 /* How many counters a set has (one per event but on hybrid machines). */
 static inline unsigned pmu__counters(const struct pmu_set *set)

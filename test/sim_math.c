@@ -12,7 +12,7 @@
 #include <stdbool.h>
 
 #include "test.h"
-#include "readpage.h"	/* and through pmu.h, pmu/inline.h */
+#include "counters/readpage.h"	/* and through pmu.h, pmu/inline.h */
 #include "sim_ref.h"
 
 /* Wrong on purpose: what the references must catch. */

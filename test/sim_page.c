@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include "test.h"
 #include "pmu.h"	/* pmu_inl_page_read(), the inline read */
-#include "readpage.h"
+#include "counters/readpage.h"
 #include "sim_ref.h"
 
 static struct perf_event_mmap_page pg __attribute__((aligned(4096)));

@@ -20,7 +20,7 @@
 #include <sched.h>
 #include "test.h"
 #include "pmu.h"	/* pmu_inl_page_read(), the inline read */
-#include "readpage.h"
+#include "counters/readpage.h"
 #include "sim_ref.h"
 
 #define NREG 34			/* page indices 1..33 */

@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "event.h"
-#include "sysfs.h"
+#include "events/event.h"
+#include "events/sysfs.h"
 #include "test.h"
 
 static char root[64], tool[4200];

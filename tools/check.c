@@ -8,7 +8,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 
-#include "private.h"
+#include "plugin.h"
 #include "policy.h"
 #include "cmds.h"
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "diff.h"
-#include "private.h"
+#include "plugin.h"
 #include "report_read.h"
 #include "tool_err.h"
 

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "private.h"
+#include "plugin.h"
 #include "cmds.h"
-#include "perf_json.h"
+#include "events/perf_json.h"
 #include "tool_err.h"
 
 /* --available opens each of at most this many tracepoints (some 40 ms each), else one per subsystem */

@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "private.h"
+#include "plugin.h"
 #include "cmds.h"
-#include "perf_json.h"
+#include "events/perf_json.h"
 #include "tool_err.h"
 
 static int by_str(const void *a, const void *b)

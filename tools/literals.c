@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "literals.h"
-#include "perf_cpu.h"
-#include "private.h"
+#include "events/perf_cpu.h"
+#include "plugin.h"
 
 /* A file of /sys/devices/system/cpu holding a number. */
 static bool cpu_sys_num(const char *file, long *v)

@@ -10,7 +10,7 @@
 
 #include "tool_err.h"
 #include "merge.h"
-#include "private.h"
+#include "plugin.h"
 
 int merge_nomem(void)
 {

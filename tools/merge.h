@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "private.h"
+#include "plugin.h"
 
 /* The version of the merged report's json ("merged"), that merge_in.c reads back. */
 #define MERGE_FORMAT 1

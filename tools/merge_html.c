@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "merge.h"
-#include "private.h"
+#include "plugin.h"
 
 static void proc_label(char *buf, size_t size, const struct merge *m, unsigned i)
 {

@@ -12,7 +12,7 @@
 
 #include "tool_err.h"
 #include "merge.h"
-#include "private.h"
+#include "plugin.h"
 #include "report_read.h"
 
 /* A process index of the file's own list: into *g, the merge's. */

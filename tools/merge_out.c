@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "merge.h"
-#include "private.h"
+#include "plugin.h"
 
 /* Up to this many processes the table lists them all; past it, those of a min or max. */
 #define TABLE_PROCS 16

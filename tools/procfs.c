@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "private.h"
+#include "plugin.h"
 #include "procfs.h"
 
 static bool all_digits(const char *s)

@@ -20,7 +20,7 @@
 
 #include "tool_err.h"
 #include "merge.h"
-#include "private.h"
+#include "plugin.h"
 #include "cmds.h"
 
 static int usage(FILE *f)

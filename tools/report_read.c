@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "tool_err.h"
-#include "private.h"
+#include "plugin.h"
 #include "report_read.h"
 
 

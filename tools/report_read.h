@@ -3,7 +3,7 @@
 #ifndef PMU_TOOL_REPORT_READ_H
 #define PMU_TOOL_REPORT_READ_H
 
-#include "json.h"
+#include "base/json.h"
 
 /* A region of a json report read back: its totals over threads. */
 struct pmu__rep_region {

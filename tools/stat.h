@@ -13,9 +13,9 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
-#include "outfile.h"
+#include "base/outfile.h"
 #include "pmu.h"
-#include "perf_json.h"
+#include "events/perf_json.h"
 #include "stat_target.h"
 
 #define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults"

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "private.h"
+#include "plugin.h"
 #include "cmds.h"
-#include "perf_json.h"
+#include "events/perf_json.h"
 #include "stat.h"
 
 static int usage(FILE *f)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "private.h"
+#include "plugin.h"
 #include "stat.h"
 #include "tool_err.h"
 

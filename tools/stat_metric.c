@@ -15,8 +15,8 @@
 #include <strings.h>
 
 #include "literals.h"
-#include "perf_cpu.h"
-#include "private.h"
+#include "events/perf_cpu.h"
+#include "plugin.h"
 #include "stat.h"
 #include "tool_err.h"
 

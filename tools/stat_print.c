@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "private.h"
+#include "plugin.h"
 #include "stat.h"
 
 /* The standard deviation of the mean, as perf stat computes it. */

@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "private.h"
+#include "plugin.h"
 #include "stat.h"
 #include "tool_err.h"
 

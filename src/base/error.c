@@ -7,7 +7,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 
-#include "internal.h"
+#include "base/internal.h"
 
 static __thread char msg[512];
 

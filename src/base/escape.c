@@ -6,8 +6,8 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "escape.h"
-#include "format.h"
+#include "base/escape.h"
+#include "base/format.h"
 
 static const char hex[] = "0123456789abcdef";
 

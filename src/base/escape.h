@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "internal.h"
+#include "base/internal.h"
 
 /*
  * Text (tables, terminals, messages): valid UTF-8 as it is, but control

@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "expr_int.h"
+#include "base/internal.h"
+#include "base/expr_int.h"
 
 static const char *const lit_names[PMU_EXPR_NLITS] = {
 	[PMU_EXPR_SMT_ON] = "#smt_on",

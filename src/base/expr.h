@@ -31,7 +31,7 @@
 
 #include <stdbool.h>
 
-#include "internal.h"
+#include "base/internal.h"
 
 #define PMU_EXPR_MAX_LEN 65536	/* bytes of an expression; perf 6.1's longest has 1,300 */
 #define PMU_EXPR_MAX_DEPTH 128	/* nesting of parentheses, unary minus, calls and else-if */

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "expr_int.h"
+#include "base/internal.h"
+#include "base/expr_int.h"
 
 /* ---- evaluation ---- */
 

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "expr.h"
+#include "base/expr.h"
 
 enum op {
 	N_NUM, N_LIT, N_ID, N_SRC,	/* leaves */

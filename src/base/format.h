@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "internal.h"
+#include "base/internal.h"
 
 /* perf_event_attr gained config3 in Linux 6.3; older headers lack it. */
 #ifdef PERF_ATTR_SIZE_VER8

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "escape.h"
-#include "html.h"
+#include "base/escape.h"
+#include "base/html.h"
 
 void pmu__html_head(FILE *f, const char *title)
 {

@@ -9,7 +9,7 @@
 
 #include <stdio.h>
 
-#include "internal.h"
+#include "base/internal.h"
 
 /* The page up to <body>: title (escaped), the style. */
 PMU_TOOL void pmu__html_head(FILE *f, const char *title);

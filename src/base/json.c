@@ -18,10 +18,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "escape.h"
-#include "format.h"
-#include "internal.h"
-#include "json.h"
+#include "base/escape.h"
+#include "base/format.h"
+#include "base/internal.h"
+#include "base/json.h"
 
 struct parser {
 	const char *name;	/* for messages: the file's path */

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "internal.h"
+#include "base/internal.h"
 
 
 #define PMU_JSON_DEPTH 64		/* nesting levels read */

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
-#include "internal.h"
-#include "metric_defs.h"
+#include "base/internal.h"
+#include "base/metric_defs.h"
 
 /*
  * The generic events' names, '-' escaped as the language wants. A division

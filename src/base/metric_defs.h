@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 
-#include "internal.h"
+#include "base/internal.h"
 
 struct pmu__metric_def {
 	const char *name;	/* "IPC" */

@@ -8,8 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "escape.h"
-#include "outfile.h"
+#include "base/escape.h"
+#include "base/outfile.h"
 
 /* A link to a stream is followed only when its owner is root or the caller (as /dev/stderr is root's). */
 static bool link_trusted(const struct stat *lst)

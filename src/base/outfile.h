@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "internal.h"
+#include "base/internal.h"
 
 struct pmu__out {
 	FILE *f;

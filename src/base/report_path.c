@@ -10,7 +10,7 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "base/report_path.h"
 
 const char *pmu__report_format(const char *path)
 {

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "set_ops.h"
-#include "sysfs.h"
+#include "counters/set_ops.h"
+#include "events/sysfs.h"
 
 static bool is_core_type(uint32_t type)
 {

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "set_ops.h"
-#include "readpage.h"
-#include "arch.h"
+#include "counters/set_ops.h"
+#include "counters/readpage.h"
+#include "counters/arch.h"
 
 /* Every counter through read(2), one call per group, into c->rd. */
 int pmu__read_counters(struct pmu_set *set)

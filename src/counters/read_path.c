@@ -9,10 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "set_ops.h"
-#include "sysfs.h"
-#include "readpage.h"
-#include "arch.h"
+#include "counters/set_ops.h"
+#include "events/sysfs.h"
+#include "counters/readpage.h"
+#include "counters/arch.h"
 
 /* Software, tracepoint and breakpoint events: the kernel keeps no counter for them. */
 static const char *type_blocker(const struct pmu__attr *a)

@@ -15,9 +15,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "set_ops.h"
-#include "sysfs.h"
-#include "arch.h"
+#include "counters/set_ops.h"
+#include "events/sysfs.h"
+#include "counters/arch.h"
 
 #ifndef MADV_WIPEONFORK
 #define MADV_WIPEONFORK 18

@@ -8,7 +8,7 @@
 #ifndef PMU_SET_OPS_H
 #define PMU_SET_OPS_H
 
-#include "set.h"
+#include "counters/set.h"
 
 /* plan.c */
 /* Parses events into c->attr, c->ctr and c->names. 0 or -errno. */

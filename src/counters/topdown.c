@@ -21,10 +21,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "set_ops.h"
-#include "sysfs.h"
-#include "readpage.h"
-#include "arch.h"
+#include "counters/set_ops.h"
+#include "events/sysfs.h"
+#include "counters/readpage.h"
+#include "counters/arch.h"
 
 #define TD_SLOTS_IDX ((1u << 30 | 3) + 1)	/* the pages' index: INTEL_PMC_FIXED_RDPMC_BASE | 3, + 1 */
 #define TD_METRIC_IDX ((1u << 29) + 1)		/* INTEL_PMC_FIXED_RDPMC_METRICS + 1 */

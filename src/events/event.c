@@ -14,8 +14,8 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "event.h"
-#include "event_pfm.h"
+#include "events/event.h"
+#include "events/event_pfm.h"
 
 /* Software events that only ever happen in kernel context: user-only would always read 0. */
 static bool kernel_only(const struct perf_event_attr *a)

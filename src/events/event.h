@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sysfs.h"
+#include "events/sysfs.h"
 
 /* ---- resolved events (event.c) ---- */
 

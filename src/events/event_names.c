@@ -5,7 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "event.h"
+#include "events/event.h"
 
 const struct pmu__name_id pmu__hw_names[] = {
 	{ "cycles", PERF_COUNT_HW_CPU_CYCLES, "CPU cycles" },

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "event_pfm.h"
-#include "internal.h"
+#include "events/event_pfm.h"
+#include "base/internal.h"
 
 int pmu__err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -17,8 +17,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "perf_cpu.h"
-#include "sysfs.h"
+#include "events/perf_cpu.h"
+#include "events/sysfs.h"
 
 /* This CPU's identifier as perf writes it: x86 "GenuineIntel-6-8F-8", arm64 "0x00000000410fd0c0". */
 static int cpu_id(bool arm, char *buf, size_t size)

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "internal.h"
+#include "base/internal.h"
 
 /* This CPU's model directory under archdir (mapfile.csv) into model: 0, or -errno with a message. */
 int pj_pick_model(const char *archdir, bool arm, char *model, size_t size);

@@ -14,10 +14,11 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "json.h"
-#include "perf_cpu.h"
-#include "perf_events.h"
-#include "private.h"
+#include "base/json.h"
+#include "events/perf_cpu.h"
+#include "events/perf_events.h"
+#include "events/event.h"
+#include "events/sysfs.h"
 
 const char *pj_str(const struct pmu__json *o, const char *key)
 {

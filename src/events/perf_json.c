@@ -14,10 +14,10 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "json.h"
-#include "perf_cpu.h"
-#include "perf_events.h"
-#include "perf_json.h"
+#include "base/json.h"
+#include "events/perf_cpu.h"
+#include "events/perf_events.h"
+#include "events/perf_json.h"
 
 
 static struct {

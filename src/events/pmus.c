@@ -12,7 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "sysfs.h"
+#include "events/sysfs.h"
 
 void pmu__desc_free(struct pmu__desc *d)
 {

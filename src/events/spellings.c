@@ -2,8 +2,8 @@
 /* Events by their every spelling, for the metrics: see metrics.h. */
 #include <string.h>
 
-#include "format.h"
-#include "metrics.h"
+#include "base/format.h"
+#include "events/spellings.h"
 
 #define CYCLES "cycles", "cpu-cycles", "cpu_cycles"
 #define CLOCKS "task-clock", "cpu-clock"

@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "internal.h"
+#include "base/internal.h"
 
 #define PMU_METRIC_SPELLINGS 5	/* a NULL-ended list of names */
 

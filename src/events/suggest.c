@@ -8,7 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "event.h"
+#include "events/event.h"
 
 #define SUGGEST 3
 struct suggest {

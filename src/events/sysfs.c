@@ -18,7 +18,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "sysfs.h"
+#include "events/sysfs.h"
 
 /* ---- the root ---- */
 

@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "event.h"
-#include "metric_defs.h"	/* pmu__metric_scale_unit(): a ScaleUnit and a .scale are read alike */
+#include "events/event.h"
+#include "base/metric_defs.h"	/* pmu__metric_scale_unit(): a ScaleUnit and a .scale are read alike */
 
 enum { T_USER = 1, T_ALIAS = 2, T_NEED = 4 };
 

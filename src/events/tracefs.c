@@ -17,7 +17,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "sysfs.h"
+#include "events/sysfs.h"
 
 /* Where tracefs may be: $PMU_TRACEFS alone when set, else the system's two places. */
 static const char *tracefs_root(unsigned i)

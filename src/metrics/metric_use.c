@@ -9,12 +9,12 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "event.h"
-#include "expr.h"
-#include "metric_use.h"
-#include "metrics.h"
-#include "perf_json.h"
-#include "sysfs.h"
+#include "events/event.h"
+#include "base/expr.h"
+#include "metrics/metric_use.h"
+#include "events/spellings.h"
+#include "events/perf_json.h"
+#include "events/sysfs.h"
 
 #define NBUILTIN (pmu__metric_ndefs + pmu__metric_ntopdown)
 

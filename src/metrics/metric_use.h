@@ -11,8 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "internal.h"
-#include "metric_defs.h"
+#include "base/internal.h"
+#include "base/metric_defs.h"
 
 struct pmu__expr;
 

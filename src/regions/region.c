@@ -23,10 +23,10 @@
 
 #include <sched.h>
 
-#include "readpage.h"	/* pmu__scale() */
-#include "region_int.h"
-#include "trace.h"
-#include "set.h"
+#include "counters/readpage.h"	/* pmu__scale() */
+#include "regions/region_int.h"
+#include "regions/trace.h"
+#include "counters/set.h"
 
 /* ---- How the end paths add a call to a region's figures (sum, min, max, sum of squares, times), under its seqcount ---- */
 

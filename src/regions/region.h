@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "thread.h"
+#include "regions/thread.h"
 
 #define PMU_REGION_NAMES 256	/* distinct region names per process */
 #define PMU_REGION_CAL PMU_REGION_NAMES	/* the id of compensation's own region (region_comp.c), no name's */

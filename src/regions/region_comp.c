@@ -19,9 +19,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "format.h"	/* pmu__show() */
-#include "region_int.h"
-#include "set.h"
+#include "base/format.h"	/* pmu__show() */
+#include "regions/region_int.h"
+#include "counters/set.h"
 
 #define CAL_PAIRS (1u << PMU_COMP_SHIFT)
 #define CAL_TRIES 3

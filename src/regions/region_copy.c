@@ -3,7 +3,7 @@
 #include <sched.h>
 #include <string.h>
 
-#include "region_int.h"
+#include "regions/region_int.h"
 
 bool pmu__region_used(const struct pmu__thr *thr)
 {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "region.h"
+#include "regions/region.h"
 
 /* A word of a name, read through a char pointer. */
 typedef uint64_t __attribute__((may_alias)) pmu__word;

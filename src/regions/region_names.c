@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "region_int.h"
+#include "regions/region_int.h"
 
 #define TAB_SIZE (2 * PMU_REGION_NAMES)	/* open addressing, at most half full */
 

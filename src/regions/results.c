@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "format.h"
-#include "region.h"
-#include "results.h"
+#include "base/format.h"
+#include "regions/region.h"
+#include "regions/results.h"
 
 /*
  * Sum of squares of deviations from the mean (M2) of one thread's figure f

@@ -8,7 +8,7 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "metric_use.h"
+#include "metrics/metric_use.h"
 
 /* One region in one thread, or in total: figure 0 is ns, 1..n the events. */
 struct pmu__rent {

@@ -22,11 +22,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "escape.h"
-#include "event.h"
-#include "metric_use.h"
-#include "set_ops.h"	/* pmu__set_event_socket() */
-#include "thread.h"
+#include "base/escape.h"
+#include "events/event.h"
+#include "metrics/metric_use.h"
+#include "counters/set_ops.h"	/* pmu__set_event_socket() */
+#include "regions/thread.h"
 
 static pthread_mutex_t tlock = PTHREAD_MUTEX_INITIALIZER;	/* the lists, the configuration */
 static struct pmu__thr *tlist, *tlast;	/* oldest first */

@@ -12,7 +12,7 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "internal.h"
+#include "base/internal.h"
 
 /* An event's unit (pmu_unit()), and whether it counts socket-wide (PMU_SOCKET_WIDE). */
 struct pmu__evunit {

@@ -7,12 +7,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "escape.h"
-#include "outfile.h"
-#include "report.h"
-#include "set.h"
-#include "thread.h"
-#include "trace.h"
+#include "base/escape.h"
+#include "base/outfile.h"
+#include "base/report_path.h"
+#include "counters/set.h"
+#include "regions/thread.h"
+#include "regions/trace.h"
 
 #define TRACE_CALLS 100000	/* calls a thread keeps, by default */
 

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "region.h"
+#include "regions/region.h"
 
 struct pmu__trace;
 

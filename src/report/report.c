@@ -16,14 +16,15 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "escape.h"
-#include "outfile.h"
-#include "region.h"
-#include "trace.h"
-#include "report.h"
-#include "thread.h"	/* pmu__skipped_next() */
-#include "results.h"
-#include "sysfs.h"
+#include "base/escape.h"
+#include "base/outfile.h"
+#include "regions/region.h"
+#include "regions/trace.h"
+#include "base/report_path.h"
+#include "report/report.h"
+#include "regions/thread.h"	/* pmu__skipped_next() */
+#include "regions/results.h"
+#include "events/sysfs.h"
 
 #define ENT(s, k, id) pmu__results_ent(s, k, id)
 

@@ -12,11 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "escape.h"
-#include "html.h"
-#include "report.h"
-#include "results.h"
-#include "sysfs.h"
+#include "base/escape.h"
+#include "base/html.h"
+#include "report/report.h"
+#include "regions/results.h"
+#include "events/sysfs.h"
 
 #define BARS_MAX 64	/* threads shown as bars under a region; more: the heatmap */
 

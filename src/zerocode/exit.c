@@ -8,7 +8,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "base/internal.h"
 
 void pmu__zero_quick_exit(void);
 

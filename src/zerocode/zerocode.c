@@ -12,11 +12,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "escape.h"
-#include "region.h"
-#include "report.h"
-#include "thread.h"
-#include "trace.h"
+#include "base/escape.h"
+#include "regions/region.h"
+#include "base/report_path.h"
+#include "zerocode/zerocode.h"
+#include "regions/thread.h"
+#include "regions/trace.h"
 
 #define WHOLE_RUN "(whole run)"
 

@@ -7,7 +7,7 @@
 #define PMU_TEST_A64_H
 
 #include "../guest.h"
-#include "arch.h"
+#include "counters/arch.h"
 
 #define A64_CYCLE_IDX 32	/* PMCCNTR_EL0 in the page's 1-based index */
 

@@ -13,8 +13,8 @@
  *   blank, with the notes that name caps/slots, never a number.
  */
 #include "a64.h"
-#include "private.h"
-#include "metric_use.h"	/* pmu__metric_builtin() */
+#include "plugin.h"
+#include "metrics/metric_use.h"	/* pmu__metric_builtin() */
 #include "tool_run.h"
 
 #define SPIN 1000000	/* the loop: 2 * SPIN + 1 instructions */

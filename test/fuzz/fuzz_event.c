@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "event.h"
+#include "events/event.h"
 
 static const char *const trees[] = {
 	"intel", "intel_hybrid", "amd_zen", "arm64", "arm64_big_little", "riscv", "powerpc", "broken",

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "expr.h"
+#include "base/internal.h"
+#include "base/expr.h"
 
 static struct pmu__expr *input, *other;
 

@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "event.h"
-#include "sysfs.h"
+#include "events/event.h"
+#include "events/sysfs.h"
 
 static char root[PATH_MAX], alias[PATH_MAX + 32], format[PATH_MAX + 32], tpid[PATH_MAX + 64];
 

@@ -7,7 +7,7 @@
 #define PMU_TEST_RV64_H
 
 #include "../guest.h"
-#include "arch.h"
+#include "counters/arch.h"
 
 /* The page's index is 1 + the counter's CSR number - 0xc00: 1 cycle, 3 instret, 4.. hpmcounter3.. */
 #define RV64_IDX_CYCLE 1

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/* Zero-code mode (zerocode.c) beyond its start before main(): what a plugin takes over. */
+#ifndef PMU_ZEROCODE_H
+#define PMU_ZEROCODE_H
+
+#include "base/internal.h"
+
+/*
+ * zerocode.c: zero-code mode's report taken over by a caller that writes it
+ * otherwise (libpmu-mpi's one report per job): this thread's regions ended
+ * ("(whole run)" on the main thread), none written at exit. PMU_REPORT's
+ * name ("stderr" without one), or NULL when this process writes no
+ * zero-code report.
+ */
+PMU_TOOL const char *pmu__zero_finish(void);
+
+#endif
