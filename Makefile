@@ -65,11 +65,10 @@ ifeq ($(HAVE_LIBPFM),1)
 BASE_CFLAGS += -DHAVE_LIBPFM
 endif
 
-# Installed binaries find libpmu.so.0 relative to themselves ($ORIGIN), so a prefix
+# Installed plugins find libpmu.so.0 relative to themselves ($ORIGIN), so a prefix
 # anywhere, or moved, needs no LD_LIBRARY_PATH; the system's own directories get no RUNPATH.
 SYSTEM_LIBDIRS := /lib /usr/lib /lib64 /usr/lib64 $(if $(MULTIARCH),/lib/$(MULTIARCH) /usr/lib/$(MULTIARCH))
 ifeq ($(filter $(abspath $(LIBDIR)),$(SYSTEM_LIBDIRS)),)
-BIN_RUNPATH = -Wl,-rpath,'$$ORIGIN/$(shell realpath -m --relative-to=$(BINDIR) $(LIBDIR))'
 LIB_RUNPATH = -Wl,-rpath,'$$ORIGIN'
 endif
 
@@ -135,11 +134,10 @@ $(STATIC_LIB): $(AR_OBJS)
 	@echo "libpmu: libpfm4 $(if $(HAVE_LIBPFM),used,not used) (LIBPFM=$(LIBPFM))"
 	$(AR) rcs $@ $^
 
-# The public nodes, then the pmu tool's private one (src/plugin.h): every
-# PMU_TOOL symbol, in a node named by this exact version.
-$(O)/libpmu.map: src/libpmu.map Makefile include/pmu.h
+# The public nodes, then the plugins' private one (src/plugin.map), named by this exact version.
+$(O)/libpmu.map: src/libpmu.map src/plugin.map Makefile include/pmu.h
 	@mkdir -p $(@D)
-	{ cat src/libpmu.map; printf '\nLIBPMU_PRIVATE_%s {\n\tglobal:\n\t\tpmu__*;\n};\n' $(VERSION); \
+	{ cat src/libpmu.map; echo; sed 's/@VERSION@/$(VERSION)/' src/plugin.map; \
 	  $(if $(LIBC_EXIT_VER),printf '\n%s {\n\tglobal:\n\t\t_exit;\n\t\t_Exit;\n};\n' $(LIBC_EXIT_VER);) } > $@
 
 $(SHARED_LIB): $(SO_OBJS) $(O)/libpmu.map
@@ -148,19 +146,11 @@ $(SHARED_LIB): $(SO_OBJS) $(O)/libpmu.map
 	ln -sf libpmu.so.$(VERSION) $(O)/libpmu.so.$(SOMAJOR)
 	ln -sf libpmu.so.$(SOMAJOR) $(O)/libpmu.so
 
-# The pmu tool links libpmu.so.0 (static builds: libpmu.a). In the build tree
-# it finds the library beside it ($ORIGIN); the installed copy has BIN_RUNPATH,
-# linked by make install alone (as libtool relinks): make links the tool once.
-ifeq ($(STATIC),1)
-TOOL_LINK = $(STATIC_LIB)
-else
-TOOL_LINK = -L$(O) -lpmu
-endif
-$(O)/pmu: $(TOOL_OBJS) $(if $(filter 1,$(STATIC)),$(STATIC_LIB),$(SHARED_LIB))
-	$(CC) $(ALL_CFLAGS) $(PROG_LDFLAGS) $(LDFLAGS) -o $@ $(TOOL_OBJS) $(TOOL_LINK) \
-		$(if $(filter 1,$(STATIC)),,-Wl,-rpath,'$$ORIGIN') $(LDLIBS)
-$(O)/tools/pmu: $(TOOL_OBJS) $(if $(filter 1,$(STATIC)),$(STATIC_LIB),$(SHARED_LIB)) $(O)/install-paths
-	$(CC) $(ALL_CFLAGS) $(PROG_LDFLAGS) $(LDFLAGS) -o $@ $(TOOL_OBJS) $(TOOL_LINK) $(BIN_RUNPATH) $(LDLIBS)
+# The pmu tool links libpmu.a, as bpftool links libbpf: it stands alone, needs none of
+# libpmu.so's private exports (src/plugin.h, the plugins' alone), and runs beside any
+# libpmu.so.0, or none.
+$(O)/pmu: $(TOOL_OBJS) $(STATIC_LIB)
+	$(CC) $(ALL_CFLAGS) $(PROG_LDFLAGS) $(LDFLAGS) -o $@ $(TOOL_OBJS) $(STATIC_LIB) $(LDLIBS)
 
 # Tests and benchmarks link the static library: they may use internal headers,
 # and the tool's code (its JSON reader, its /proc readers) from its archive.
@@ -254,7 +244,7 @@ SUBST_IN = sed -e 's|@PREFIX@|$(PREFIX)|g; s|@LIBDIR@|$(LIBDIR)|g; s|@INCDIR@|$(
 	-e 's|@VERSION@|$(VERSION)|g; s|@SOMAJOR@|$(SOMAJOR)|g; s|@SIZEOF_VOID_P@|$(SIZEOF_VOID_P)|g' \
 	-e 's|@CMAKEDIR@|$(CMAKEDIR)|g'
 
-install: lib $(O)/tools/pmu
+install: lib $(O)/pmu
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGDIR) \
 		$(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
 	install -m 644 $(PUB_HDRS) $(DESTDIR)$(INCDIR)/
@@ -266,7 +256,7 @@ install: lib $(O)/tools/pmu
 	$(SUBST_IN) libpmu.pc.in > $(DESTDIR)$(PKGDIR)/libpmu.pc
 	$(SUBST_IN) cmake/libpmuConfig.cmake.in > $(DESTDIR)$(CMAKEDIR)/libpmuConfig.cmake
 	$(SUBST_IN) cmake/libpmuConfigVersion.cmake.in > $(DESTDIR)$(CMAKEDIR)/libpmuConfigVersion.cmake
-	install -m 755 $(O)/tools/pmu $(DESTDIR)$(BINDIR)/
+	install -m 755 $(O)/pmu $(DESTDIR)$(BINDIR)/
 	$(if $(MAN1),install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/)
 	$(if $(MAN3),install -m 644 $(MAN3) $(DESTDIR)$(MANDIR)/man3/)
 	$(if $(MAN7),install -m 644 $(MAN7) $(DESTDIR)$(MANDIR)/man7/)
@@ -300,7 +290,7 @@ uninstall:
 clean:
 	rm -rf $(if $(filter command line,$(origin O)),$(O),build build-*)
 
--include $(wildcard $(O)/*/*.d)
+-include $(wildcard $(O)/*/*.d $(O)/*/*/*.d)
 include mk/abi.mk
 
 .PHONY: FORCE all lib tests bench examples check check-host mutate check-arm64 check-riscv64 stress deb install uninstall clean

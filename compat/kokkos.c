@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include <pmu.h>
-#include "base/internal.h"
+#include "plugin.h"
 #include "connector.h"
 
 #define API __attribute__((visibility("default")))
@@ -178,9 +178,6 @@ API void kokkosp_destroy_profile_section(uint32_t id)
 }
 
 /* ---- start and end ---- */
-
-/* libpmu's private interface (the exact version's node): what a thread is inside, for libpmu-omp. */
-extern const char *(*pmu__region_label)(void);
 
 /*
  * The innermost kernel (or profile region) open on the calling thread:

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include <pmu.h>
-#include "base/internal.h"
+#include "plugin.h"
 #include "fortran.h"
 #include "likwid_protos.h"
 
@@ -99,11 +99,6 @@ static void warn(const char *what, const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg);
 	fputc('\n', stderr);
 }
-
-/* libpmu's private interface (the exact version's node): its event list splitter, its lenient set-up, metrics' events. */
-int pmu__event_next(const char **p, const char **tok, size_t *len);
-int pmu__thread_init_avail(const char *events, bool by_group, const char *who);
-int pmu__metric_expand(const char *events, char **spec, char **named);
 
 /* The index of event name e (len bytes) among the per-thread layer's, or -1. */
 static int event_index(const char *e, size_t len)

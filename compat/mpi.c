@@ -19,9 +19,7 @@
 
 #include <pmu.h>
 #include "merge.h"
-#include "base/outfile.h"
-#include "base/report_path.h"
-#include "zerocode/zerocode.h"
+#include "plugin.h"
 #include "tool_err.h"
 
 #define API __attribute__((visibility("default")))

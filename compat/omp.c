@@ -26,7 +26,7 @@
 #endif
 
 #include <pmu.h>
-#include "base/internal.h"
+#include "plugin.h"
 #include "connector.h"
 
 #define API __attribute__((visibility("default")))
@@ -436,11 +436,6 @@ static void warn_once(const char *what, int r)
 	if (r < 0 && !atomic_exchange(&said, 1))
 		fprintf(stderr, "libpmu-omp: %s: %s (said once)\n", what, pmu_errmsg());
 }
-
-/* libpmu's private interface (the exact version's node): what a thread is inside, as libpmu-kokkos names it. */
-extern const char *(*pmu__region_label)(void);
-/* and the thread's innermost region renamed (src/region.h) */
-extern int pmu__region_rename(const char *name);
 
 static void resolve(const void *ra);
 

@@ -26,7 +26,7 @@
 #endif
 
 #include <pmu.h>
-#include "base/internal.h"
+#include "plugin.h"
 #include "fortran.h"
 #include "papi_protos.h"
 
@@ -146,8 +146,6 @@ static const struct { const char *papi, *pmu; } rapl[] = {
 	{ "PP0_ENERGY", "power/energy-cores/" }, { "PP1_ENERGY", "power/energy-gpu/" },
 	{ "PSYS_ENERGY", "power/energy-psys/" },
 };
-
-unsigned pmu__pmu_cpus(const char *pmu, int *cpus, unsigned max);	/* libpmu's private interface */
 
 static const char *map_energy(const char *papi, double *factor, const char **why)
 {

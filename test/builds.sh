@@ -16,24 +16,43 @@ b() {
 	shift 2
 	have "$cc" && run "$name" make -s --no-print-directory WERROR=1 CC="$cc" "$@"
 }
-b gcc gcc O=build all tests bench
+b gcc gcc O=build all tests bench compat
 b clang clang O=build-clang all tests bench
 b generic gcc O=build-generic CFLAGS="-O2 -DPMU_ARCH_GENERIC" all tests bench
 b aarch64 aarch64-linux-gnu-gcc O=build/arm64 STATIC=1 all tests bench
 b riscv64 riscv64-linux-gnu-gcc O=build-riscv64 STATIC=1 all tests bench
-# The library/tool boundary: libpmu.a holds no code of the tool's (its JSON
-# reader and report schema, /proc's tasks); the tool links libpmu.so.0, and
-# fails to load, naming the version it needs, beside another version's library.
+# The library/tool boundary: libpmu.a holds no code of the tool's (its JSON reader and report
+# schema, /proc's tasks). The tool links libpmu.a and stands alone; the plugins link libpmu.so.0,
+# call only the private exports src/plugin.map lists (at most 20, each declared PMU_PLUGIN and its
+# users named in src/plugin.h), keep no copy of what it exports, and fail to load, naming the
+# version they need, beside another version's library.
 v=$(sed -n 's/^#define PMU_VERSION_[A-Z]* //p' include/pmu.h | paste -sd.)
 no_tool_code() {
 	nm --defined-only build/libpmu.a > build/libpmu.a.nm || return 1
 	! grep -E ' (pmu__rep_[a-z]*|pmu__task_[a-z]*|pmu__online_cpus|pmu__policy|merge_[a-z]*)$' build/libpmu.a.nm &&
 		grep -q ' pmu__event_parse$' build/libpmu.a.nm
 }
-links_lib() { ldd build/pmu | grep "libpmu.so.0 => $PWD/build/libpmu.so.0"; }
+tool_alone() { ! readelf -d build/pmu | grep 'NEEDED.*libpmu'; }
+private_exports() {
+	sed -n 's/^\t\t\(pmu__[a-z_0-9]*\);$/\1/p' src/plugin.map | sort > build/private.map
+	nm -D --defined-only build/libpmu.so.0 | sed -n 's/.* \(pmu__[a-z_0-9]*\)@.*/\1/p' | sort > build/private.nm
+	sed -n 's/^PMU_PLUGIN .*[ *]\(pmu__[a-z_0-9]*\)[();].*/\1/p' src/*/*.h | sort > build/private.decl
+	sed -n 's/^ \*   \(pmu__[a-z_0-9]*\)  .*/\1/p' src/plugin.h | sort > build/private.doc
+	for f in nm decl doc; do diff build/private.map "build/private.$f" || { echo "src/plugin.map and $f differ"; return 1; }; done
+	echo "$(wc -l < build/private.map) private exports"
+	[ "$(wc -l < build/private.map)" -le 20 ]
+}
+plugins_share() {
+	nm -D --defined-only build/libpmu.so.0 | awk '{ sub(/@.*/, "", $3); print $3 }' | sort > build/lib.exports
+	for p in build/libpmu-*.so; do
+		nm --defined-only "$p" | awk '{ print $3 }' | sort | comm -12 - build/lib.exports | sed "s|^|$p: a copy of |"
+	done > build/plugin.copies
+	cat build/plugin.copies
+	[ ! -s build/plugin.copies ]
+}
 other_version() {
 	make -s --no-print-directory O=build-otherver VERSION=0.0.0 build-otherver/libpmu.so.0.0.0 || return 1
-	! LD_LIBRARY_PATH=build-otherver build/pmu version > build-otherver/out 2>&1 &&
+	! LD_LIBRARY_PATH=build-otherver LD_PRELOAD="$PWD/build/libpmu-papi.so.0" /bin/true > build-otherver/out 2>&1 &&
 		grep -F "version \`LIBPMU_PRIVATE_$v' not found" build-otherver/out
 }
 # No circle: neither #include "..." between src/ and tools/ files, nor calls between their objects.
@@ -91,8 +110,10 @@ short_functions() {
 }
 run functions-80-lines short_functions
 run lib-has-no-tool-code no_tool_code
-run tool-links-lib links_lib
-run tool-other-version other_version
+run tool-stands-alone tool_alone
+run private-exports private_exports
+run plugins-share-library plugins_share
+run plugin-other-version other_version
 # The installed header alone, as an outside C11 or C++17 program sees it, on every architecture.
 hdr() {
 	name=$1 cc=$2 src=$3

@@ -52,10 +52,13 @@ run libpmu-dev has libpmu-dev usr/include/pmu.h usr/lib/$m/libpmu.so usr/lib/$m/
 run libpmu-tools has libpmu-tools usr/bin/pmu usr/share/man/man1/pmu.1.gz usr/lib/$m/libpmu/libpmu-omp.so \
 	usr/lib/$m/libpmu/libpmu-kokkos.so
 run libpmu-mpi has libpmu-mpi usr/lib/$m/libpmu/libpmu-mpi.so
-# The tool links libpmu.so.0 and the private node of this exact version: it needs the same libpmu0.
+# The runtimes' plugins link libpmu.so.0's private node of this exact version: libpmu-tools needs
+# the same libpmu0. The tool itself stands alone (libpmu.a).
 run tools-depends sh -c "dpkg-deb -f $d/libpmu-tools_${v}_$a.deb Depends | tr ',' '\\n' | grep -qx ' *libpmu0 (= $v)' &&
+	dpkg-deb --fsys-tarfile $d/libpmu-tools_${v}_$a.deb | tar -xOf - ./usr/lib/$m/libpmu/libpmu-omp.so > $d/omp.bin &&
+	readelf -V $d/omp.bin | grep -q 'LIBPMU_PRIVATE_' &&
 	dpkg-deb --fsys-tarfile $d/libpmu-tools_${v}_$a.deb | tar -xOf - ./usr/bin/pmu > $d/pmu.bin &&
-	readelf -d $d/pmu.bin | grep -q 'NEEDED.*libpmu.so.0'"
+	! readelf -d $d/pmu.bin | grep -q 'NEEDED.*libpmu'"
 # The shared library is in libpmu0 alone (a -dev file there would break co-installation).
 run split sh -c "! grep -q '\./usr/lib/[^ ]*/libpmu\.so\.0' $d/libpmu-dev_${v}_$a.deb.list && ! grep -q '/include/' $d/libpmu0_${v}_$a.deb.list"
 # Every symbol of src/libpmu.map is in debian/libpmu0.symbols (dpkg-gensymbols

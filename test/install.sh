@@ -24,13 +24,13 @@ run run-shared "$d/count" task-clock,page-faults
 run build-static sh -c "cc examples/count.c \$(pkg-config --cflags libpmu) $p/lib/libpmu.a \$(pkg-config --static --libs-only-other --libs-only-l libpmu | sed 's/-lpmu//') -o $d/count-static"
 run run-static "$d/count-static" task-clock
 run soname sh -c "readelf -d $p/lib/libpmu.so.0 | grep -q 'SONAME.*libpmu.so.0'"
-# The public API is exported, pmu_*; the internal pmu__* only what the pmu
-# tool uses, in the node of this exact version (src/plugin.h).
+# The public API is exported, pmu_*; the internal pmu__* only what the plugins
+# use, in the node of this exact version (src/plugin.map).
 v=$(sed -n 's/^#define PMU_VERSION_[A-Z]* //p' include/pmu.h | paste -sd.)
 run exports sh -c "objdump -T $p/lib/libpmu.so | awk '\$2 == \"g\" && \$4 != \"*UND*\" && \$(NF-1) != \$NF {print \$(NF-1), \$NF}' > $d/syms &&
 	! grep -v '^LIBPMU\|^GLIBC_' $d/syms | awk '{print \$2}' | grep -v '^pmu_[a-z]' &&
 	[ \"\$(grep '^GLIBC_' $d/syms | awk '{print \$2}' | sort | tr '\\n' ' ')\" = '_Exit _exit ' ] &&
-	! grep '^LIBPMU_[0-9.]* pmu__' $d/syms && grep -q '^LIBPMU_PRIVATE_$v pmu__event_parse\$' $d/syms &&
+	! grep '^LIBPMU_[0-9.]* pmu__' $d/syms && grep -q '^LIBPMU_PRIVATE_$v pmu__event_next\$' $d/syms &&
 	! grep '^LIBPMU_PRIVATE' $d/syms | grep -v ' pmu__' && grep -q '^LIBPMU_0 pmu_read\$' $d/syms"
 # Installed headers: pmu.h and include/pmu/*.h, each a copy of the tree's
 # include/ file of the same path; nothing from src/.
@@ -49,13 +49,13 @@ run man-aliases sh -c "[ -z \"\$(find man -type l)\" ] && for f in man/*.3; do
 	[ \"\$(head -n 1 $p/share/man/man3/pmu_close.3)\" = '.so man3/pmu_open.3' ]"
 run bash-completion sh -c "bash -n $p/share/bash-completion/completions/pmu &&
 	grep -q 'complete -F _pmu pmu' $p/share/bash-completion/completions/pmu"
-# Installed outside the loader's path, everything runs with no LD_LIBRARY_PATH: the tool and
-# the drop-ins find libpmu.so.0 relative to themselves ($ORIGIN), a program linked as the
-# manuals say finds the rest, Python the library of its prefix. The same after the prefix moved.
+# Installed outside the loader's path, everything runs with no LD_LIBRARY_PATH: the tool
+# stands alone (libpmu.a), the drop-ins find libpmu.so.0 relative to themselves ($ORIGIN), a
+# program linked as the manuals say finds the rest, Python the library of its prefix. The same
+# after the prefix moved.
 unset LD_LIBRARY_PATH
 run tool "$p/bin/pmu" version
-run tool-links-lib sh -c "ldd $p/bin/pmu | grep -q 'libpmu.so.0 => $p/bin/../lib/libpmu.so.0' &&
-	readelf -d $p/bin/pmu | grep -q 'RUNPATH.*\[\$ORIGIN/../lib\]'"
+run tool-stands-alone sh -c "! readelf -d $p/bin/pmu | grep -E 'NEEDED.*libpmu|RUNPATH'"
 run drop-ins-runpath sh -c "for l in papi likwid; do readelf -d $p/lib/libpmu-\$l.so.0 | grep -q 'RUNPATH.*\[\$ORIGIN\]' || exit 1; done"
 # The runtimes' plugins, in LIBDIR/libpmu/, find libpmu.so.0 one level up, loaded by path.
 run runtime-plugins sh -c "for l in omp kokkos; do ldd $p/lib/libpmu/libpmu-\$l.so | grep -q 'libpmu.so.0 => $p/lib/libpmu/../lib' ||

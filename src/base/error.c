@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 
 #include "base/internal.h"
 
@@ -83,14 +82,4 @@ PMU_API unsigned pmu_version_minor(void)
 PMU_API unsigned pmu_version_patch(void)
 {
 	return PMU_VERSION_PATCH;
-}
-
-bool pmu__secure(void)
-{
-	return getauxval(AT_SECURE) != 0;
-}
-
-const char *pmu__getenv(const char *name)
-{
-	return pmu__secure() ? NULL : getenv(name);
 }

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The output escapers, one rule per format: text (tables and messages),
- * CSV and JSON. Pure but for the stream written: no state.
+ * CSV and JSON, and exact numbers. Pure but for the stream written: no state.
  */
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/escape.h"
@@ -227,4 +228,16 @@ void pmu__html_str(FILE *f, const char *s)
 		s += used;
 		len -= used;
 	}
+}
+
+void pmu__put_exact(FILE *f, double x)
+{
+	char buf[40];
+
+	for (int p = 15; p <= 17; p++) {
+		snprintf(buf, sizeof(buf), "%.*g", p, x);
+		if (p == 17 || strtod(buf, NULL) == x)
+			break;
+	}
+	fputs(buf, f);
 }

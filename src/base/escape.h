@@ -18,20 +18,23 @@
  * are not UTF-8 as \xHH (\n, \t, \r by name), \ as \\. s[0..len) into buf,
  * NUL-terminated, whole escapes only. Returns the bytes of s written.
  */
-PMU_TOOL size_t pmu__text_esc(char *buf, size_t size, const char *s, size_t len);
+size_t pmu__text_esc(char *buf, size_t size, const char *s, size_t len);
 /* The same, unbounded, to f. */
-PMU_TOOL void pmu__text_str(FILE *f, const char *s);
+void pmu__text_str(FILE *f, const char *s);
 /* A table cell: s escaped into buf of PMU_ESC_SIZE bytes (a region name always fits). */
 #define PMU_ESC_SIZE 512
-PMU_TOOL const char *pmu__report_esc(char *buf, const char *s);
+const char *pmu__report_esc(char *buf, const char *s);
 
 /* s as a CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF, quotes doubled, bytes as they are. */
-PMU_TOOL void pmu__report_csv_field(FILE *f, const char *s);
+void pmu__report_csv_field(FILE *f, const char *s);
+
+/* A double as the shortest text that reads back as the same double (JSON, CSV). */
+void pmu__put_exact(FILE *f, double x);
 
 /* s as a JSON string, quoted and escaped. */
-PMU_TOOL void pmu__json_str(FILE *f, const char *s);
+void pmu__json_str(FILE *f, const char *s);
 
 /* s in HTML text or a quoted attribute: escaped as text, then & < > " ' as references. */
-PMU_TOOL void pmu__html_str(FILE *f, const char *s);
+void pmu__html_str(FILE *f, const char *s);
 
 #endif

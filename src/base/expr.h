@@ -51,7 +51,7 @@ enum pmu__expr_lit {
 };
 
 /* "#smt_on" ... */
-PMU_TOOL const char *pmu__expr_lit_name(enum pmu__expr_lit lit);
+const char *pmu__expr_lit_name(enum pmu__expr_lit lit);
 
 struct pmu__expr;
 
@@ -59,9 +59,9 @@ struct pmu__expr;
  * Parses s into *out: 0, or -EINVAL (-E2BIG, -ENOMEM) with a message naming
  * the expression and the column. '?' in identifiers reads as runtime.
  */
-PMU_TOOL int pmu__expr_parse(const char *s, struct pmu__expr **out);
-PMU_TOOL int pmu__expr_parse_rt(const char *s, int runtime, struct pmu__expr **out);
-PMU_TOOL void pmu__expr_free(struct pmu__expr *e);
+int pmu__expr_parse(const char *s, struct pmu__expr **out);
+int pmu__expr_parse_rt(const char *s, int runtime, struct pmu__expr **out);
+void pmu__expr_free(struct pmu__expr *e);
 
 /* The text parsed. */
 const char *pmu__expr_text(const struct pmu__expr *e);
@@ -70,8 +70,8 @@ const char *pmu__expr_text(const struct pmu__expr *e);
  * Every identifier the text names (escapes undone), once each, in order of
  * first appearance: events and metric references alike. Valid while e is.
  */
-PMU_TOOL unsigned pmu__expr_nids(const struct pmu__expr *e);
-PMU_TOOL const char *pmu__expr_id(const struct pmu__expr *e, unsigned i);
+unsigned pmu__expr_nids(const struct pmu__expr *e);
+const char *pmu__expr_id(const struct pmu__expr *e, unsigned i);
 
 /* Where an evaluation gets what the text names. Any member may be NULL. */
 struct pmu__expr_env {
@@ -96,7 +96,7 @@ struct pmu__expr_env {
  * A referenced metric whose own evaluation divides by zero counts as NaN, as
  * in perf.
  */
-PMU_TOOL int pmu__expr_eval(const struct pmu__expr *e, const struct pmu__expr_env *env, double *out);
+int pmu__expr_eval(const struct pmu__expr *e, const struct pmu__expr_env *env, double *out);
 
 /*
  * The events e needs, as perf 6.1's expr__find_ids prunes them (an if whose
@@ -105,7 +105,7 @@ PMU_TOOL int pmu__expr_eval(const struct pmu__expr *e, const struct pmu__expr_en
  * env->metric: *ids (malloc'd; its strings belong to the trees) and *n,
  * distinct, in order of first appearance. 0 or -errno with a message.
  */
-PMU_TOOL int pmu__expr_events(const struct pmu__expr *e, const struct pmu__expr_env *env,
+int pmu__expr_events(const struct pmu__expr *e, const struct pmu__expr_env *env,
 		     const char ***ids, unsigned *n);
 
 #endif

@@ -38,7 +38,7 @@ struct pmu__field {
 };
 
 /* "config:0-7,32-35" into buf. */
-PMU_TOOL void pmu__field_str(const struct pmu__field *f, char *buf, size_t size);
+void pmu__field_str(const struct pmu__field *f, char *buf, size_t size);
 
 /* "config", "config1", "config2", "config3": the words of perf_event_attr a format field fills. */
 extern const char *const pmu__config_words[4];
@@ -71,7 +71,7 @@ const char *pmu__show(struct pmu__shown *b, const char *s, size_t len);
 bool pmu__is_space(char c);
 void pmu__trim(const char **s, size_t *len);
 /* The value of hex digit c, or -1. */
-PMU_TOOL int pmu__hex_digit(int c);
+int pmu__hex_digit(int c);
 
 /* Parses "config1:0-7,32-35" (whitespace-trimmed). 0 or -EINVAL (no message). */
 int pmu__format_parse(const char *spec, size_t len, struct pmu__field *f);
@@ -84,13 +84,13 @@ struct pmu__mods {
 	bool u, k, h;
 };
 /* 1 when s[0..len) is a modifier (not empty, only u, k and h), with m set (NULL: not kept); else 0, m zero. */
-PMU_TOOL int pmu__mods_parse(const char *s, size_t len, struct pmu__mods *m);
+int pmu__mods_parse(const char *s, size_t len, struct pmu__mods *m);
 /*
  * An event name with a ":mods" suffix ("cycles:uk"): the length of the name
  * without it, with m set; len, m zero, when what follows the last ':' is no
  * modifier ("sched:sched_switch"). m may be NULL.
  */
-PMU_TOOL size_t pmu__mods_split(const char *s, size_t len, struct pmu__mods *m);
+size_t pmu__mods_split(const char *s, size_t len, struct pmu__mods *m);
 
 /* One term of a list "a=1,b,c=?" (an event's terms or an alias file). */
 struct pmu__term {

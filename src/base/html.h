@@ -12,21 +12,21 @@
 #include "base/internal.h"
 
 /* The page up to <body>: title (escaped), the style. */
-PMU_TOOL void pmu__html_head(FILE *f, const char *title);
-PMU_TOOL void pmu__html_tail(FILE *f);
+void pmu__html_head(FILE *f, const char *title);
+void pmu__html_tail(FILE *f);
 
 /* A table cell of x: "-" when not finite; digits, rounded above 100, an exponent only from 1e15 on. */
-PMU_TOOL void pmu__html_num(FILE *f, double x);
+void pmu__html_num(FILE *f, double x);
 
 /* Bars of v[0..n) (NAN: left out) labelled, scaled to the largest, the value after each in unit. */
-PMU_TOOL void pmu__html_bars(FILE *f, unsigned n, const char *const *labels, const double *v, const char *unit);
+void pmu__html_bars(FILE *f, unsigned n, const char *const *labels, const double *v, const char *unit);
 
 /*
  * A heatmap of rows (regions) by columns (threads, processes: what),
  * v[row * ncol + col] (NAN: absent), each row scaled to its largest, with
  * the column of its least and most value named beside it.
  */
-PMU_TOOL void pmu__html_heatmap(FILE *f, const char *what, unsigned nrow, const char *const *rows, unsigned ncol,
+void pmu__html_heatmap(FILE *f, const char *what, unsigned nrow, const char *const *rows, unsigned ncol,
 				const char *const *cols, const double *v);
 
 #endif

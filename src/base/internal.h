@@ -13,8 +13,8 @@
 #include "pmu.h"
 
 #define PMU_API __attribute__((visibility("default")))
-/* Exported for the pmu tool alone, in a node named by the exact version (private.h). */
-#define PMU_TOOL __attribute__((visibility("default")))
+/* Exported for the plugins alone, in a node named by the exact version (src/plugin.h lists each). */
+#define PMU_PLUGIN __attribute__((visibility("default")))
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #define PMU_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -83,19 +83,19 @@ static inline void pmu__unlock(pthread_mutex_t *m, int old)
 })
 
 /* error.c: sets this thread's message and returns err (a -errno). */
-int pmu__err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+PMU_PLUGIN int pmu__err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Appends to this thread's message (e.g. a hint after a callee's message). */
 void pmu__err_append(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pmu__err_clear(void);
 
 /*
- * error.c: the environment variable name, or NULL in a privileged program
+ * env.c: the environment variable name, or NULL in a privileged program
  * (AT_SECURE: setuid, setgid, file capabilities), whose environment is the
  * unprivileged caller's. Every variable the library reads goes through here.
  */
-PMU_TOOL const char *pmu__getenv(const char *name);
+const char *pmu__getenv(const char *name);
 /* Whether this process runs with AT_SECURE. */
-PMU_TOOL bool pmu__secure(void);
+bool pmu__secure(void);
 
 /*
  * error.c: the size rule of every struct a caller sizes (struct pmu_opts,

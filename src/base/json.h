@@ -39,15 +39,15 @@ struct pmu__json {
  * 0 with *out to free with pmu__json_free, or -errno with a message
  * "NAME:LINE:COL: what is wrong" (name: the path for messages).
  */
-PMU_TOOL int pmu__json_parse(const char *name, const char *buf, size_t len, struct pmu__json **out);
-PMU_TOOL int pmu__json_load(const char *path, struct pmu__json **out);
+int pmu__json_parse(const char *name, const char *buf, size_t len, struct pmu__json **out);
+int pmu__json_load(const char *path, struct pmu__json **out);
 /* The file at path whole (at most PMU_JSON_MAX bytes) into *buf (malloc'd) and *len: 0, or -errno with a message. */
-PMU_TOOL int pmu__json_read(const char *path, char **buf, size_t *len);
-PMU_TOOL void pmu__json_free(struct pmu__json *v);
+int pmu__json_read(const char *path, char **buf, size_t *len);
+void pmu__json_free(struct pmu__json *v);
 /* The member key of an object; NULL when absent or not an object. */
-PMU_TOOL const struct pmu__json *pmu__json_get(const struct pmu__json *obj, const char *key);
+const struct pmu__json *pmu__json_get(const struct pmu__json *obj, const char *key);
 /* A number as an unsigned integer (no sign, fraction or exponent, fits 64 bits) or a finite double. */
-PMU_TOOL bool pmu__json_u64(const struct pmu__json *v, uint64_t *out);
-PMU_TOOL bool pmu__json_double(const struct pmu__json *v, double *out);
+bool pmu__json_u64(const struct pmu__json *v, uint64_t *out);
+bool pmu__json_double(const struct pmu__json *v, double *out);
 
 #endif

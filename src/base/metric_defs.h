@@ -23,8 +23,8 @@ struct pmu__metric_def {
 	const char *comment;	/* pmu stat's comment on its first event's line, as perf stat's; NULL: none */
 };
 
-PMU_TOOL extern const struct pmu__metric_def pmu__metric_defs[];
-PMU_TOOL extern const unsigned pmu__metric_ndefs;
+extern const struct pmu__metric_def pmu__metric_defs[];
+extern const unsigned pmu__metric_ndefs;
 
 /*
  * The topdown groups where the architecture defines them: Intel's
@@ -32,11 +32,11 @@ PMU_TOOL extern const unsigned pmu__metric_ndefs;
  * SBSA TopdownL1. Apart from pmu__metric_defs: they count only where the
  * core PMU has their events.
  */
-PMU_TOOL extern const struct pmu__metric_def pmu__metric_topdown[];
-PMU_TOOL extern const unsigned pmu__metric_ntopdown;
+extern const struct pmu__metric_def pmu__metric_topdown[];
+extern const unsigned pmu__metric_ntopdown;
 
 /* Whether d is in group (any case). */
-PMU_TOOL bool pmu__metric_def_in(const struct pmu__metric_def *d, const char *group);
+bool pmu__metric_def_in(const struct pmu__metric_def *d, const char *group);
 
 /* The PMU a built-in metric's event (an identifier of its expression) lives on, for a refusal to name: NULL when the core's, or unknown. */
 const char *pmu__metric_id_pmu(const char *id);
@@ -45,6 +45,6 @@ const char *pmu__metric_id_pmu(const char *id);
  * A ScaleUnit's factor and unit ("100%": 100 and "%"; "" or NULL: 1 and ""):
  * 0, or -EINVAL with a message when it does not start with a number.
  */
-PMU_TOOL int pmu__metric_scale_unit(const char *su, double *scale, const char **unit);
+int pmu__metric_scale_unit(const char *su, double *scale, const char **unit);
 
 #endif

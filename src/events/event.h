@@ -34,7 +34,7 @@ struct pmu__attr {
  * has them: a sysfs alias's .scale and .unit, msec for the software clocks
  * (their counts are ns), else 1 and "".
  */
-PMU_TOOL const char *pmu__attr_unit(const struct pmu__attr *pa, double *scale);
+const char *pmu__attr_unit(const struct pmu__attr *pa, double *scale);
 
 struct pmu__event {
 	unsigned n;		/* >= 1; more than one only for a generic event on hybrid PMUs */
@@ -49,14 +49,14 @@ struct pmu__event {
  * kernel), nothing excluded on other PMUs.
  * Returns 0 or -errno with pmu__err() naming the event.
  */
-PMU_TOOL int pmu__event_parse(const char *s, size_t len, struct pmu__event *ev);
+int pmu__event_parse(const char *s, size_t len, struct pmu__event *ev);
 
 /*
  * Splits a comma-separated list: commas inside "pmu/.../" belong to the
  * event. On the first call *p is the list. Returns 1 with [*tok, *tok+*len)
  * the next event, 0 at the end, or -EINVAL (message set) for an empty event.
  */
-PMU_TOOL int pmu__event_next(const char **p, const char **tok, size_t *len);
+PMU_PLUGIN int pmu__event_next(const char **p, const char **tok, size_t *len);
 
 /* ---- perf's generic names (event_names.c) ---- */
 
@@ -65,13 +65,13 @@ struct pmu__name_id {
 	uint64_t id;
 	const char *desc;
 };
-PMU_TOOL extern const struct pmu__name_id pmu__hw_names[];
-PMU_TOOL extern const size_t pmu__n_hw_names;
-PMU_TOOL extern const struct pmu__name_id pmu__sw_names[];
-PMU_TOOL extern const size_t pmu__n_sw_names;
+extern const struct pmu__name_id pmu__hw_names[];
+extern const size_t pmu__n_hw_names;
+extern const struct pmu__name_id pmu__sw_names[];
+extern const size_t pmu__n_sw_names;
 
 /* The i-th valid cache event name (perf list's spelling) into buf; 0 past the end. */
-PMU_TOOL int pmu__cache_name(unsigned i, char *buf, size_t size, uint64_t *config);
+int pmu__cache_name(unsigned i, char *buf, size_t size, uint64_t *config);
 
 /* The event being resolved, for messages. */
 struct pmu__ctx {

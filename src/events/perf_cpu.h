@@ -15,7 +15,7 @@ bool pj_arch_above(const char *dir, char *out, size_t size);
 /* Whether dir's files are arm64's. */
 bool pj_arm_machine(const char *dir);
 /* perf_events.c: the core PMU's name (NULL when the sysfs root has none), and whether p is a regular file. */
-PMU_TOOL const char *pmu__pj_core_pmu(void);
+const char *pmu__pj_core_pmu(void);
 bool pj_is_file(const char *p);
 
 #endif

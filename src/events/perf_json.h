@@ -26,22 +26,22 @@ struct pmu__pj_metric {
 };
 
 /* One more path to read after PMU_PERF_JSON's (the tool's --perf-json), before pmu__pj_load(). 0 or -ENOMEM. */
-PMU_TOOL int pmu__pj_add_path(const char *path);
+int pmu__pj_add_path(const char *path);
 
 /*
  * Reads PMU_PERF_JSON's paths (none in a privileged program), then those
  * added, once: 0, or -errno with a message naming the path. Without any,
  * the built-in set is offered.
  */
-PMU_TOOL int pmu__pj_load(void);
+int pmu__pj_load(void);
 /* Whether metrics come from perf files. */
-PMU_TOOL bool pmu__pj_from_files(void);
+bool pmu__pj_from_files(void);
 /* The metrics offered (and refused), in the order read. */
-PMU_TOOL const struct pmu__pj_metric *pmu__pj_metrics(size_t *n);
+const struct pmu__pj_metric *pmu__pj_metrics(size_t *n);
 /* The offered metric of that name (any case), or NULL. */
-PMU_TOOL const struct pmu__pj_metric *pmu__pj_metric_find(const char *name);
+const struct pmu__pj_metric *pmu__pj_metric_find(const char *name);
 /* The directory or files the metrics came from, for messages. */
-PMU_TOOL const char *pmu__pj_source(void);
+const char *pmu__pj_source(void);
 
 /*
  * The event an expression's identifier names, in the form that opens: a
@@ -50,18 +50,18 @@ PMU_TOOL const char *pmu__pj_source(void);
  * a message, errno EINVAL) when a file's event cannot be expressed here, or
  * (ENOMEM) out of memory. The string is malloc'd.
  */
-PMU_TOOL char *pmu__pj_metric_event(const char *id);
+char *pmu__pj_metric_event(const char *id);
 
 /*
  * The number of an Arm architected common event that the built-in metrics
  * name (stall_slot, op_spec, ...), where the core PMU is an armv8 one whose
  * sysfs events lack it (pmu__pj_metric_event then opens it raw); else -1.
  */
-PMU_TOOL int pmu__pj_arm_common_event(const char *id);
+int pmu__pj_arm_common_event(const char *id);
 
 /* The parsed metric an identifier names (env->metric), or NULL. */
-PMU_TOOL const struct pmu__expr *pmu__pj_metric_ref(void *ctx, const char *id);
+const struct pmu__expr *pmu__pj_metric_ref(void *ctx, const char *id);
 
-PMU_TOOL void pmu__pj_free(void);
+void pmu__pj_free(void);
 
 #endif

@@ -2,7 +2,7 @@
 /*
  * sysfs.c opens every file the library reads under /sys and /proc: the PMU
  * devices, tracefs, and the perf sysctls; pmus.c makes PMU descriptions of
- * them. What the pmu tool uses is marked PMU_TOOL (private.h).
+ * them.
  */
 #ifndef PMU_SYSFS_H
 #define PMU_SYSFS_H
@@ -20,11 +20,11 @@
 /* ---- PMUs of the sysfs root ---- */
 
 /* The sysfs root for PMU devices: as set, else $PMU_SYSFS_DEVICES, else /sys/bus/event_source/devices. */
-PMU_TOOL const char *pmu__sysfs_root(void);
+const char *pmu__sysfs_root(void);
 /* Points the library at another root (a copy of another machine's sysfs); NULL restores the default. */
-PMU_TOOL void pmu__set_sysfs_root(const char *dir);
+void pmu__set_sysfs_root(const char *dir);
 /* 1 when the root is this machine's own (no copy set): libpfm4 describes this CPU only. */
-PMU_TOOL bool pmu__sysfs_is_own(void);
+bool pmu__sysfs_is_own(void);
 
 /* A PMU's format term. */
 struct pmu__format {
@@ -49,35 +49,35 @@ struct pmu__desc {
  * message) when absent, -EINVAL with a message when its type file is
  * malformed.
  */
-PMU_TOOL int pmu__desc_load(const char *name, size_t len, struct pmu__desc *d);
-PMU_TOOL void pmu__desc_free(struct pmu__desc *d);
+int pmu__desc_load(const char *name, size_t len, struct pmu__desc *d);
+void pmu__desc_free(struct pmu__desc *d);
 /* Loads every format, sorted by name (for listings). 0 or -ENOMEM. */
-PMU_TOOL int pmu__desc_all(struct pmu__desc *d);
+int pmu__desc_all(struct pmu__desc *d);
 
 /* A sysctl holding a number ("kernel.perf_event_paranoid"): true with *v set, false when absent. */
-PMU_TOOL bool pmu__sysctl(const char *name, long *v);
+bool pmu__sysctl(const char *name, long *v);
 
 /* Names of the PMUs under the sysfs root (directories with a type file), sorted; free with pmu__names_free. */
-PMU_TOOL int pmu__pmu_names(char ***names, size_t *n);
-PMU_TOOL void pmu__names_free(char **names, size_t n);
+int pmu__pmu_names(char ***names, size_t *n);
+void pmu__names_free(char **names, size_t n);
 
 /*
  * The core PMUs (cpu, cpu_core, cpu_atom, armv8_*, or with a cpus file),
  * sorted by type, at most PMU_MAX_PMUS. Returns how many, or -errno.
  */
-PMU_TOOL int pmu__core_pmus(struct pmu__desc *d);
+int pmu__core_pmus(struct pmu__desc *d);
 
 /*
  * Event aliases of a PMU: events/<alias>, names matched without case.
  * pmu__alias_read finds alias name[0..len) and copies its terms into buf and its
  * exact file name into canon. 1 when found, 0 when not, -errno (message set).
  */
-PMU_TOOL int pmu__alias_read(const char *pmu, const char *name, size_t len, char *buf, size_t size,
+int pmu__alias_read(const char *pmu, const char *name, size_t len, char *buf, size_t size,
 		    char *canon, size_t csize);
 /* Sorted alias names of a PMU (no .scale/.unit/... files); free with pmu__names_free. */
-PMU_TOOL int pmu__alias_names(const char *pmu, char ***names, size_t *n);
+int pmu__alias_names(const char *pmu, char ***names, size_t *n);
 /* events/<alias>.<what> ("scale", "unit") into buf: length, or -errno. */
-PMU_TOOL int pmu__alias_extra(const char *pmu, const char *alias, const char *what, char *buf, size_t size);
+int pmu__alias_extra(const char *pmu, const char *alias, const char *what, char *buf, size_t size);
 
 /* ---- tracepoints ---- */
 
@@ -95,15 +95,15 @@ struct pmu__tracepoint {
  * do), -EXDEV when the sysfs root is a copy and $PMU_TRACEFS is not set,
  * -ENOMEM. Free with pmu__tracepoints_free().
  */
-PMU_TOOL int pmu__tracepoints(struct pmu__tracepoint **tp, size_t *n);
-PMU_TOOL void pmu__tracepoints_free(struct pmu__tracepoint *tp, size_t n);
+int pmu__tracepoints(struct pmu__tracepoint **tp, size_t *n);
+void pmu__tracepoints_free(struct pmu__tracepoint *tp, size_t n);
 /*
  * Why tracepoints cannot be found: "" when tracefs is there and readable,
  * else a hint naming what to do (mount it, or run with the rights to read it),
  * built in buf when it names a path. (Not thread-local: a library loaded late,
  * by Python's ctypes say, has little static TLS room.)
  */
-PMU_TOOL const char *pmu__tracefs_problem(char *buf, size_t size);
+const char *pmu__tracefs_problem(char *buf, size_t size);
 /* Whether tracefs is there but this user may not read its events directory. */
 bool pmu__tracefs_denied(void);
 
@@ -115,16 +115,16 @@ int pmu__path(char *buf, size_t size, const char *a, const char *b);
  * -PMU_ENOTREG when it is not a regular file (a FIFO, a device).
  */
 #define PMU_ENOTREG ESPIPE
-PMU_TOOL int pmu__read_file(const char *path, char *buf, size_t size);
+int pmu__read_file(const char *path, char *buf, size_t size);
 /* What a pmu__read_file() failure means, for messages naming the file. */
 const char *pmu__file_error(int r);
 /* This process's command line, arguments joined by spaces, cut at size - 1 bytes. Length or -errno. */
 int pmu__cmdline(char *buf, size_t size);
 /* Entries of a directory that pass keep() (pmu__keep_all: every one but dot files), sorted. 0 or -errno. */
-PMU_TOOL int pmu__dir_names(const char *path, bool (*keep)(const char *), char ***out, size_t *n);
+int pmu__dir_names(const char *path, bool (*keep)(const char *), char ***out, size_t *n);
 /* The same, at most max entries: 1 when some were left out. */
 int pmu__dir_names_max(const char *path, bool (*keep)(const char *), size_t max, char ***out, size_t *n);
-PMU_TOOL bool pmu__keep_all(const char *s);
+bool pmu__keep_all(const char *s);
 /* Whether path exists. */
 bool pmu__exists(const char *path);
 /* Is name safe as a sysfs directory entry (no '/', no "..")? */
@@ -144,14 +144,14 @@ bool pmu__have_core_pmu(void);
 /* A PMU's type from its type file, or -1. */
 long pmu__pmu_type(const char *pmu);
 /* A PMU's attribute file holding a number (x86's "rdpmc"), or -1 when absent; path gets its path. */
-PMU_TOOL long pmu__pmu_number(const char *pmu, const char *file, char *path, size_t size);
+long pmu__pmu_number(const char *pmu, const char *file, char *path, size_t size);
 /*
  * A PMU's cpumask ("0", "0,18"), which a PMU counting per CPU has (a socket's
  * or a die's: RAPL, uncore), into buf; NULL when it has none (or not a CPU list).
  */
-PMU_TOOL const char *pmu__pmu_cpumask(const char *pmu, char *buf, size_t size);
+const char *pmu__pmu_cpumask(const char *pmu, char *buf, size_t size);
 /* The CPUs of a PMU's cpumask into cpus[0..max): how many (at most max), 0 when it has none. */
-PMU_TOOL unsigned pmu__pmu_cpus(const char *pmu, int *cpus, unsigned max);
+PMU_PLUGIN unsigned pmu__pmu_cpus(const char *pmu, int *cpus, unsigned max);
 
 
 /* Tracepoints "sys:name" through tracefs: 1 with the id, 0 if not found, -errno. */

@@ -21,7 +21,7 @@ struct pmu__expr;
  * in any case, or by the key a region report gives it ("cache_miss_ratio"
  * for cache_miss_rate): NULL when none.
  */
-PMU_TOOL const struct pmu__metric_def *pmu__metric_builtin(const char *name);
+PMU_PLUGIN const struct pmu__metric_def *pmu__metric_builtin(const char *name);
 
 /*
  * events, a pmu_open() list, with each name that is no event but a
@@ -33,14 +33,14 @@ PMU_TOOL const struct pmu__metric_def *pmu__metric_builtin(const char *name);
  * other name is left for pmu_open() to accept or refuse. 0 or -errno with
  * a message (a group none of whose metrics this machine can count).
  */
-PMU_TOOL int pmu__metric_expand(const char *events, char **spec, char **named);
+PMU_PLUGIN int pmu__metric_expand(const char *events, char **spec, char **named);
 
 /*
  * Whether a set's event (as pmu_name() gives it: "cycles:u",
  * "armv8_pmuv3_0/cpu_cycles/") counts what an expression's identifier names,
  * under every spelling of the kernels' sysfs (cpu_cycles for cycles).
  */
-PMU_TOOL bool pmu__metric_event_is(const char *event, const char *id);
+bool pmu__metric_event_is(const char *event, const char *id);
 
 /* A metric a snapshot shows. */
 struct pmu__mshow {
@@ -61,18 +61,18 @@ struct pmu__mplan {
  * pmu__metric_expand() gives, or NULL): the metrics named, then every other
  * built-in one whose events are all among events. 0 or -ENOMEM (message set).
  */
-PMU_TOOL int pmu__mplan_make(struct pmu__mplan *p, const char *const *events, unsigned n, const char *named);
-PMU_TOOL void pmu__mplan_free(struct pmu__mplan *p);
+PMU_PLUGIN int pmu__mplan_make(struct pmu__mplan *p, const char *const *events, unsigned n, const char *named);
+PMU_PLUGIN void pmu__mplan_free(struct pmu__mplan *p);
 
 /* The plan's metric of that key or name (any case), or -1. */
-PMU_TOOL int pmu__mplan_find(const struct pmu__mplan *p, const char *name);
+int pmu__mplan_find(const struct pmu__mplan *p, const char *name);
 
 /*
  * Metric i's value, before its scale, from the events' summed counts
  * sums[0..n) and ns, the time summed (duration_time): false when undefined
  * (a division by zero, an event missing).
  */
-PMU_TOOL bool pmu__mplan_value(const struct pmu__mplan *p, unsigned i, const char *const *events, unsigned n,
+PMU_PLUGIN bool pmu__mplan_value(const struct pmu__mplan *p, unsigned i, const char *const *events, unsigned n,
 			       const uint64_t *sums, uint64_t ns, double *out);
 
 #endif

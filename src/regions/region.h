@@ -162,7 +162,7 @@ static inline unsigned depth_of(const struct pmu__region_thr *t)
  * it sees on other threads by it (libpmu-omp: a parallel region's team).
  * NULL, or a function giving NULL, when there is none. Set and read atomically.
  */
-PMU_TOOL extern const char *(*pmu__region_label)(void);
+PMU_PLUGIN extern const char *(*pmu__region_label)(void);
 
 /*
  * The calling thread's innermost open region becomes name's, its call
@@ -170,7 +170,7 @@ PMU_TOOL extern const char *(*pmu__region_label)(void);
  * which learns a parallel region's name only once code inside it runs.
  * A region first seen so has the region around as its parent. 0 or -errno.
  */
-PMU_TOOL int pmu__region_rename(const char *name);
+PMU_PLUGIN int pmu__region_rename(const char *name);
 
 /* Region names interned so far; ids below it have a name. */
 unsigned pmu__region_count(void);

@@ -503,7 +503,7 @@ static int all_skipped(const char *skip, int err)
 	return *msg ? pmu__err(err, "%s", msg) : err;
 }
 
-PMU_TOOL int pmu__thread_init_avail(const char *events, bool by_group, const char *who)
+PMU_PLUGIN int pmu__thread_init_avail(const char *events, bool by_group, const char *who)
 {
 	char *ok = NULL, *skip = NULL;
 	const char *g = events, *bar, *p, *tok;

@@ -55,18 +55,6 @@ static bool metric(const struct pmu_results *s, int k, unsigned id, unsigned i, 
 	return !isnan(*out);
 }
 
-void pmu__put_exact(FILE *f, double x)
-{
-	char buf[40];
-
-	for (int p = 15; p <= 17; p++) {
-		snprintf(buf, sizeof(buf), "%.*g", p, x);
-		if (p == 17 || strtod(buf, NULL) == x)
-			break;
-	}
-	fputs(buf, f);
-}
-
 /* The table's column of metric i. */
 static int metric_width(const struct pmu_results *s, unsigned i)
 {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The region report's writers beyond pmu.h: the HTML page (report_html.c), exact numbers (report.c). */
+/* The region report's writers beyond pmu.h: the HTML page (report_html.c). */
 #ifndef PMU_REPORT_H
 #define PMU_REPORT_H
 
@@ -12,7 +12,5 @@
 /* report_html.c: the snapshot as one HTML page. */
 struct pmu_results;
 void pmu__report_html(FILE *f, const struct pmu_results *s);
-/* A double as the shortest text that reads back as the same double (report.c). */
-PMU_TOOL void pmu__put_exact(FILE *f, double x);
 
 #endif

@@ -12,6 +12,6 @@
  * name ("stderr" without one), or NULL when this process writes no
  * zero-code report.
  */
-PMU_TOOL const char *pmu__zero_finish(void);
+PMU_PLUGIN const char *pmu__zero_finish(void);
 
 #endif
