@@ -11,7 +11,6 @@
  * libpmu-kokkos(7).
  */
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,9 +29,9 @@ static int own_report;	/* we called pmu_thread_init(): we write the report at fi
 
 static void warn_once(const char *what, int r)
 {
-	static atomic_int said;
+	static int said;
 
-	if (r < 0 && !atomic_exchange(&said, 1))
+	if (r < 0 && PMU_ONCE(said))
 		fprintf(stderr, "libpmu-kokkos: %s: %s (said once)\n", what, pmu_errmsg());
 }
 
@@ -192,7 +191,7 @@ static const char *current_label(void)
 API void kokkosp_init_library(int seq, uint64_t version, uint32_t ndev, void *devices)
 {
 	(void)seq, (void)version, (void)ndev, (void)devices;
-	__atomic_store_n(&pmu__region_label, current_label, __ATOMIC_RELEASE);
+	PMU_STORE_RELEASE(pmu__region_label, current_label);
 	own_report = pmu_connector_start("libpmu-kokkos", "kernels");
 }
 
@@ -200,7 +199,7 @@ API void kokkosp_finalize_library(void)
 {
 	int cs;
 
-	__atomic_store_n(&pmu__region_label, NULL, __ATOMIC_RELEASE);
+	PMU_STORE_RELEASE(pmu__region_label, NULL);
 	if (depth)
 		fprintf(stderr, "libpmu-kokkos: %u kernel%s or region%s still open at finalize: not counted\n", depth,
 			depth == 1 ? "" : "s", depth == 1 ? "" : "s");

@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -31,12 +30,12 @@
 #define MAXGROUPS 16
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static _Atomic int ready;		/* likwid_markerInit() succeeded; set after the rest */
+static int ready;		/* likwid_markerInit() succeeded; set after the rest */
 static int own_report;			/* we called pmu_thread_init(): we write the report at close */
 static int ngroups = 1;
 static int gsize[MAXGROUPS];		/* events per group */
 static int gidx[MAXGROUPS][MAXEV];	/* each group's events as indexes into libpmu's list */
-static atomic_int group;		/* the current group */
+static int group;		/* the current group */
 
 /* A region name in one group: the name libpmu gets, and what RESET took away. */
 struct name {
@@ -208,7 +207,7 @@ API void likwid_markerInit(void)
 	int cs;
 
 	cs = pmu__lock(&lock);
-	if (ready) {
+	if (PMU_READ_ONCE(ready)) {	/* under the lock */
 		pmu__unlock(&lock, cs);
 		return;
 	}
@@ -231,8 +230,8 @@ API void likwid_markerInit(void)
 		ngroups = 1;
 		gsize[0] = 0;
 	}
-	atomic_store(&group, 0);
-	ready = 1;
+	PMU_WRITE_ONCE(group, 0);
+	PMU_STORE_RELEASE(ready, 1);
 	pmu__unlock(&lock, cs);
 }
 
@@ -241,14 +240,14 @@ API void likwid_markerThreadInit(void)
 	uint64_t v[MAXEV];
 
 	/* Opens the thread's counters now, so that its first region is not charged for it. */
-	if (ready && pmu_thread_count() <= MAXEV && pmu_thread_read(v) < 0)
+	if (PMU_LOAD_ACQUIRE(ready) && pmu_thread_count() <= MAXEV && pmu_thread_read(v) < 0)
 		warn("LIKWID_MARKER_THREADINIT", "%s", pmu_errmsg());
 }
 
 API void likwid_markerNextGroup(void)
 {
-	if (ready && ngroups > 1)
-		atomic_store(&group, (atomic_load(&group) + 1) % ngroups);
+	if (PMU_LOAD_ACQUIRE(ready) && ngroups > 1)
+		PMU_WRITE_ONCE(group, (PMU_READ_ONCE(group) + 1) % ngroups);
 }
 
 /* The name of tag in group g: the thread's cache by pointer, then the process's list. */
@@ -318,7 +317,7 @@ static inline int reg_exit(const struct name *n)
 
 API int likwid_markerRegisterRegion(const char *regionTag)
 {
-	if (!ready || !regionTag || !*regionTag)
+	if (!PMU_LOAD_ACQUIRE(ready) || !regionTag || !*regionTag)
 		return -EINVAL;
 	for (int g = 0; g < ngroups; g++)
 		if (!lookup(regionTag, g))
@@ -335,9 +334,9 @@ static int mark(const char *regionTag, int stop)
 	const struct name *n;
 	int r;
 
-	if (!ready || !regionTag)
+	if (!PMU_LOAD_ACQUIRE(ready) || !regionTag)
 		return -EINVAL;
-	if (!(n = lookup(regionTag, atomic_load_explicit(&group, memory_order_relaxed))))
+	if (!(n = lookup(regionTag, PMU_READ_ONCE(group))))
 		return -ENOMEM;
 	if ((r = stop ? reg_exit(n) : reg_enter(n)) < 0)
 		warn(stop ? "LIKWID_MARKER_STOP" : "LIKWID_MARKER_START", "%s", pmu_errmsg());
@@ -419,9 +418,9 @@ API int likwid_markerResetRegion(const char *regionTag)
 	struct base *b;
 	int r;
 
-	if (!ready || !regionTag)
+	if (!PMU_LOAD_ACQUIRE(ready) || !regionTag)
 		return -EINVAL;
-	if (!(n = lookup(regionTag, atomic_load(&group))) || !(b = base_of(n, 1)))
+	if (!(n = lookup(regionTag, PMU_READ_ONCE(group))) || !(b = base_of(n, 1)))
 		return -ENOMEM;
 	r = current(n, &b->calls, &b->ns, b->v);
 	return r == -ENOENT ? 0 : r;
@@ -432,14 +431,14 @@ API void likwid_markerGetRegion(const char *regionTag, int *nr_events, double *e
 	uint64_t calls, ns, v[MAXEV];
 	const struct name *n;
 	struct base *b;
-	int g = atomic_load(&group), ne = 0;
+	int g = PMU_READ_ONCE(group), ne = 0;
 
 	/*
 	 * Each output is written once, with its final value: programs (LIKWID's
 	 * own example among them) pass the same variables from every thread of
 	 * a parallel region, and read them while other threads are in here.
 	 */
-	if (!ready || !regionTag || !(n = lookup(regionTag, g)) || current(n, &calls, &ns, v) < 0) {
+	if (!PMU_LOAD_ACQUIRE(ready) || !regionTag || !(n = lookup(regionTag, g)) || current(n, &calls, &ns, v) < 0) {
 		if (nr_events)
 			*nr_events = 0;
 		if (time)
@@ -476,7 +475,7 @@ API void likwid_markerClose(void)
 {
 	const char *rep = secure_getenv("PMU_REPORT");
 
-	if (!ready || !own_report)
+	if (!PMU_LOAD_ACQUIRE(ready) || !own_report)
 		return;
 	if (rep && *rep) {
 		if (pmu_report_path(rep, NULL) < 0)
@@ -484,7 +483,7 @@ API void likwid_markerClose(void)
 	} else if (pmu_report(stderr, NULL) < 0)
 		warn("report", "%s", pmu_errmsg());
 	/* Called in a serial part, as LIKWID asks: no thread is in a region, the counters can go. */
-	ready = 0;
+	PMU_STORE_RELEASE(ready, 0);
 	pmu_thread_fini();
 }
 

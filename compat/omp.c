@@ -11,7 +11,6 @@
  */
 #include <dlfcn.h>
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -59,8 +58,8 @@ enum { SYNC_IMPLICIT = 2, SYNC_IMPLICIT_WORKSHARE = 8, SYNC_IMPLICIT_PARALLEL = 
 #define NAMES 4096	/* distinct constructs named; more share "(other constructs)" */
 
 struct construct {
-	_Atomic(const void *) at;	/* its key: the return address, plus the kind << 56 */
-	_Atomic(char *) name;
+	const void *at;			/* its key: the return address, plus the kind << 56 */
+	char *name;
 	bool label;			/* a runtime's name for what the team runs (a Kokkos kernel's label) */
 	bool tail;			/* a parallel region reached by a tail call: named once code inside runs */
 	bool bare;			/* KIND_OUTLINED: code at ra is not outlined from a construct, names none */
@@ -367,17 +366,17 @@ static struct construct *construct_of(const void *ra, unsigned kind)
 
 	for (size_t i = 0; i < NAMES; i++) {
 		size_t k = (h + i) % NAMES;
-		const void *at = atomic_load_explicit(&names[k].at, memory_order_acquire);
+		const void *at = PMU_LOAD_ACQUIRE(names[k].at);
 
 		if (at && at != key)
 			continue;
 		if (!at) {
 			cs = pmu__lock(&lock);
-			if (!(at = atomic_load_explicit(&names[k].at, memory_order_relaxed))) {
+			if (!(at = PMU_READ_ONCE(names[k].at))) {
 				construct_name(ra, kind, buf, sizeof(buf), &names[k]);
 				n = strdup(buf);
-				atomic_store_explicit(&names[k].name, n ? n : "(out of memory)", memory_order_relaxed);
-				atomic_store_explicit(&names[k].at, at = key, memory_order_release);
+				PMU_WRITE_ONCE(names[k].name, n ? n : "(out of memory)");
+				PMU_STORE_RELEASE(names[k].at, at = key);
 			}
 			pmu__unlock(&lock, cs);
 			if (at != key)
@@ -401,22 +400,22 @@ static struct construct *label_construct(const char *label)
 		h = (h ^ (unsigned char)*p) * 1099511628211ull;
 	for (size_t i = 0; i < NAMES; i++) {
 		struct construct *c = &labels[(h + i) % NAMES];
-		const void *at = atomic_load_explicit(&c->at, memory_order_acquire);
+		const void *at = PMU_LOAD_ACQUIRE(c->at);
 		char *n;
 
-		if (at && !strcmp(atomic_load_explicit(&c->name, memory_order_relaxed), label))
+		if (at && !strcmp(PMU_READ_ONCE(c->name), label))
 			return c;
 		if (at)
 			continue;
 		cs = pmu__lock(&lock);
-		if (!atomic_load_explicit(&c->at, memory_order_relaxed)) {
+		if (!PMU_READ_ONCE(c->at)) {
 			n = strdup(label);
-			atomic_store_explicit(&c->name, n ? n : "(out of memory)", memory_order_relaxed);
+			PMU_WRITE_ONCE(c->name, n ? n : "(out of memory)");
 			c->label = true;
-			atomic_store_explicit(&c->at, c, memory_order_release);
+			PMU_STORE_RELEASE(c->at, c);
 		}
 		pmu__unlock(&lock, cs);
-		if (!strcmp(atomic_load_explicit(&c->name, memory_order_acquire), label))
+		if (!strcmp(PMU_LOAD_ACQUIRE(c->name), label))
 			return c;
 	}
 	return &other;
@@ -424,16 +423,16 @@ static struct construct *label_construct(const char *label)
 
 static const char *name_of(struct construct *c)
 {
-	return atomic_load_explicit(&c->name, memory_order_acquire);
+	return PMU_LOAD_ACQUIRE(c->name);
 }
 
 /* ---- the callbacks: regions on the thread OMPT calls them on ---- */
 
 static void warn_once(const char *what, int r)
 {
-	static atomic_int said;
+	static int said;
 
-	if (r < 0 && !atomic_exchange(&said, 1))
+	if (r < 0 && PMU_ONCE(said))
 		fprintf(stderr, "libpmu-omp: %s: %s (said once)\n", what, pmu_errmsg());
 }
 
@@ -442,7 +441,7 @@ static void resolve(const void *ra);
 static void on_parallel_begin(ompt_data_t *task, const void *frame, ompt_data_t *parallel, unsigned int req,
 			      int flags, const void *ra)
 {
-	const char *(*label)(void) = __atomic_load_n(&pmu__region_label, __ATOMIC_ACQUIRE);
+	const char *(*label)(void) = PMU_LOAD_ACQUIRE(pmu__region_label);
 	const char *l = label ? label() : NULL;
 
 	(void)task, (void)frame, (void)req, (void)flags;
@@ -527,7 +526,7 @@ static void on_implicit_task(int endpoint, ompt_data_t *parallel, ompt_data_t *t
 		bool count = c && !(c->label && index == 0);
 
 		if (depth < DEPTH)
-			stack[depth] = (typeof(stack[0])){ c, c ? atomic_load_explicit(&c->at, memory_order_relaxed) : NULL,
+			stack[depth] = (typeof(stack[0])){ c, c ? PMU_READ_ONCE(c->at) : NULL,
 							   count, count && c->tail, wdepth };
 		depth++;
 		if (count && depth <= DEPTH)

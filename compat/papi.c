@@ -11,7 +11,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -96,7 +95,7 @@ struct thr {
 	struct thr *next;
 	pid_t tid;
 	int stopped;
-	_Atomic int exited;	/* set by the thread's key destructor */
+	int exited;	/* set by the thread's key destructor */
 	size_t ncalls, cap;
 	char *calls;		/* ncalls slots of slot_size */
 	int64_t *stack;		/* open calls, innermost last */
@@ -113,8 +112,8 @@ static double ev_factor[MAXEV];		/* what the output multiplies each event's coun
 static int use_regions;			/* PMU_REPORT set: libpmu's region layer too */
 static int own_layer;			/* the per-thread layer was set up here, not before */
 static char *pmu_report_to;
-static _Atomic int deactivated;		/* a misuse: no output, as PAPI does */
-static _Atomic int begun;		/* a region has begun in this process */
+static int deactivated;		/* a misuse: no output, as PAPI does */
+static int begun;		/* a region has begun in this process */
 static int verbose;
 static struct thr *threads;
 static __thread struct thr *self __attribute__((tls_model("initial-exec")));	/* as libpmu's: no __tls_get_addr */
@@ -258,7 +257,7 @@ static void output_and_close(void);
 
 static void thread_gone(void *p)
 {
-	((struct thr *)p)->exited = 1;
+	PMU_STORE_RELEASE(((struct thr *)p)->exited, 1);
 }
 
 /*
@@ -322,7 +321,7 @@ static void init_whole(void)
 	if (nev && (r = pmu_thread_init(list)) < 0) {
 		warn("events %s: %s%s", list, pmu_errmsg(),
 		     r == -EBUSY ? " (PMU_EVENTS is set: libpmu counts those; unset it with libpmu-papi)" : "");
-		deactivated = 1;
+		PMU_WRITE_ONCE(deactivated, 1);
 		return;
 	}
 	if (!nev)
@@ -376,9 +375,9 @@ static inline uint64_t now_ns(void)
  */
 static void region_layer_failed(const char *name)
 {
-	static _Atomic int said;
+	static int said;
 
-	if (!said++)
+	if (PMU_ONCE(said))
 		warn("PMU_REPORT: region \"%s\": %s: libpmu's report leaves such calls out", name, pmu_errmsg());
 }
 
@@ -461,20 +460,20 @@ static inline struct call *slot(struct thr *t, int64_t i)
 /* A misuse, as PAPI treats one: a message, no output at exit, later calls fail. */
 static int misuse(const char *fn, const char *region)
 {
-	if (!atomic_load(&begun)) {
+	if (!PMU_READ_ONCE(begun)) {
 		/* before any region began, PAPI 7.0 only refuses the call */
 		warn("%s: region \"%s\": no region has begun yet: PAPI_EMISC", fn, region);
 		return PAPI_EMISC;
 	}
 	warn("%s: region \"%s\" is not open in this thread: output generation is deactivated!", fn, region);
-	deactivated = 1;
+	PMU_WRITE_ONCE(deactivated, 1);
 	return PAPI_EINVAL;
 }
 
 static struct thr *enter(void)
 {
 	pthread_once(&once, init);
-	return deactivated ? NULL : thread_state();
+	return PMU_READ_ONCE(deactivated) ? NULL : thread_state();
 }
 
 API int PAPI_hl_region_begin(const char *region)
@@ -484,7 +483,7 @@ API int PAPI_hl_region_begin(const char *region)
 	struct call *c;
 
 	if (!t)
-		return deactivated ? PAPI_EMISC : PAPI_ENOMEM;
+		return PMU_READ_ONCE(deactivated) ? PAPI_EMISC : PAPI_ENOMEM;
 	if (!region || !*region)
 		return PAPI_EINVAL;
 	if (!(name = intern(t, region)))
@@ -515,7 +514,7 @@ API int PAPI_hl_region_begin(const char *region)
 	c->reads = NULL;
 	if (reg_enter(name, c->v) < 0)
 		return PAPI_ESYS;
-	atomic_store_explicit(&begun, 1, memory_order_relaxed);
+	PMU_WRITE_ONCE(begun, 1);
 	t->stack[t->depth++] = (int64_t)t->ncalls++;
 	t->stopped = 0;
 	return PAPI_OK;
@@ -545,10 +544,10 @@ static int64_t open_call(struct thr **t, const char *region, const char *fn, siz
 	int64_t i;
 
 	if (!(*t = enter()))
-		return deactivated ? PAPI_EMISC : PAPI_ENOMEM;
+		return PMU_READ_ONCE(deactivated) ? PAPI_EMISC : PAPI_ENOMEM;
 	if (!region || !(name = intern(*t, region)) || (i = find_open(*t, name, depth)) < 0) {
 		/* PAPI 7.0 ignores a read of a region that is not open (papi_hl.c, REGION_READ) */
-		if (region && atomic_load(&begun) && !strcmp(fn, "PAPI_hl_read")) {
+		if (region && PMU_READ_ONCE(begun) && !strcmp(fn, "PAPI_hl_read")) {
 			warn("PAPI_hl_read: region \"%s\" is not open in this thread: ignored", region);
 			return READ_IGNORED;
 		}
@@ -608,7 +607,7 @@ API int PAPI_hl_region_end(const char *region)
 API int PAPI_hl_stop(void)
 {
 	pthread_once(&once, init);
-	if (deactivated || !self || self->stopped)
+	if (PMU_READ_ONCE(deactivated) || !self || self->stopped)
 		return PAPI_ENOEVNT;
 	if (self->depth)
 		return PAPI_EINVAL;	/* not inside a region, says PAPI_hl_stop(3) */
@@ -856,7 +855,7 @@ static void write_output(void)
 
 	if (use_regions && pmu_report_to && pmu_report_path(pmu_report_to, NULL) < 0)
 		warn("PMU_REPORT=%s: %s", pmu_report_to, pmu_errmsg());
-	if (deactivated)
+	if (PMU_READ_ONCE(deactivated))
 		return;
 	for (struct thr *t = threads; t && !any; t = t->next)
 		any = t->ncalls > 0;
@@ -907,7 +906,7 @@ static void output_and_close(void)
 
 	write_output();
 	for (struct thr *t = threads; t; t = t->next)
-		others |= t != self && !t->exited;
+		others |= t != self && !PMU_LOAD_ACQUIRE(t->exited);
 	if (!others && own_layer)
 		pmu_thread_fini();
 }

@@ -11,6 +11,7 @@
 #include <linux/perf_event.h>
 
 #include "pmu.h"
+#include "base/atomic.h"	/* the one vocabulary of concurrency */
 
 #define PMU_API __attribute__((visibility("default")))
 /* Exported for the plugins alone, in a node named by the exact version (src/plugin.h lists each). */

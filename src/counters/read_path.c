@@ -49,11 +49,12 @@ const char *pmu__event_blocker(const struct pmu__attr *a)
 const char *pmu__user_read_blocker(struct pmu__perf_counter *k, const struct perf_event_mmap_page *pc,
 				   const struct pmu__attr *a)
 {
-	bool cap = PMU_LD(pc, capabilities) & PMU_CAP_RDPMC;
+	struct pmu_inl_value st = pmu__page_state(pc);
+	bool cap = st.caps & PMU_CAP_RDPMC;
 
 #ifdef PMU_ARCH_USER_SYSCTL
 	/* arm64 shows the sysctl at 0 as index 0, riscv as cap_user_rdpmc 0 */
-	if (!cap || !PMU_LD(pc, index)) {
+	if (!cap || !st.idx) {
 		long v;
 		bool known = pmu__sysctl(PMU_ARCH_USER_SYSCTL, &v);
 
@@ -77,9 +78,9 @@ const char *pmu__user_read_blocker(struct pmu__perf_counter *k, const struct per
 	 * cap_user_rdpmc; while the event is off its counter (index 0) the
 	 * width is not looked at, by the readers either.
 	 */
-	if (cap && PMU_LD(pc, index) && pmu_inl_width_shift(PMU_LD(pc, pmc_width)) >= 64) {
+	if (cap && st.idx && pmu_inl_width_shift(pc->pmc_width) >= 64) {	/* the counter's, fixed (readpage.h) */
 		snprintf(k->why_buf, sizeof(k->why_buf), "the page gives no valid counter width (pmc_width "
-			 "%u, with cap_user_rdpmc 1)", (unsigned)PMU_LD(pc, pmc_width));
+			 "%u, with cap_user_rdpmc 1)", (unsigned)pc->pmc_width);
 		return k->why_buf;
 	}
 	if (cap)
@@ -138,7 +139,7 @@ PMU_API int pmu_user_read(const struct pmu_set *set, unsigned i, const char **wh
 			w = c->ctr[k].why;
 		else if (!c->ctr[k].page)
 			w = "the event's page is not mapped";
-		else if (!PMU_LD(c->ctr[k].page, index))
+		else if (!pmu__page_state(c->ctr[k].page).idx)
 			w = "the event is not on a hardware counter now (disabled, or multiplexed out)";
 	}
 	for (k = 0; !w && !set->direct && k < c->nctr; k++)
@@ -146,7 +147,7 @@ PMU_API int pmu_user_read(const struct pmu_set *set, unsigned i, const char **wh
 			w = "another event of the set needs read(2), which reads the whole group";
 	/* pmu_read() reads every event from user space or none */
 	for (k = 0; !w && set->direct && k < c->nctr; k++)
-		if (!PMU_LD(c->ctr[k].page, index))
+		if (!pmu__page_state(c->ctr[k].page).idx)
 			w = "another event of the set is not on a hardware counter now: read(2) reads the "
 			    "whole group";
 	if (!w && !set->direct)

@@ -9,18 +9,16 @@
 #ifndef PMU_READPAGE_H
 #define PMU_READPAGE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <linux/perf_event.h>
 
 #include "pmu.h"
 
-/* The page's capability bits, loads and barrier, by the library's short names. */
+/* The page's capability bits, by the library's short names. */
 #define PMU_CAP_RDPMC PMU_INL_CAP_RDPMC
 #define PMU_CAP_TIME PMU_INL_CAP_TIME
 #define PMU_CAP_TIME_SHORT PMU_INL_CAP_TIME_SHORT
-#define PMU_LD PMU_INL_LD
-#define PMU_LDV PMU_INL_LDV
-#define PMU_BARRIER PMU_INL_BARRIER
 
 /* Why a page could not be read from user space; 0 means it was. */
 enum pmu__page_status {
@@ -72,6 +70,41 @@ pmu__read_page(const struct perf_event_mmap_page *pc, enum pmu__read_mode mode,
 	if (st == PMU_INL_OK)
 		*v = (struct pmu__page_value){ r.count, r.enabled, r.running };
 	return (enum pmu__page_status)st;
+}
+
+/*
+ * Every other look at a page, also through pmu_inl_read(), under the page's
+ * lock. The one field read outside it, pmc_width, is the counter's, fixed
+ * for the event's life.
+ */
+
+/* The page's lock, index and capabilities, as one snapshot: whether a counter is read from user space now. */
+static inline struct pmu_inl_value pmu__page_state(const struct perf_event_mmap_page *pc)
+{
+	struct pmu_inl_value v;
+
+	(void)pmu_inl_read(pc, 0, 0, 0, &v);
+	return v;
+}
+
+/* Whether the event behind pc ran less than all the time it was enabled. */
+static inline bool pmu__page_multiplexed(const struct perf_event_mmap_page *pc)
+{
+	struct pmu_inl_value v;
+
+	return pmu_inl_read(pc, 0, 0, PMU_INL_TIMES, &v) == PMU_INL_MULTIPLEXED;
+}
+
+/*
+ * The page's lock still at seq (pmu_inl_read()'s v.seq): extends that read's
+ * consistency to what was read after it, outside the loop (topdown's
+ * metrics register), as the loop's own last check does.
+ */
+static inline __attribute__((always_inline)) bool pmu__page_unchanged(const struct perf_event_mmap_page *pc,
+								       uint32_t seq)
+{
+	PMU_INL_BARRIER();
+	return PMU_INL_LDV(pc, lock) == seq;
 }
 
 #endif

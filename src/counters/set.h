@@ -23,6 +23,7 @@
 
 #include "events/event.h"
 #include "counters/arch.h"
+#include "counters/readpage.h"
 
 #define PMU_MAX_COUNTERS 256
 #define PMU_ALIVE 0x706d7531u	/* in the hot page: wiped to 0 in a forked child */
@@ -99,11 +100,11 @@ struct pmu__cold {			/* the page before the hot ones */
 static inline size_t pmu__page_size(void)
 {
 	static size_t ps;	/* atomics: sets may be opened by several threads at once */
-	size_t v = __atomic_load_n(&ps, __ATOMIC_RELAXED);
+	size_t v = PMU_READ_ONCE(ps);
 
 	if (!v) {
 		v = (size_t)sysconf(_SC_PAGESIZE);
-		__atomic_store_n(&ps, v, __ATOMIC_RELAXED);
+		PMU_WRITE_ONCE(ps, v);
 	}
 	return v;
 }
@@ -169,9 +170,7 @@ static inline unsigned pmu__set_group_events(const struct pmu_set *set)
 /* Event i (< pmu__set_user_events()) was multiplexed: its page shows enabled != running, which then stays so. */
 static inline bool pmu__set_event_multiplexed(const struct pmu_set *set, unsigned i)
 {
-	const struct perf_event_mmap_page *pc = set->ev[i].page;
-
-	return PMU_INL_LD(pc, time_enabled) != PMU_INL_LD(pc, time_running);
+	return pmu__page_multiplexed(set->ev[i].page);
 }
 
 /*
@@ -215,7 +214,7 @@ static inline __attribute__((always_inline)) uint64_t pmu__set_cycles(void)
 static inline bool pmu__set_has_clock(const struct pmu_set *set)
 {
 #if PMU_INL_USER_READ
-	return set->direct && (PMU_INL_LD(set->ev[0].page, capabilities) & PMU_INL_CAP_TIME);
+	return set->direct && (pmu__page_state(set->ev[0].page).caps & PMU_INL_CAP_TIME);
 #else
 	(void)set;
 	return false;

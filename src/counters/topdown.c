@@ -122,7 +122,7 @@ void pmu__topdown_mark(struct pmu__cold *c, struct pmu__group *gr)
 	gr->td_valid = false;
 	for (unsigned k = gr->first; k < gr->first + gr->n; k++)
 		if (c->ctr[k].td && c->ctr[k].page)
-			c->ctr[k].td_seq = PMU_LDV(c->ctr[k].page, lock);
+			c->ctr[k].td_seq = pmu__page_state(c->ctr[k].page).seq;
 }
 
 /* A base only when no page changed during the read(2): a switch after its reset would be missed. */
@@ -133,7 +133,7 @@ void pmu__topdown_noted(struct pmu__cold *c, struct pmu__group *gr)
 	for (k = gr->first; k < gr->first + gr->n; k++) {
 		const struct pmu__perf_counter *e = &c->ctr[k];
 
-		if (e->td && (!e->page || PMU_LDV(e->page, lock) != e->td_seq || (e->td_seq & 1)))
+		if (e->td && (!e->page || pmu__page_state(e->page).seq != e->td_seq))
 			return;
 	}
 	for (k = gr->first; k < gr->first + gr->n; k++)
@@ -168,9 +168,9 @@ static const char *group_blocker(const struct pmu__cold *c, const struct pmu__gr
 			return "the topdown events are not on fixed counter 3 and the metrics register now "
 			       "(their pages' index is not RDPMC_FIXED|3 + 1 and RDPMC_METRIC + 1)";
 	}
-	if (PMU_LD(lpc, time_enabled) != PMU_LD(lpc, time_running))
+	if (pmu__page_multiplexed(lpc))
 		return "the topdown group was multiplexed: read(2) gives its scaled counts";
-	if (pmu_inl_width_shift(PMU_LD(lpc, pmc_width)) >= 64)
+	if (pmu_inl_width_shift(lpc->pmc_width) >= 64)	/* the counter's, fixed (readpage.h) */
 		return "the slots page gives no valid counter width";
 	return NULL;
 }
@@ -183,9 +183,9 @@ static const char *counter_blocker(const struct pmu__cold *c, const struct pmu__
 		return e->why;
 	if (!e->page)
 		return "the event's page is not mapped";
-	if (gr->td && (e->td || PMU_LDV(e->page, index)))
+	if (gr->td && (e->td || pmu__page_state(e->page).idx))
 		return group_blocker(c, gr);
-	if (!PMU_LDV(e->page, index))
+	if (!pmu__page_state(e->page).idx)
 		return "the event is not on a hardware counter now (disabled, or multiplexed out)";
 	return NULL;
 }
@@ -260,9 +260,8 @@ static int decode(struct pmu__cold *c, struct pmu__group *gr, bool times)
 		return 1;
 	raw = sv.raw;
 	met = pmu_inl_rdpmc(TD_METRIC_IDX);
-	PMU_BARRIER();
 	/* Slots going back: the registers were cleared with no page update (a PERF_METRICS overflow). */
-	if (PMU_LDV(pc, lock) != sv.seq || raw < gr->td_raw)
+	if (!pmu__page_unchanged(pc, sv.seq) || raw < gr->td_raw)
 		return 1;
 	gr->td_raw = raw;
 	for (k = gr->first; k < gr->first + gr->n; k++) {

@@ -39,11 +39,10 @@ static inline uint64_t *times_at(struct pmu__region_thr *t, unsigned slot)
 /*
  * Stores the sum of squares (16-aligned): outside TSan a plain store, which
  * the compiler makes one store pair with no copy between registers (a
- * volatile one costs two). Between the seqcount's fence and its release
- * store, as every figure's.
+ * volatile one costs two). Inside the seqcount's write, as every figure's.
  */
 #ifdef PMU_TSAN
-#define PMU_FIG_ST128(p, v) (PMU_FIG_ST((p)[0], (uint64_t)(v)), PMU_FIG_ST((p)[1], (uint64_t)((v) >> 64)))
+#define PMU_FIG_ST128(p, v) (PMU_SEQ_ST((p)[0], (uint64_t)(v)), PMU_SEQ_ST((p)[1], (uint64_t)((v) >> 64)))
 #else
 typedef unsigned __int128 __attribute__((may_alias)) pmu__u128;
 #define PMU_FIG_ST128(p, v) (*(pmu__u128 *)(void *)(p) = (v))
@@ -55,12 +54,12 @@ static inline __attribute__((always_inline)) void fig_add(struct pmu__fig *f, ui
 	uint64_t sum = f->sum, min = f->min, max = f->max;	/* the owner's: plain loads */
 	unsigned __int128 sq = (unsigned __int128)f->sq[1] << 64 | f->sq[0];
 
-	PMU_FIG_ST(f->sum, sum + x);
+	PMU_SEQ_ST(f->sum, sum + x);
 	/* Stored only when they change, which few calls do. */
 	if (unlikely(x < min))
-		PMU_FIG_ST(f->min, x);
+		PMU_SEQ_ST(f->min, x);
 	if (unlikely(x > max))
-		PMU_FIG_ST(f->max, x);
+		PMU_SEQ_ST(f->max, x);
 	PMU_FIG_ST128(f->sq, sq + (unsigned __int128)x * x);
 }
 
@@ -72,34 +71,41 @@ static __attribute__((noinline)) void add_times(struct pmu__region_thr *t, struc
 	const uint64_t *e1 = times_at(t, PMU_REGION_DEPTH), *r1 = e1 + (PMU_REGION_DEPTH + 1) * n;
 
 	for (unsigned i = 0; i < n; i++) {
-		PMU_FIG_ST(a->f[1 + i].en, a->f[1 + i].en + (e1[i] - e0[i]));
-		PMU_FIG_ST(a->f[1 + i].run, a->f[1 + i].run + (r1[i] - r0[i]));
+		PMU_SEQ_ST(a->f[1 + i].en, a->f[1 + i].en + (e1[i] - e0[i]));
+		PMU_SEQ_ST(a->f[1 + i].run, a->f[1 + i].run + (r1[i] - r0[i]));
 	}
 }
+
+/*
+ * The figures' protocol. Each region's figures (struct pmu__acc) are written
+ * by their thread alone, inside their seqcount (base/atomic.h): one write a
+ * call, so the count is twice the calls. A report copies them
+ * (region_copy.c) between two looks at every region's count. An owner that
+ * adds calls faster than a copy is made would starve it: after a few tries
+ * the report raises the thread's hold, and the owner waits at its next
+ * write's start until the hold falls again (it finishes at most the write
+ * it is in).
+ */
 
 /* While a report holds the thread's figures (it could not copy them otherwise): wait. */
 static __attribute__((noinline, cold)) void hold_wait(const struct pmu__region_thr *t)
 {
-	while (__atomic_load_n(&t->hold, __ATOMIC_ACQUIRE))
+	while (PMU_LOAD_ACQUIRE(t->hold))
 		sched_yield();
 }
 
 /* Opens a's seqcount for an update (odd), once no report holds t's figures; its value before. */
 static inline __attribute__((always_inline)) uint64_t fig_open(const struct pmu__region_thr *t, struct pmu__acc *a)
 {
-	uint64_t seq = a->seq;
-
-	if (unlikely(__atomic_load_n(&t->hold, __ATOMIC_RELAXED)))
+	if (unlikely(PMU_READ_ONCE(t->hold)))
 		hold_wait(t);
-	__atomic_store_n(&a->seq, seq + 1, __ATOMIC_RELAXED);
-	PMU_FIG_FENCE();
-	return seq;
+	return pmu_seq_write_begin(&a->seq);
 }
 
 /* Closes it again, the update published: one call more. */
 static inline __attribute__((always_inline)) void fig_close(struct pmu__acc *a, uint64_t seq)
 {
-	__atomic_store_n(&a->seq, seq + 2, __ATOMIC_RELEASE);
+	pmu_seq_write_end(&a->seq, seq);
 }
 
 /*
@@ -161,7 +167,7 @@ static inline __attribute__((always_inline)) void add_call(struct pmu__region_th
 		for (unsigned i = 0; i < n; i++)
 			fig_add(&a->f[1 + i], pmu__ev_delta(fr->v[i], v1[i]));
 		if (unlikely(clamped))
-			PMU_FIG_ST(a->clamped, a->clamped + 1);
+			PMU_SEQ_ST(a->clamped, a->clamped + 1);
 		/*
 		 * One group's times are every event's: they go to figure 0's
 		 * (ns has none of its own), taken from the thread's first begin
@@ -170,8 +176,8 @@ static inline __attribute__((always_inline)) void add_call(struct pmu__region_th
 		 */
 		if (!with_times) {
 		} else if (t->times == PMU_TIMES_GROUP) {
-			PMU_FIG_ST(a->f[0].en, a->f[0].en + (t->grp_en[PMU_REGION_DEPTH] - t->grp_en[d]));
-			PMU_FIG_ST(a->f[0].run, a->f[0].run + (t->grp_run[PMU_REGION_DEPTH] - t->grp_run[d]));
+			PMU_SEQ_ST(a->f[0].en, a->f[0].en + (t->grp_en[PMU_REGION_DEPTH] - t->grp_en[d]));
+			PMU_SEQ_ST(a->f[0].run, a->f[0].run + (t->grp_run[PMU_REGION_DEPTH] - t->grp_run[d]));
 		} else if (unlikely(t->times == PMU_TIMES_FULL) && d >= t->times_from) {
 			add_times(t, a, d);
 		}
@@ -181,7 +187,7 @@ static inline __attribute__((always_inline)) void add_call(struct pmu__region_th
 	} else {
 		uint64_t seq = fig_open(t, a);
 
-		PMU_FIG_ST(a->nested, a->nested + 1);
+		PMU_SEQ_ST(a->nested, a->nested + 1);
 		fig_close(a, seq);
 	}
 	if (with_times && unlikely(d < t->times_from))	/* what begins at d from now on has times */
@@ -193,10 +199,8 @@ static inline __attribute__((always_inline)) void add_call(struct pmu__region_th
 static inline __attribute__((always_inline)) void hot_update(struct pmu__acc *a, const struct pmu__frame *fr,
 							     uint64_t ns, const uint64_t *v1, unsigned n)
 {
-	uint64_t seq = a->seq;
+	uint64_t seq = pmu_seq_write_begin(&a->seq);	/* no report holds the figures: add_call_hot() looked */
 
-	__atomic_store_n(&a->seq, seq + 1, __ATOMIC_RELAXED);
-	PMU_FIG_FENCE();
 	fig_add(&a->f[0], ns);
 	PMU_UNROLL
 	for (unsigned i = 0; i < n; i++)
@@ -217,7 +221,7 @@ static __attribute__((noinline)) int add_call_other(struct pmu__region_thr *t, s
 static __attribute__((noinline)) int add_call_rare(struct pmu__region_thr *t, struct pmu__frame *fr, uint64_t ns,
 						   uint64_t *v1, unsigned n, unsigned kind)
 {
-	if (!t->comp_on && t->trace && fr->a->depth == 1 && !__atomic_load_n(&t->hold, __ATOMIC_RELAXED)) {
+	if (!t->comp_on && t->trace && fr->a->depth == 1 && !PMU_READ_ONCE(t->hold)) {
 		hot_update(fr->a, fr, ns, v1, n);
 		pmu__trace_add(t, fr, ns, v1, n);
 		t->sp = frame_down(fr, n);
@@ -238,7 +242,7 @@ static inline __attribute__((always_inline)) int add_call_hot(struct pmu__region
 	struct pmu__acc *a = fr->a;
 
 	/* nested in itself, a report holds the figures (add_call() waits), traced or compensated: out of the way */
-	if (unlikely(a->depth != 1 || __atomic_load_n(&t->hold, __ATOMIC_RELAXED) || t->rare)) {
+	if (unlikely(a->depth != 1 || PMU_READ_ONCE(t->hold) || t->rare)) {
 		/* v1 may be registers (or t->scratch itself: no address compare, which would keep them in memory). */
 		PMU_UNROLL
 		for (unsigned i = 0; i < n; i++)
@@ -478,9 +482,9 @@ static struct pmu__acc *acc_new(struct pmu__thr *thr, struct pmu__region_thr *t,
 		return NULL;
 	a->parent = t->sp->id;	/* before its frame is pushed: the region around, or the sentinel's none */
 	/* Figures to report: the thread's records stay after it exits. */
-	__atomic_store_n(&t->used, true, __ATOMIC_RELAXED);
-	__atomic_store_n(&thr->keep, true, __ATOMIC_RELAXED);
-	__atomic_store_n(&t->acc[id], a, __ATOMIC_RELEASE);
+	PMU_WRITE_ONCE(t->used, true);
+	PMU_WRITE_ONCE(thr->keep, true);
+	PMU_STORE_RELEASE(t->acc[id], a);
 	return a;
 }
 

@@ -32,7 +32,7 @@ static bool said_env, said_fail;
 /* Whether a thread's regions are compensated from its first one. */
 static bool wanted(void)
 {
-	int d = __atomic_load_n(&comp_default, __ATOMIC_RELAXED);
+	int d = PMU_READ_ONCE(comp_default);
 	const char *v;
 
 	if (d >= 0)
@@ -42,7 +42,7 @@ static bool wanted(void)
 		return false;
 	if (!strcmp(v, "1"))
 		return true;
-	if (!__atomic_exchange_n(&said_env, true, __ATOMIC_RELAXED))
+	if (PMU_ONCE(said_env))
 		fprintf(stderr, "libpmu: PMU_COMPENSATE=%s: neither 1 (on) nor 0 (off): regions are not compensated\n",
 			pmu__show(&(struct pmu__shown){ 0 }, v, strlen(v)));
 	return false;
@@ -120,7 +120,7 @@ static int calibrate(struct pmu__region_thr *t, struct pmu__comp *c, pmu__cal_pa
 		t->cache[slot].r = pmu__region_byid[PMU_REGION_CAL];
 		t->trace = NULL;
 		t->comp = c;
-		__atomic_store_n(&t->comp_on, true, __ATOMIC_RELAXED);
+		PMU_WRITE_ONCE(t->comp_on, true);
 		t->rare = true;
 		r = measure(t, pairs, name, c->cost, buf);
 		if (r == 0)
@@ -144,7 +144,7 @@ static int switch_on(struct pmu__region_thr *t, pmu__cal_pairs pairs)
 	if (!c) {
 		c = calloc(1, sizeof(*c) + 2 * ((size_t)t->n + 1) * sizeof(uint64_t));
 		r = c ? calibrate(t, c, pairs) : -ENOMEM;
-		__atomic_store_n(&t->comp_on, false, __ATOMIC_RELAXED);
+		PMU_WRITE_ONCE(t->comp_on, false);
 		t->rare = t->trace != NULL;
 		if (r < 0) {
 			t->comp = NULL;
@@ -152,25 +152,25 @@ static int switch_on(struct pmu__region_thr *t, pmu__cal_pairs pairs)
 			return pmu__err(r, "pmu_region_compensate: the cost of a region pair could not be measured "
 					"(%s): regions are not compensated", r == -ENOMEM ? "out of memory" : strerror(-r));
 		}
-		__atomic_store_n(&t->comp_pub, c, __ATOMIC_RELEASE);	/* its costs, for the reports */
+		PMU_STORE_RELEASE(t->comp_pub, c);	/* its costs, for the reports */
 	}
-	__atomic_store_n(&t->comp_on, true, __ATOMIC_RELAXED);
+	PMU_WRITE_ONCE(t->comp_on, true);
 	t->rare = true;
 	return 0;
 }
 
 void pmu__comp_start(struct pmu__region_thr *t, pmu__cal_pairs pairs)
 {
-	if (wanted() && switch_on(t, pairs) < 0 && !__atomic_exchange_n(&said_fail, true, __ATOMIC_RELAXED))
+	if (wanted() && switch_on(t, pairs) < 0 && PMU_ONCE(said_fail))
 		fprintf(stderr, "libpmu: %s\n", pmu_errmsg());
 }
 
 bool pmu__region_comp(const struct pmu__thr *thr, uint64_t *cost)
 {
-	const struct pmu__region_thr *t = __atomic_load_n(&thr->upper, __ATOMIC_ACQUIRE);
-	const struct pmu__comp *c = t ? __atomic_load_n(&t->comp_pub, __ATOMIC_ACQUIRE) : NULL;
+	const struct pmu__region_thr *t = PMU_LOAD_ACQUIRE(thr->upper);
+	const struct pmu__comp *c = t ? PMU_LOAD_ACQUIRE(t->comp_pub) : NULL;
 
-	if (!c || !__atomic_load_n(&t->comp_on, __ATOMIC_RELAXED))
+	if (!c || !PMU_READ_ONCE(t->comp_on))
 		return false;
 	memcpy(cost, c->cost, 2 * ((size_t)thr->n + 1) * sizeof(*cost));
 	return true;
@@ -183,12 +183,12 @@ int pmu__comp_switch(struct pmu__region_thr *t, int on, pmu__cal_pairs pairs)
 	if (t && t->sp->id != PMU_FRAME_NONE)
 		return pmu__err(-EBUSY, "pmu_region_compensate: region %s is open in this thread (switch "
 				"between regions)", pmu__region_name((unsigned)t->sp->id));
-	__atomic_store_n(&comp_default, on, __ATOMIC_RELAXED);
+	PMU_WRITE_ONCE(comp_default, on);
 	if (!t)
 		return 0;
 	if (on)
 		return switch_on(t, pairs);
-	__atomic_store_n(&t->comp_on, false, __ATOMIC_RELAXED);
+	PMU_WRITE_ONCE(t->comp_on, false);
 	t->rare = t->trace != NULL;
 	return 0;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* A thread's region figures for a snapshot (results.c): copied whole under the regions' seqcounts. */
+/* A thread's region figures for a snapshot (results.c): copied whole under the regions' seqcounts (region.c tells the protocol). */
 #include <sched.h>
 #include <string.h>
 
@@ -7,9 +7,9 @@
 
 bool pmu__region_used(const struct pmu__thr *thr)
 {
-	const struct pmu__region_thr *t = __atomic_load_n(&thr->upper, __ATOMIC_ACQUIRE);
+	const struct pmu__region_thr *t = PMU_LOAD_ACQUIRE(thr->upper);
 
-	return t && __atomic_load_n(&t->used, __ATOMIC_RELAXED);
+	return t && PMU_READ_ONCE(t->used);
 }
 
 /* Lock-free tries at a copy before a report holds the owner still (it waits at its next update). */
@@ -20,8 +20,8 @@ static bool look(const struct pmu__region_thr *t, unsigned nreg, const struct pm
 {
 	/* A region's figures are looked at like its seqcount: made later, it must still be absent at the last look. */
 	for (unsigned id = 0; id < nreg; id++) {
-		acc[id] = t ? __atomic_load_n(&t->acc[id], __ATOMIC_ACQUIRE) : NULL;
-		seq[id] = acc[id] ? __atomic_load_n(&acc[id]->seq, __ATOMIC_ACQUIRE) : 0;
+		acc[id] = t ? PMU_LOAD_ACQUIRE(t->acc[id]) : NULL;
+		seq[id] = acc[id] ? pmu_seq_read_begin(&acc[id]->seq) : 0;
 		if (seq[id] & 1)
 			return false;
 	}
@@ -36,16 +36,16 @@ static void copy_one(const struct pmu__acc *a, uint64_t seq, unsigned n, struct 
 		return;
 	}
 	o->calls = seq / 2;
-	o->spans = o->calls - PMU_FIG_LD(a->nested);
+	o->spans = o->calls - PMU_SEQ_LD(a->nested);
 	o->parent = a->parent;	/* set before a was published */
-	o->clamped = PMU_FIG_LD(a->clamped);
+	o->clamped = PMU_SEQ_LD(a->clamped);
 	for (unsigned i = 0; i <= n; i++) {
 		const struct pmu__fig *f = &a->f[i];
 
 		o->f[i] = (struct pmu__fig){
-			.sum = PMU_FIG_LD(f->sum), .min = PMU_FIG_LD(f->min), .max = PMU_FIG_LD(f->max),
-			.sq = { PMU_FIG_LD(f->sq[0]), PMU_FIG_LD(f->sq[1]) },
-			.en = PMU_FIG_LD(f->en), .run = PMU_FIG_LD(f->run),
+			.sum = PMU_SEQ_LD(f->sum), .min = PMU_SEQ_LD(f->min), .max = PMU_SEQ_LD(f->max),
+			.sq = { PMU_SEQ_LD(f->sq[0]), PMU_SEQ_LD(f->sq[1]) },
+			.en = PMU_SEQ_LD(f->en), .run = PMU_SEQ_LD(f->run),
 		};
 	}
 }
@@ -55,8 +55,7 @@ static bool unchanged(const struct pmu__region_thr *t, unsigned nreg, const stru
 		      const uint64_t *seq)
 {
 	for (unsigned id = 0; id < nreg; id++)
-		if (acc[id] ? __atomic_load_n(&acc[id]->seq, __ATOMIC_RELAXED) != seq[id] :
-			      t && __atomic_load_n(&t->acc[id], __ATOMIC_RELAXED))
+		if (acc[id] ? pmu_seq_read_retry(&acc[id]->seq, seq[id]) : t && PMU_READ_ONCE(t->acc[id]))
 			return false;
 	return true;
 }
@@ -71,7 +70,7 @@ static bool unchanged(const struct pmu__region_thr *t, unsigned nreg, const stru
  */
 void pmu__region_copy(const struct pmu__thr *thr, unsigned nreg, struct pmu__rcopy *d)
 {
-	struct pmu__region_thr *t = __atomic_load_n(&thr->upper, __ATOMIC_ACQUIRE);
+	struct pmu__region_thr *t = PMU_LOAD_ACQUIRE(thr->upper);
 	const struct pmu__acc *acc[PMU_REGION_MAX];
 	uint64_t seq[PMU_REGION_MAX];
 	unsigned n = thr->n, tries = 0;
@@ -79,7 +78,7 @@ void pmu__region_copy(const struct pmu__thr *thr, unsigned nreg, struct pmu__rco
 
 	for (;; tries++) {
 		if (tries == COPY_TRIES && t)
-			__atomic_add_fetch(&t->hold, 1, __ATOMIC_SEQ_CST);
+			PMU_ADD(t->hold, 1);
 		if (!look(t, nreg, acc, seq)) {
 			sched_yield();
 			continue;
@@ -90,5 +89,5 @@ void pmu__region_copy(const struct pmu__thr *thr, unsigned nreg, struct pmu__rco
 			break;
 	}
 	if (tries >= COPY_TRIES && t)
-		__atomic_sub_fetch(&t->hold, 1, __ATOMIC_RELEASE);
+		PMU_ADD(t->hold, -1);
 }

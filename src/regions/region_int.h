@@ -31,29 +31,6 @@ static inline const char *rname(const struct pmu__rname *r)
 	return (const char *)r->w;
 }
 
-/*
- * A report reads what owner threads write, under each region's seqcount.
- * Release stores and acquire loads of the figures order them after the odd
- * seqcount and before the re-check, without fences (which TSan does not
- * model); on x86 they are plain moves.
- */
-#ifdef PMU_TSAN
-#define PMU_FIG_ST(p, v) __atomic_store_n(&(p), (v), __ATOMIC_RELEASE)
-#define PMU_FIG_FENCE() do { } while (0)
-#else
-/*
- * Elsewhere one release fence after the odd seqcount orders it before every
- * figure's store, as the kernel's seqcount writers do: one instruction where
- * arm64's release stores each want their address in a register. The stores
- * are volatile (each made once, whole), not atomic, so that the compiler
- * may address them by offset, pair them and keep the record's fields in
- * registers across them.
- */
-#define PMU_FIG_ST(p, v) (*(volatile __typeof__(p) *)&(p) = (v))
-#define PMU_FIG_FENCE() __atomic_thread_fence(__ATOMIC_RELEASE)
-#endif
-#define PMU_FIG_LD(p) __atomic_load_n(&(p), __ATOMIC_ACQUIRE)
-
 /* name's slot in a thread's cache by pointer. */
 static inline unsigned cache_slot(const char *name)
 {

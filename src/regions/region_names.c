@@ -23,12 +23,12 @@ const char *(*pmu__region_label)(void);
 
 unsigned pmu__region_count(void)
 {
-	return __atomic_load_n(&nregions, __ATOMIC_ACQUIRE);
+	return PMU_LOAD_ACQUIRE(nregions);
 }
 
 const char *pmu__region_name(unsigned id)
 {
-	return rname(__atomic_load_n(&pmu__region_byid[id], __ATOMIC_ACQUIRE));
+	return rname(PMU_LOAD_ACQUIRE(pmu__region_byid[id]));
 }
 
 /* Fork: the child gets a name table no other thread is changing. */
@@ -60,7 +60,7 @@ void pmu__names_fini(void)
 		pmu__region_byid[id] = NULL;
 	}
 	memset(tab, 0, sizeof(tab));
-	__atomic_store_n(&nregions, 0, __ATOMIC_RELEASE);
+	PMU_STORE_RELEASE(nregions, 0);
 	pmu__unlock(&names_lock, cs);
 }
 
@@ -79,7 +79,7 @@ static struct pmu__rname *probe(const char *name, uint32_t h, unsigned *slot)
 	unsigned i;
 
 	for (i = h & (TAB_SIZE - 1);; i = (i + 1) & (TAB_SIZE - 1)) {
-		r = __atomic_load_n(&tab[i], __ATOMIC_ACQUIRE);
+		r = PMU_LOAD_ACQUIRE(tab[i]);
 		if (!r || !strcmp(rname(r), name))
 			break;
 	}
@@ -108,8 +108,7 @@ static void cal_make(void)
 {
 	static const char name[] = "(comp)";	/* one word, as the usual short name */
 
-	__atomic_store_n(&pmu__region_byid[PMU_REGION_CAL], rname_new(name, sizeof(name) - 1, PMU_REGION_CAL),
-			 __ATOMIC_RELEASE);
+	PMU_STORE_RELEASE(pmu__region_byid[PMU_REGION_CAL], rname_new(name, sizeof(name) - 1, PMU_REGION_CAL));
 }
 
 const char *pmu__region_cal_name(void)
@@ -118,7 +117,7 @@ const char *pmu__region_cal_name(void)
 	const struct pmu__rname *r;
 
 	pthread_once(&once, cal_make);
-	r = __atomic_load_n(&pmu__region_byid[PMU_REGION_CAL], __ATOMIC_ACQUIRE);
+	r = PMU_LOAD_ACQUIRE(pmu__region_byid[PMU_REGION_CAL]);
 	return r ? rname(r) : NULL;
 }
 
@@ -147,7 +146,7 @@ int pmu__region_intern(struct pmu__region_thr *t, const char *name, unsigned csl
 		cs = pmu__lock(&names_lock);
 		r = probe(name, h, &slot);	/* another thread may have added it */
 		if (!r) {
-			id = __atomic_load_n(&nregions, __ATOMIC_RELAXED);
+			id = PMU_READ_ONCE(nregions);
 			if (id == PMU_REGION_NAMES) {
 				pmu__unlock(&names_lock, cs);
 				return pmu__err(-ENOSPC, "%s: more than %d distinct region names in this "
@@ -158,9 +157,9 @@ int pmu__region_intern(struct pmu__region_thr *t, const char *name, unsigned csl
 				pmu__unlock(&names_lock, cs);
 				return pmu__err(-ENOMEM, "%s: out of memory", name);
 			}
-			__atomic_store_n(&pmu__region_byid[id], r, __ATOMIC_RELEASE);
-			__atomic_store_n(&tab[slot], r, __ATOMIC_RELEASE);
-			__atomic_store_n(&nregions, id + 1, __ATOMIC_RELEASE);
+			PMU_STORE_RELEASE(pmu__region_byid[id], r);
+			PMU_STORE_RELEASE(tab[slot], r);
+			PMU_STORE_RELEASE(nregions, id + 1);
 		}
 		pmu__unlock(&names_lock, cs);
 	}

@@ -269,7 +269,7 @@ static int copy_threads(struct pmu_results *r, struct pmu__rcopy **copy, unsigne
 		rt->tid = t->tid;
 		memcpy(rt->name, t->tname, sizeof(rt->name));
 		rt->name[sizeof(rt->name) - 1] = '\0';
-		rt->exited = __atomic_load_n(&t->exited, __ATOMIC_RELAXED);
+		rt->exited = PMU_READ_ONCE(t->exited);
 		copy[r->nthr] = malloc(((size_t)r->nreg + 1) * size);
 		if (!copy[r->nthr])
 			return -ENOMEM;

@@ -99,7 +99,7 @@ static void unlink_thr(struct pmu__thr *t)
 /* Frees a record, its upper part through the hooks (set before any upper part is). */
 static void free_thr(struct pmu__thr *t)
 {
-	const struct pmu__thr_hooks *h = __atomic_load_n(&hooks, __ATOMIC_ACQUIRE);
+	const struct pmu__thr_hooks *h = PMU_LOAD_ACQUIRE(hooks);
 
 	if (t->upper && h)
 		h->drop(t->upper);
@@ -115,8 +115,8 @@ static void new_generation(void)
 {
 	for (struct pmu__thr *t = tlive; t; t = t->lnext)
 		if (t->tls)
-			PMU_TLS_ST(t->tls->upper, NULL);
-	__atomic_add_fetch(&pmu__tgen, 1, __ATOMIC_RELAXED);
+			PMU_WRITE_ONCE(t->tls->upper, NULL);
+	PMU_ADD(pmu__tgen, 1);
 }
 
 static void drop_all(void)
@@ -158,7 +158,7 @@ static void drop_child(void)
 /* Exited thread t's figures into the record of the folded ones (made on the first): 0, or -ENOMEM. Under tlock. */
 static int fold_thr(struct pmu__thr *t)
 {
-	const struct pmu__thr_hooks *h = __atomic_load_n(&hooks, __ATOMIC_ACQUIRE);
+	const struct pmu__thr_hooks *h = PMU_LOAD_ACQUIRE(hooks);
 	void *upper;
 
 	if (!h || !h->fold)
@@ -179,7 +179,7 @@ static int fold_thr(struct pmu__thr *t)
 	upper = folded->upper;
 	if (h->fold(&upper, t->upper, t->n) < 0)
 		return -ENOMEM;
-	__atomic_store_n(&folded->upper, upper, __ATOMIC_RELEASE);
+	PMU_STORE_RELEASE(folded->upper, upper);
 	nfolded++;
 	snprintf(folded->tname, sizeof(folded->tname), nfolded < 1000000 ? "(%u exited)" : "(many exited)", nfolded);
 	return 0;
@@ -188,7 +188,7 @@ static int fold_thr(struct pmu__thr *t)
 /* A kept record of an exiting thread: kept, or past PMU_KEEP_EXITED folded and freed. Under tlock. */
 static void keep_exited(struct pmu__thr *t)
 {
-	__atomic_store_n(&t->exited, 1, __ATOMIC_RELAXED);
+	PMU_WRITE_ONCE(t->exited, 1);
 	if (nexited < PMU_KEEP_EXITED || fold_thr(t) < 0) {
 		nexited++;
 		return;
@@ -203,12 +203,12 @@ static void thr_exit(void *p)
 	struct pmu__thr *t = p;
 	int cs = pmu__lock(&tlock);
 
-	if (t == pmu__tls.thr && pmu__tls.gen == __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED)) {
+	if (t == pmu__tls.thr && pmu__tls.gen == PMU_READ_ONCE(pmu__tgen)) {
 		pmu_close(t->set);
 		t->set = NULL;
 		t->tls = NULL;	/* gone with the thread */
 		unlink_live(t);
-		if (__atomic_load_n(&t->keep, __ATOMIC_RELAXED)) {
+		if (PMU_READ_ONCE(t->keep)) {
 			keep_exited(t);
 		} else {
 			unlink_thr(t);
@@ -234,7 +234,7 @@ void pmu__thr_exit_self(void)
 
 void pmu__thr_set_hooks(const struct pmu__thr_hooks *h)
 {
-	__atomic_store_n(&hooks, h, __ATOMIC_RELEASE);
+	PMU_STORE_RELEASE(hooks, h);
 }
 
 /* The hooks whose prepare ran, for parent and child: set meanwhile, the others must not run. */
@@ -242,7 +242,7 @@ static const struct pmu__thr_hooks *fork_hooks;
 
 static void atfork_prepare(void)
 {
-	const struct pmu__thr_hooks *h = __atomic_load_n(&hooks, __ATOMIC_ACQUIRE);
+	const struct pmu__thr_hooks *h = PMU_LOAD_ACQUIRE(hooks);
 
 	if (h)
 		h->prepare();
@@ -262,7 +262,7 @@ static void atfork_parent(void)
 /* In the child, tlock held: after the atfork prepare handler, or made anew after a raw fork. */
 static void reset_child(bool raw)
 {
-	const struct pmu__thr_hooks *h = raw ? __atomic_load_n(&hooks, __ATOMIC_ACQUIRE) : fork_hooks;
+	const struct pmu__thr_hooks *h = raw ? PMU_LOAD_ACQUIRE(hooks) : fork_hooks;
 
 	/* Closing is safe in the child: it touches descriptors and memory, not the parent's pages. */
 	drop_child();
@@ -294,7 +294,7 @@ static int open_set(struct pmu_set **set, const char *spec)
  */
 static void atfork_child(void)
 {
-	bool had = pmu__tls.thr && pmu__tls.gen == __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED);
+	bool had = pmu__tls.thr && pmu__tls.gen == PMU_READ_ONCE(pmu__tgen);
 	struct pmu__thr *t;
 	int saved = errno;
 
@@ -561,7 +561,7 @@ PMU_API int pmu_thread_fini(void)
 		e = pthread_key_delete(key);
 		key_made = false;
 	}
-	h = __atomic_load_n(&hooks, __ATOMIC_ACQUIRE);
+	h = PMU_LOAD_ACQUIRE(hooks);
 	pmu__unlock(&tlock, cs);
 	if (h)
 		h->fini();
@@ -671,7 +671,7 @@ int pmu__thr_get(struct pmu__thr **tp)
 	tlast = t;
 	link_live(t);
 	t->tls = &pmu__tls;
-	pmu__tls = (struct pmu__tls){ .gen = __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED), .thr = t };
+	pmu__tls = (struct pmu__tls){ .gen = PMU_READ_ONCE(pmu__tgen), .thr = t };
 	pmu__unlock(&tlock, cs);
 	*tp = t;
 	return 0;

@@ -78,15 +78,6 @@ struct pmu__tls {
 };
 extern __thread struct pmu__tls pmu__tls __attribute__((tls_model("initial-exec"), visibility("hidden")));
 
-/* pmu__tls.upper, which another thread clears (under the thread layer's lock): atomic for TSan, else plain. */
-#ifdef PMU_TSAN
-#define PMU_TLS_LD(x) __atomic_load_n(&(x), __ATOMIC_RELAXED)
-#define PMU_TLS_ST(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
-#else
-#define PMU_TLS_LD(x) (x)
-#define PMU_TLS_ST(x, v) ((x) = (v))
-#endif
-
 /*
  * The layer above's record for the calling thread, whose record is t: kept
  * in t and copied into the thread's TLS, so that the layer's hot paths load
@@ -95,24 +86,20 @@ extern __thread struct pmu__tls pmu__tls __attribute__((tls_model("initial-exec"
  */
 static inline void pmu__thr_set_upper(struct pmu__thr *t, void *upper)
 {
-	__atomic_store_n(&t->upper, upper, __ATOMIC_RELEASE);
-	PMU_TLS_ST(pmu__tls.upper, upper);
+	PMU_STORE_RELEASE(t->upper, upper);
+	PMU_WRITE_ONCE(pmu__tls.upper, upper);	/* another thread clears it, under the layer's lock */
 }
 
 /* The calling thread's upper record while its record is valid, else NULL. */
 static inline __attribute__((always_inline)) void *pmu__thr_upper_self(void)
 {
-	return PMU_TLS_LD(pmu__tls.upper);
+	return PMU_READ_ONCE(pmu__tls.upper);
 }
 
-/* pmu__tgen now: a relaxed load, which a volatile one is outside TSan (one instruction, by offset). */
+/* pmu__tgen now: one instruction, by offset. */
 static inline __attribute__((always_inline)) uint64_t pmu__tgen_now(void)
 {
-#ifdef PMU_TSAN
-	return __atomic_load_n(&pmu__tgen, __ATOMIC_RELAXED);
-#else
-	return *(volatile uint64_t *)&pmu__tgen;
-#endif
+	return PMU_READ_ONCE(pmu__tgen);
 }
 
 /* The calling thread's record, set up on first use. 0 or -errno. */

@@ -45,7 +45,7 @@ struct pmu__trace *pmu__trace_new(unsigned n, const struct pmu_set *set, bool cl
 
 		cap = strtoul(calls, &end, 10);
 		bad = *end || *calls < '1' || *calls > '9' || cap > UINT32_MAX / 2;
-		if (bad && !__atomic_exchange_n(&said_calls, true, __ATOMIC_RELAXED))
+		if (bad && PMU_ONCE(said_calls))
 			fprintf(stderr, "libpmu: PMU_TRACE_CALLS=%.32s: not a number of calls from 1 to %u: %u kept\n",
 				calls, UINT32_MAX / 2, TRACE_CALLS);
 		cap = bad ? TRACE_CALLS : cap;
@@ -61,7 +61,7 @@ struct pmu__trace *pmu__trace_new(unsigned n, const struct pmu_set *set, bool cl
 	tr->nev = n;
 	tr->cap = (uint32_t)cap;
 	tr->page = clk_page ? pmu__set_timed1(set) : NULL;
-	tr->caps = tr->page ? PMU_INL_LD(tr->page, capabilities) : 0;
+	tr->caps = tr->page ? pmu__page_state(tr->page).caps : 0;
 	tr->ref_clk = clk_page ? pmu__set_cycles() : 0;
 	tr->ref_ns = pmu__mono_ns();
 	pthread_once(&once, trace_atexit);
@@ -78,12 +78,12 @@ static uint64_t folded_calls;	/* atomic: calls of the threads folded (their buff
 void pmu__trace_folded(const struct pmu__trace *tr)
 {
 	if (tr)
-		__atomic_add_fetch(&folded_calls, tr->n + tr->dropped, __ATOMIC_RELAXED);
+		PMU_ADD(folded_calls, tr->n + tr->dropped);
 }
 
 void pmu__trace_reset(void)
 {
-	__atomic_store_n(&folded_calls, 0, __ATOMIC_RELAXED);
+	PMU_WRITE_ONCE(folded_calls, 0);
 }
 
 void pmu__trace_add(struct pmu__region_thr *t, const struct pmu__frame *fr, uint64_t ns, const uint64_t *v1,
@@ -93,7 +93,7 @@ void pmu__trace_add(struct pmu__region_thr *t, const struct pmu__frame *fr, uint
 	uint64_t *r, begin = fr->t0;
 
 	if (tr->n == tr->cap) {
-		__atomic_store_n(&tr->dropped, tr->dropped + 1, __ATOMIC_RELAXED);
+		PMU_WRITE_ONCE(tr->dropped, tr->dropped + 1);
 		return;
 	}
 	if (tr->page)	/* the set's clock, as the region's ns: since the buffer was made */
@@ -104,7 +104,7 @@ void pmu__trace_add(struct pmu__region_thr *t, const struct pmu__frame *fr, uint
 	r[2] = ns;
 	for (unsigned i = 0; i < n; i++)
 		r[3 + i] = pmu__ev_delta(fr->v[i], v1[i]);
-	__atomic_store_n(&tr->n, tr->n + 1, __ATOMIC_RELEASE);
+	PMU_STORE_RELEASE(tr->n, tr->n + 1);
 }
 
 /* A time of the trace: ns after t0, as Chrome's microseconds with the ns kept exactly. */
@@ -190,7 +190,7 @@ static void thread_events(FILE *f, const struct tsnap *s, const struct tcopy *c,
 /* The thread's buffer, when it has one. */
 static const struct pmu__trace *trace_of(const struct pmu__thr *t)
 {
-	const struct pmu__region_thr *r = __atomic_load_n(&t->upper, __ATOMIC_ACQUIRE);
+	const struct pmu__region_thr *r = PMU_LOAD_ACQUIRE(t->upper);
 
 	return r ? r->trace : NULL;
 }
@@ -199,7 +199,7 @@ static const struct pmu__trace *trace_of(const struct pmu__thr *t)
 static int copy_thread(struct tsnap *s, struct tcopy *c, const struct pmu__thr *t, const struct pmu__trace *tr)
 {
 	size_t words;
-	uint32_t n = __atomic_load_n(&tr->n, __ATOMIC_ACQUIRE);
+	uint32_t n = PMU_LOAD_ACQUIRE(tr->n);
 
 	c->tid = t->tid;
 	memcpy(c->tname, t->tname, sizeof(c->tname));
@@ -212,7 +212,7 @@ static int copy_thread(struct tsnap *s, struct tcopy *c, const struct pmu__thr *
 	for (uint32_t k = 0; k < c->n; k++)
 		s->t0 = c->rec[(size_t)k * (3 + tr->nev) + 1] < s->t0 ? c->rec[(size_t)k * (3 + tr->nev) + 1] : s->t0;
 	s->calls += c->n;
-	s->dropped += __atomic_load_n(&tr->dropped, __ATOMIC_RELAXED);
+	s->dropped += PMU_READ_ONCE(tr->dropped);
 	return 0;
 }
 
@@ -225,7 +225,7 @@ static int trace_copy(struct tsnap *s)
 	int r = 0;
 
 	*s = (struct tsnap){ .t0 = UINT64_MAX, .nev = c ? c->n : 0,
-			     .folded = __atomic_load_n(&folded_calls, __ATOMIC_RELAXED) };
+			     .folded = PMU_READ_ONCE(folded_calls) };
 	for (t = c ? pmu__thr_walk_next(NULL) : NULL; t; t = pmu__thr_walk_next(t))
 		n += trace_of(t) != NULL;
 	if (!(s->thr = calloc(n + 1, sizeof(*s->thr))) || !(s->names = calloc(s->nev + 1, sizeof(*s->names))))
