@@ -21,7 +21,7 @@ static inline int pmu_connector_start(const char *who, const char *what)
 {
 	const char *env = secure_getenv("PMU_EVENTS");
 
-	if (pmu_thread_count() > 0)
+	if (pmu_thread_event_count() > 0)
 		return 0;
 	if (!env || !*env) {
 		fprintf(stderr, "%s: PMU_EVENTS is not set: counting task-clock\n", who);

@@ -102,8 +102,8 @@ static void warn(const char *what, const char *fmt, const char *arg)
 /* The index of event name e (len bytes) among the per-thread layer's, or -1. */
 static int event_index(const char *e, size_t len)
 {
-	for (int i = 0; i < pmu_thread_count(); i++) {
-		const char *n = pmu_thread_name((unsigned)i);
+	for (int i = 0; i < pmu_thread_event_count(); i++) {
+		const char *n = pmu_thread_event_name((unsigned)i);
 
 		if (n && strlen(n) == len && !strncmp(n, e, len))
 			return i;
@@ -216,7 +216,7 @@ API void likwid_markerInit(void)
 		env = "task-clock";
 	}
 	/* libpmu's zero-code mode may have taken PMU_EVENTS already, and counts every group that opens. */
-	pre = pmu_thread_count() > 0;
+	pre = pmu_thread_event_count() > 0;
 	/* each group that does not open is said once; the per-thread layer counts the others */
 	if (!pre && pmu__thread_init_avail(env, true, "libpmu-likwid") < 0) {
 		warn("PMU_EVENTS", "%s: the marker API does nothing", pmu_errmsg());
@@ -240,7 +240,7 @@ API void likwid_markerThreadInit(void)
 	uint64_t v[MAXEV];
 
 	/* Opens the thread's counters now, so that its first region is not charged for it. */
-	if (PMU_LOAD_ACQUIRE(ready) && pmu_thread_count() <= MAXEV && pmu_thread_read(v) < 0)
+	if (PMU_LOAD_ACQUIRE(ready) && pmu_thread_event_count() <= MAXEV && pmu_thread_read(v) < 0)
 		warn("LIKWID_MARKER_THREADINIT", "%s", pmu_errmsg());
 }
 

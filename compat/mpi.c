@@ -222,7 +222,7 @@ static void reduce(void)
 	if (done++)
 		return;
 	if (MPI_Initialized(&init) != MPI_SUCCESS || !init || MPI_Finalized(&fin) != MPI_SUCCESS || fin) {
-		if (pmu_thread_count() > 0)
+		if (pmu_thread_event_count() > 0)
 			fprintf(stderr, "libpmu-mpi: MPI is %s: each rank writes its own report at exit\n",
 				init ? "finalized already" : "not initialized");
 		return;

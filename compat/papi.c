@@ -317,7 +317,7 @@ static void init_whole(void)
 				add_event(default_events[i], list, sizeof(list));
 			}
 		}
-	own_layer = nev && pmu_thread_count() == 0;
+	own_layer = nev && pmu_thread_event_count() == 0;
 	if (nev && (r = pmu_thread_init(list)) < 0) {
 		warn("events %s: %s%s", list, pmu_errmsg(),
 		     r == -EBUSY ? " (PMU_EVENTS is set: libpmu counts those; unset it with libpmu-papi)" : "");

@@ -5,8 +5,10 @@
  * through read(2) where it does not.
  *
  * Conventions:
- *  - Functions return 0 (or a count) on success and -errno on failure, never -1.
+ *  - Functions return 0 (or a count) on success and -errno on failure, never -1;
+ *    a failure also sets errno (since 0.7), a success leaves it as it was.
  *  - On failure, pmu_errmsg() explains the cause in one line, in this thread.
+ *  - The library writes nothing on its own but through pmu_set_print().
  *  - A set belongs to the thread that opened it: it counts that thread only
  *    and must be read, enabled, disabled and reset by that thread only (the
  *    user-space read path reads the registers of the CPU it runs on). It may
@@ -17,6 +19,7 @@
 #ifndef PMU_H
 #define PMU_H
 
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -26,7 +29,7 @@ extern "C" {
 #endif
 
 #define PMU_VERSION_MAJOR 0
-#define PMU_VERSION_MINOR 6
+#define PMU_VERSION_MINOR 7
 #define PMU_VERSION_PATCH 0
 
 /* True when these headers are version major.minor.patch or later (compile time). */
@@ -161,6 +164,21 @@ const struct pmu_counter *pmu_counter(struct pmu_set *set, unsigned i);
 const char *pmu_errmsg(void);
 
 /*
+ * Where the library's own messages go (since 0.7): a variable it ignores
+ * (PMU_COMPENSATE=2), region calls a trace could not keep, a zero-code
+ * report that could not be written. Each is one line, "libpmu: " first and
+ * '\n' last, handed to fn as to vfprintf(); the default writes it to
+ * stderr, and NULL silences the library. Returns the function set before.
+ * A call's failure is no message: it is returned, and pmu_errmsg() says it.
+ */
+enum pmu_print_level {
+	PMU_PRINT_WARN,		/* something asked for is not done: a setting ignored, calls not traced */
+	PMU_PRINT_INFO,		/* something done differently than asked: threads folded in a trace */
+};
+typedef int (*pmu_print_fn)(enum pmu_print_level level, const char *fmt, va_list args);
+pmu_print_fn pmu_set_print(pmu_print_fn fn);
+
+/*
  * Fills *attr with the perf_event_attr pmu_open() would use for a single-PMU
  * event (the first PMU on hybrid machines). attr->size must say how big the
  * caller's struct is (sizeof(struct perf_event_attr), as perf_event_open(2)
@@ -207,12 +225,13 @@ int pmu_thread_read(uint64_t *values);
 /*
  * Number of events of the per-thread layer (0 before pmu_thread_init()), and
  * event i (NULL and a message when out of range). pmu_thread_count() and
- * pmu_thread_name() are the same functions under their 0.1 names.
+ * pmu_thread_name() are the same functions under their 0.1 names, kept for
+ * the programs built with them and deprecated since 0.7.
  */
 int pmu_thread_event_count(void);
 const char *pmu_thread_event_name(unsigned i);
-int pmu_thread_count(void);
-const char *pmu_thread_name(unsigned i);
+int pmu_thread_count(void) __attribute__((deprecated("use pmu_thread_event_count()")));
+const char *pmu_thread_name(unsigned i) __attribute__((deprecated("use pmu_thread_event_name()")));
 
 /*
  * Closes every thread's counters and forgets all figures; pmu_thread_init()

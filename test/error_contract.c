@@ -3,8 +3,9 @@
  * The error contract of every public function (pmu_errmsg(3)): a failing
  * call sets the thread's message (a new one, naming the function or its
  * input) and returns the errno its man page lists under ERRORS (or sets
- * errno, for the functions that return a pointer or a count); a call that
- * succeeds leaves errno as it was. pmu_thread_fini() says what happened.
+ * errno, for the functions that return a pointer or a count, and since 0.7
+ * for all); a call that succeeds leaves errno as it was. pmu_thread_fini()
+ * says what happened.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +13,8 @@
 
 #include "pmu.h"
 #include "test.h"
+
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"	/* the 0.1 names keep the contract too */
 
 #define SENTINEL EXDEV	/* errno before every call: no library call has a reason to set it */
 
@@ -90,6 +93,7 @@ static void failed(const char *fn, int r, int want, const char *what)
 	char *errs;
 
 	CHECK_MSG(r == -want, "%s: returned %d, want -%s", fn, r, errname(want));
+	CHECK_MSG(errno == want, "%s: returned -%s but left errno %d (%s)", fn, errname(want), errno, strerror(errno));
 	CHECK_MSG(*m && !strstr(m, "stale-message-event"), "%s failed (%d) without a message of its own (\"%s\")",
 		  fn, r, m);
 	CHECK_MSG(!what || strstr(m, what), "%s: message \"%s\" does not name \"%s\"", fn, m, what);

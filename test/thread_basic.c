@@ -18,8 +18,8 @@ int main(void)
 		T_SKIP("PMU_EVENTS is set in the environment: the layer is already set up");
 	fds = t_fd_count();
 	/* Nothing works before pmu_thread_init(). */
-	CHECK(pmu_thread_count() == 0);
-	CHECK(pmu_thread_name(0) == NULL);
+	CHECK(pmu_thread_event_count() == 0);
+	CHECK(pmu_thread_event_name(0) == NULL);
 	CHECK(pmu_thread_read(a) == -EINVAL);
 	CHECK_MSG(strstr(pmu_errmsg(), "pmu_thread_init") != NULL, "%s", pmu_errmsg());
 	CHECK(pmu_region_begin("x") == -EINVAL);
@@ -29,15 +29,15 @@ int main(void)
 	CHECK(pmu_thread_init("task-clock,no-such-event") == -ENOENT);
 	CHECK_MSG(strstr(pmu_errmsg(), "no-such-event") != NULL, "%s", pmu_errmsg());
 	CHECK(pmu_thread_init("") < 0);
-	CHECK(pmu_thread_count() == 0);
+	CHECK(pmu_thread_event_count() == 0);
 	CHECK(t_fd_count() == fds);
 
 	CHECK_MSG(pmu_thread_init("task-clock,page-faults") == 0, "%s", pmu_errmsg());
 	CHECK(t_fd_count() == fds);	/* validated, nothing left open */
-	CHECK(pmu_thread_count() == 2);
-	CHECK(pmu_thread_name(0) && !strcmp(pmu_thread_name(0), "task-clock"));
-	CHECK(pmu_thread_name(1) && !strcmp(pmu_thread_name(1), "page-faults"));
-	CHECK(pmu_thread_name(2) == NULL);
+	CHECK(pmu_thread_event_count() == 2);
+	CHECK(pmu_thread_event_name(0) && !strcmp(pmu_thread_event_name(0), "task-clock"));
+	CHECK(pmu_thread_event_name(1) && !strcmp(pmu_thread_event_name(1), "page-faults"));
+	CHECK(pmu_thread_event_name(2) == NULL);
 	/* Same list again: fine. Another list: busy until pmu_thread_fini(). */
 	CHECK(pmu_thread_init("task-clock,page-faults") == 0);
 	CHECK(pmu_thread_init("task-clock") == -EBUSY);
@@ -61,11 +61,11 @@ int main(void)
 
 	CHECK(pmu_thread_fini() == 0);
 	CHECK(t_fd_count() == fds);
-	CHECK(pmu_thread_count() == 0);
+	CHECK(pmu_thread_event_count() == 0);
 	CHECK(pmu_thread_read(a) == -EINVAL);
 	/* Another event list after fini. */
 	CHECK(pmu_thread_init("page-faults") == 0);
-	CHECK(pmu_thread_count() == 1);
+	CHECK(pmu_thread_event_count() == 1);
 	CHECK(pmu_thread_read(a) == 0);
 	CHECK(pmu_thread_fini() == 0);
 	CHECK(pmu_thread_fini() == 0);

@@ -14,6 +14,7 @@
  *                             written before the PMU_STORE_RELEASE it read
  *   PMU_STORE_RELEASE(x, v)   publishes what was written before it
  *   PMU_ADD(x, v)             adds v, a full barrier (rare paths): the sum after it
+ *   PMU_EXCHANGE(x, v)        stores v, giving what it replaced (acquire and release)
  *   PMU_ONCE(flag)            true for the first caller alone ("said once")
  *
  * Outside ThreadSanitizer the _ONCE accesses are volatile, the kernel's
@@ -37,7 +38,8 @@
 #define PMU_LOAD_ACQUIRE(x) __atomic_load_n(&(x), __ATOMIC_ACQUIRE)
 #define PMU_STORE_RELEASE(x, v) __atomic_store_n(&(x), (v), __ATOMIC_RELEASE)
 #define PMU_ADD(x, v) __atomic_add_fetch(&(x), (v), __ATOMIC_SEQ_CST)
-#define PMU_ONCE(flag) (!__atomic_exchange_n(&(flag), 1, __ATOMIC_RELAXED))
+#define PMU_EXCHANGE(x, v) __atomic_exchange_n(&(x), (v), __ATOMIC_ACQ_REL)
+#define PMU_ONCE(flag) (!PMU_EXCHANGE(flag, 1))
 
 /*
  * A seqcount, the kernel's seqcount_t: a record one thread writes and

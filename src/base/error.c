@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The thread's explanation of its last failure. */
+/* The thread's explanation of its last failure, and where the library's own messages go. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,15 +8,42 @@
 
 #include "base/internal.h"
 
-static __thread char msg[512];
+static __thread char msg[PMU_MSG_SIZE];
+
+/* What marks a message cut to fit: never mid-word, never unsaid. */
+static const char cut_mark[] = " [...]";
+
+/* m (size bytes, NUL included) held a longer message: cut at the last space that leaves room for the mark. */
+static void mark_cut(char *m, size_t size)
+{
+	size_t end = size - sizeof(cut_mark);
+
+	while (end > size / 2 && m[end] != ' ')
+		end--;
+	if (m[end] != ' ')	/* one long word: cut at a character's start */
+		for (end = size - sizeof(cut_mark); end > 0 && ((unsigned char)m[end] & 0xc0) == 0x80; end--)
+			;
+	memcpy(m + end, cut_mark, sizeof(cut_mark));
+}
+
+/* vsnprintf() into buf at n, the whole buffer's text marked when it did not fit. */
+static void put(char *buf, size_t size, size_t n, const char *fmt, va_list ap)
+{
+	int len = vsnprintf(buf + n, size - n, fmt, ap);
+
+	if (len >= 0 && (size_t)len >= size - n)
+		mark_cut(buf, size);
+}
 
 int pmu__err(int err, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	put(msg, sizeof(msg), 0, fmt, ap);
 	va_end(ap);
+	if (err < 0)
+		errno = -err;
 	return err;
 }
 
@@ -26,8 +53,37 @@ void pmu__err_append(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg + n, sizeof(msg) - n, fmt, ap);
+	put(msg, sizeof(msg), n, fmt, ap);
 	va_end(ap);
+}
+
+static int print_stderr(enum pmu_print_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static pmu_print_fn print_fn = print_stderr;
+
+PMU_API pmu_print_fn pmu_set_print(pmu_print_fn fn)
+{
+	return PMU_EXCHANGE(print_fn, fn);
+}
+
+void pmu__print(enum pmu_print_level level, const char *fmt, ...)
+{
+	pmu_print_fn fn = PMU_LOAD_ACQUIRE(print_fn);
+	int saved = errno, cs;
+	va_list ap;
+
+	if (!fn)
+		return;
+	cs = pmu__nocancel();	/* a message is said whole, or not at all */
+	va_start(ap, fmt);
+	fn(level, fmt, ap);
+	va_end(ap);
+	pmu__cancel_restore(cs);
+	errno = saved;
 }
 
 int pmu__check_size(const char *who, const char *what, const void *p, size_t size, size_t first,

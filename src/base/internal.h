@@ -83,11 +83,23 @@ static inline void pmu__unlock(pthread_mutex_t *m, int old)
 	r_; \
 })
 
-/* error.c: sets this thread's message and returns err (a -errno). */
+/*
+ * error.c: sets this thread's message and returns err; a -errno also sets
+ * errno, so that every call that fails says so both ways. A message longer
+ * than PMU_MSG_SIZE - 1 bytes is cut at a word's end, marked " [...]".
+ */
+#define PMU_MSG_SIZE 512
 PMU_PLUGIN int pmu__err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Appends to this thread's message (e.g. a hint after a callee's message). */
 void pmu__err_append(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pmu__err_clear(void);
+/*
+ * A message of the library's own, not a call's failure (a variable it
+ * ignores, calls it could not trace), one line ending in '\n': through the
+ * caller's pmu_set_print() function, stderr unless set, none when NULL.
+ * errno is kept, and cancellation waits until it is said.
+ */
+void pmu__print(enum pmu_print_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /*
  * env.c: the environment variable name, or NULL in a privileged program

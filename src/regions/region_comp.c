@@ -43,8 +43,8 @@ static bool wanted(void)
 	if (!strcmp(v, "1"))
 		return true;
 	if (PMU_ONCE(said_env))
-		fprintf(stderr, "libpmu: PMU_COMPENSATE=%s: neither 1 (on) nor 0 (off): regions are not compensated\n",
-			pmu__show(&(struct pmu__shown){ 0 }, v, strlen(v)));
+		pmu__print(PMU_PRINT_WARN, "libpmu: PMU_COMPENSATE=%s: neither 1 (on) nor 0 (off): regions are not "
+			   "compensated\n", pmu__show(&(struct pmu__shown){ 0 }, v, strlen(v)));
 	return false;
 }
 
@@ -162,7 +162,7 @@ static int switch_on(struct pmu__region_thr *t, pmu__cal_pairs pairs)
 void pmu__comp_start(struct pmu__region_thr *t, pmu__cal_pairs pairs)
 {
 	if (wanted() && switch_on(t, pairs) < 0 && PMU_ONCE(said_fail))
-		fprintf(stderr, "libpmu: %s\n", pmu_errmsg());
+		pmu__print(PMU_PRINT_WARN, "libpmu: %s\n", pmu_errmsg());
 }
 
 bool pmu__region_comp(const struct pmu__thr *thr, uint64_t *cost)

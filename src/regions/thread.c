@@ -479,7 +479,7 @@ const char *pmu__skipped_next(const char *p, char *name, size_t nsize, char *why
 	return nl + 1;
 }
 
-/* Says on stderr, once, each unit of skip left out, for who: escaped for a terminal. */
+/* Says once (pmu__print()), each unit of skip left out, for who: escaped for a terminal. */
 static void say_skipped(const char *who, const char *skip)
 {
 	char name[512], why[1024], en[512], ew[1024];
@@ -487,7 +487,8 @@ static void say_skipped(const char *who, const char *skip)
 	for (const char *p = skip; (p = pmu__skipped_next(p, name, sizeof(name), why, sizeof(why)));) {
 		pmu__text_esc(en, sizeof(en), name, strlen(name));
 		pmu__text_esc(ew, sizeof(ew), why, strlen(why));
-		fprintf(stderr, "%s: PMU_EVENTS: %s <not supported>: %s (the others are counted)\n", who, en, ew);
+		pmu__print(PMU_PRINT_WARN, "%s: PMU_EVENTS: %s <not supported>: %s (the others are counted)\n", who, en,
+			   ew);
 	}
 }
 

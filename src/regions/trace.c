@@ -46,15 +46,17 @@ struct pmu__trace *pmu__trace_new(unsigned n, const struct pmu_set *set, bool cl
 		cap = strtoul(calls, &end, 10);
 		bad = *end || *calls < '1' || *calls > '9' || cap > UINT32_MAX / 2;
 		if (bad && PMU_ONCE(said_calls))
-			fprintf(stderr, "libpmu: PMU_TRACE_CALLS=%.32s: not a number of calls from 1 to %u: %u kept\n",
-				calls, UINT32_MAX / 2, TRACE_CALLS);
+			pmu__print(PMU_PRINT_WARN, "libpmu: PMU_TRACE_CALLS=%s: not a number of calls from 1 to %u: %u "
+				   "kept\n", pmu__show(&(struct pmu__shown){ 0 }, calls, strlen(calls)), UINT32_MAX / 2,
+				   TRACE_CALLS);
 		cap = bad ? TRACE_CALLS : cap;
 	}
 
 	/* malloc: the pages a thread never fills are never touched */
 	tr = malloc(sizeof(*tr) + (size_t)cap * (3 + n) * sizeof(uint64_t));
 	if (!tr) {
-		fprintf(stderr, "libpmu: PMU_TRACE: no memory for %lu calls of a thread: its calls are not traced\n", cap);
+		pmu__print(PMU_PRINT_WARN, "libpmu: PMU_TRACE: no memory for %lu calls of a thread: its calls are not "
+			   "traced\n", cap);
 		return NULL;
 	}
 	memset(tr, 0, sizeof(*tr));
@@ -257,11 +259,11 @@ static void trace_file(FILE *f, struct tsnap *s)
 		PRIu64 ", \"dropped\": %" PRIu64 ", \"folded\": %" PRIu64 "}}\n", pmu_version(), s->calls,
 		s->dropped + s->folded, s->folded);
 	if (s->dropped)
-		fprintf(stderr, "libpmu: PMU_TRACE: %" PRIu64 " region calls not traced: a thread keeps its first "
-			"calls only (PMU_TRACE_CALLS)\n", s->dropped);
+		pmu__print(PMU_PRINT_WARN, "libpmu: PMU_TRACE: %" PRIu64 " region calls not traced: a thread keeps its "
+			   "first calls only (PMU_TRACE_CALLS)\n", s->dropped);
 	if (s->folded)
-		fprintf(stderr, "libpmu: PMU_TRACE: %" PRIu64 " region calls not in the trace: the threads that exited "
-			"after the first 256 are folded into one record, their calls too\n", s->folded);
+		pmu__print(PMU_PRINT_INFO, "libpmu: PMU_TRACE: %" PRIu64 " region calls not in the trace: the threads "
+			   "that exited after the first 256 are folded into one record, their calls too\n", s->folded);
 }
 
 /* The writes, outside the lock: one cancelled there leaves a part of the file, and the copy freed. */
@@ -317,9 +319,9 @@ void pmu__trace_at_exit(void)
 		return;	/* nothing traced (the per-thread layer ended, or no region ran): no file */
 	trace_done = true;
 	if (!pmu__report_name(name, sizeof(name), p))
-		fprintf(stderr, "libpmu: PMU_TRACE: the name is too long\n");
+		pmu__print(PMU_PRINT_WARN, "libpmu: PMU_TRACE: the name is too long\n");
 	else if (pmu__out_write(name, trace_fill, NULL) < 0)
-		fprintf(stderr, "libpmu: PMU_TRACE: %s\n", pmu_errmsg());
+		pmu__print(PMU_PRINT_WARN, "libpmu: PMU_TRACE: %s\n", pmu_errmsg());
 }
 
 static void trace_atexit(void)

@@ -12,7 +12,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "base/escape.h"
+#include "base/format.h"	/* pmu__show() */
 #include "regions/region.h"
 #include "base/report_path.h"
 #include "zerocode/zerocode.h"
@@ -121,12 +121,12 @@ static void zero_write(void)
 	if (strcmp(p, "stderr") && strcmp(p, "-") && strcmp(p, "stdout")) {
 		/* pmu_report_path()'s messages start with the file's name */
 		if (pmu_report_path(p, NULL) < 0)
-			fprintf(stderr, "libpmu: PMU_REPORT=%s\n", pmu_errmsg());
+			pmu__print(PMU_PRINT_WARN, "libpmu: PMU_REPORT=%s\n", pmu_errmsg());
 		return;
 	}
 	f = strcmp(p, "stdout") ? open_stderr() : stdout;
 	if (f && pmu_report(f, "table") < 0)
-		fprintf(stderr, "libpmu: PMU_REPORT=%s: %s\n", p, pmu_errmsg());
+		pmu__print(PMU_PRINT_WARN, "libpmu: PMU_REPORT=%s: %s\n", p, pmu_errmsg());
 }
 
 static bool zero_done;
@@ -144,10 +144,9 @@ static void zero_exit(void)
 		pmu__trace_at_exit();	/* PMU_TRACE: after the regions ended, and before _exit() skips atexit */
 	} else if (zero_descendant && getpid() == zero_pid && strcmp(zero_path, "stderr") && strcmp(zero_path, "-") &&
 		   strcmp(zero_path, "stdout")) {
-		fputs("libpmu: PMU_REPORT=", stderr);
-		pmu__text_str(stderr, zero_path);
-		fprintf(stderr, ": no report from process %ld, a child of the process that set up: the name has "
-			"no %%p\n", (long)getpid());
+		pmu__print(PMU_PRINT_WARN, "libpmu: PMU_REPORT=%s: no report from process %ld, a child of the process "
+			   "that set up: the name has no %%p\n",
+			   pmu__show(&(struct pmu__shown){ 0 }, zero_path, strlen(zero_path)), (long)getpid());
 	}
 	pmu__thr_exit_self();	/* other threads may still run: only this one's set can go */
 }
@@ -165,9 +164,8 @@ const char *pmu__zero_finish(void)
 /* "libpmu: PMU_EVENTS=EV: WHAT: the library's message", EV escaped for a terminal. */
 static void say_events(const char *ev, const char *what)
 {
-	fputs("libpmu: PMU_EVENTS=", stderr);
-	pmu__text_str(stderr, ev);
-	fprintf(stderr, ": %s%s\n", what, pmu_errmsg());
+	pmu__print(PMU_PRINT_WARN, "libpmu: PMU_EVENTS=%s: %s%s\n", pmu__show(&(struct pmu__shown){ 0 }, ev, strlen(ev)),
+		   what, pmu_errmsg());
 }
 
 /* Each event (groups: '|' as LIKWID writes it) that does not open is left out, said once by the thread layer. */
@@ -210,7 +208,7 @@ static void zero_setup(void)
 	if (pmu_region_begin(WHOLE_RUN) < 0)
 		say_events(ev, "");
 	if (atexit(zero_exit) != 0)
-		fprintf(stderr, "libpmu: PMU_REPORT: cannot register the report at exit\n");
+		pmu__print(PMU_PRINT_WARN, "libpmu: PMU_REPORT: cannot register the report at exit\n");
 }
 
 __attribute__((constructor)) static void zero_ctor(void)
