@@ -354,19 +354,8 @@ static inline uint64_t now_cycles(void)
 #if defined(__x86_64__) || defined(__i386__)
 	return __rdtsc();
 #else
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	return pmu__mono_ns();
 #endif
-}
-
-static inline uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /*
@@ -392,7 +381,7 @@ static inline int reg_enter(const char *name, uint64_t *v)
 {
 	if (use_regions && pmu_region_begin(name) < 0)
 		region_layer_failed(name);
-	v[1] = now_ns();
+	v[1] = pmu__mono_ns();
 	v[0] = now_cycles();
 	return nev && pmu_thread_read(v + 2) < 0 ? -1 : 0;
 }
@@ -402,7 +391,7 @@ static inline int reg_exit(const char *name, uint64_t *v)
 	int r = nev && pmu_thread_read(v + 2) < 0 ? -1 : 0;
 
 	v[0] = now_cycles();
-	v[1] = now_ns();
+	v[1] = pmu__mono_ns();
 	if (use_regions && pmu_region_end(name) < 0)
 		region_layer_failed(name);
 	return r;
@@ -570,15 +559,14 @@ API int PAPI_hl_read(const char *region)
 		return (int)i;
 	if (nev && pmu_thread_read(v + 2) < 0)
 		return PAPI_ESYS;
-	v[1] = now_ns();
+	v[1] = pmu__mono_ns();
 	v[0] = now_cycles();
 	c = slot(t, i);
-	uint64_t *p = realloc(c->reads, (c->nreads + 1) * (size_t)nval * sizeof(uint64_t));
-	if (!p)
+	/* a read's values are one element: PAPI_hl_read in a loop costs no copy of them all each time */
+	if (pmu__grow(&c->reads, c->nreads, (size_t)nval * sizeof(uint64_t)) < 0)
 		return PAPI_ENOMEM;
-	c->reads = p;
 	for (int k = 0; k < nval; k++)
-		p[c->nreads * (size_t)nval + k] = v[k] - c->v[k];
+		c->reads[c->nreads * (size_t)nval + k] = v[k] - c->v[k];
 	c->nreads++;
 	return PAPI_OK;
 }

@@ -61,14 +61,6 @@ static void show_policy(void)
 	policy_list(policy_line, NULL);
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 static int cmp_u64(const void *a, const void *b)
 {
 	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -83,11 +75,11 @@ static double read_cost(struct pmu_set *s)
 	int n = 20000;
 
 	for (int b = 0; b < 5; b++) {
-		uint64_t t0 = now_ns();
+		uint64_t t0 = pmu__mono_ns();
 
 		for (int i = 0; i < n; i++)
 			pmu_read(s, v);
-		t[b] = now_ns() - t0;
+		t[b] = pmu__mono_ns() - t0;
 	}
 	qsort(t, 5, sizeof(t[0]), cmp_u64);
 	return (double)t[2] / n;

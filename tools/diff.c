@@ -69,12 +69,11 @@ static const struct dfig *find_fig(const struct dreg *r, const char *name)
 static int add_row(struct diff *df, const struct dreg *ra, const struct dreg *rb, const struct dfig *a,
 		   const struct dfig *b)
 {
-	struct drow *w = realloc(df->row, (df->nrow + 1) * sizeof(*w));
+	struct drow *w;
 
-	if (!w)
+	if (pmu__grow(&df->row, df->nrow, sizeof(*df->row)) < 0)
 		return tool_err(-ENOMEM, "out of memory");
-	df->row = w;
-	w += df->nrow++;
+	w = &df->row[df->nrow++];
 	memset(w, 0, sizeof(*w));
 	w->region = ra->name;
 	w->name = a ? a->name : b->name;
@@ -516,11 +515,11 @@ static int diff_args(struct diff *df, int argc, char **argv, const char **out, i
 				return fprintf(stderr, "pmu report diff: --alpha %s: not a level between 0 and 1\n",
 					       optarg), diff_usage(stderr);
 		} else if (c == FAIL_IF) {
-			struct gate *g = realloc(df->gate, (df->ngate + 1) * sizeof(*g));
+			bool mem = pmu__grow(&df->gate, df->ngate, sizeof(*df->gate)) == 0;
 
-			if (!g || (df->gate = g, gate_parse(optarg, &g[df->ngate++])) < 0)
-				return fprintf(stderr, "pmu report diff: %s\n", g ? tool_errmsg() : "out of memory"),
-				       g ? diff_usage(stderr) : 2;
+			if (!mem || gate_parse(optarg, &df->gate[df->ngate++]) < 0)
+				return fprintf(stderr, "pmu report diff: %s\n", mem ? tool_errmsg() : "out of memory"),
+				       mem ? diff_usage(stderr) : 2;
 		} else {
 			fprintf(stderr, "pmu report diff: %s '%s'\n", c == ':' ? "a value is needed after" :
 				"unknown option", argv[optind - 1]);

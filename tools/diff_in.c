@@ -17,12 +17,11 @@
 
 static struct dreg *add_reg(struct dside *d, const char *name)
 {
-	struct dreg *r = realloc(d->reg, (d->nreg + 1) * sizeof(*r));
+	struct dreg *r;
 
-	if (!r)
+	if (pmu__grow(&d->reg, d->nreg, sizeof(*d->reg)) < 0)
 		return NULL;
-	d->reg = r;
-	r += d->nreg;
+	r = &d->reg[d->nreg];
 	memset(r, 0, sizeof(*r));
 	if (!(r->name = strdup(name)))
 		return NULL;
@@ -33,12 +32,11 @@ static struct dreg *add_reg(struct dside *d, const char *name)
 /* A figure of mean m onto r; its spread and flags left for the caller. NULL when out of memory. */
 static struct dfig *add_fig(struct dreg *r, const char *name, double m)
 {
-	struct dfig *f = realloc(r->fig, (r->nfig + 1) * sizeof(*f));
+	struct dfig *f;
 
-	if (!f)
+	if (pmu__grow(&r->fig, r->nfig, sizeof(*r->fig)) < 0)
 		return NULL;
-	r->fig = f;
-	f += r->nfig;
+	f = &r->fig[r->nfig];
 	memset(f, 0, sizeof(*f));
 	if (!(f->name = strdup(name)))
 		return NULL;

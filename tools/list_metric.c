@@ -48,11 +48,7 @@ static long group_names(const struct pmu__pj_metric *m, size_t n, const char ***
 			while (k < ng && !(strlen(g[k]) == len && !strncasecmp(g[k], p, len)))
 				k++;
 			if (k == ng && len && !m[i].why) {
-				const char **ng2 = realloc(g, (ng + 1) * sizeof(*g));
-
-				if (ng2)
-					g = ng2;
-				if (!ng2 || !(g[ng] = strndup(p, len))) {
+				if (pmu__grow(&g, ng, sizeof(*g)) < 0 || !(g[ng] = strndup(p, len))) {
 					while (ng--)
 						free((char *)g[ng]);
 					free(g);

@@ -239,6 +239,18 @@ int merge_event(struct merge *m, const char *name, unsigned in)
 	return (int)e;
 }
 
+/* x's least and most into s's, each with its process: the first process kept on a tie (counts and ns alike). */
+#define EXTREMES_MERGE(s, x) do { \
+	if ((x)->min < (s)->min) { \
+		(s)->min = (x)->min; \
+		(s)->imin = (x)->imin; \
+	} \
+	if ((x)->max > (s)->max) { \
+		(s)->max = (x)->max; \
+		(s)->imax = (x)->imax; \
+	} \
+} while (0)
+
 int spread_merge(struct spread *s, const struct spread *x)
 {
 	if (!s->n) {
@@ -247,14 +259,7 @@ int spread_merge(struct spread *s, const struct spread *x)
 	}
 	if (__builtin_add_overflow(s->tot, x->tot, &s->tot))
 		return -ERANGE;
-	if (x->min < s->min) {
-		s->min = x->min;
-		s->imin = x->imin;
-	}
-	if (x->max > s->max) {
-		s->max = x->max;
-		s->imax = x->imax;
-	}
+	EXTREMES_MERGE(s, x);
 	s->n += x->n;
 	return 0;
 }
@@ -267,14 +272,7 @@ int npc_merge(struct npc *s, unsigned n, const struct npc *x)
 	}
 	if (__builtin_add_overflow(s->sum, x->sum, &s->sum))
 		return -ERANGE;
-	if (x->min < s->min) {
-		s->min = x->min;
-		s->imin = x->imin;
-	}
-	if (x->max > s->max) {
-		s->max = x->max;
-		s->imax = x->imax;
-	}
+	EXTREMES_MERGE(s, x);
 	return 0;
 }
 

@@ -313,17 +313,13 @@ static int merge_metric_keys(struct merge *m, const struct pmu__json *doc)
 		for (size_t k = 0; met && met->type == PMU_JSON_OBJECT && k < met->n; k++) {
 			const char *key = met->v[k].key;
 			unsigned j = 0;
-			char **p;
 
 			while (j < m->nmkeys && strcmp(m->mkeys[j], key))
 				j++;
 			if (j < m->nmkeys || strlen(key) != met->v[k].klen || !pmu__metric_builtin(key))
 				continue;
-			p = realloc(m->mkeys, (m->nmkeys + 1) * sizeof(*p));
-			if (!p)
-				return merge_nomem();
-			m->mkeys = p;
-			if (!(p[m->nmkeys] = strdup(key)))
+			if (pmu__grow(&m->mkeys, m->nmkeys, sizeof(*m->mkeys)) < 0 ||
+			    !(m->mkeys[m->nmkeys] = strdup(key)))
 				return merge_nomem();
 			m->nmkeys++;
 		}

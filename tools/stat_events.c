@@ -96,15 +96,14 @@ static int add_instances(struct ev **ev, unsigned *n, const char *tok, size_t le
 static int add_event_spec(struct ev **ev, unsigned *n, const char *tok, size_t len, const char *mod, unsigned flags,
 			  const char *spec_as)
 {
-	struct ev *g = realloc(*ev, (*n + 1) * sizeof(**ev));
 	struct pmu__event pe;
+	struct ev *g;
 	char *spec;
 	int r;
 
-	if (!g)
+	if (pmu__grow(ev, *n, sizeof(**ev)) < 0)
 		return tool_err(-ENOMEM, "out of memory");
-	*ev = g;
-	g += *n;
+	g = *ev + *n;
 	memset(g, 0, sizeof(*g));
 	g->gsize = 1;
 	g->name = strndup(tok, len);

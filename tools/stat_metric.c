@@ -92,11 +92,8 @@ struct hw_seen {
 /* A new entry of r->met for m, with its event ids (taken over); NULL with a message. */
 static struct stat_metric *new_metric(struct stat_run *r, const struct pmu__pj_metric *m, const char **ids, unsigned n)
 {
-	struct stat_metric *met = realloc(r->met, (r->nmet + 1) * sizeof(*met)), *k;
+	struct stat_metric *k = pmu__grow(&r->met, r->nmet, sizeof(*r->met)) == 0 ? &r->met[r->nmet] : NULL;
 
-	if (met)
-		r->met = met;
-	k = met ? &met[r->nmet] : NULL;
 	if (k) {
 		memset(k, 0, sizeof(*k));
 		k->m = m;

@@ -21,10 +21,7 @@
 
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	return (double)pmu__mono_ns() / 1e9;
 }
 
 /* The forked child: waits for go, then execs the command (its errno to ex on failure). */

@@ -23,12 +23,9 @@ struct ints {
 
 static int ints_add(struct ints *l, long x)
 {
-	long *v = realloc(l->v, (l->n + 1) * sizeof(*v));
-
-	if (!v)
+	if (pmu__grow(&l->v, l->n, sizeof(*l->v)) < 0)
 		return -ENOMEM;
-	l->v = v;
-	v[l->n++] = x;
+	l->v[l->n++] = x;
 	return 0;
 }
 
@@ -124,12 +121,11 @@ static int parse_ints(const char *s, bool ranges, long min, long max, const char
 
 static int unit_add(struct stat_target *t, pid_t pid, int cpu, const char *comm)
 {
-	struct stat_unit *u = realloc(t->u, (t->n + 1) * sizeof(*u));
+	struct stat_unit *u;
 
-	if (!u)
+	if (pmu__grow(&t->u, t->n, sizeof(*t->u)) < 0)
 		return -ENOMEM;
-	t->u = u;
-	u += t->n++;
+	u = &t->u[t->n++];
 	u->pid = pid;
 	u->cpu = cpu;
 	snprintf(u->comm, sizeof(u->comm), "%s", comm);

@@ -3,10 +3,12 @@
 #ifndef PMU_INTERNAL_H
 #define PMU_INTERNAL_H
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <time.h>
 #include <linux/perf_event.h>
 
@@ -37,6 +39,25 @@ static inline uint64_t pmu__mono_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Room for one more element in *arr, an array of n elements of size bytes
+ * that grows by this alone (from NULL and 0): its capacity, 8 and then
+ * doubled whenever n reaches it, is never stored, and n appends cost O(n)
+ * copies. 0, or -ENOMEM with *arr as it was (no message).
+ */
+static inline int pmu__grow(void *arr, size_t n, size_t size)
+{
+	void **p = arr, *q;
+	size_t bytes;
+
+	if (n && (n < 8 || (n & (n - 1))))
+		return 0;	/* below the capacity */
+	if (__builtin_mul_overflow(n ? 2 * n : 8, size, &bytes) || !(q = realloc(*p, bytes)))
+		return -ENOMEM;
+	*p = q;
+	return 0;
 }
 
 /*

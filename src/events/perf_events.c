@@ -172,13 +172,12 @@ static int event_spec(const struct pmu__json *o, bool arm, const struct pj_event
 int pj_add_event(struct pj_event **ev, size_t *n, const struct pmu__json *o, bool arm,
 		 const struct pj_event *std, size_t nstd)
 {
-	struct pj_event *e = realloc(*ev, (*n + 1) * sizeof(**ev));
+	struct pj_event *e;
 	int r;
 
-	if (!e)
+	if (pmu__grow(ev, *n, sizeof(**ev)) < 0)
 		return pmu__err(-ENOMEM, "out of memory");
-	*ev = e;
-	e += *n;
+	e = *ev + *n;
 	e->name = strdup(pj_str(o, "EventName") ? pj_str(o, "EventName") : pj_str(o, "ArchStdEvent"));
 	r = event_spec(o, arm, std, nstd, &e->spec, &e->why);
 	if (!e->name || r < 0) {

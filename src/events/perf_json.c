@@ -37,14 +37,8 @@ static struct {
 
 int pmu__pj_add_path(const char *path)
 {
-	char **p = realloc(pj.paths, (pj.npaths + 1) * sizeof(*p));
-
-	if (!p || !(p[pj.npaths] = strdup(path))) {
-		if (p)
-			pj.paths = p;
+	if (pmu__grow(&pj.paths, pj.npaths, sizeof(*pj.paths)) < 0 || !(pj.paths[pj.npaths] = strdup(path)))
 		return pmu__err(-ENOMEM, "%s: out of memory", path);
-	}
-	pj.paths = p;
 	pj.npaths++;
 	return 0;
 }
@@ -83,13 +77,12 @@ static char *dup_or_null(const char *s)
 
 static int add_metric(const struct pmu__json *o, const char *file)
 {
-	struct pmu__pj_metric *m = realloc(pj.m, (pj.nm + 1) * sizeof(*m));
 	const char *expr = pj_str(o, "MetricExpr"), *name = pj_str(o, "MetricName");
+	struct pmu__pj_metric *m;
 
-	if (!m)
+	if (pmu__grow(&pj.m, pj.nm, sizeof(*pj.m)) < 0)
 		return pmu__err(-ENOMEM, "out of memory");
-	pj.m = m;
-	m += pj.nm;
+	m = pj.m + pj.nm;
 	memset(m, 0, sizeof(*m));
 	m->d.name = strdup(name);
 	m->d.expr = dup_or_null(expr);
@@ -109,7 +102,7 @@ static int add_metric(const struct pmu__json *o, const char *file)
 static int load_file(const char *path, struct pj_event **ev, size_t *nev, bool arm)
 {
 	struct pmu__json *root;
-	char *keep, **f;
+	char *keep;
 	int r = pmu__json_load(path, &root);
 
 	if (r < 0)
@@ -119,13 +112,11 @@ static int load_file(const char *path, struct pj_event **ev, size_t *nev, bool a
 		return pmu__err(-EINVAL, "%s: not a JSON list of perf events and metrics", path);
 	}
 	keep = strdup(path);
-	f = keep ? realloc(pj.files_read, (pj.nfiles + 1) * sizeof(*f)) : NULL;
-	if (!f) {
+	if (!keep || pmu__grow(&pj.files_read, pj.nfiles, sizeof(*pj.files_read)) < 0) {
 		free(keep);
 		pmu__json_free(root);
 		return pmu__err(-ENOMEM, "out of memory");
 	}
-	pj.files_read = f;
 	pj.files_read[pj.nfiles++] = keep;
 	for (size_t i = 0; r == 0 && i < root->n; i++) {
 		const struct pmu__json *o = &root->v[i];
@@ -159,20 +150,19 @@ static int load_dir_files(const char *dir, struct pj_event **ev, size_t *nev, bo
 		return pmu__err(-errno, "%s: %s", dir, strerror(errno));
 	while ((de = readdir(d))) {
 		size_t l = strlen(de->d_name);
-		char **p;
 
 		if (l < 6 || strcmp(de->d_name + l - 5, ".json"))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		if (!pj_is_file(path))
 			continue;
-		p = realloc(names, (n + 1) * sizeof(*p));
-		if (!p || !(p[n] = strdup(de->d_name))) {
-			free(p ? p : names);
+		if (pmu__grow(&names, n, sizeof(*names)) < 0 || !(names[n] = strdup(de->d_name))) {
+			while (n)
+				free(names[--n]);
+			free(names);
 			closedir(d);
 			return pmu__err(-ENOMEM, "out of memory");
 		}
-		names = p;
 		n++;
 	}
 	closedir(d);

@@ -154,12 +154,7 @@ struct list {
 
 static int list_add(struct list *l, const char *s, size_t len)
 {
-	char **item = realloc(l->item, (l->n + 1) * sizeof(*item));
-
-	if (!item)
-		return -ENOMEM;
-	l->item = item;
-	if (!(item[l->n] = strndup(s, len)))
+	if (pmu__grow(&l->item, l->n, sizeof(*l->item)) < 0 || !(l->item[l->n] = strndup(s, len)))
 		return -ENOMEM;
 	l->n++;
 	return 0;

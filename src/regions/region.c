@@ -638,6 +638,16 @@ static int open_slow(const char *name, struct pmu__thr **thr, struct pmu__region
 	return 0;
 }
 
+/* Region id's figures in t, made at the thread's first call of it; NULL (the message set) without memory. */
+static struct pmu__acc *acc_of(struct pmu__thr *thr, struct pmu__region_thr *t, unsigned id, const char *name)
+{
+	struct pmu__acc *a = t->acc[id];
+
+	if (!a && !(a = acc_new(thr, t, id)))
+		pmu__err(-ENOMEM, "%s: out of memory", name);
+	return a;
+}
+
 /* begin's refusals, the thread's first region, a name's first use in it: all but the usual case. */
 static __attribute__((noinline)) int begin_slow(const char *name)
 {
@@ -654,10 +664,8 @@ static __attribute__((noinline)) int begin_slow(const char *name)
 	id = region_id(t, name, 1);
 	if (id < 0)
 		return id;
-	a = t->acc[id];
-	if (!a && !(a = acc_new(thr, t, (unsigned)id)))
-		return pmu__err(-ENOMEM, "%s: out of memory", name);
-	return push(t, a, id, name);
+	a = acc_of(thr, t, (unsigned)id, name);
+	return a ? push(t, a, id, name) : -ENOMEM;
 }
 
 /*
@@ -711,14 +719,11 @@ int pmu__region_rename(const char *name)
 	id = region_id(t, name, 1);
 	if (id < 0 || fr->id == pmu__frame_id(id))
 		return id < 0 ? id : 0;
-	a = t->acc[id];
-	if (!a) {
-		t->sp = frame_down(fr, t->n);	/* acc_new() takes the top as the parent: the region around */
-		a = acc_new(thr, t, (unsigned)id);
-		t->sp = fr;
-		if (!a)
-			return pmu__err(-ENOMEM, "%s: out of memory", name);
-	}
+	t->sp = frame_down(fr, t->n);	/* acc_new() takes the top as the parent: the region around */
+	a = acc_of(thr, t, (unsigned)id, name);
+	t->sp = fr;
+	if (!a)
+		return -ENOMEM;
 	fr->a->depth--;
 	push_frame(t, fr, a, id, name);
 	return 0;
@@ -750,10 +755,8 @@ static __attribute__((noinline)) int enter_slow(int h)
 	r = open_slow(name, &thr, &t);
 	if (r < 0)
 		return r;
-	a = t->acc[h];
-	if (!a && !(a = acc_new(thr, t, (unsigned)h)))
-		return pmu__err(-ENOMEM, "%s: out of memory", name);
-	return push(t, a, h, NULL);
+	a = acc_of(thr, t, (unsigned)h, name);
+	return a ? push(t, a, h, NULL) : -ENOMEM;
 }
 
 /*
