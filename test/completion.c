@@ -94,7 +94,7 @@ static int lines(const char *reply)
 	return n;
 }
 
-#define EXPECT(words, cand) do { \
+#define CHECK_OFFERS(words, cand) do { \
 	const char *r_ = complete(words); \
 	CHECK_MSG(has(r_, cand), "'%s' does not offer '%s': got:\n%s", words, cand, r_); \
 } while (0)
@@ -117,13 +117,13 @@ int main(void)
 	}
 
 	/* subcommands */
-	EXPECT("pmu st", "stat");
+	CHECK_OFFERS("pmu st", "stat");
 	CHECK(lines(complete("pmu st")) == 1);
-	EXPECT("pmu l", "list");
-	EXPECT("pmu help e", "encode");
+	CHECK_OFFERS("pmu l", "list");
+	CHECK_OFFERS("pmu help e", "encode");
 
 	/* stat options: every one pmu stat --help shows */
-	EXPECT("pmu stat --re", "--repeat");
+	CHECK_OFFERS("pmu stat --re", "--repeat");
 	CHECK(lines(complete("pmu stat --re")) == 1);
 	CHECK(t_tmpfile(o, sizeof(o), "compl-help") == 0);
 	snprintf(cmd, sizeof(cmd), "%s/pmu stat --help >%s 2>&1", bindir, o);
@@ -147,34 +147,34 @@ int main(void)
 	CHECK(!has(complete("pmu stat true --re"), "--repeat"));
 
 	/* event names after -e, and after a comma */
-	EXPECT("pmu stat -e task-c", "task-clock");
-	EXPECT("pmu stat --event page-f", "page-faults");
-	EXPECT("pmu stat -e cycles,task-c", "cycles,task-clock");
-	EXPECT("pmu check -e cpu-cl", "cpu-clock");
-	EXPECT("pmu encode context-sw", "context-switches");
+	CHECK_OFFERS("pmu stat -e task-c", "task-clock");
+	CHECK_OFFERS("pmu stat --event page-f", "page-faults");
+	CHECK_OFFERS("pmu stat -e cycles,task-c", "cycles,task-clock");
+	CHECK_OFFERS("pmu check -e cpu-cl", "cpu-clock");
+	CHECK_OFFERS("pmu encode context-sw", "context-switches");
 	CHECK(!has(complete("pmu stat -e terms"), "terms:"));
 
 	/* list: perf's keywords and the options */
-	EXPECT("pmu list tr", "tracepoint");
-	EXPECT("pmu list s", "software");
-	EXPECT("pmu list ", "hw");
-	EXPECT("pmu list ", "pmu");
-	EXPECT("pmu list --av", "--available");
-	EXPECT("pmu list --j", "--json");
+	CHECK_OFFERS("pmu list tr", "tracepoint");
+	CHECK_OFFERS("pmu list s", "software");
+	CHECK_OFFERS("pmu list ", "hw");
+	CHECK_OFFERS("pmu list ", "pmu");
+	CHECK_OFFERS("pmu list --av", "--available");
+	CHECK_OFFERS("pmu list --j", "--json");
 	snprintf(words, sizeof(words), "pmu list --sysfs %.200s/int", fix);
 	snprintf(cmd, sizeof(cmd), "%.200s/intel", fix);
-	EXPECT(words, cmd);
+	CHECK_OFFERS(words, cmd);
 
 	/* tracepoints: readline splits the word at ':' and replaces what follows it */
 	snprintf(words, sizeof(words), "%.200s/tracefs", fix);
 	setenv("PMU_TRACEFS", words, 1);
-	EXPECT("pmu stat -e sched:sched_sw", "sched_switch");
+	CHECK_OFFERS("pmu stat -e sched:sched_sw", "sched_switch");
 	CHECK(lines(out) == 1);
-	EXPECT("pmu stat -e task-clock,sched:sched_w", "sched_wakeup");
-	EXPECT("pmu stat -e sys", "syscalls:sys_enter_read");
+	CHECK_OFFERS("pmu stat -e task-clock,sched:sched_w", "sched_wakeup");
+	CHECK_OFFERS("pmu stat -e sys", "syscalls:sys_enter_read");
 	/* the command after a tracepoint is the command's */
 	CHECK(!has(complete("pmu stat -e sched:sched_switch true --re"), "--repeat"));
-	EXPECT("pmu stat -e sched:sched_switch --re", "--repeat");
+	CHECK_OFFERS("pmu stat -e sched:sched_switch --re", "--repeat");
 	unsetenv("PMU_TRACEFS");
 	unlink(driver);
 	T_DONE();

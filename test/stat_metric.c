@@ -14,11 +14,6 @@
 #include "test.h"
 #include "tool_run.h"
 
-static int fails;
-
-#define EXPECT(c, ...) do { if (!(c)) { printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); \
-	printf("\n  out: %.3000s\n  err: %.3000s\n", out, err); fails++; } } while (0)
-
 static char file[PATH_MAX + 64], env[PATH_MAX + 128];
 
 /* Whether this machine's sysfs has an armv8 PMU (the arm64 guest). */
@@ -85,22 +80,22 @@ int main(void)
 	}
 
 	/* -x: page_faults_per_ms = page-faults / (task-clock ns / 1e6), "%8.1f" as perf */
-	EXPECT(run_argv((const char *[]){ "stat", "--perf-json", file, "-M", "page_faults_per_ms", "-x,", "true", NULL })
+	CHECK_RUN(run_argv((const char *[]){ "stat", "--perf-json", file, "-M", "page_faults_per_ms", "-x,", "true", NULL })
 	       == 0, "-x run");
 	pf = csv_count(err, "page-faults");
 	tc = csv_count(err, "task-clock");
 	v = csv_metric(err, "faults/ms  page_faults_per_ms");
 	/* task-clock is printed to 0.01 ms */
-	EXPECT(pf > 0 && tc > 0.005 && v >= pf / (tc + 0.005) - 0.05 && v <= pf / (tc - 0.005) + 0.05,
+	CHECK_RUN(pf > 0 && tc > 0.005 && v >= pf / (tc + 0.005) - 0.05 && v <= pf / (tc - 0.005) + 0.05,
 	       "%g faults / %g ms = %g", pf, tc, v);
 	/* perf's new_line_csv: the metric on a line of its own (page-faults has its rate), 3 fields blank */
-	EXPECT(strstr(err, "\n,,,,") && strstr(err, ",faults/ms  page_faults_per_ms\n"), "-x layout");
+	CHECK_RUN(strstr(err, "\n,,,,") && strstr(err, ",faults/ms  page_faults_per_ms\n"), "-x layout");
 	/* no default events with -M, as perf: only the metric's */
-	EXPECT(!strstr(err, "context-switches") && !strstr(err, "cpu-migrations"), "-M without the defaults");
+	CHECK_RUN(!strstr(err, "context-switches") && !strstr(err, "cpu-migrations"), "-M without the defaults");
 
 	/* the same from PMU_PERF_JSON, in the table */
 	snprintf(env, sizeof(env), "PMU_PERF_JSON='%s'", file);
-	EXPECT(run(env, tool, "stat -M page_faults_per_ms true") == 0, "PMU_PERF_JSON run");
+	CHECK_RUN(run(env, tool, "stat -M page_faults_per_ms true") == 0, "PMU_PERF_JSON run");
 	{
 		const char *l = strstr(err, "faults/ms  page_faults_per_ms");
 		const char *bol = l;
@@ -108,74 +103,74 @@ int main(void)
 		while (bol && bol > err && bol[-1] != '\n')
 			bol--;
 		/* perf's do_new_line_std: 49 blanks, then " # ", the value as %8.1f, the unit */
-		EXPECT(l && l - bol == 49 + 3 + 8 + 1 && !strncmp(bol, "                                                  # ",
+		CHECK_RUN(l && l - bol == 49 + 3 + 8 + 1 && !strncmp(bol, "                                                  # ",
 								  52), "table layout");
-		EXPECT((strstr(err, " page-faults ") || strstr(err, " page-faults:u ")) &&
+		CHECK_RUN((strstr(err, " page-faults ") || strstr(err, " page-faults:u ")) &&
 		       (strstr(err, " msec task-clock ") || strstr(err, " msec task-clock:u ")), "table events");
 	}
 
 	/* -j: the value beside the counts */
-	EXPECT(run_argv((const char *[]){ "stat", "--perf-json", file, "-M", "Software", "-j", "true", NULL }) == 0,
+	CHECK_RUN(run_argv((const char *[]){ "stat", "--perf-json", file, "-M", "Software", "-j", "true", NULL }) == 0,
 	       "-j run");
-	EXPECT(strstr(err, "{\"metric-value\" : ") && strstr(err, "\"metric-unit\" : \"faults/ms  page_faults_per_ms\"}")
+	CHECK_RUN(strstr(err, "{\"metric-value\" : ") && strstr(err, "\"metric-unit\" : \"faults/ms  page_faults_per_ms\"}")
 	       && strstr(err, "\"metric-unit\" : \"cs_per_fault\"}") &&
 	       /* 0 context switches: cpu-migrations / 0 is left blank, as perf */
 	       (strstr(err, "migrations_per_cs") || strstr(err, "{\"metric-value\" : 0.000000, \"metric-unit\" : \"\"}")),
 	       "-j metrics");
 
 	/* a metric naming another, and a group: every one of its metrics */
-	EXPECT(run_argv((const char *[]){ "stat", "--perf-json", file, "-M", "faults_per_sec,Software", "-x,", "true",
+	CHECK_RUN(run_argv((const char *[]){ "stat", "--perf-json", file, "-M", "faults_per_sec,Software", "-x,", "true",
 		NULL }) == 0, "reference run");
 	pf = csv_count(err, "page-faults");
 	tc = csv_count(err, "task-clock");
 	v = csv_metric(err, "faults_per_sec");
-	EXPECT(tc > 0.005 && v >= pf / (tc + 0.005) * 1000 - 0.005 && v <= pf / (tc - 0.005) * 1000 + 0.005,
+	CHECK_RUN(tc > 0.005 && v >= pf / (tc + 0.005) * 1000 - 0.005 && v <= pf / (tc - 0.005) * 1000 + 0.005,
 	       "faults_per_sec %g from %g / %g", v, pf, tc);
 
 	/* --metric-only: headings, then the values */
-	EXPECT(run_argv((const char *[]){ "stat", "--perf-json", file, "-M", "page_faults_per_ms,cs_per_fault",
+	CHECK_RUN(run_argv((const char *[]){ "stat", "--perf-json", file, "-M", "page_faults_per_ms,cs_per_fault",
 		"--metric-only", "true", NULL }) == 0, "--metric-only run");
-	EXPECT(strstr(err, "\nfaults/ms  page_faults_per_ms         cs_per_fault \n"), "metric-only headings");
-	EXPECT(run_argv((const char *[]){ "stat", "--perf-json", file, "-M", "page_faults_per_ms", "--metric-only", "-x,",
+	CHECK_RUN(strstr(err, "\nfaults/ms  page_faults_per_ms         cs_per_fault \n"), "metric-only headings");
+	CHECK_RUN(run_argv((const char *[]){ "stat", "--perf-json", file, "-M", "page_faults_per_ms", "--metric-only", "-x,",
 		"true", NULL }) == 0 && strstr(err, "faults/ms  page_faults_per_ms,\n"), "metric-only -x");
-	EXPECT(run_argv((const char *[]){ "stat", "--perf-json", file, "-M", "page_faults_per_ms", "--metric-only", "-j",
+	CHECK_RUN(run_argv((const char *[]){ "stat", "--perf-json", file, "-M", "page_faults_per_ms", "--metric-only", "-j",
 		"true", NULL }) == 0 && strstr(err, "{\"unit\" : \"faults/ms  page_faults_per_ms\"}\n{\"metric-value\" : \""),
 	       "metric-only -j");
-	EXPECT(run_argv((const char *[]){ "stat", "--metric-only", "-I", "100", "true", NULL }) == 129 &&
+	CHECK_RUN(run_argv((const char *[]){ "stat", "--metric-only", "-I", "100", "true", NULL }) == 129 &&
 	       strstr(err, "not supported: --metric-only with -I"), "metric-only -I");
 
 	/* the built-in set: CPUs_utilized = task-clock / duration_time */
-	EXPECT(run_argv((const char *[]){ "stat", "-M", "CPUs_utilized", "-x,", "true", NULL }) == 0, "built-in run");
+	CHECK_RUN(run_argv((const char *[]){ "stat", "-M", "CPUs_utilized", "-x,", "true", NULL }) == 0, "built-in run");
 	v = csv_metric(err, "CPUs utilized  CPUs_utilized");
-	EXPECT(v > 0 && v < 64, "CPUs_utilized %g", v);
+	CHECK_RUN(v > 0 && v < 64, "CPUs_utilized %g", v);
 
 	/* refusals */
-	EXPECT(run_argv((const char *[]){ "stat", "--perf-json", file, "-M", "unknown_event", "true", NULL }) == 1 &&
+	CHECK_RUN(run_argv((const char *[]){ "stat", "--perf-json", file, "-M", "unknown_event", "true", NULL }) == 1 &&
 	       strstr(err, "metric unknown_event: 'no_such_event' names no event"), "a refused metric");
-	EXPECT(run_argv((const char *[]){ "stat", "-M", "nothing_named_so", "true", NULL }) == 1 &&
+	CHECK_RUN(run_argv((const char *[]){ "stat", "-M", "nothing_named_so", "true", NULL }) == 1 &&
 	       strstr(err, "-M nothing_named_so: no metric or metric group"), "an unknown metric");
 	/* a metric's event this machine lacks (all but Intel's Ice Lake and later): named whole, not written over */
 	{
 		static const char want[] = "pmu stat: metric tma_retiring: slots: unknown event";
 		int rc = run_argv((const char *[]){ "stat", "-M", "tma_retiring", "true", NULL });
 
-		EXPECT(rc == 0 || (rc == 1 && !strncmp(err, want, sizeof(want) - 1)), "a built-in metric's missing event");
+		CHECK_RUN(rc == 0 || (rc == 1 && !strncmp(err, want, sizeof(want) - 1)), "a built-in metric's missing event");
 	}
 	/* an armv8 core PMU (the arm64 guest) has SBSA's events by number: counted, blank without caps/slots */
 	if (armv8_core())
-		EXPECT(run_argv((const char *[]){ "stat", "--topdown", "true", NULL }) == 0 &&
+		CHECK_RUN(run_argv((const char *[]){ "stat", "--topdown", "true", NULL }) == 0 &&
 		       strstr(err, "not computable here: #slots, the core PMU's caps/slots, "), "--topdown on armv8");
 	else
-		EXPECT(run_argv((const char *[]){ "stat", "--topdown", "true", NULL }) == 1 &&
+		CHECK_RUN(run_argv((const char *[]){ "stat", "--topdown", "true", NULL }) == 1 &&
 		       strstr(err, "not supported here: --topdown"), "--topdown without TopdownL1");
 	snprintf(file, sizeof(file), "%s/perf_json/x86model", fix);
-	EXPECT(run_argv((const char *[]){ "stat", "--perf-json", file, "--topdown", "true", NULL }) == 1 &&
+	CHECK_RUN(run_argv((const char *[]){ "stat", "--perf-json", file, "--topdown", "true", NULL }) == 1 &&
 	       strstr(err, "not supported here: --topdown: TopdownL1 needs topdown-retiring, topdown-fe-bound"),
 	       "--topdown naming what is missing");
 
 	/* LIKWID's ENERGY group, where RAPL is missing: its events named, no core PMU blamed */
 	if (access("/sys/bus/event_source/devices/power", F_OK))
-		EXPECT(run_argv((const char *[]){ "stat", "-a", "-M", "ENERGY", "true", NULL }) == 1 &&
+		CHECK_RUN(run_argv((const char *[]){ "stat", "-a", "-M", "ENERGY", "true", NULL }) == 1 &&
 		       strstr(err, "not supported here: -M ENERGY: ENERGY needs energy-pkg, energy-ram, which ") &&
 		       !strstr(err, "core PMU"), "ENERGY without RAPL: %s", err);
 
@@ -197,8 +192,8 @@ int main(void)
 			snprintf(name, sizeof(name), "%.*s (a perf stat option", (int)strcspn(a, "="), a);
 		else
 			snprintf(name, sizeof(name), "not supported: -%c/--", a[1]);
-		EXPECT(run_argv((const char *[]){ "stat", a, "true", NULL }) == 129 && strstr(err, name) &&
+		CHECK_RUN(run_argv((const char *[]){ "stat", a, "true", NULL }) == 129 && strstr(err, name) &&
 		       strstr(err, "pmu stat: not supported: "), "%s", a);
 	}
-	return fails || t_failures ? 1 : 0;
+	T_DONE();
 }

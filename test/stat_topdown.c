@@ -15,11 +15,6 @@
 #include "test.h"
 #include "tool_run.h"
 
-static int fails;
-
-#define EXPECT(c, ...) do { if (!(c)) { printf("FAIL %s:%d: ", __FILE__, __LINE__); printf(__VA_ARGS__); \
-	printf("\n  out: %.2000s\n  err: %.2000s\n", out, err); fails++; } } while (0)
-
 static const struct { const char *id; double v; } counts[] = {
 	{ "topdown-retiring", 40 }, { "topdown-fe-bound", 20 }, { "topdown-bad-spec", 10 },
 	{ "topdown-be-bound", 30 }, { "topdown-heavy-ops", 5 }, { "topdown-br-mispredict", 8 },
@@ -69,18 +64,18 @@ int main(void)
 		for (unsigned i = 0; i < pmu__metric_ntopdown; i++)
 			if (!strcmp(pmu__metric_topdown[i].name, wants[k].name))
 				d = &pmu__metric_topdown[i];
-		EXPECT(d && pmu__expr_parse(d->expr, &x) == 0, "%s parses", wants[k].name);
+		CHECK_RUN(d && pmu__expr_parse(d->expr, &x) == 0, "%s parses", wants[k].name);
 		if (!d || !x)
 			continue;
-		EXPECT(pmu__expr_eval(x, &env, &v) == 0 && fabs(v - wants[k].want) < 1e-12, "%s = %g, want %g",
+		CHECK_RUN(pmu__expr_eval(x, &env, &v) == 0 && fabs(v - wants[k].want) < 1e-12, "%s = %g, want %g",
 		       wants[k].name, v, wants[k].want);
-		EXPECT(!strcmp(d->scale_unit, "100%") && (pmu__metric_def_in(d, "TopdownL1") ||
+		CHECK_RUN(!strcmp(d->scale_unit, "100%") && (pmu__metric_def_in(d, "TopdownL1") ||
 							  pmu__metric_def_in(d, "TopdownL2")), "%s's group", d->name);
 		pmu__expr_free(x);
 	}
 	if (find() < 0) {
 		printf("SKIP: the pmu tool or the fixtures not found (the formulas pass)\n");
-		return fails ? 1 : 77;
+		return t_failures ? 1 : 77;
 	}
 	/*
 	 * The events a fixture names open only where no PMU of this machine has the
@@ -98,46 +93,46 @@ int main(void)
 	}
 	/* Ice Lake-like: TopdownL1's events, slots leading its group; they do not open on this machine */
 	snprintf(e, sizeof(e), "PMU_SYSFS_DEVICES=%s/intel_icl", fix);
-	EXPECT(!nohw || (run(e, tool, "stat --topdown true") == 1 && strstr(err, "no event could be counted:\n  slots: ")),
+	CHECK_RUN(!nohw || (run(e, tool, "stat --topdown true") == 1 && strstr(err, "no event could be counted:\n  slots: ")),
 	       "Ice Lake-like --topdown");
 	/* Sapphire Rapids-like: level 2 too */
 	snprintf(e, sizeof(e), "PMU_SYSFS_DEVICES=%s/intel_spr", fix);
-	EXPECT(!nohw || (run(e, tool, "stat -M TopdownL2 true") == 1 && strstr(err, "  slots: ") &&
+	CHECK_RUN(!nohw || (run(e, tool, "stat -M TopdownL2 true") == 1 && strstr(err, "  slots: ") &&
 	       strstr(err, "topdown-br-mispredict") && strstr(err, "topdown-mem-bound")), "Sapphire Rapids-like L2");
 	/* Skylake-like (the old topdown events only): refused, naming what is missing */
 	snprintf(e, sizeof(e), "PMU_SYSFS_DEVICES=%s/intel", fix);
-	EXPECT(run(e, tool, "stat --topdown true") == 1 &&
+	CHECK_RUN(run(e, tool, "stat --topdown true") == 1 &&
 	       strstr(err, "not supported here: --topdown: TopdownL1 needs topdown-retiring") &&
 	       strstr(err, "slots"), "Skylake-like --topdown");
 	/* No core PMU (a VM without a virtual PMU): said so, not every architecture's events */
 	snprintf(e, sizeof(e), "PMU_SYSFS_DEVICES=%s/powerpc", fix);
-	EXPECT(run(e, tool, "stat --topdown true") == 1 && strstr(err, "has no core PMU") && !strstr(err, "stall_slot"),
+	CHECK_RUN(run(e, tool, "stat --topdown true") == 1 && strstr(err, "has no core PMU") && !strstr(err, "stall_slot"),
 	       "no core PMU --topdown");
 	/* AMD Zen: no built-in topdown (perf 6.1 has none for it either) */
 	snprintf(e, sizeof(e), "PMU_SYSFS_DEVICES=%s/amd_zen", fix);
-	EXPECT(run(e, tool, "stat --topdown true") == 1 &&
+	CHECK_RUN(run(e, tool, "stat --topdown true") == 1 &&
 	       strstr(err, "not supported here: --topdown: TopdownL1 needs topdown-retiring") &&
 	       strstr(err, "amd_zen does not have"), "AMD Zen-like --topdown");
 	snprintf(e, sizeof(e), "PMU_SYSFS_DEVICES=%s/intel_icl", fix);
-	EXPECT(run(e, tool, "stat -M TopdownL2 true") == 1 &&
+	CHECK_RUN(run(e, tool, "stat -M TopdownL2 true") == 1 &&
 	       strstr(err, "not supported here: -M TopdownL2: TopdownL2 needs topdown-heavy-ops"), "Ice Lake-like L2");
 	/* Neoverse-like arm64: SBSA's events and caps/slots */
 	snprintf(e, sizeof(e), "PMU_SYSFS_DEVICES=%s/arm64_neoverse", fix);
-	EXPECT(!nohw || (run(e, tool, "stat --topdown true") == 1 && strstr(err, "no event could be counted:") &&
+	CHECK_RUN(!nohw || (run(e, tool, "stat --topdown true") == 1 && strstr(err, "no event could be counted:") &&
 	       strstr(err, "stall_slot_frontend") && !strstr(err, "not supported here")), "Neoverse-like --topdown");
 	/*
 	 * an arm64 PMU without caps/slots nor the STALL_SLOT events: those open by
 	 * their architected numbers, the metrics blank for want of caps/slots
 	 */
 	snprintf(e, sizeof(e), "PMU_SYSFS_DEVICES=%s/arm64", fix);
-	EXPECT((run(e, tool, "stat --topdown true") == 1 || !nohw) &&
+	CHECK_RUN((run(e, tool, "stat --topdown true") == 1 || !nohw) &&
 	       strstr(err, "pmu stat: stall_slot_frontend, stall_slot_backend, op_retired, op_spec, stall_slot: not "
 		      "among armv8_pmuv3_0's events") &&
 	       strstr(err, "pmu stat: frontend_bound, backend_bound, bad_speculation, retiring: not computable here: "
 		      "#slots, the core PMU's caps/slots, is not in "), "arm64 without topdown");
 	/* the listing offers both architectures' groups */
-	EXPECT(run_argv((const char *[]){ "list", "metricgroup", NULL }) == 0 &&
+	CHECK_RUN(run_argv((const char *[]){ "list", "metricgroup", NULL }) == 0 &&
 	       strstr(out, "  TopdownL1: tma_retiring tma_bad_speculation tma_frontend_bound tma_backend_bound "
 		      "frontend_bound backend_bound bad_speculation retiring\n"), "TopdownL1 listed");
-	return fails || t_failures ? 1 : 0;
+	T_DONE();
 }

@@ -17,6 +17,14 @@
 
 static char tool[PATH_MAX + 32], fix[PATH_MAX + 32], out[1 << 22], err[1 << 16];
 
+/* test.h's CHECK_MSG() for a run: a failure shows what the tool printed, too. */
+#define CHECK_RUN(cond, ...) do { \
+	if (!(cond)) { \
+		CHECK_MSG(cond, __VA_ARGS__); \
+		fprintf(stderr, "  out: %.3000s\n  err: %.3000s\n", out, err); \
+	} \
+} while (0)
+
 /* The file into buf, NUL-terminated ("" when unreadable): its length, or -1. */
 static inline int t_slurp(const char *path, char *buf, size_t size)
 {
