@@ -64,6 +64,17 @@ static void conf_free(struct pmu__tconf *c)
 	free(c);
 }
 
+/* t at the end of the list of every thread, oldest first; under the lock, as the live list's. */
+static void link_all(struct pmu__thr *t)
+{
+	t->prev = tlast;
+	if (tlast)
+		tlast->next = t;
+	else
+		tlist = t;
+	tlast = t;
+}
+
 static void link_live(struct pmu__thr *t)
 {
 	t->lprev = NULL;
@@ -169,12 +180,7 @@ static int fold_thr(struct pmu__thr *t)
 		folded->n = t->n;
 		folded->exited = 1;
 		folded->keep = true;
-		folded->prev = tlast;
-		if (tlast)
-			tlast->next = folded;
-		else
-			tlist = folded;
-		tlast = folded;
+		link_all(folded);
 	}
 	upper = folded->upper;
 	if (h->fold(&upper, t->upper, t->n) < 0)
@@ -664,12 +670,7 @@ int pmu__thr_get(struct pmu__thr **tp)
 		pmu__unlock(&tlock, cs);
 		return pmu__err(-r, "pmu_thread: pthread_setspecific: %s", strerror(r));
 	}
-	t->prev = tlast;
-	if (tlast)
-		tlast->next = t;
-	else
-		tlist = t;
-	tlast = t;
+	link_all(t);
 	link_live(t);
 	t->tls = &pmu__tls;
 	pmu__tls = (struct pmu__tls){ .gen = PMU_READ_ONCE(pmu__tgen), .thr = t };
