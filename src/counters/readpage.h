@@ -107,4 +107,23 @@ static inline __attribute__((always_inline)) bool pmu__page_unchanged(const stru
 	return PMU_INL_LDV(pc, lock) == seq;
 }
 
+/*
+ * The page's clock conversion (capabilities, time_mult, time_shift,
+ * time_mask) copied into clk under its lock, for pmu_inl_ns_between(clk,
+ * ...) later, without the page: fixed while cap_user_time holds.
+ */
+static inline void pmu__page_clock(const struct perf_event_mmap_page *pc, struct perf_event_mmap_page *clk)
+{
+	uint32_t seq;
+
+	do {
+		seq = PMU_INL_LDV(pc, lock);
+		PMU_INL_BARRIER();
+		clk->capabilities = PMU_INL_LD(pc, capabilities);
+		clk->time_mult = PMU_INL_LD(pc, time_mult);
+		clk->time_shift = PMU_INL_LD(pc, time_shift);
+		clk->time_mask = PMU_INL_LD(pc, time_mask);
+	} while ((seq & 1) || !pmu__page_unchanged(pc, seq));
+}
+
 #endif

@@ -19,8 +19,8 @@
 /* A thread's calls: each 3 + n words (id, begin ns, ns, the n deltas), published by n with release. */
 struct pmu__trace {
 	uint64_t ref_clk, ref_ns;	/* the set's clock and CLOCK_MONOTONIC when made: begin times from t0 */
-	const struct perf_event_mmap_page *page;	/* the clock's page (clk_page), or NULL: t0 is ns */
-	uint64_t caps;					/* its capabilities */
+	bool clk;			/* t0 is the set's clock (clk_page), not ns */
+	struct perf_event_mmap_page conv;	/* then its conversion to ns (pmu__page_clock()) */
 	unsigned nev;
 	uint32_t cap, n;
 	uint64_t dropped;
@@ -62,8 +62,9 @@ struct pmu__trace *pmu__trace_new(unsigned n, const struct pmu_set *set, bool cl
 	memset(tr, 0, sizeof(*tr));
 	tr->nev = n;
 	tr->cap = (uint32_t)cap;
-	tr->page = clk_page ? pmu__set_timed1(set) : NULL;
-	tr->caps = tr->page ? pmu__page_state(tr->page).caps : 0;
+	tr->clk = clk_page;
+	if (clk_page)
+		pmu__page_clock(pmu__set_timed1(set), &tr->conv);
 	tr->ref_clk = clk_page ? pmu__set_cycles() : 0;
 	tr->ref_ns = pmu__mono_ns();
 	pthread_once(&once, trace_atexit);
@@ -98,8 +99,9 @@ void pmu__trace_add(struct pmu__region_thr *t, const struct pmu__frame *fr, uint
 		PMU_WRITE_ONCE(tr->dropped, tr->dropped + 1);
 		return;
 	}
-	if (tr->page)	/* the set's clock, as the region's ns: since the buffer was made */
-		begin = tr->ref_ns + (begin > tr->ref_clk ? pmu_inl_ns_between(tr->page, tr->caps, tr->ref_clk, begin) : 0);
+	if (tr->clk)	/* the set's clock, as the region's ns: since the buffer was made */
+		begin = tr->ref_ns + (begin > tr->ref_clk ?
+				      pmu_inl_ns_between(&tr->conv, tr->conv.capabilities, tr->ref_clk, begin) : 0);
 	r = tr->rec + (size_t)tr->n * (3 + n);
 	r[0] = fr->id;
 	r[1] = begin;
