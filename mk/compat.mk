@@ -75,6 +75,14 @@ ifneq ($(LIB_RUNPATH),)
 PLUGIN_RUNPATH = -Wl,-rpath,'$$ORIGIN/..:$$ORIGIN'
 endif
 
+# libpmu-qemu: a plugin of QEMU's user-mode emulation (pmu emulate, libpmu-qemu(7)). QEMU
+# gives the calls it makes: it links nothing, and needs no libpmu.so.0.
+RUNTIME_LIBS += qemu
+RUNTIME_SOS += $(O)/libpmu-qemu.so
+RUNTIME_MAN7 += man/libpmu-qemu.7
+$(O)/libpmu-qemu.so: $(O)/compat/qemu.o compat/libpmu-qemu.map
+	$(CC) -shared $(LDFLAGS) -Wl,--version-script=compat/libpmu-qemu.map -o $@ $<
+
 $(O)/libpmu-%.so: $(O)/compat/%.o compat/libpmu-%.map $(SHARED_LIB) $(O)/install-paths
 	$(CC) -shared $(LDFLAGS) -Wl,--version-script=compat/libpmu-$*.map -Wl,--no-undefined -o $@ $< \
 		-L$(O) -lpmu $(LIBS_$*) $(PLUGIN_RUNPATH) $(LDLIBS)

@@ -49,6 +49,7 @@
 #include "events/perf_json.h"	/* perf's JSON files: their metrics and events */
 #include "events/perf_cpu.h"	/* this CPU as perf's files see it; the core PMU */
 #include "counters/arch.h"	/* the architecture's policy: which sysctl gates user reads (pmu check) */
+#include "counters/emulated.h"	/* the emulated counts' table: libpmu-qemu writes it, the launcher makes it */
 #include "metrics/metric_use.h"	/* metric plans over a report's events (pmu report merge) */
 #include "regions/region.h"	/* region labels and renames (the runtimes' plugins) */
 #include "regions/thread.h"	/* the thread layer over what opens (libpmu-likwid) */
