@@ -110,11 +110,11 @@ short_functions() {
 }
 run functions-80-lines short_functions
 # One vocabulary of concurrency: atomics, fences and barriers in src/base/atomic.h alone (the
-# public pmu/inline.h keeps the page's own); volatile only for a signal's flag and the clock's asm.
+# public pmu/inline.h keeps the page's own); volatile only for a signal's flag and the arch's asm.
 one_vocabulary() {
 	grep -nE '__atomic_|__sync_|stdatomic|_Atomic|atomic_(load|store|exchange|fetch|thread_fence|signal_fence)|"memory"|volatile' \
 		src/*/*.[ch] src/*.h tools/*.[ch] compat/*.c compat/*.h | grep -v '^src/base/atomic\.h:' |
-		grep -vE 'volatile sig_atomic_t|__asm__ (__volatile__|volatile)\("(mrs|csrr|rdtsc)|^[^:]*:[0-9]+: \* ' > build/vocabulary.bad
+		grep -vE 'volatile sig_atomic_t|__asm__ (__volatile__|volatile)\("(mrs|csrr|rdtsc|\.balign 8)|^[^:]*:[0-9]+: \* ' > build/vocabulary.bad
 	cat build/vocabulary.bad
 	[ ! -s build/vocabulary.bad ]
 }

@@ -18,6 +18,7 @@
 #define PMU_ARCH_H
 
 #include "pmu.h"
+#include "base/atomic.h"
 
 #define PMU_ARCH_STR_(x) #x
 #define PMU_ARCH_STR(x) PMU_ARCH_STR_(x)

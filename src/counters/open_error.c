@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "counters/emulated.h"
 #include "counters/set_ops.h"
 #include "events/sysfs.h"
 
@@ -95,6 +96,13 @@ int pmu__open_error(int err, const char *name, const struct pmu__attr *a, unsign
 				"e.g. the NMI watchdog?)", name, a->pmu);
 	case ESRCH:
 		return pmu__err(-ESRCH, "%s: no such task to count", name);
+	case ENOSYS:
+		if (pmu__emulated())	/* QEMU's user mode does not pass the system call on */
+			return pmu__err(-ENOSYS, "%s: perf_event_open does not reach the kernel under emulation (%s): "
+					"inside the program only instructions counts; pmu stat --emulate counts "
+					"software events from outside", name, pmu__emulated());
+		return pmu__err(-ENOSYS, "%s: perf_event_open is not implemented here (a kernel without "
+				"CONFIG_PERF_EVENTS, an emulator, or a seccomp filter)", name);
 	default:
 		return pmu__err(-err, "%s: perf_event_open failed: %s", name, strerror(err));
 	}

@@ -163,7 +163,8 @@ int pmu__plan_groups(struct pmu__cold *c, unsigned flags)
 	c->ngroups = 0;
 	for (i = 0; i < c->nctr; i++) {
 		const char *pmu = pmu__type_user_readable(&c->attr[i]) ? c->attr[i].pmu : NULL;
-		bool cpu = c->ctr[i].cpu >= 0;	/* one CPU's counter (PMU_SOCKET_WIDE): a group of its own */
+		/* one CPU's counter (PMU_SOCKET_WIDE), an emulated one: a group of its own */
+		bool cpu = c->ctr[i].cpu >= 0 || c->ctr[i].emu.on;
 
 		for (g = 0; g < c->ngroups && !(flags & PMU_NO_GROUP) && !cpu; g++)
 			if (hw[g] != one_cpu && (!pmu || !hw[g] || !strcmp(hw[g], pmu)))
@@ -220,9 +221,12 @@ void pmu__plan_group_read(struct pmu_set *set)
 	struct pmu__cold *c = pmu__cold(set);
 
 	uint32_t i, n = c->ngroups == 1 && c->nctr == c->nev && c->wiped ? c->nctr : 0;
+	bool emu = false;
 
+	for (i = 0; i < c->nctr; i++)
+		emu |= c->ctr[i].emu.on;
 	for (i = 0; i < n; i++)
-		if (c->ctr[i].event != i)
+		if (c->ctr[i].event != i || emu)
 			n = 0;
 	if (c->ntd) {	/* every read(2) of a topdown group goes through pmu__read_counters() */
 		n = 0;
@@ -230,7 +234,8 @@ void pmu__plan_group_read(struct pmu_set *set)
 	}
 	set->group_n = n;
 	set->group_fd = c->grp[0].fd;
-	set->evr = c->wiped && !c->ntd ? set->evr_tab : NULL;	/* else every read checks the owner */
+	/* else every read checks the owner, and emulated counters have no read(2) */
+	set->evr = c->wiped && !c->ntd && !emu ? set->evr_tab : NULL;
 	set->group_size = pmu__group_bytes(n);
 }
 

@@ -28,6 +28,10 @@ int pmu__read_counters(struct pmu_set *set)
 		ssize_t got;
 		int cs = 0;
 
+		if (c->ctr[gr->first].emu.on) {	/* a group of one, never multiplexed */
+			pmu__emu_read(&c->ctr[gr->first].emu, &c->rd[gr->first]);
+			continue;
+		}
 		/*
 		 * The kernel resets slots and the metrics: the decode's new base, noted
 		 * whole (a cancel deferred: one acting in the read would leave the old base)

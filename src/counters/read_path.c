@@ -132,6 +132,12 @@ PMU_API int pmu_user_read(const struct pmu_set *set, unsigned i, const char **wh
 		w = "the set belongs to the parent process";
 	else if (set->topdown)
 		return pmu__topdown_user_read(set, i, why);
+	for (k = 0; !w && k < c->nctr; k++)
+		if (c->ctr[k].event == i && c->ctr[k].emu.on) {	/* a load of the plugin's count: no system call */
+			if (why)
+				*why = c->ctr[k].why;
+			return 1;
+		}
 	for (k = 0; !w && k < c->nctr; k++) {
 		if (c->ctr[k].event != i)
 			continue;

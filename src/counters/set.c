@@ -182,6 +182,10 @@ static int open_counters(struct pmu_set *set, const struct pmu_opts *o)
 			bool leader = i == gr->first, task = c->ctr[i].cpu < 0;
 			int fd;
 
+			if (c->ctr[i].emu.on) {	/* no descriptor: emulated.c reads it */
+				c->ctr[i].why = pmu__emu_why();
+				continue;
+			}
 			counter_attr(c, i, gr, o);
 			for (;;) {
 				fd = perf_event_open(at, task ? o->pid : -1, task ? o->cpu : c->ctr[i].cpu,
@@ -196,7 +200,7 @@ static int open_counters(struct pmu_set *set, const struct pmu_opts *o)
 				return pmu__open_error(errno, c->names[c->ctr[i].event], &c->attr[i], gr->n,
 						       task ? o->pid : -1, task ? o->cpu : c->ctr[i].cpu);
 			c->ctr[i].fd = fd;
-			if (!i) {	/* every perf descriptor is the one anonymous inode */
+			if (!c->fd_ino) {	/* every perf descriptor is the one anonymous inode */
 				struct stat st;
 
 				if (fstat(fd, &st) == 0) {
@@ -293,6 +297,8 @@ static int open_opts(struct pmu_set **setp, const char *events, const struct pmu
 	c->wiped = madvise(set, hot, MADV_WIPEONFORK) == 0;
 	set->alive = PMU_ALIVE;
 	r = pmu__parse_events(c, events);
+	if (r == 0)
+		r = pmu__emu_plan(c, &o);
 	if (r < 0)
 		goto fail;
 	r = pmu__plan_cpus(c, o.flags);
@@ -340,6 +346,17 @@ PMU_API int pmu_open(struct pmu_set **set, const char *events)
 	return pmu_open_opts(set, events, NULL);
 }
 
+/* An emulated counter's group: itself. */
+static void emu_ioctl(struct pmu__emu_ctr *e, unsigned long req)
+{
+	if (req == PERF_EVENT_IOC_ENABLE)
+		pmu__emu_enable(e);
+	else if (req == PERF_EVENT_IOC_DISABLE)
+		pmu__emu_disable(e);
+	else
+		pmu__emu_reset(e);
+}
+
 static int ioctl_groups(struct pmu_set *set, unsigned long req, const char *what)
 {
 	struct pmu__cold *c;
@@ -358,7 +375,9 @@ static int ioctl_groups(struct pmu_set *set, unsigned long req, const char *what
 	 * for good on some kernels. A reset must reach every member.
 	 */
 	for (g = 0; g < c->ngroups; g++)
-		if (ioctl(c->grp[g].fd, req, req == PERF_EVENT_IOC_RESET ? PERF_IOC_FLAG_GROUP : 0) < 0) {
+		if (c->ctr[c->grp[g].first].emu.on)
+			emu_ioctl(&c->ctr[c->grp[g].first].emu, req);
+		else if (ioctl(c->grp[g].fd, req, req == PERF_EVENT_IOC_RESET ? PERF_IOC_FLAG_GROUP : 0) < 0) {
 			const char *name = c->names[c->ctr[c->grp[g].first].event];
 			struct pmu__shown b;
 			int err = errno;
@@ -437,10 +456,19 @@ PMU_API const char *pmu_name(const struct pmu_set *set, unsigned i)
 	return pmu__cold(set)->names[i];
 }
 
+/* Event i's first counter: an event's counters are alike (one per CPU of a socket-wide event). */
+static const struct pmu__perf_counter *first_ctr(const struct pmu__cold *c, unsigned i)
+{
+	unsigned k = 0;
+
+	while (k + 1 < c->nctr && c->ctr[k].event != i)
+		k++;
+	return &c->ctr[k];
+}
+
 PMU_API const char *pmu_unit(const struct pmu_set *set, unsigned i, double *scale)
 {
 	const struct pmu__cold *c;
-	unsigned k = 0;
 
 	if (!set || !scale || i >= pmu__cold(set)->nev) {
 		errno = EINVAL;
@@ -451,19 +479,21 @@ PMU_API const char *pmu_unit(const struct pmu_set *set, unsigned i, double *scal
 		return NULL;
 	}
 	c = pmu__cold(set);
-	while (k + 1 < c->nctr && c->ctr[k].event != i)	/* its counters are alike: the first */
-		k++;
-	return pmu__attr_unit(&c->attr[k], scale);
+	return pmu__attr_unit(&c->attr[first_ctr(c, i) - c->ctr], scale);
 }
 
 bool pmu__set_event_socket(const struct pmu_set *set, unsigned i)
 {
 	const struct pmu__cold *c = pmu__cold(set);
 
-	for (unsigned k = 0; k < c->nctr; k++)
-		if (c->ctr[k].event == i && c->ctr[k].cpu >= 0)
-			return true;
-	return false;
+	return c->nctr && first_ctr(c, i)->event == i && first_ctr(c, i)->cpu >= 0;
+}
+
+bool pmu__set_event_emulated(const struct pmu_set *set, unsigned i)
+{
+	const struct pmu__cold *c = pmu__cold(set);
+
+	return c->nctr && first_ctr(c, i)->event == i && first_ctr(c, i)->emu.on;
 }
 
 PMU_API const struct pmu_counter *pmu_counter(struct pmu_set *set, unsigned i)

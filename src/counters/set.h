@@ -24,6 +24,7 @@
 #include "events/event.h"
 #include "counters/arch.h"
 #include "counters/readpage.h"
+#include "counters/emulated.h"
 
 #define PMU_MAX_COUNTERS 256
 #define PMU_ALIVE 0x706d7531u	/* in the hot page: wiped to 0 in a forked child */
@@ -70,6 +71,7 @@ struct pmu__perf_counter {
 	uint32_t td_seq;		/* topdown: its page's lock at the group's last read(2) */
 	uint64_t td_base;		/* topdown: its value at that read(2), from which the decode counts */
 	char why_buf[192];		/* for a why that names a file */
+	struct pmu__emu_ctr emu;	/* emulated (QEMU): no descriptor, a group of its own */
 };
 
 struct pmu__group {

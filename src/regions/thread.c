@@ -334,6 +334,7 @@ static struct pmu__tconf *conf_new(struct pmu_set *set, const char *events, char
 	for (i = 0; c && c->units && i < c->n; i++) {
 		snprintf(c->units[i].unit, sizeof(c->units[i].unit), "%s", pmu_unit(set, i, &c->units[i].scale));
 		c->units[i].socket = pmu__set_event_socket(set, i);
+		c->units[i].emulated = pmu__set_event_emulated(set, i);
 	}
 	for (i = 0; c && c->names && i < c->n; i++)
 		if (!(c->names[i] = strdup(pmu_name(set, i))))

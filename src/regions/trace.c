@@ -258,8 +258,13 @@ static void trace_file(FILE *f, struct tsnap *s)
 	for (unsigned i = 0; i < s->nthr; i++)
 		thread_events(f, s, &s->thr[i], &first);
 	fprintf(f, "\n],\n\"displayTimeUnit\": \"ns\",\n\"otherData\": {\"library\": \"libpmu %s\", \"calls\": %"
-		PRIu64 ", \"dropped\": %" PRIu64 ", \"folded\": %" PRIu64 "}}\n", pmu_version(), s->calls,
+		PRIu64 ", \"dropped\": %" PRIu64 ", \"folded\": %" PRIu64, pmu_version(), s->calls,
 		s->dropped + s->folded, s->folded);
+	if (pmu__emulated()) {	/* the counter tracks are QEMU's count */
+		fputs(", \"emulated\": ", f);
+		pmu__json_str(f, pmu__emulated());
+	}
+	fputs("}}\n", f);
 	if (s->dropped)
 		pmu__print(PMU_PRINT_WARN, "libpmu: PMU_TRACE: %" PRIu64 " region calls not traced: a thread keeps its "
 			   "first calls only (PMU_TRACE_CALLS)\n", s->dropped);

@@ -25,6 +25,7 @@
 #include "regions/thread.h"	/* pmu__skipped_next() */
 #include "regions/results.h"
 #include "events/sysfs.h"
+#include "counters/emulated.h"
 
 #define ENT(s, k, id) pmu__results_ent(s, k, id)
 
@@ -209,6 +210,10 @@ static void report_table(FILE *f, const struct pmu_results *s)
 			fprintf(f, "%s: socket-wide, everything on its socket while a region ran; counts x %.15g = %s\n",
 				pmu__report_esc(e, s->ev[i]), s->units[i].scale,
 				s->units[i].unit[0] ? s->units[i].unit : "counts");
+	for (unsigned i = 0; i < s->n; i++)
+		if (s->units[i].emulated)
+			fprintf(f, "%s: emulated (%s): counted by QEMU, not by a PMU\n", pmu__report_esc(e, s->ev[i]),
+				pmu__emulated());
 	comp_note(f, s);
 	if (!nreg)
 		return;
@@ -232,10 +237,11 @@ static void report_table(FILE *f, const struct pmu_results *s)
 	report_rows(f, s, &w);
 }
 
-/* Event i's csv heading: its name, marked when socket-wide (the table's note has no place in csv). */
+/* Event i's csv heading: its name, marked when socket-wide or emulated (the table's notes have no place in csv). */
 static const char *csv_event(const struct pmu_results *s, unsigned i, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s%s", s->ev[i], s->units[i].socket ? " (socket-wide)" : "");
+	snprintf(buf, size, "%s%s%s", s->ev[i], s->units[i].socket ? " (socket-wide)" : "",
+		 s->units[i].emulated ? " (emulated)" : "");
 	return buf;
 }
 
@@ -368,6 +374,10 @@ static void report_json(FILE *f, const struct pmu_results *s)
 	pmu__json_str(f, cmd);
 	fputs(",\n  \"kernel\": ", f);	/* what pmu report diff compares before the figures */
 	pmu__json_str(f, uname(&un) == 0 ? un.release : "");
+	if (pmu__emulated()) {	/* the instructions are QEMU's count */
+		fputs(",\n  \"emulated\": ", f);
+		pmu__json_str(f, pmu__emulated());
+	}
 	fprintf(f, ",\n  \"start\": \"%s\",\n  \"start_ns\": %llu,\n  \"events\": [", when,
 		(unsigned long long)s->start.tv_sec * 1000000000ull + (unsigned long long)s->start.tv_nsec);
 	for (unsigned i = 0; i < s->n; i++) {

@@ -17,6 +17,7 @@
 #include "report/report.h"
 #include "regions/results.h"
 #include "events/sysfs.h"
+#include "counters/emulated.h"
 
 #define BARS_MAX 64	/* threads shown as bars under a region; more: the heatmap */
 
@@ -175,6 +176,11 @@ static void page(FILE *f, const struct pmu_results *s, const struct page_mem *m,
 		pmu__html_str(f, s->ev[i]);
 	}
 	fputs("</p>\n", f);
+	if (pmu__emulated()) {
+		fputs("<p class=\"note\">Emulated: instructions counted by ", f);
+		pmu__html_str(f, pmu__emulated());
+		fputs(", not by a PMU.</p>\n", f);
+	}
 	comp_note(f, s);
 	regions_table(f, s, m->seen);
 	if (s->nthr > 1 && m->rows) {
