@@ -125,6 +125,10 @@ $(O)/tools/%.o: tools/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(TOOL_CFLAGS) -c -o $@ $<
 
+# pmu emulate finds libpmu-qemu.so beside it (a build tree), else at this path from BINDIR (installed).
+$(O)/tools/emulate.o: BASE_CFLAGS += -DPMU_PLUGIN_DIR='"$(shell realpath -m --relative-to=$(BINDIR) $(LIBDIR))/libpmu"'
+$(O)/tools/emulate.o: $(O)/install-paths
+
 $(TOOL_LIB): $(filter-out $(O)/tools/main.o,$(TOOL_OBJS))
 	@rm -f $@
 	$(AR) rcs $@ $^

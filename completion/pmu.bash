@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # bash completion for pmu(1): subcommands, their options, and event names
 # (from "pmu list --json") after -e/--event, for "pmu check -e" and "pmu encode";
-# list keywords; stat options as "pmu stat --help" shows them.
+# list keywords; stat options as "pmu stat --help" shows them; the command after
+# "pmu emulate".
 
 _pmu_events()
 {
@@ -59,13 +60,13 @@ _pmu()
 	cur=${w[cword]}
 	prev=${w[cword-1]}
 	if ((cword == 1)); then
-		COMPREPLY=($(compgen -W "check list encode stat report version help --help --version" -- "$cur"))
+		COMPREPLY=($(compgen -W "check list encode stat report emulate version help --help --version" -- "$cur"))
 		return
 	fi
 	cmd=${w[1]}
 	case $cmd in
 	help)
-		((cword == 2)) && COMPREPLY=($(compgen -W "check list encode stat report" -- "$cur"))
+		((cword == 2)) && COMPREPLY=($(compgen -W "check list encode stat report emulate" -- "$cur"))
 		return ;;
 	stat)
 		# after the command, complete its own words
@@ -86,6 +87,17 @@ _pmu()
 		esac
 		if [[ $cur == -* ]]; then
 			COMPREPLY=($(compgen -W "$(_pmu_stat_options)" -- "$cur"))
+		else
+			COMPREPLY=($(compgen -c -- "$cur"))
+		fi ;;
+	emulate)
+		# pmu emulate [--] CMD ARGS: the command, then its own words
+		i=2
+		[[ ${w[2]} == -- ]] && i=3
+		if ((cword > i)); then
+			_pmu_command_offset "$i" "${w[i]}"
+		elif [[ $cur == -* ]]; then
+			COMPREPLY=($(compgen -W "-- --help" -- "$cur"))
 		else
 			COMPREPLY=($(compgen -c -- "$cur"))
 		fi ;;

@@ -85,17 +85,18 @@ done
 
 # Options: --help against the manual, and the documents' pmu lines against --help.
 opts() { grep -oE '(^|[][ ,{|(])--?[a-zA-Z][a-zA-Z-]*' | sed -E 's/^[][ ,{|(]//' | sort -u; }
-for c in check list encode stat report; do
+for c in check list encode stat report emulate; do
 	man=man/pmu-$c.1
 	[ -f "$man" ] || man=man/pmu.1
 	./build/pmu $c --help 2>&1 | opts > "$d/help"
 	sed 's/\\-/-/g; s/\\f[BIRP]//g' "$man" | grep -v '^\.\\"' | opts > "$d/man"
 	missing=$(comm -23 "$d/help" "$d/man" | tr '\n' ' ')
 	# what the manual gives this command (its SYNOPSIS, the terms of its option list; in pmu.1 the
-	# lines that name it) and the documents' "pmu CMD ..." lines, beyond its --help
+	# lines that name it) and the documents' "pmu CMD ..." lines up to a "--" (what follows is the
+	# command's), beyond its --help
 	{ sed 's/\\-/-/g; s/\\f[BIRP]//g' "$man" | awk -v own=$([ "$man" = man/pmu.1 ] && echo 0 || echo 1) -v c="$c" '
 		/^\.SH/ { syn = ($0 ~ /SYNOPSIS/) } tp { print; tp = 0 } /^\.TP/ { tp = own }
-		syn && (own || index($0, c)) { print }'; cat $docs | grep -oE "pmu $c( [^\`|;]*)?"; } | opts > "$d/named"
+		syn && (own || index($0, c)) { print }'; cat $docs | grep -oE "pmu $c( [^\`|;]*)?" | sed 's/ -- .*//'; } | opts > "$d/named"
 	extra=$(comm -13 "$d/help" "$d/named" | grep -vxE -- '-h|--help|-' | tr '\n' ' ')
 	if [ -z "$missing" ] && [ -z "$extra" ]; then
 		ok "options:pmu $c"

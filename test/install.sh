@@ -61,6 +61,13 @@ run drop-ins-runpath sh -c "for l in papi likwid; do readelf -d $p/lib/libpmu-\$
 run runtime-plugins sh -c "for l in omp kokkos; do ldd $p/lib/libpmu/libpmu-\$l.so | grep -q 'libpmu.so.0 => $p/lib/libpmu/../lib' ||
 	ldd $p/lib/libpmu/libpmu-\$l.so | grep -q 'libpmu.so.0 => $p/lib/libpmu/../libpmu.so.0' || { ldd $p/lib/libpmu/libpmu-\$l.so; exit 1; }; done &&
 	ls $p/share/man/man7/libpmu-omp.7 $p/share/man/man7/libpmu-kokkos.7"
+# pmu emulate finds libpmu-qemu.so in LIBDIR/libpmu from where pmu is, wherever the prefix is.
+if command -v qemu-x86_64 >/dev/null; then
+	run emulate-plugin sh -c "$p/bin/pmu stat --emulate -e instructions -- /bin/true 2>&1 | tee /dev/stderr |
+		grep -q 'instructions: emulated (QEMU'"
+else
+	sk emulate-plugin "qemu-user is not installed"
+fi
 # The drop-ins' headers come with them: no PAPI or LIKWID installation needed to compile.
 run papi-program sh -c "cc -o $d/papi test/compat/papi_misuse.c \$(pkg-config --cflags --libs libpmu-papi) -Wl,-rpath,$p/lib &&
 	mkdir -p $d/papi-run && cd $d/papi-run && PAPI_EVENTS=perf::TASK-CLOCK $d/papi none && ls papi_hl_output/rank_*.json"
@@ -80,7 +87,8 @@ else
 fi
 # Moved: the tool, a program inside the prefix linked relative to itself, and Python.
 run moved sh -c "cc -o $p/bin/papi-rel test/compat/papi_misuse.c \$(pkg-config --cflags --libs libpmu-papi) -Wl,-rpath,'\$ORIGIN/../lib' &&
-	mv $p $d/moved && $d/moved/bin/pmu version >/dev/null && (cd $d && PAPI_EVENTS=perf::TASK-CLOCK $d/moved/bin/papi-rel none) &&
+	mv $p $d/moved && $d/moved/bin/pmu version >/dev/null &&
+	{ ! command -v qemu-x86_64 >/dev/null || $d/moved/bin/pmu emulate /bin/true; } && (cd $d && PAPI_EVENTS=perf::TASK-CLOCK $d/moved/bin/papi-rel none) &&
 	{ [ -z '$pydir' ] || (cd $d && PYTHONPATH=\$(ls -d $d/moved/lib/python3*/site-packages) python3 -c 'import pmu; pmu.version()'); }; r=\$?;
 	mv $d/moved $p; rm -f $p/bin/papi-rel; exit \$r"
 

@@ -39,7 +39,9 @@ static void show_pmus(void)
 		pmu__desc_free(&d);
 	}
 	pmu__names_free(names, n);
-	if (!core)
+	if (pmu__emulated())
+		printf("  emulated: instructions counted by %s, not by a PMU\n", pmu__emulated());
+	else if (!core)
 		printf("  no core PMU: hardware events (cycles, instructions, cache misses) cannot be counted\n"
 		       "  here; a virtual machine needs a virtual PMU (e.g. KVM's -cpu host,pmu=on)\n");
 }

@@ -11,6 +11,7 @@ int cmd_list(int argc, char **argv);
 int cmd_encode(int argc, char **argv);
 int cmd_stat(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_emulate(int argc, char **argv);
 
 /*
  * "--sysfs DIR" or "--sysfs=DIR" at argv[*i]: points the library at DIR

@@ -18,6 +18,7 @@ static const struct {
 	{ "encode", cmd_encode, "[--sysfs DIR] EVENT...: the perf_event_attr of each event" },
 	{ "stat", cmd_stat, "[-e EVENTS]... [-x SEP | -j] [-o FILE [--append]] [-r N] [--] CMD [ARGS...]: count a command" },
 	{ "report", cmd_report, "merge [-o FILE] [--format F] REPORT.json...: merge the region reports of many processes" },
+	{ "emulate", cmd_emulate, "[--] CMD [ARGS...]: run CMD under QEMU, its instructions counted exactly (no PMU needed)" },
 };
 
 static int usage(FILE *f)
