@@ -61,6 +61,11 @@ int cmd_stat(int argc, char **argv)
 	rc = stat_target_resolve(&r.tg);
 	if (rc >= 0)
 		goto out;
+	/* --emulate: the run's total in the table counts instructions, and QEMU runs the command */
+	if (r.emulate && (emu_prepare(&r.emu, r.cmd, "pmu stat") < 0 || pmu__emu_attach(r.emu.t) < 0)) {
+		rc = 127;
+		goto out;
+	}
 	rc = prepare(&r);
 	/* -r: the runs, until one fails or is killed */
 	if (rc == 0)
@@ -82,6 +87,7 @@ out:
 	free(r.events);
 	free(r.metrics);
 	stat_target_free(&r.tg);
+	emu_free(&r.emu);
 	if (r.interrupted) {	/* as perf stat: the figures, then the ^C that ended them */
 		fflush(NULL);
 		signal(SIGINT, SIG_DFL);

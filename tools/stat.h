@@ -17,6 +17,7 @@
 #include "pmu.h"
 #include "events/perf_json.h"
 #include "stat_target.h"
+#include "emulate.h"
 
 #define DEFAULT_EVENTS "task-clock,context-switches,cpu-migrations,page-faults"
 #define DEFAULT_HW "cycles,instructions"	/* shown only when they open */
@@ -115,6 +116,8 @@ struct stat_run {
 	int status;		/* the command's, from wait4() */
 	struct stat_target tg;	/* -p, -t, -a, -C */
 	bool interrupted;	/* ^C ended the counting */
+	bool emulate;		/* --emulate: CMD runs under QEMU (emu) */
+	struct emu_launch emu;
 };
 
 /* stat_args.c: perf stat's spellings into r; -1, or an exit status (-h, a usage error). */

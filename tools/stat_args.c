@@ -50,6 +50,9 @@ static int usage(FILE *f)
 		"                       missing, where the machine has not their events)\n"
 		"  --metric-no-group    a metric's events each alone, not in a group\n"
 		"  --perf-json PATH     perf's event and metric files (also PMU_PERF_JSON)\n"
+		"  --emulate            run CMD under QEMU with libpmu-qemu: instructions is its\n"
+		"                       exact count, without a PMU (pmu emulate); other hardware\n"
+		"                       events are refused, software ones count QEMU's run\n"
 		"  exit status: the command's; 127 when it cannot be run, 128+N when killed by\n"
 		"  signal N, 129 for a usage error (as perf stat); after a ^C that reached pmu\n"
 		"  stat, it prints, then ends by SIGINT as perf stat does\n");
@@ -150,7 +153,7 @@ static bool parse_ms(const char *arg, long lo, long *ms)
 	return true;
 }
 
-enum { JSON = 2001, APPEND, PER_THREAD, METRIC_ONLY, TOPDOWN, METRIC_NO_GROUP, PERF_JSON, NO_MERGE };
+enum { JSON = 2001, APPEND, PER_THREAD, METRIC_ONLY, TOPDOWN, METRIC_NO_GROUP, PERF_JSON, NO_MERGE, EMULATE };
 
 /* pmu stat's own options, perf's spellings; perf_only follows them in the table getopt gets. */
 static const struct option stat_opts[] = {
@@ -177,6 +180,7 @@ static const struct option stat_opts[] = {
 	{ "metric-no-group", no_argument, NULL, METRIC_NO_GROUP },
 	{ "perf-json", required_argument, NULL, PERF_JSON },
 	{ "no-merge", no_argument, NULL, NO_MERGE },
+	{ "emulate", no_argument, NULL, EMULATE },
 };
 
 /* The options that take a number: -1, or the exit status of a usage error. */
@@ -282,6 +286,9 @@ static int take_option(struct stat_run *r, int c, char **argv)
 	case NO_MERGE:
 		r->no_merge = true;
 		return -1;
+	case EMULATE:
+		r->emulate = true;
+		return -1;
 	case 'v':
 		r->verbose = true;
 		return -1;
@@ -311,6 +318,11 @@ static int check_together(struct stat_run *r)
 	if (r->so.metric_only && (r->interval || stat_target_lines(&r->tg) || r->tg.no_aggr || r->tg.per_thread)) {
 		fprintf(stderr, "pmu stat: not supported: --metric-only%s with %s (a line per metric is)\n",
 			r->topdown ? " (--topdown's)" : "", r->interval ? "-I" : r->tg.no_aggr ? "-A" : "--per-thread");
+		return usage(stderr);
+	}
+	if (r->emulate && (!r->cmd[0] || stat_target_lines(&r->tg) || r->tg.pids || r->tg.tids || r->tg.all_cpus ||
+			   r->tg.cpus)) {
+		fprintf(stderr, "pmu stat: --emulate counts a command it runs: not -p, -t, -a or -C\n");
 		return usage(stderr);
 	}
 	if (r->append && !r->outpath) {

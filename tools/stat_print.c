@@ -232,6 +232,14 @@ static void count_text(char *buf, size_t size, const struct stat_opts *so, const
 	snprintf(buf, size, fmt, e->value * sc);
 }
 
+/* Whether e is counted by QEMU (pmu stat --emulate), not by a PMU: the reports say so. */
+static bool emulated(const struct ev *e)
+{
+	const char *why = "";
+
+	return pmu__emulated() && e->set && pmu_user_read(e->set, e->slot, &why) > 0 && !strncmp(why, "emulated (", 10);
+}
+
 static void print_event(const struct stat_opts *so, const struct ev *ev, unsigned n, unsigned i, double elapsed)
 {
 	FILE *f = so->out;
@@ -262,6 +270,10 @@ static void print_event(const struct stat_opts *so, const struct ev *ev, unsigne
 		pmu__json_str(f, e->name);
 		if (so->el.n > 1)	/* perf's variance, and the runs it is of (pmu report diff's t-test) */
 			fprintf(f, ", \"variance\" : %.2f, \"runs\" : %u", runs_pct(&e->st), e->st.n);
+		if (emulated(e)) {
+			fputs(", \"emulated\" : ", f);
+			pmu__json_str(f, pmu__emulated());
+		}
 		fprintf(f, ", \"event-runtime\" : %" PRIu64 ", \"pcnt-running\" : %.2f", e->rd.running, pct);
 		if (has_m)
 			fprintf(f, ", \"metric-value\" : %f, \"metric-unit\" : \"%s\"", mv, munit);
@@ -440,6 +452,9 @@ void stat_print(const struct stat_opts *so, const struct ev *ev, unsigned n, cha
 		print_events(so, ev, n, elapsed);
 	if (!table)
 		return;
+	for (unsigned i = 0; i < n; i++)
+		if (emulated(&ev[i]))
+			fprintf(f, "\n %s: emulated (%s): counted by QEMU, not by a PMU\n", ev[i].name, pmu__emulated());
 	if (el->n > 1) {
 		double sd = runs_sd(el), p = sd;
 		int prec = 2;

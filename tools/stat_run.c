@@ -429,7 +429,7 @@ static int run(struct stat_run *r)
 		goto out;
 	}
 	if (pid == 0)
-		child(r->cmd, go, ex);
+		child(r->emulate ? r->emu.argv : r->cmd, go, ex);
 	close(go[0]);
 	close(ex[1]);
 	go[0] = ex[1] = -1;
