@@ -187,13 +187,21 @@ static void gate_apply(struct diff *df)
 
 enum dfmt { F_TABLE, F_CSV, F_JSON, F_MD, F_HTML };
 
-/* What makes row w's comparison weaker, ", "-separated into buf ("" for nothing). */
+/* Both sides of w measured over runs that all gave the same value: an exact change (emulated counts). */
+static bool exact(const struct drow *w)
+{
+	return w->a && w->b && w->a->spread && w->b->spread && w->a->s.var == 0 && w->b->s.var == 0 &&
+	       w->a->s.n > 1 && w->b->s.n > 1;
+}
+
+/* What makes row w's comparison weaker, or exact, ", "-separated into buf ("" for nothing). */
 static const char *flags(const struct drow *w, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s%s%s%s%s", !w->a ? "only in new, " : "", !w->b ? "only in base, " : "",
+	snprintf(buf, size, "%s%s%s%s%s%s", !w->a ? "only in new, " : "", !w->b ? "only in base, " : "",
 		 (w->a && w->a->partial) || (w->b && w->b->partial) ? "multiplexed, " : "",
 		 w->calls_differ ? "calls differ, " : "",
-		 w->a && w->b && !w->tested && strcmp(w->name, "calls") ? "no spread, " : "");
+		 w->a && w->b && !w->tested && strcmp(w->name, "calls") ? "no spread, " : "",
+		 exact(w) ? "exact, " : "");
 	if (*buf)
 		buf[strlen(buf) - 2] = '\0';
 	return buf;
@@ -211,9 +219,12 @@ static bool ci_pct(const struct drow *w, double *lo, double *hi)
 	return true;
 }
 
+/* A figure: whole counts (an exact one's) in all their digits, others in 6. */
 static void num_cell(char *buf, size_t size, const struct dfig *f)
 {
-	if (f)
+	if (f && f->s.mean == floor(f->s.mean) && fabs(f->s.mean) < 1e14)
+		snprintf(buf, size, "%.0f", f->s.mean);
+	else if (f)
 		snprintf(buf, size, "%.6g", f->s.mean);
 	else
 		snprintf(buf, size, "-");
