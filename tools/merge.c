@@ -96,8 +96,10 @@ int merge_proc(struct merge *m, unsigned in, const struct proc *p)
 	}
 	q = &m->proc[m->nproc];
 	*q = (struct proc){ dup_or_empty(p->file), dup_or_empty(p->library), dup_or_empty(p->hostname),
-			    dup_or_empty(p->command), dup_or_empty(p->start), p->pid, p->start_ns, in, p->comp };
-	if (!q->file || !q->library || !q->hostname || !q->command || !q->start) {
+			    dup_or_empty(p->command), dup_or_empty(p->start), p->emulated ? strdup(p->emulated) : NULL,
+			    p->pid, p->start_ns, in, p->comp };
+	if (!q->file || !q->library || !q->hostname || !q->command || !q->start || (p->emulated && !q->emulated)) {
+		free(q->emulated);
 		free(q->file);
 		free(q->library);
 		free(q->hostname);
@@ -374,6 +376,7 @@ void merge_free(struct merge *m)
 		free(m->proc[i].hostname);
 		free(m->proc[i].command);
 		free(m->proc[i].start);
+		free(m->proc[i].emulated);
 	}
 	for (unsigned i = 0; i < m->nev; i++) {
 		free(m->ev[i]);

@@ -163,6 +163,8 @@ static int process(struct merge *m, const struct rep_ctx *c, unsigned in, const 
 		return e;
 	v = pmu__json_get(o, "compensated");
 	p.comp = v && v->type == PMU_JSON_BOOL ? v->b : -1;
+	v = pmu__json_get(o, "emulated");
+	p.emulated = v && v->type == PMU_JSON_STRING ? (char *)v->s : NULL;
 	return merge_proc(m, in, &p);
 }
 
@@ -262,7 +264,7 @@ static int keep_ns(struct mregion *r, unsigned ip, double ns)
 static int add_plain(struct merge *m, const struct pmu__rep *r, unsigned in)
 {
 	struct proc p = { (char *)r->path, (char *)r->library, (char *)r->hostname, (char *)r->command,
-			  (char *)r->start, r->pid, r->start_ns, 0, r->comp };
+			  (char *)r->start, (char *)r->emulated, r->pid, r->start_ns, 0, r->comp };
 	int pi = merge_proc(m, in, &p), map[r->nev];
 
 	if (pi < 0)

@@ -84,6 +84,18 @@ static void table_procs(FILE *f, const struct merge *m)
 	free(mark);
 }
 
+/* The processes whose instructions QEMU counted (pmu emulate), and the first one's description. */
+static unsigned emu_procs(const struct merge *m, const char **desc)
+{
+	unsigned k = 0;
+
+	*desc = NULL;
+	for (unsigned i = 0; i < m->nproc; i++)
+		if (m->proc[i].emulated && k++ == 0)
+			*desc = m->proc[i].emulated;
+	return k;
+}
+
 /* The processes whose regions were compensated (pmu_region_compensate()). */
 static unsigned comp_procs(const struct merge *m)
 {
@@ -96,6 +108,7 @@ static unsigned comp_procs(const struct merge *m)
 
 void merge_table(FILE *f, const struct merge *m)
 {
+	const char *desc;
 	char e[PMU_ESC_SIZE];
 	int wr = 6, we[m->ncommon ? m->ncommon : 1];
 
@@ -111,6 +124,9 @@ void merge_table(FILE *f, const struct merge *m)
 	if (comp_procs(m))
 		fprintf(f, "compensated (%u of %u processes): each region leaves out the region calls inside it\n",
 			comp_procs(m), m->nproc);
+	if (emu_procs(m, &desc))
+		fprintf(f, "instructions: emulated (%u of %u processes, %s): counted by QEMU, not by a PMU\n",
+			emu_procs(m, &desc), m->nproc, pmu__report_esc(e, desc));
 	if (!m->nreg)
 		return;
 	fprintf(f, "%-*s %5s  %-5s %12s %16s %14s", wr, "region", "procs", "", "calls", "ns", "ns/call");
@@ -282,8 +298,13 @@ void merge_json(FILE *f, const struct merge *m)
 		pmu__json_str(f, p->command);
 		fputs(", \"start\": ", f);
 		pmu__json_str(f, p->start);
-		fprintf(f, ", \"start_ns\": %" PRIu64 ", \"compensated\": %s}", p->start_ns,
+		fprintf(f, ", \"start_ns\": %" PRIu64 ", \"compensated\": %s", p->start_ns,
 			p->comp < 0 ? "null" : p->comp ? "true" : "false");
+		if (p->emulated) {	/* as in the process's own report */
+			fputs(", \"emulated\": ", f);
+			pmu__json_str(f, p->emulated);
+		}
+		fputc('}', f);
 	}
 	fprintf(f, "\n  ],\n  \"compensated\": ");	/* null, or the processes compensated (pmu report diff) */
 	if (comp_procs(m))

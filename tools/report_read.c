@@ -323,6 +323,8 @@ static int check_report(struct pmu__rep *r)
 	if ((e = rep_need(&c, top, "hostname", PMU_JSON_STRING, &v)) < 0)
 		return e;
 	r->hostname = v->s;
+	v = pmu__json_get(top, "emulated");
+	r->emulated = v && v->type == PMU_JSON_STRING ? v->s : NULL;
 	if ((e = rep_need(&c, top, "command", PMU_JSON_STRING, &v)) < 0)
 		return e;
 	r->command = v->s;

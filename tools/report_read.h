@@ -21,6 +21,7 @@ struct pmu__rep {
 	const char *path;
 	struct pmu__json *doc;
 	const char *library, *hostname, *command, *start;
+	const char *emulated;	/* "emulated": QEMU's description, or NULL */
 	unsigned major, minor, patch;
 	long pid;
 	uint64_t start_ns;
