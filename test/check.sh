@@ -16,6 +16,9 @@
 #   abi       abidiff of build/libpmu.so against abi/libpmu.so.0.abi, the symbols
 #             file, a program built against 0.4.0 run unchanged (test/abi.sh)
 #   python    python/tests under pytest over build/libpmu.so (test/python.sh)
+#   emulated  exact instruction counts under QEMU's user mode with libpmu-qemu:
+#             pmu emulate, pmu stat --emulate, x86-64, arm64 and riscv64 programs
+#             (test/emulated.sh; skipped without qemu-user)
 #   docs      every command block of the README and docs/ run as written, the
 #             options of each pmu command in its --help, manual and the documents,
 #             no version written by hand (test/docs.sh)
@@ -33,7 +36,7 @@
 cd "$(dirname "$0")/.." || exit 1
 # Warnings fail every build of the tiers (a plain make only warns).
 export WERROR=1
-ALL_TIERS="builds host unprivileged security asan tsan valgrind install abi python compat docs deb fuzz arm64 riscv64"
+ALL_TIERS="builds host unprivileged security asan tsan valgrind install abi python compat emulated docs deb fuzz arm64 riscv64"
 
 # A tier's tests, from the manifest test/tiers.
 marked() { sed -n "s/^$1: //p" test/tiers; }
