@@ -1,0 +1,63 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# What exact instruction counts without a PMU cost: each workload run natively, under
+# pmu stat --emulate (QEMU with libpmu-qemu), under qemu-x86_64 without the plugin, and
+# under valgrind --tool=cachegrind --cache-sim=no, side by side in one run. Seconds are
+# the median of 3 runs (1 for xz), and each mode's ratio to native.
+#   usage: bench/emulate.sh [--quick]
+#   workloads: a compute loop of 10^8 hash steps (build/bench/emu_work loop), xz -9 -T1 of
+#   20 MB of base64 text, and 10^6 region pairs by name around 50 steps each with
+#   PMU_EVENTS=instructions (emu_work regions; natively and under cachegrind instructions
+#   does not open there, and the regions keep their times). --quick: a tenth of each.
+# Each run has a time limit (BENCH_LIMIT seconds, default 900): one past it prints "limit".
+set -u
+cd "$(dirname "$0")/.." || exit 1
+O=${O:-build}
+pmu=$PWD/$O/pmu
+work=$PWD/$O/bench/emu_work
+limit=${BENCH_LIMIT:-900}
+div=1
+[ "${1:-}" = --quick ] && div=10
+for c in qemu-x86_64 valgrind xz; do
+	command -v $c >/dev/null || { echo "emulate: $c is not installed (apt-get install qemu-user valgrind xz-utils)"; exit 77; }
+done
+make -s --no-print-directory O="$O" all "$work" >/dev/null || exit 1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+head -c $((15000000 / div)) /dev/urandom | base64 > "$tmp/data"
+
+# Seconds of one run of "$@" (its output dropped), or "limit"/"failed".
+secs() {
+	t0=$(date +%s%N)
+	timeout -k 5 "$limit" "$@" >/dev/null 2>"$tmp/err"
+	st=$?
+	t1=$(date +%s%N)
+	[ $st = 124 ] && { echo limit; return; }
+	[ $st = 0 ] || { echo failed; sed 's/^/  /' "$tmp/err" >&2; return; }
+	awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", (b - a) / 1e9 }'
+}
+# The median of N runs of "$@".
+median() {
+	n=$1
+	shift
+	for i in $(seq "$n"); do secs "$@"; echo; done | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+# One row: NAME RUNS CMD...: native, --emulate, QEMU alone, cachegrind.
+row() {
+	name=$1 n=$2 c=$(command -v "$3")
+	shift 3
+	set -- "$c" "$@"
+	nat=$(median "$n" "$@")
+	emu=$(median "$n" "$pmu" stat --emulate -e instructions -o "$tmp/stat" -- "$@")
+	qemu=$(median "$n" qemu-x86_64 "$@")
+	cg=$(median "$n" valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "$@")
+	printf '%-34s %9s %9s %5s %9s %5s %10s %5s  %s\n' "$name" "$nat" "$emu" "$(x "$emu" "$nat")" "$qemu" \
+		"$(x "$qemu" "$nat")" "$cg" "$(x "$cg" "$nat")" "$(x "$emu" "$cg")"
+}
+x() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.1fx", a / b; else print "-" }'; }
+
+echo "seconds (median of runs) and each against native; the last column: --emulate against cachegrind"
+printf '%-34s %9s %9s %5s %9s %5s %10s %5s  %s\n' workload native --emulate "" qemu "" cachegrind "" "emu/cg"
+row "loop, $((100000000 / div)) hash steps" 3 "$work" loop $((100000000 / div))
+row "xz -9 -T1, $((20 / div)) MB" 1 xz -9 -T1 -c "$tmp/data"
+PMU_EVENTS=instructions PMU_REPORT=/dev/null row "regions, $((1000000 / div)) pairs" 3 "$work" regions $((1000000 / div))
