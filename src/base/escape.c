@@ -167,15 +167,13 @@ void pmu__report_csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* ---- JSON ---- */
+/* ---- JSON and Prometheus: quoted strings ---- */
 
 /*
- * Always valid JSON (RFC 8259) and valid UTF-8: " and \ as \" and \\, the
- * control characters (C0, DEL, C1) as \u00XX, other UTF-8 as it is, and
- * each byte that is not part of a UTF-8 character as \ufffd, the
- * replacement character.
+ * s quoted, each unit (a UTF-8 character, or a byte that is not part of
+ * one: n 0) written by the format's rule: " and \ as \" and \\ in both.
  */
-void pmu__json_str(FILE *f, const char *s)
+static void quoted(FILE *f, const char *s, void (*unit)(FILE *f, const unsigned char *u, size_t n))
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t len = strlen(s);
@@ -186,19 +184,55 @@ void pmu__json_str(FILE *f, const char *s)
 
 		if (n == 1 && (*u == '"' || *u == '\\'))
 			fprintf(f, "\\%c", *u);
-		else if (n == 1 && (*u < 0x20 || *u == 0x7f))
-			fprintf(f, "\\u%04x", *u);
-		else if (utf8_c1(u, n))
-			fprintf(f, "\\u%04x", u[1]);
-		else if (n)
-			fwrite(u, 1, n, f);
 		else
-			fputs("\\ufffd", f);
+			unit(f, u, n);
 		n = n ? n : 1;
 		u += n;
 		len -= n;
 	}
 	fputc('"', f);
+}
+
+/*
+ * JSON (RFC 8259), always valid UTF-8: the control characters (C0, DEL, C1)
+ * as \u00XX, other UTF-8 as it is, and each byte that is not part of a
+ * UTF-8 character as \ufffd, the replacement character.
+ */
+static void json_unit(FILE *f, const unsigned char *u, size_t n)
+{
+	if (n == 1 && (*u < 0x20 || *u == 0x7f))
+		fprintf(f, "\\u%04x", *u);
+	else if (utf8_c1(u, n))
+		fprintf(f, "\\u%04x", u[1]);
+	else if (n)
+		fwrite(u, 1, n, f);
+	else
+		fputs("\\ufffd", f);
+}
+
+void pmu__json_str(FILE *f, const char *s)
+{
+	quoted(f, s, json_unit);
+}
+
+/*
+ * A label value of the Prometheus text format: newline as \n (its only
+ * other escape); other control characters, C1 and bytes that are not UTF-8
+ * as U+FFFD itself, which its parser takes as it is.
+ */
+static void prom_unit(FILE *f, const unsigned char *u, size_t n)
+{
+	if (n == 1 && *u == '\n')
+		fputs("\\n", f);
+	else if (!n || (n == 1 && (*u < 0x20 || *u == 0x7f)) || utf8_c1(u, n))
+		fputs("\xef\xbf\xbd", f);
+	else
+		fwrite(u, 1, n, f);
+}
+
+void pmu__prom_str(FILE *f, const char *s)
+{
+	quoted(f, s, prom_unit);
 }
 
 /* ---- HTML ---- */

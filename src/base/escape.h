@@ -25,6 +25,9 @@ void pmu__text_str(FILE *f, const char *s);
 #define PMU_ESC_SIZE 512
 const char *pmu__report_esc(char *buf, const char *s);
 
+/* s as a quoted label value of the Prometheus text format (escape.c). */
+void pmu__prom_str(FILE *f, const char *s);
+
 /* s as a CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF, quotes doubled, bytes as they are. */
 void pmu__report_csv_field(FILE *f, const char *s);
 

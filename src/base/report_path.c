@@ -22,6 +22,8 @@ const char *pmu__report_format(const char *path)
 		return "json";
 	if ((n >= 5 && !strcasecmp(path + n - 5, ".html")) || (n >= 4 && !strcasecmp(path + n - 4, ".htm")))
 		return "html";
+	if (n >= 5 && !strcasecmp(path + n - 5, ".prom"))
+		return "prometheus";
 	return "table";
 }
 

@@ -434,7 +434,7 @@ static void report_json(FILE *f, const struct pmu_results *s)
 	fputs(nr ? "\n  ]\n}\n" : "]\n}\n", f);
 }
 
-/* 0 table (NULL too), 1 csv, 2 json, 3 html, 4 trace; else -EINVAL with the message. */
+/* 0 table (NULL too), 1 csv, 2 json, 3 html, 4 trace, 5 prometheus; else -EINVAL with the message. */
 static int format_kind(const char *format)
 {
 	if (!format || !strcmp(format, "table"))
@@ -447,7 +447,9 @@ static int format_kind(const char *format)
 		return 3;
 	if (!strcmp(format, "trace"))
 		return 4;
-	return pmu__err(-EINVAL, "%s: unknown report format (use table, csv, json, html or trace)",
+	if (!strcmp(format, "prometheus") || !strcmp(format, "openmetrics"))
+		return 5;
+	return pmu__err(-EINVAL, "%s: unknown report format (use table, csv, json, html, trace or prometheus)",
 			pmu__show(&(struct pmu__shown){ 0 }, format, strlen(format)));
 }
 
@@ -476,6 +478,8 @@ static void snap_kind(FILE *out, struct pmu_results *s, int kind)
 		report_csv(out, s);
 	else if (kind == 2)
 		report_json(out, s);
+	else if (kind == 5)
+		pmu__report_prom(out, s);
 	else
 		pmu__report_html(out, s);
 }

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The region report in the Prometheus text exposition format (0.0.4), which
+ * Prometheus scrapes, node_exporter's textfile collector reads and promtool
+ * checks (pmu_report(f, "prometheus"), PMU_REPORT=NAME.prom). Metric names
+ * are fixed; every name libpmu did not choose (region, thread, event) is a
+ * label value, escaped. Counters per region and thread ("total" and each
+ * thread's ID): calls, seconds, and each event's count.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "base/escape.h"
+#include "report/report.h"
+#include "regions/results.h"
+#include "counters/emulated.h"
+
+/* {region="...",thread="..."[,name="..."] */
+static void labels(FILE *f, const struct pmu_results *s, int k, unsigned id)
+{
+	fputs("{region=", f);
+	pmu__prom_str(f, s->reg[id]);
+	if (k < 0) {
+		fputs(",thread=\"total\"", f);
+		return;
+	}
+	fprintf(f, ",thread=\"%d\",name=", (int)s->thr[k].tid);
+	pmu__prom_str(f, s->thr[k].name);
+}
+
+/* One family: its HELP and TYPE, then a sample per region and thread with calls (figure fig: -1 calls, 0 ns, i event i). */
+static void family(FILE *f, const struct pmu_results *s, const char *name, const char *help, int fig)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s counter\n", name, help, name);
+	for (unsigned id = 0; id < s->nreg; id++)
+		for (int k = -1; k < (int)s->nthr; k++) {
+			const struct pmu__rent *d = pmu__results_ent(s, k, id);
+
+			for (unsigned i = fig > 0 ? 1 : 0; d->calls && i <= (fig > 0 ? s->n : 0); i++) {
+				fputs(name, f);
+				labels(f, s, k, id);
+				if (fig > 0) {
+					fputs(",event=", f);
+					pmu__prom_str(f, s->ev[i - 1]);
+				}
+				if (fig < 0)
+					fprintf(f, "} %" PRIu64 "\n", d->calls);
+				else if (fig == 0)
+					fprintf(f, "} %" PRIu64 ".%09" PRIu64 "\n", d->sum[0] / 1000000000, d->sum[0] % 1000000000);
+				else
+					fprintf(f, "} %" PRIu64 "\n", d->sum[i]);
+			}
+		}
+}
+
+void pmu__report_prom(FILE *f, const struct pmu_results *s)
+{
+	fprintf(f, "# HELP pmu_info The process that counted, its library, and what counted instructions.\n"
+		"# TYPE pmu_info gauge\npmu_info{library=\"libpmu %s\",pid=\"%d\",emulated=", pmu_version(), (int)getpid());
+	pmu__prom_str(f, pmu__emulated() ? pmu__emulated() : "");
+	fputs("} 1\n", f);
+	family(f, s, "pmu_region_calls_total", "Calls of the region (outermost, as the report counts them).", -1);
+	family(f, s, "pmu_region_seconds_total", "Time inside the region's calls.", 0);
+	if (s->n)
+		family(f, s, "pmu_region_events_total", "Each event's count inside the region's calls.", 1);
+}
