@@ -333,8 +333,8 @@ def results():
 
 
 def report(format="table", path=None):  # noqa: A002 - the library's own word
-    """The region report as text (table, csv, json or html), or written to path (%p %h %r expanded; the format
-    from its extension when format is None)."""
+    """The region report as text (table, csv, json, html, trace or prometheus), or written to path
+    (%p %h %r expanded; the format from its extension when format is None)."""
     if path is not None:
         _check(_lib.pmu_report_path(path.encode(), format.encode() if format else None))
         return None
