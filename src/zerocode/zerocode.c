@@ -136,6 +136,8 @@ static void zero_exit(void)
 	if (zero_done)
 		return;
 	zero_done = true;
+	if (getpid() == zero_pid)
+		pmu__zero_interval_stop();
 	/* A child, forked or exec'd, writes a report of its own only to a per-process file name. */
 	if ((getpid() == zero_pid && !zero_descendant) || per_process(zero_path)) {
 		if ((pid_t)syscall(SYS_gettid) == getpid())
@@ -156,6 +158,7 @@ const char *pmu__zero_finish(void)
 	if (!zero_path || zero_done || getpid() != zero_pid || zero_descendant)
 		return NULL;
 	zero_done = true;
+	pmu__zero_interval_stop();
 	if ((pid_t)syscall(SYS_gettid) == getpid())
 		pmu__region_end_all();
 	return zero_path;
@@ -209,6 +212,8 @@ static void zero_setup(void)
 		say_events(ev, "");
 	if (atexit(zero_exit) != 0)
 		pmu__print(PMU_PRINT_WARN, "libpmu: PMU_REPORT: cannot register the report at exit\n");
+	else if (!zero_descendant)
+		pmu__zero_interval_start(zero_path);
 }
 
 __attribute__((constructor)) static void zero_ctor(void)

@@ -14,4 +14,12 @@
  */
 PMU_PLUGIN const char *pmu__zero_finish(void);
 
+/*
+ * interval.c: PMU_REPORT_INTERVAL's thread, writing the report file at path
+ * every interval (nothing without the variable, said for a bad value or a
+ * stream); stopped before the report at exit, which is then the last.
+ */
+void pmu__zero_interval_start(const char *path);
+void pmu__zero_interval_stop(void);
+
 #endif
