@@ -347,6 +347,7 @@ int pmu__results_fill(struct pmu_results *r, const char *who)
 		parents(r, copy);
 	}
 	free_copies(copy, r->nthr);
+	r->refused = pmu__thr_refused(r->refused_why, sizeof(r->refused_why));
 	if (!r->ent || !r->u || !r->x || !r->parent || metrics(r) < 0) {
 		r->nthr = 0;
 		pmu__results_clear(r);

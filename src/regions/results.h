@@ -33,6 +33,8 @@ struct pmu_results {
 	struct timespec start;		/* when the per-thread layer was set up */
 	struct pmu__rent *ent;		/* (nthr + 1) * nreg: the totals, then each thread's */
 	unsigned ncomp;			/* threads compensated */
+	unsigned refused;		/* threads not counted for want of descriptors, the first's reason */
+	char refused_why[200];
 	double *cost;			/* 2 * (n + 1): their mean cost of a pair by name (ns, then events), then by handle */
 	uint64_t *u;			/* the entries' integers */
 	double *x;			/* and floating-point figures */

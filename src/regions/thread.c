@@ -18,7 +18,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -108,6 +110,9 @@ static void unlink_thr(struct pmu__thr *t)
 }
 
 /* Frees a record, its upper part through the hooks (set before any upper part is). */
+static unsigned refused;		/* threads refused a set for want of descriptors; under tlock */
+static char refused_why[200];		/* the first one's reason */
+
 static void free_thr(struct pmu__thr *t)
 {
 	const struct pmu__thr_hooks *h = PMU_LOAD_ACQUIRE(hooks);
@@ -272,6 +277,8 @@ static void reset_child(bool raw)
 
 	/* Closing is safe in the child: it touches descriptors and memory, not the parent's pages. */
 	drop_child();
+	refused = 0;		/* the child's own threads are its report's */
+	refused_why[0] = '\0';
 	pmu__tls = (struct pmu__tls){ 0 };
 	if (key_made)
 		pthread_setspecific(key, NULL);
@@ -405,6 +412,8 @@ PMU_API int pmu_thread_init(const char *events)
 		atfork_done = true;
 	}
 	tconf = c;
+	refused = 0;
+	refused_why[0] = '\0';
 	new_generation();
 	r = 0;
 out:
@@ -637,13 +646,64 @@ void pmu__thr_walk_end(void)
 	pmu__unlock(&tlock, walk_cs);
 }
 
+unsigned pmu__thr_refused(char *why, size_t size)
+{
+	int cs = pmu__lock(&tlock);
+	unsigned n = refused;
+
+	snprintf(why, size, "%s", refused_why);
+	pmu__unlock(&tlock, cs);
+	return n;
+}
+
+/*
+ * Whether a set just opened leaves the program fewer descriptors than it is
+ * kept: an eighth of the soft limit, at most 64. The kernel gives the lowest
+ * free number, so a probe at or above the limit less the reserve means the
+ * numbers below it are all taken.
+ */
+static bool fds_short(long *reserve, long *limit)
+{
+	struct rlimit rl;
+	int probe;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+		return false;
+	*limit = (long)rl.rlim_cur;
+	*reserve = *limit / 8 < 64 ? *limit / 8 : 64;
+	probe = eventfd(0, EFD_CLOEXEC);
+	if (probe >= 0)
+		close(probe);
+	return probe < 0 || probe >= *limit - *reserve;
+}
+
+/* The calling thread counts nothing from now to the next set-up, for want of descriptors: said in the reports. */
+static int refuse(int r)
+{
+	long reserve = 0, limit = 0;
+
+	if (r == 0 && fds_short(&reserve, &limit))
+		r = pmu__err(-EMFILE, "thread %d not counted: libpmu keeps %ld of its %ld file descriptors "
+			     "(ulimit -n) for the program", (int)syscall(SYS_gettid), reserve, limit);
+	if (r != -EMFILE && r != -ENFILE)
+		return r;
+	if (!refused_why[0])
+		snprintf(refused_why, sizeof(refused_why), "%s", pmu_errmsg());
+	refused++;
+	pmu__tls.refused = PMU_READ_ONCE(pmu__tgen) + 1;
+	return r;
+}
+
 int pmu__thr_get(struct pmu__thr **tp)
 {
 	struct pmu__thr *t;
 	unsigned n;
 	int r;
-	int cs = pmu__lock(&tlock);
+	int cs;
 
+	if (pmu__tls.refused == PMU_READ_ONCE(pmu__tgen) + 1)	/* tried once: not again at every call */
+		return pmu__err(-EMFILE, "this thread is not counted: no file descriptor to spare (%s)", refused_why);
+	cs = pmu__lock(&tlock);
 	if (!tconf) {
 		pmu__unlock(&tlock, cs);
 		return pmu__err(-EINVAL, "the per-thread layer is not set up: call pmu_thread_init() "
@@ -656,6 +716,12 @@ int pmu__thr_get(struct pmu__thr **tp)
 		return pmu__err(-ENOMEM, "pmu_thread: out of memory");
 	}
 	r = open_set(&t->set, tconf->spec);
+	if (r == 0 && (r = refuse(0)) < 0) {
+		pmu_close(t->set);
+		t->set = NULL;
+	} else if (r < 0) {
+		r = refuse(r);
+	}
 	if (r < 0) {
 		free_thr(t);
 		pmu__unlock(&tlock, cs);

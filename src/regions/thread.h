@@ -76,6 +76,7 @@ struct pmu__tls {
 	uint64_t gen;
 	void *upper;
 	struct pmu__thr *thr;
+	uint64_t refused;	/* gen + 1: this thread was refused a set for want of descriptors (thread.c) */
 };
 extern __thread struct pmu__tls pmu__tls __attribute__((tls_model("initial-exec"), visibility("hidden")));
 
@@ -105,6 +106,13 @@ static inline __attribute__((always_inline)) uint64_t pmu__tgen_now(void)
 
 /* The calling thread's record, set up on first use. 0 or -errno. */
 int pmu__thr_get(struct pmu__thr **t);
+
+/*
+ * The threads refused a set since set-up, for want of file descriptors (each
+ * counts nothing; the reports say how many), with the first one's reason in
+ * why (size bytes).
+ */
+unsigned pmu__thr_refused(char *why, size_t size);
 
 /* The calling thread is done (at exit): its set is closed as if it exited. */
 void pmu__thr_exit_self(void);

@@ -214,6 +214,9 @@ static void report_table(FILE *f, const struct pmu_results *s)
 		if (s->units[i].emulated)
 			fprintf(f, "%s: emulated (%s): counted by QEMU, not by a PMU\n", pmu__report_esc(e, s->ev[i]),
 				pmu__emulated());
+	if (s->refused)
+		fprintf(f, "not counted: %u thread%s, out of file descriptors (%s)\n", s->refused,
+			s->refused == 1 ? "" : "s", pmu__report_esc(e, s->refused_why));
 	comp_note(f, s);
 	if (!nreg)
 		return;
@@ -353,10 +356,10 @@ static void json_comp(FILE *f, const struct pmu_results *s)
 	fputc('}', f);
 }
 
-static void report_json(FILE *f, const struct pmu_results *s)
+/* The report's members before its events: where, what and when it counted. */
+static void json_head(FILE *f, const struct pmu_results *s)
 {
 	char host[256] = "", cmd[4096], when[32] = "";
-	unsigned nr = 0;
 	struct utsname un;
 	struct tm tm;
 
@@ -378,8 +381,20 @@ static void report_json(FILE *f, const struct pmu_results *s)
 		fputs(",\n  \"emulated\": ", f);
 		pmu__json_str(f, pmu__emulated());
 	}
+	if (s->refused) {	/* threads that counted nothing, for want of descriptors */
+		fprintf(f, ",\n  \"not_counted\": {\"threads\": %u, \"why\": ", s->refused);
+		pmu__json_str(f, s->refused_why);
+		fputc('}', f);
+	}
 	fprintf(f, ",\n  \"start\": \"%s\",\n  \"start_ns\": %llu,\n  \"events\": [", when,
 		(unsigned long long)s->start.tv_sec * 1000000000ull + (unsigned long long)s->start.tv_nsec);
+}
+
+static void report_json(FILE *f, const struct pmu_results *s)
+{
+	unsigned nr = 0;
+
+	json_head(f, s);
 	for (unsigned i = 0; i < s->n; i++) {
 		fputs(i ? ", " : "", f);
 		pmu__json_str(f, s->ev[i]);

@@ -181,6 +181,12 @@ static void page(FILE *f, const struct pmu_results *s, const struct page_mem *m,
 		pmu__html_str(f, pmu__emulated());
 		fputs(", not by a PMU.</p>\n", f);
 	}
+	if (s->refused) {
+		fprintf(f, "<p class=\"note\">Not counted: %u thread%s, out of file descriptors (", s->refused,
+			s->refused == 1 ? "" : "s");
+		pmu__html_str(f, s->refused_why);
+		fputs(").</p>\n", f);
+	}
 	comp_note(f, s);
 	regions_table(f, s, m->seen);
 	if (s->nthr > 1 && m->rows) {

@@ -60,6 +60,8 @@ void pmu__report_prom(FILE *f, const struct pmu_results *s)
 		"# TYPE pmu_info gauge\npmu_info{library=\"libpmu %s\",pid=\"%d\",emulated=", pmu_version(), (int)getpid());
 	pmu__prom_str(f, pmu__emulated() ? pmu__emulated() : "");
 	fputs("} 1\n", f);
+	fprintf(f, "# HELP pmu_threads_not_counted Threads that counted nothing, for want of file descriptors.\n"
+		"# TYPE pmu_threads_not_counted gauge\npmu_threads_not_counted %u\n", s->refused);
 	family(f, s, "pmu_region_calls_total", "Calls of the region (outermost, as the report counts them).", -1);
 	family(f, s, "pmu_region_seconds_total", "Time inside the region's calls.", 0);
 	if (s->n)
