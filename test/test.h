@@ -109,6 +109,15 @@ static inline char *t_file(const char *path)
 	return buf;
 }
 
+/* The file name in directory dir, as t_file() reads it. */
+static inline char *t_file_in(const char *dir, const char *name)
+{
+	char path[4096 + 256];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return t_file(path);
+}
+
 /* valgrind runs the program with its own libraries preloaded. */
 static inline int t_under_valgrind(void)
 {

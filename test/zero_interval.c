@@ -36,14 +36,6 @@ static int sh(const char *report, const char *interval, const char *script)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-static const char *file(const char *name)
-{
-	char path[PATH_MAX + 64];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return t_file(path);
-}
-
 /* A bad value or a stream: said, and the report written at exit all the same. */
 static void refused(const char *report, const char *interval, const char *said)
 {
@@ -53,7 +45,7 @@ static void refused(const char *report, const char *interval, const char *said)
 	s = t_file(out);
 	CHECK_MSG(s && strstr(s, said), "PMU_REPORT_INTERVAL=%s: %s", interval, s ? s : "");
 	if (strcmp(report, "stderr")) {
-		s = file(report);
+		s = t_file_in(dir, report);
 		CHECK_MSG(s && strstr(s, "\"(whole run)\", \"parent\": null, \"calls\": 1"), "%s", s ? s : "no report");
 	}
 }
@@ -79,9 +71,9 @@ int main(int argc, char **argv)
 
 	/* Written while the shell runs (its whole run still open: no call yet), then at exit, the last. */
 	CHECK_EQ(sh("r.json", "50ms", WAIT("[ -s r.json ]") "cp r.json mid.json"), 0);
-	s = file("mid.json");
+	s = t_file_in(dir, "mid.json");
 	CHECK_MSG(s && strstr(s, "\"library\": \"libpmu ") && !strstr(s, "\"calls\": 1"), "%s", s ? s : "none mid-run");
-	s = file("r.json");
+	s = t_file_in(dir, "r.json");
 	CHECK_MSG(s && strstr(s, "\"(whole run)\", \"parent\": null, \"calls\": 1"), "%s", s ? s : "no report");
 
 	refused("r0.json", "0", "PMU_REPORT_INTERVAL=0: not an interval from 10ms to a day");

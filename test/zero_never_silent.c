@@ -32,14 +32,6 @@ static int sh(const char *events, const char *report, const char *script)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-static const char *file(const char *name)
-{
-	char path[PATH_MAX + 64];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return t_file(path);
-}
-
 int main(int argc, char **argv)
 {
 	char rep[PATH_MAX + 64], copy[PATH_MAX];
@@ -60,7 +52,7 @@ int main(int argc, char **argv)
 	/* sh -c ends with _exit(): the report is written all the same, and the status kept. */
 	snprintf(rep, sizeof(rep), "%s/sh.json", dir);
 	CHECK_EQ(sh("task-clock", rep, "exit 3"), 3);
-	s = file("sh.json");
+	s = t_file_in(dir, "sh.json");
 	CHECK_MSG(s && strstr(s, "\"(whole run)\"") && strstr(s, "\"task-clock\""), "%s", s ? s : "no report");
 
 	/* An event that does not open (a software config no kernel has): left out, the rest counted. */
@@ -70,11 +62,11 @@ int main(int argc, char **argv)
 		  strstr(s, "events: task-clock\n") && strstr(s, "(whole run)"), "%s", s ? s : "");
 	snprintf(rep, sizeof(rep), "%s/r.csv", dir);
 	CHECK_EQ(sh("task-clock,software/config=0x7777/", rep, ":"), 0);
-	s = file("r.csv");
+	s = t_file_in(dir, "r.csv");
 	CHECK_MSG(s && strstr(s, ",software/config=0x7777/\n") && strstr(s, ",<not supported>\n"), "%s", s ? s : "");
 	snprintf(rep, sizeof(rep), "%s/r.json", dir);
 	CHECK_EQ(sh("task-clock,software/config=0x7777/", rep, ":"), 0);
-	s = file("r.json");
+	s = t_file_in(dir, "r.json");
 	CHECK_MSG(s && strstr(s, "\"not_supported\": {\"software/config=0x7777/\": \"") &&
 		  strstr(s, "\"events\": [\"task-clock\"]"), "%s", s ? s : "");
 
@@ -94,7 +86,7 @@ int main(int argc, char **argv)
 
 		snprintf(script, sizeof(script), "cat /proc/self/maps > %s/maps", dir);
 		CHECK_EQ(sh(k ? "task-clock" : "", "/dev/null", script), 0);
-		s = file("maps");
+		s = t_file_in(dir, "maps");
 		CHECK_MSG(s && strstr(s, "libpmu.so") && !strstr(s, "libpfm") && !strstr(s, "libm.so"), "%s",
 			  s ? s : "no maps");
 	}
