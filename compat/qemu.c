@@ -120,16 +120,6 @@ static void vcpu_exit(qemu_plugin_id_t id, unsigned int vcpu)
 		end_slot(vcpu);
 }
 
-/* The live threads' counts: what ends at the process's exit, or at an execve (QEMU does not run the new program). */
-static uint64_t live(void)
-{
-	uint64_t n = 0;
-
-	for (unsigned int v = 0; v < PMU_EMU_SLOTS; v++)
-		n += PMU_READ_ONCE(own->slot[v].count);
-	return n;
-}
-
 static void at_exit(qemu_plugin_id_t id, void *p)
 {
 	(void)id;
@@ -149,7 +139,7 @@ static void syscall_in(qemu_plugin_id_t id, unsigned int vcpu, int64_t num, uint
 {
 	(void)id, (void)vcpu, (void)a1, (void)a2, (void)a3, (void)a4, (void)a5, (void)a6, (void)a7, (void)a8;
 	if (is_exec(num)) {
-		exec_added = live();
+		exec_added = pmu__emu_live(own);	/* QEMU does not run the new program */
 		add_ended(exec_added);
 	}
 }

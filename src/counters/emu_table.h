@@ -17,6 +17,8 @@
 
 #include <stdint.h>
 
+#include "base/atomic.h"
+
 #define PMU_EMU_MAGIC 0x31554d45554d50ull	/* "PMUEMU1" */
 #define PMU_EMU_SLOTS 1024			/* threads alive at once that are counted */
 #define PMU_EMU_FD_VAR "PMU_EMULATED_FD"	/* the guest's environment: the table's descriptor */
@@ -42,5 +44,15 @@ struct pmu__emu_table {
 
 _Static_assert(sizeof(struct pmu__emu_slot) == 64, "a slot is a cache line");
 _Static_assert(sizeof(struct pmu__emu_table) == 128 + 64 * PMU_EMU_SLOTS, "the table's layout is fixed");
+
+/* The live threads' instructions in t: every slot's count, each written by its own thread. */
+static inline uint64_t pmu__emu_live(const struct pmu__emu_table *t)
+{
+	uint64_t n = 0;
+
+	for (unsigned i = 0; i < PMU_EMU_SLOTS; i++)
+		n += PMU_READ_ONCE(t->slot[i].count);
+	return n;
+}
 
 #endif

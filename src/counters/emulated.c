@@ -114,11 +114,7 @@ static const struct pmu__emu_slot *thread_slot(const struct pmu__emu_table *t)
 /* The run's instructions: the threads that ended, in every process, and the launched process's live ones. */
 static uint64_t run_total(const struct pmu__emu_table *t)
 {
-	uint64_t n = PMU_READ_ONCE(t->ended);
-
-	for (unsigned i = 0; i < PMU_EMU_SLOTS; i++)
-		n += PMU_READ_ONCE(t->slot[i].count);
-	return n;
+	return PMU_READ_ONCE(t->ended) + pmu__emu_live(t);
 }
 
 static uint64_t source(const struct pmu__emu_ctr *e)
