@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "plugin.h"
+#include "counters/set_ops.h"	/* pmu__set_event_emulated() */
 #include "stat.h"
 
 /* The standard deviation of the mean, as perf stat computes it. */
@@ -235,9 +236,7 @@ static void count_text(char *buf, size_t size, const struct stat_opts *so, const
 /* Whether e is counted by QEMU (pmu stat --emulate), not by a PMU: the reports say so. */
 static bool emulated(const struct ev *e)
 {
-	const char *why = "";
-
-	return pmu__emulated() && e->set && pmu_user_read(e->set, e->slot, &why) > 0 && !strncmp(why, "emulated (", 10);
+	return pmu__emulated() && e->set && pmu__set_event_emulated(e->set, e->slot);
 }
 
 static void print_event(const struct stat_opts *so, const struct ev *ev, unsigned n, unsigned i, double elapsed)
