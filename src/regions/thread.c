@@ -677,21 +677,24 @@ static bool fds_short(long *reserve, long *limit)
 	return probe < 0 || probe >= *limit - *reserve;
 }
 
-/* The calling thread counts nothing from now to the next set-up, for want of descriptors: said in the reports. */
-static int refuse(int r)
+/* 0, or -EMFILE with the message when a set just opened leaves the program less than its reserve. */
+static int over_budget(void)
 {
 	long reserve = 0, limit = 0;
 
-	if (r == 0 && fds_short(&reserve, &limit))
-		r = pmu__err(-EMFILE, "thread %d not counted: libpmu keeps %ld of its %ld file descriptors "
-			     "(ulimit -n) for the program", (int)syscall(SYS_gettid), reserve, limit);
-	if (r != -EMFILE && r != -ENFILE)
-		return r;
+	if (!fds_short(&reserve, &limit))
+		return 0;
+	return pmu__err(-EMFILE, "thread %d not counted: libpmu keeps %ld of its %ld file descriptors (ulimit -n) "
+			"for the program", (int)syscall(SYS_gettid), reserve, limit);
+}
+
+/* The calling thread counts nothing from now to the next set-up, for want of descriptors: said in the reports. */
+static void refuse(void)
+{
 	if (!refused_why[0])
 		snprintf(refused_why, sizeof(refused_why), "%s", pmu_errmsg());
 	refused++;
 	pmu__tls.refused = PMU_READ_ONCE(pmu__tgen) + 1;
-	return r;
 }
 
 int pmu__thr_get(struct pmu__thr **tp)
@@ -716,12 +719,12 @@ int pmu__thr_get(struct pmu__thr **tp)
 		return pmu__err(-ENOMEM, "pmu_thread: out of memory");
 	}
 	r = open_set(&t->set, tconf->spec);
-	if (r == 0 && (r = refuse(0)) < 0) {
+	if (r == 0 && (r = over_budget()) < 0) {	/* the set is given back: the reserve is the program's */
 		pmu_close(t->set);
 		t->set = NULL;
-	} else if (r < 0) {
-		r = refuse(r);
 	}
+	if (r == -EMFILE || r == -ENFILE)
+		refuse();
 	if (r < 0) {
 		free_thr(t);
 		pmu__unlock(&tlock, cs);
