@@ -8,6 +8,7 @@
  * thread's ID): calls, seconds, and each event's count.
  */
 #include <inttypes.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -29,7 +30,23 @@ static void labels(FILE *f, const struct pmu_results *s, int k, unsigned id)
 	pmu__prom_str(f, s->thr[k].name);
 }
 
-/* One family: its HELP and TYPE, then a sample per region and thread with calls (figure fig: -1 calls, 0 ns, i event i). */
+/* One sample: name{labels[,event="..."]} and its value, seconds as whole ns. */
+static void sample(FILE *f, const char *name, const struct pmu_results *s, int k, unsigned id, int ev, uint64_t v,
+		   bool ns)
+{
+	fputs(name, f);
+	labels(f, s, k, id);
+	if (ev >= 0) {
+		fputs(",event=", f);
+		pmu__prom_str(f, s->ev[ev]);
+	}
+	if (ns)
+		fprintf(f, "} %" PRIu64 ".%09" PRIu64 "\n", v / 1000000000, v % 1000000000);
+	else
+		fprintf(f, "} %" PRIu64 "\n", v);
+}
+
+/* One family, its HELP and TYPE, then a sample per region and thread with calls: fig -1 calls, 0 seconds, 1 events. */
 static void family(FILE *f, const struct pmu_results *s, const char *name, const char *help, int fig)
 {
 	fprintf(f, "# HELP %s %s\n# TYPE %s counter\n", name, help, name);
@@ -37,20 +54,14 @@ static void family(FILE *f, const struct pmu_results *s, const char *name, const
 		for (int k = -1; k < (int)s->nthr; k++) {
 			const struct pmu__rent *d = pmu__results_ent(s, k, id);
 
-			for (unsigned i = fig > 0 ? 1 : 0; d->calls && i <= (fig > 0 ? s->n : 0); i++) {
-				fputs(name, f);
-				labels(f, s, k, id);
-				if (fig > 0) {
-					fputs(",event=", f);
-					pmu__prom_str(f, s->ev[i - 1]);
-				}
-				if (fig < 0)
-					fprintf(f, "} %" PRIu64 "\n", d->calls);
-				else if (fig == 0)
-					fprintf(f, "} %" PRIu64 ".%09" PRIu64 "\n", d->sum[0] / 1000000000, d->sum[0] % 1000000000);
-				else
-					fprintf(f, "} %" PRIu64 "\n", d->sum[i]);
-			}
+			if (!d->calls)
+				continue;
+			if (fig < 0)
+				sample(f, name, s, k, id, -1, d->calls, false);
+			else if (fig == 0)
+				sample(f, name, s, k, id, -1, d->sum[0], true);
+			for (unsigned i = 0; fig > 0 && i < s->n; i++)
+				sample(f, name, s, k, id, (int)i, d->sum[1 + i], false);
 		}
 }
 
