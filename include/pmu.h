@@ -276,6 +276,18 @@ int pmu_region_exit(int handle);
 int pmu_region_compensate(int on);
 
 /*
+ * Histograms (since 0.7): with on 1, each region also keeps, per thread, a
+ * log-linear histogram of each figure of its outermost calls (ns and each
+ * event; every value within 0.8% of its bucket's midpoint) and each event's
+ * sum per ns bucket, from which reports give p50, p90, p99, p99.9 and what
+ * the slowest 1% of calls did. Switches the calling thread from its next
+ * call and every thread that begins its first region later; 0 switches
+ * off (what was kept stays). PMU_HISTOGRAMS=1 sets the default. Off by
+ * default: a pair costs more with them (docs/histograms.md). 0 or -errno.
+ */
+int pmu_region_histograms(int on);
+
+/*
  * Writes every region's figures, per thread and in total, with derived
  * metrics (IPC, miss ratios, ns per call) when the events allow, as
  * format "table" (NULL too), "csv" or "json". Safe while threads run.
@@ -393,6 +405,29 @@ unsigned pmu_results_metrics(const struct pmu_results *r, const char *const **na
  */
 int pmu_results_metric(const struct pmu_results *r, unsigned region, int thread, const char *metric,
 		       double *value);
+
+/*
+ * The q-quantile (0 < q <= 1; 1 is the largest) of figure figure (0: ns,
+ * 1 + i: event i) of region number region's outermost calls in thread
+ * number thread, or in total over every thread (-1), into *value: the
+ * midpoint of its histogram bucket, within 0.8% of the call's own figure
+ * (since 0.7). 0, or -errno: -ENOENT when the region kept no histogram there
+ * (pmu_region_histograms()) or has no call; -EINVAL for NULL arguments, q,
+ * figure, region or thread out of range.
+ */
+int pmu_results_quantile(const struct pmu_results *r, unsigned region, int thread, unsigned figure, double q,
+			 double *value);
+
+/*
+ * The tail of region number region in thread number thread, or in total
+ * (-1): its slowest calls, those of the histogram buckets from the one where
+ * the slowest 1% begin (at least 1% of the calls, whole buckets). Their
+ * number into *calls; event number event's mean per call over them into
+ * *tail and over the other calls into *rest (NaN when there is none) (since
+ * 0.7). Errors as pmu_results_quantile()'s.
+ */
+int pmu_results_tail(const struct pmu_results *r, unsigned region, int thread, unsigned event, uint64_t *calls,
+		     double *tail, double *rest);
 
 /* ---- end of per-thread counters, regions and reports ---- */
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Welch's t-test: see stats.h. The t distribution by the regularized incomplete beta function. */
+/* Welch's t-test and Mann-Whitney U: see stats.h. The t distribution by the regularized incomplete beta function. */
 #include <math.h>
 
 #include "stats.h"
@@ -103,4 +103,29 @@ bool stats_welch(const struct sample *base, const struct sample *new, double alp
 	w->lo = diff - q * se;
 	w->hi = diff + q * se;
 	return true;
+}
+
+double stats_mwu(const struct pmu__shist *a, const struct pmu__shist *b, double *ps)
+{
+	double na = (double)pmu__shist_total(a), nb = (double)pmu__shist_total(b), n = na + nb;
+	double below = 0, u = 0, ties = 0, var, z;
+	unsigned i = 0, j = 0;
+
+	if (!na || !nb)
+		return -1;
+	while (i < a->len || j < b->len) {
+		uint32_t x = i < a->len ? a->idx[i] : UINT32_MAX, y = j < b->len ? b->idx[j] : UINT32_MAX;
+		double ca = x <= y ? (double)a->cnt[i] : 0, cb = y <= x ? (double)b->cnt[j] : 0, t = ca + cb;
+
+		u += cb * (below + ca / 2);	/* b's calls here exceed a's below, and tie half of a's here */
+		below += ca;
+		ties += t * t * t - t;
+		i += x <= y, j += y <= x;
+	}
+	*ps = u / (na * nb);
+	var = na * nb / 12 * ((n + 1) - ties / (n * (n - 1)));
+	if (!(var > 0))
+		return -1;
+	z = (u - na * nb / 2) / sqrt(var);
+	return erfc(fabs(z) / sqrt(2));
 }

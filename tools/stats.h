@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* Welch's t-test for pmu report diff (stats.c): two means, each with the variance of its mean. */
+/* pmu report diff's tests (stats.c): Welch's t-test of two means, Mann-Whitney U of two histograms. */
 #ifndef PMU_TOOL_STATS_H
 #define PMU_TOOL_STATS_H
 
 #include <stdbool.h>
+
+#include "base/hist.h"
 
 /* One side: a mean, the variance of that mean (s^2/n) and its samples n (0: unknown, a normal test). */
 struct sample {
@@ -26,5 +28,13 @@ double stats_t_quantile(double p, double df);
  * 0 for different ones (counts that never vary).
  */
 bool stats_welch(const struct sample *base, const struct sample *new, double alpha, struct welch *w);
+
+/*
+ * Mann-Whitney U of a against b (each bucket a tie): the probability that a
+ * call of b exceeds one of a (ties counting half) into *ps, and the
+ * two-sided p of the normal approximation with the ties' correction. -1
+ * when either is empty or every call ties.
+ */
+double stats_mwu(const struct pmu__shist *a, const struct pmu__shist *b, double *ps);
 
 #endif

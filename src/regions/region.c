@@ -168,6 +168,8 @@ static inline __attribute__((always_inline)) void add_call(struct pmu__region_th
 			fig_add(&a->f[1 + i], pmu__ev_delta(fr->v[i], v1[i]));
 		if (unlikely(clamped))
 			PMU_SEQ_ST(a->clamped, a->clamped + 1);
+		if (t->hist && a->h)
+			pmu__hblk_add(a->h, n, ns, fr->v, v1);
 		/*
 		 * One group's times are every event's: they go to figure 0's
 		 * (ns has none of its own), taken from the thread's first begin
@@ -221,7 +223,7 @@ static __attribute__((noinline)) int add_call_other(struct pmu__region_thr *t, s
 static __attribute__((noinline)) int add_call_rare(struct pmu__region_thr *t, struct pmu__frame *fr, uint64_t ns,
 						   uint64_t *v1, unsigned n, unsigned kind)
 {
-	if (!t->comp_on && t->trace && fr->a->depth == 1 && !PMU_READ_ONCE(t->hold)) {
+	if (!t->comp_on && !t->hist && t->trace && fr->a->depth == 1 && !PMU_READ_ONCE(t->hold)) {
 		hot_update(fr->a, fr, ns, v1, n);
 		pmu__trace_add(t, fr, ns, v1, n);
 		t->sp = frame_down(fr, n);
@@ -260,7 +262,7 @@ static void rec_drop(void *p)
 	struct pmu__region_thr *r = p;
 
 	for (unsigned i = 0; i < PMU_REGION_MAX; i++)
-		free(r->acc[i]);
+		pmu__region_acc_free(r->acc[i]);
 	free(r->scratch);
 	free(r->rd);
 	free(r->comp);
@@ -301,7 +303,9 @@ static int rec_fold(void **into, void *from, unsigned n)
 
 		if (!a)
 			continue;
-		if (!b && !(b = d->acc[id] = pmu__region_acc_alloc(n)))
+		if (!b && !(b = d->acc[id] = pmu__region_acc_alloc(n, false)))
+			return -ENOMEM;
+		if (pmu__hblk_fold(&b->h, a->h, n) < 0)
 			return -ENOMEM;
 		if (!b->seq)
 			b->parent = a->parent;
@@ -352,7 +356,8 @@ static __attribute__((noinline)) struct pmu__region_thr *rec_new(struct pmu__thr
 	r->lim = (struct pmu__frame *)((char *)r->stk + stk - stride);
 	r->clk_page = pmu__set_has_clock(t->set);
 	r->trace = pmu__trace_new(n, t->set, r->clk_page);
-	r->rare = r->trace != NULL;
+	r->hist = pmu__hist_wanted();
+	r->rare = r->trace != NULL || r->hist;
 	pmu__thr_set_hooks(&pmu__region_hooks);
 	pmu__thr_set_upper(t, r);	/* t is the calling thread's */
 	return r;
@@ -476,7 +481,7 @@ static __attribute__((noinline)) unsigned want_times(const struct pmu_set *s, un
 
 static struct pmu__acc *acc_new(struct pmu__thr *thr, struct pmu__region_thr *t, unsigned id)
 {
-	struct pmu__acc *a = pmu__region_acc_alloc(t->n);
+	struct pmu__acc *a = pmu__region_acc_alloc(t->n, t->hist);
 
 	if (!a)
 		return NULL;
@@ -940,4 +945,29 @@ int pmu__region_end_all(void)
 PMU_API int pmu_region_compensate(int on)
 {
 	return pmu__comp_switch(self_rec(), on, cal_pairs);
+}
+
+PMU_API int pmu_region_histograms(int on)
+{
+	struct pmu__region_thr *t = self_rec();
+
+	if (on != 0 && on != 1)
+		return pmu__err(-EINVAL, "pmu_region_histograms: %d is neither 1 (on) nor 0 (off)", on);
+	pmu__hist_set_default(on);
+	if (!t)
+		return 0;
+	/* The regions this thread has run so far get theirs now, empty: their calls from here on. */
+	for (unsigned id = 0; on && id < PMU_REGION_NAMES; id++) {
+		struct pmu__hblk *h;
+
+		if (!t->acc[id] || t->acc[id]->h)
+			continue;
+		if (!(h = pmu__hblk_new(t->n)))
+			return pmu__err(-ENOMEM, "pmu_region_histograms: no memory for the histograms of region %s",
+					pmu__region_name(id));
+		PMU_STORE_RELEASE(t->acc[id]->h, h);
+	}
+	t->hist = on;
+	t->rare = t->trace != NULL || t->comp_on || on;
+	return 0;
 }

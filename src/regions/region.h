@@ -48,6 +48,7 @@ struct pmu__acc {
 	uint64_t nested;	/* calls but the outermost (recursive ones): the figures are over the others (spans) */
 	uint64_t parent;	/* the region open around its first call in the thread (a frame id; PMU_FRAME_NONE: none) */
 	uint64_t clamped;	/* compensated outermost calls with a figure that came out below 0, counted as 0 */
+	struct pmu__hblk *h;	/* its histograms (region_hist.h), or NULL; set before the figures are published */
 	struct pmu__fig f[];	/* ns, then the n events */
 };
 
@@ -77,6 +78,8 @@ struct pmu__frame {
 
 struct pmu__rname;	/* region.c's interned name */
 struct pmu__trace;	/* trace.c's buffer of a thread's calls */
+struct pmu__hblk;	/* region_hist.h's histograms */
+struct pmu__shist;	/* base/hist.h's, sparse */
 
 enum {
 	PMU_TIMES_NONE,		/* none (user-space reads never multiplexed so far) */
@@ -106,6 +109,7 @@ struct pmu__region_thr {
 	bool clk_page;			/* times from the page clock (pmu__set_clock()), else CLOCK_MONOTONIC */
 	bool rare;			/* traced or compensated: the end's usual path leaves it to its rare one (here: a short offset) */
 	bool comp_on;			/* atomic: the calls ending now are compensated (written by the owner only) */
+	bool hist;			/* the calls ending now go into their regions' histograms too */
 	/*
 	 * How region.c gets the counters' enabled and running times
 	 * (PMU_TIMES_*, see want_times()); open regions from depth times_from
@@ -177,9 +181,14 @@ unsigned pmu__region_count(void);
 /* The name of region id; it lives as long as the name table. */
 const char *pmu__region_name(unsigned id);
 
-/* A thread's figures for one region: calls, outermost calls, its parent and clamped calls (pmu__acc's), and figures ns, then n events. */
+/*
+ * A thread's figures for one region: calls, outermost calls, its parent and
+ * clamped calls (pmu__acc's), its histograms (n + 1, or NULL: none kept;
+ * the copier's to free), and figures ns, then n events.
+ */
 struct pmu__rcopy {
 	uint64_t calls, spans, parent, clamped;
+	struct pmu__shist *dist;
 	struct pmu__fig f[];
 };
 
@@ -193,9 +202,10 @@ bool pmu__region_used(const struct pmu__thr *t);
 
 /*
  * Copies t's figures for regions 0..nreg into d (nreg of pmu__rcopy_size(t->n)
- * bytes), consistently: the owner may be updating them right now.
+ * bytes, zeroed), consistently: the owner may be updating them right now.
+ * 0, or -ENOMEM (what was copied is d's still).
  */
-void pmu__region_copy(const struct pmu__thr *t, unsigned nreg, struct pmu__rcopy *d);
+int pmu__region_copy(const struct pmu__thr *t, unsigned nreg, struct pmu__rcopy *d);
 
 /*
  * Compensation: each thread measures what a pair of region calls costs a

@@ -115,7 +115,7 @@ static int calibrate(struct pmu__region_thr *t, struct pmu__comp *c, pmu__cal_pa
 	struct pmu__trace *tr = t->trace;
 	int r = -ENOMEM;
 
-	if (name && buf && (t->acc[PMU_REGION_CAL] = pmu__region_acc_alloc(n))) {
+	if (name && buf && (t->acc[PMU_REGION_CAL] = pmu__region_acc_alloc(n, t->hist))) {
 		t->cache[slot].p = name;
 		t->cache[slot].r = pmu__region_byid[PMU_REGION_CAL];
 		t->trace = NULL;
@@ -129,7 +129,7 @@ static int calibrate(struct pmu__region_thr *t, struct pmu__comp *c, pmu__cal_pa
 		t->cache[slot] = saved;
 		memset(c->inside, 0, sizeof(c->inside));
 	}
-	free(t->acc[PMU_REGION_CAL]);
+	pmu__region_acc_free(t->acc[PMU_REGION_CAL]);
 	t->acc[PMU_REGION_CAL] = NULL;
 	free(buf);
 	return r;
@@ -145,7 +145,7 @@ static int switch_on(struct pmu__region_thr *t, pmu__cal_pairs pairs)
 		c = calloc(1, sizeof(*c) + 2 * ((size_t)t->n + 1) * sizeof(uint64_t));
 		r = c ? calibrate(t, c, pairs) : -ENOMEM;
 		PMU_WRITE_ONCE(t->comp_on, false);
-		t->rare = t->trace != NULL;
+		t->rare = t->trace != NULL || t->hist;
 		if (r < 0) {
 			t->comp = NULL;
 			free(c);
@@ -189,6 +189,6 @@ int pmu__comp_switch(struct pmu__region_thr *t, int on, pmu__cal_pairs pairs)
 	if (on)
 		return switch_on(t, pairs);
 	PMU_WRITE_ONCE(t->comp_on, false);
-	t->rare = t->trace != NULL;
+	t->rare = t->trace != NULL || t->hist;
 	return 0;
 }

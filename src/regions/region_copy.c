@@ -28,12 +28,29 @@ static bool look(const struct pmu__region_thr *t, unsigned nreg, const struct pm
 	return true;
 }
 
-/* Region figures a (NULL: no call yet, every figure 0), looked at with seqcount seq, into o. */
-static void copy_one(const struct pmu__acc *a, uint64_t seq, unsigned n, struct pmu__rcopy *o, size_t size)
+/* Its histograms into o->dist (made on the first copy, the copier's to free). 0 or -ENOMEM. */
+static int copy_dist(const struct pmu__acc *a, unsigned n, struct pmu__rcopy *o)
 {
+	const struct pmu__hblk *h = PMU_LOAD_ACQUIRE(a->h);
+
+	if (!h)
+		return 0;
+	if (!o->dist && !(o->dist = calloc(n + 1, sizeof(*o->dist))))
+		return -ENOMEM;
+	return pmu__hblk_copy(h, n, o->dist);
+}
+
+/* Region figures a (NULL: no call yet, every figure 0), looked at with seqcount seq, into o. 0 or -ENOMEM. */
+static int copy_one(const struct pmu__acc *a, uint64_t seq, unsigned n, struct pmu__rcopy *o, size_t size)
+{
+	struct pmu__shist *dist = o->dist;	/* an earlier try's, kept for the next */
+
 	if (!a) {
 		memset(o, 0, size);
-		return;
+		o->dist = dist;
+		for (unsigned i = 0; dist && i <= n; i++)
+			pmu__shist_free(&dist[i]);
+		return 0;
 	}
 	o->calls = seq / 2;
 	o->spans = o->calls - PMU_SEQ_LD(a->nested);
@@ -48,6 +65,7 @@ static void copy_one(const struct pmu__acc *a, uint64_t seq, unsigned n, struct 
 			.en = PMU_SEQ_LD(f->en), .run = PMU_SEQ_LD(f->run),
 		};
 	}
+	return copy_dist(a, n, o);
 }
 
 /* Whether every region is as it was at the look: no seqcount moved, no figures made since. */
@@ -68,13 +86,14 @@ static bool unchanged(const struct pmu__region_thr *t, unsigned nreg, const stru
  * than the copy is made is held still after COPY_TRIES: it then finishes at
  * most the call it is in, so the copy ends.
  */
-void pmu__region_copy(const struct pmu__thr *thr, unsigned nreg, struct pmu__rcopy *d)
+int pmu__region_copy(const struct pmu__thr *thr, unsigned nreg, struct pmu__rcopy *d)
 {
 	struct pmu__region_thr *t = PMU_LOAD_ACQUIRE(thr->upper);
 	const struct pmu__acc *acc[PMU_REGION_MAX];
 	uint64_t seq[PMU_REGION_MAX];
 	unsigned n = thr->n, tries = 0;
 	size_t size = pmu__rcopy_size(n);
+	int r = 0;
 
 	for (;; tries++) {
 		if (tries == COPY_TRIES && t)
@@ -83,11 +102,12 @@ void pmu__region_copy(const struct pmu__thr *thr, unsigned nreg, struct pmu__rco
 			sched_yield();
 			continue;
 		}
-		for (unsigned id = 0; id < nreg; id++)
-			copy_one(acc[id], seq[id], n, (struct pmu__rcopy *)((char *)d + id * size), size);
-		if (unchanged(t, nreg, acc, seq))
+		for (unsigned id = 0; id < nreg && r == 0; id++)
+			r = copy_one(acc[id], seq[id], n, (struct pmu__rcopy *)((char *)d + id * size), size);
+		if (r < 0 || unchanged(t, nreg, acc, seq))
 			break;
 	}
 	if (tries >= COPY_TRIES && t)
 		PMU_ADD(t->hold, -1);
+	return r;
 }

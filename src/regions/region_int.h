@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "regions/region.h"
+#include "regions/region_hist.h"
 
 /* A word of a name, read through a char pointer. */
 typedef uint64_t __attribute__((may_alias)) pmu__word;
@@ -37,14 +38,25 @@ static inline unsigned cache_slot(const char *name)
 	return (unsigned)((uintptr_t)name >> 3 ^ (uintptr_t)name >> 11) & (PMU_NAME_CACHE - 1);
 }
 
-/* A region's figures, zero and with no call yet, for n events; NULL: no memory. */
-static inline struct pmu__acc *pmu__region_acc_alloc(unsigned n)
+/* A region's figures, zero and with no call yet, for n events, with histograms when hist; NULL: no memory. */
+static inline struct pmu__acc *pmu__region_acc_alloc(unsigned n, bool hist)
 {
 	struct pmu__acc *a = calloc(1, sizeof(*a) + (n + 1) * sizeof(a->f[0]));
 
 	for (unsigned i = 0; a && i <= n; i++)
 		a->f[i].min = UINT64_MAX;
+	if (a && hist && !(a->h = pmu__hblk_new(n))) {
+		free(a);
+		return NULL;
+	}
 	return a;
+}
+
+static inline void pmu__region_acc_free(struct pmu__acc *a)
+{
+	if (a)
+		pmu__hblk_free(a->h);
+	free(a);
 }
 
 /* region_names.c */

@@ -52,8 +52,23 @@ static double pct(const struct pmu__rcopy *o, unsigned i)
 	return en ? 100.0 * (double)run / (double)en : 100.0;
 }
 
+/* Frees the histograms of n entries or copies of nfig figures each, dist at offset off of stride size. */
+static void free_dists(void *p, size_t n, size_t size, size_t off, unsigned nfig)
+{
+	for (size_t j = 0; p && j < n; j++) {
+		struct pmu__shist *d = *(struct pmu__shist **)((char *)p + j * size + off);
+
+		for (unsigned i = 0; d && i < nfig; i++)
+			pmu__shist_free(&d[i]);
+		free(d);
+	}
+}
+
 void pmu__results_clear(struct pmu_results *r)
 {
+	if (r->ent)
+		free_dists(r->ent, (size_t)(r->nthr + 1) * r->nreg, sizeof(*r->ent), offsetof(struct pmu__rent, dist),
+			   r->n + 1);
 	for (unsigned i = 0; r->ev && i < r->n; i++)
 		free(r->ev[i]);
 	for (unsigned i = 0; r->reg && i < r->nreg; i++)
@@ -75,15 +90,17 @@ void pmu__results_clear(struct pmu_results *r)
 	memset(r, 0, sizeof(*r));
 }
 
-/* Thread k's entries from its copy c (nreg regions). */
-static void thread_entries(struct pmu_results *r, int k, const struct pmu__rcopy *c)
+/* Thread k's entries from its copy c (nreg regions), which hands over its histograms. */
+static void thread_entries(struct pmu_results *r, int k, struct pmu__rcopy *c)
 {
 	size_t size = pmu__rcopy_size(r->n);
 
 	for (unsigned id = 0; id < r->nreg; id++) {
-		const struct pmu__rcopy *o = (const struct pmu__rcopy *)((const char *)c + id * size);
+		struct pmu__rcopy *o = (struct pmu__rcopy *)((char *)c + id * size);
 		struct pmu__rent *e = (struct pmu__rent *)pmu__results_ent(r, k, id);
 
+		e->dist = o->dist;
+		o->dist = NULL;
 		e->calls = o->calls;
 		e->spans = o->spans;
 		e->clamped = o->clamped;
@@ -157,6 +174,28 @@ static void total_entries(struct pmu_results *r, struct pmu__rcopy *const *copy)
 	}
 }
 
+/* Each region's histograms in total: the sum of the threads' that kept them. 0 or -ENOMEM. */
+static int total_dists(struct pmu_results *r)
+{
+	for (unsigned id = 0; id < r->nreg; id++) {
+		struct pmu__rent *t = (struct pmu__rent *)pmu__results_ent(r, -1, id);
+
+		for (unsigned k = 0; k < r->nthr; k++) {
+			const struct pmu__rent *e = pmu__results_ent(r, (int)k, id);
+
+			if (!e->dist)
+				continue;
+			if (!t->dist && !(t->dist = calloc(r->n + 1, sizeof(*t->dist))))
+				return -ENOMEM;
+			t->dist[0].nts = r->n;
+			for (unsigned i = 0; i <= r->n; i++)
+				if (pmu__shist_add(&t->dist[i], &e->dist[i], NULL) < 0)
+					return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 /* The metrics the events allow, and their values in every entry, from its sums: 0 or -ENOMEM. */
 static int metrics(struct pmu_results *r)
 {
@@ -218,10 +257,12 @@ static void parents(struct pmu_results *r, struct pmu__rcopy *const *copy)
 	}
 }
 
-static void free_copies(struct pmu__rcopy **copy, unsigned n)
+static void free_copies(struct pmu__rcopy **copy, unsigned n, unsigned nreg, unsigned nev)
 {
-	for (unsigned j = 0; copy && j < n; j++)
+	for (unsigned j = 0; copy && j < n; j++) {
+		free_dists(copy[j], nreg, pmu__rcopy_size(nev), offsetof(struct pmu__rcopy, dist), nev + 1);
 		free(copy[j]);
+	}
 	free(copy);
 }
 
@@ -270,11 +311,11 @@ static int copy_threads(struct pmu_results *r, struct pmu__rcopy **copy, unsigne
 		memcpy(rt->name, t->tname, sizeof(rt->name));
 		rt->name[sizeof(rt->name) - 1] = '\0';
 		rt->exited = PMU_READ_ONCE(t->exited);
-		copy[r->nthr] = malloc(((size_t)r->nreg + 1) * size);
+		copy[r->nthr] = calloc((size_t)r->nreg + 1, size);
 		if (!copy[r->nthr])
 			return -ENOMEM;
-		pmu__region_copy(t, r->nreg, copy[r->nthr]);
-		r->nthr++;
+		if (pmu__region_copy(t, r->nreg, copy[r->nthr++]) < 0)
+			return -ENOMEM;
 		if (!(rt->comp = pmu__region_comp(t, cost)))
 			continue;
 		r->ncomp++;
@@ -318,7 +359,7 @@ static int snapshot(struct pmu_results *r, struct pmu__rcopy ***copy, const char
 	if (rc == 0 && pmu__region_count() != r->nreg)
 		rc = 1;
 	if (rc != 0) {
-		free_copies(*copy, r->nthr);
+		free_copies(*copy, r->nthr, r->nreg, r->n);
 		*copy = NULL;
 		r->nthr = 0;
 		pmu__results_clear(r);
@@ -346,10 +387,9 @@ int pmu__results_fill(struct pmu_results *r, const char *who)
 		total_entries(r, copy);
 		parents(r, copy);
 	}
-	free_copies(copy, r->nthr);
+	free_copies(copy, r->nthr, r->nreg, r->n);
 	r->refused = pmu__thr_refused(r->refused_why, sizeof(r->refused_why));
-	if (!r->ent || !r->u || !r->x || !r->parent || metrics(r) < 0) {
-		r->nthr = 0;
+	if (!r->ent || !r->u || !r->x || !r->parent || total_dists(r) < 0 || metrics(r) < 0) {
 		pmu__results_clear(r);
 		return pmu__err(-ENOMEM, "%s: out of memory", who);
 	}
@@ -519,5 +559,63 @@ PMU_API int pmu_results_metric(const struct pmu_results *r, unsigned region, int
 	if (isnan(*value))
 		return pmu__err(-EDOM, "%s: metric %s is undefined in the region (a zero denominator)",
 				r->reg[region], r->mp.m[i].key);
+	return 0;
+}
+
+/* Region region's entry in thread (-1: total) for who, with histograms kept there. 0 or -errno. */
+static int dist_entry(const struct pmu_results *r, const char *who, unsigned region, int thread,
+		      const struct pmu__rent **e)
+{
+	if (!r)
+		return pmu__err(-EINVAL, "%s: the results are NULL", who);
+	if (region >= r->nreg)
+		return pmu__err(-EINVAL, "%s: region %u out of range (the results have %u)", who, region, r->nreg);
+	if (thread < -1 || thread >= (int)r->nthr)
+		return pmu__err(-EINVAL, "%s: thread %d out of range (-1 for the total, or 0 to %d)", who, thread,
+				(int)r->nthr - 1);
+	*e = pmu__results_ent(r, thread, region);
+	if (!(*e)->dist || !pmu__shist_total(&(*e)->dist[0]))
+		return pmu__err(-ENOENT, "%s: %s: no call counted with histograms %s (pmu_region_histograms(1), "
+				"PMU_HISTOGRAMS=1)", who, r->reg[region], thread < 0 ? "in any thread" : "in the thread");
+	return 0;
+}
+
+PMU_API int pmu_results_quantile(const struct pmu_results *r, unsigned region, int thread, unsigned figure,
+				 double q, double *value)
+{
+	const struct pmu__rent *e;
+	int err = dist_entry(r, "pmu_results_quantile", region, thread, &e);
+
+	if (err < 0)
+		return err;
+	if (!value)
+		return pmu__err(-EINVAL, "pmu_results_quantile: value is NULL");
+	if (figure > r->n)
+		return pmu__err(-EINVAL, "pmu_results_quantile: figure %u out of range (0 for ns, 1 to %u for the "
+				"events)", figure, r->n);
+	if (!(q > 0 && q <= 1))
+		return pmu__err(-EINVAL, "pmu_results_quantile: q %g is not in (0, 1]", q);
+	*value = pmu__shist_quantile(&e->dist[figure], q);
+	return 0;
+}
+
+PMU_API int pmu_results_tail(const struct pmu_results *r, unsigned region, int thread, unsigned event,
+			     uint64_t *calls, double *tail, double *rest)
+{
+	const struct pmu__rent *e;
+	int err = dist_entry(r, "pmu_results_tail", region, thread, &e);
+	double t[r ? r->n + 1 : 1], o[r ? r->n + 1 : 1];
+	uint64_t from;
+
+	if (err < 0)
+		return err;
+	if (!calls || !tail || !rest)
+		return pmu__err(-EINVAL, "pmu_results_tail: %s is NULL", !calls ? "calls" : !tail ? "tail" : "rest");
+	if (event >= r->n)
+		return pmu__err(-EINVAL, "pmu_results_tail: event %u out of range (the results have %u)", event,
+				r->n);
+	*calls = pmu__shist_tail(&e->dist[0], &from, t, o);
+	*tail = t[event];
+	*rest = o[event];
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "base/hist.h"
 #include "metrics/metric_use.h"
 
 /* One region in one thread, or in total: figure 0 is ns, 1..n the events. */
@@ -15,6 +16,7 @@ struct pmu__rent {
 	uint64_t calls, spans, clamped;
 	uint64_t *sum, *min, *max;
 	double *sd, *pct;	/* pct[0] unused */
+	struct pmu__shist *dist;	/* histograms of ns and each event (n + 1), or NULL: none kept */
 };
 
 struct pmu__rthr {

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A region's histograms in a thread (PMU_HISTOGRAMS, pmu_region_histograms()):
+ * one dense log-linear histogram (base/hist.h) per figure, ns and each event,
+ * and per ns bucket each event's sum over the calls in it, which gives the
+ * tail attribution. Fixed memory: (2n + 1) * 3,776 counters mapped at the
+ * region's first call in the thread, of which only the pages values land in
+ * are ever resident; an update is O(1) with no allocation. Written by the
+ * owner inside the region's seqcount, copied by reports like the figures.
+ */
+#ifndef PMU_REGION_HIST_H
+#define PMU_REGION_HIST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/hist.h"
+#include "base/internal.h"
+
+struct pmu__hblk {
+	size_t bytes;		/* mapped */
+	struct {
+		uint32_t lo, end;	/* the buckets used: [lo, end), none while end is 0 */
+	} r[];			/* per figure; the counters follow, 64-aligned */
+};
+
+static inline uint64_t *pmu__hblk_row(const struct pmu__hblk *h, unsigned n, unsigned row)
+{
+	size_t head = (sizeof(*h) + (n + 1) * sizeof(h->r[0]) + 63) & ~(size_t)63;
+
+	return (uint64_t *)((char *)h + head) + (size_t)row * PMU_HIST_BUCKETS;
+}
+
+/* Figure f's counters (0: ns, 1 + i: event i), and event i's sums per ns bucket. */
+#define pmu__hblk_cnt(h, n, f) pmu__hblk_row(h, n, f)
+#define pmu__hblk_ts(h, n, i) pmu__hblk_row(h, n, (n) + 1 + (i))
+
+static inline void pmu__hblk_one(struct pmu__hblk *h, unsigned n, unsigned f, unsigned b)
+{
+	uint64_t *c = pmu__hblk_cnt(h, n, f);
+
+	PMU_SEQ_ST(c[b], c[b] + 1);
+	if (unlikely(!h->r[f].end || b < h->r[f].lo))
+		PMU_SEQ_ST(h->r[f].lo, b);
+	if (unlikely(b >= h->r[f].end))
+		PMU_SEQ_ST(h->r[f].end, b + 1);
+}
+
+/* A call of ns, its events from v0 to v1 (deltas as pmu__ev_delta()), into h: inside the region's seqcount. */
+static inline void pmu__hblk_add(struct pmu__hblk *h, unsigned n, uint64_t ns, const uint64_t *v0,
+				 const uint64_t *v1)
+{
+	unsigned b0 = pmu__hist_bucket(ns);
+
+	pmu__hblk_one(h, n, 0, b0);
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t d = v1[i] > v0[i] ? v1[i] - v0[i] : 0, *ts = pmu__hblk_ts(h, n, i);
+
+		pmu__hblk_one(h, n, 1 + i, pmu__hist_bucket(d));
+		PMU_SEQ_ST(ts[b0], ts[b0] + d);
+	}
+}
+
+/* A zeroed block for n events; NULL (errno set) when it cannot be mapped. */
+struct pmu__hblk *pmu__hblk_new(unsigned n);
+void pmu__hblk_free(struct pmu__hblk *h);
+
+/* Adds from's histograms into *into (made on the first): an exited thread's into the folded ones'. 0 or -ENOMEM. */
+int pmu__hblk_fold(struct pmu__hblk **into, const struct pmu__hblk *from, unsigned n);
+
+/*
+ * h's histograms as sparse ones into out[0..n] (out[0], ns's, with the
+ * events' sums), read under the region's seqcount, which the caller
+ * checks after. Frees what out held first. 0 or -ENOMEM.
+ */
+int pmu__hblk_copy(const struct pmu__hblk *h, unsigned n, struct pmu__shist *out);
+
+/* Whether threads that begin their first region now keep histograms: pmu_region_histograms()'s last, else PMU_HISTOGRAMS. */
+bool pmu__hist_wanted(void);
+/* pmu_region_histograms()'s default for later threads. */
+void pmu__hist_set_default(bool on);
+
+#endif
