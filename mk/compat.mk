@@ -101,10 +101,10 @@ endif
 $(O)/compat/mpi.o: compat/mpi.c include/pmu.h tools/merge.h
 	@mkdir -p $(@D)
 	$(MPICC) $(ALL_CFLAGS) $(TOOL_CFLAGS) -c -o $@ $<
-# The merge (libpmu-tool.a), with its pure helpers from src/base/ (JSON, escapes, HTML) as private
+# The merge (libpmu-tool.a), with its pure helpers from src/base/ (JSON, escapes, HTML, histograms) as private
 # copies: stateless, they share nothing with the program. The rest (metric plans, errors, report files)
 # comes from libpmu.so.0, whose state the program shares (src/plugin.map).
-MPI_BASE_OBJS := $(addprefix $(O)/src/base/,json.o escape.o html.o format.o)
+MPI_BASE_OBJS := $(addprefix $(O)/src/base/,json.o escape.o html.o format.o hist.o)
 $(O)/libpmu-mpi.so: $(O)/compat/mpi.o $(MPI_BASE_OBJS) compat/libpmu-mpi.map $(TOOL_LIB) $(SHARED_LIB) $(O)/install-paths
 	$(MPICC) -shared $(LDFLAGS) -Wl,--version-script=compat/libpmu-mpi.map -Wl,--no-undefined -o $@ $< \
 		$(MPI_BASE_OBJS) $(TOOL_LIB) -L$(O) -lpmu $(PLUGIN_RUNPATH) $(LDLIBS)

@@ -75,6 +75,23 @@ int main(void)
 	CHECK(pmu_report(stdout, "prom") == -EINVAL && strstr(pmu_errmsg(), "prometheus"));
 	free(p);
 	free(o);
+
+	/* With histograms, for threads begun since: summaries over their calls alone (300 of 600). */
+	CHECK(pmu_region_histograms(1) == 0);
+	for (long k = 0; k < 2; k++)
+		CHECK(pthread_create(&t[k], NULL, worker, (void *)(100 * (k + 1))) == 0);
+	for (int k = 0; k < 2; k++)
+		pthread_join(t[k], NULL);
+	p = t_report("prometheus");
+	printf("%s", p);
+	CHECK(strstr(p, "# TYPE pmu_region_call_seconds summary\n"));
+	CHECK(strstr(p, "pmu_region_call_seconds{region=\"work\",thread=\"total\",quantile=\"0.99\"} "));
+	CHECK(strstr(p, "pmu_region_call_seconds_count{region=\"work\",thread=\"total\"} 300\n"));
+	CHECK(strstr(p, "pmu_region_call_events{region=\"work\",thread=\"total\",event=\"page-faults\",quantile=\"0.5\"} "));
+	CHECK(strstr(p, "pmu_region_call_events_count{region=\"quote\\\" back"));
+	r = promtool(p);
+	CHECK_MSG(r != 1, "promtool check metrics failed on the summaries");
+	free(p);
 	pmu_thread_fini();
 	T_DONE();
 }

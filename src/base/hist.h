@@ -53,11 +53,12 @@ static inline double pmu__hist_mid(unsigned b)
 
 /*
  * A figure's histogram, sparse: len buckets idx[] (increasing) with their
- * calls cnt[]. The ns figure's also keeps, per bucket, each event's sum over
- * the calls in it (ts[e * len + k]): the tail attribution's source.
+ * calls cnt[]. The ns figure's also keeps, per bucket, each figure's sum over
+ * the calls in it (ts[e * len + k]: ns, then each event): the tail
+ * attribution's source, and the figures' sums over the calls counted.
  */
 struct pmu__shist {
-	unsigned len, nts;	/* buckets; events with sums in ts (0: none) */
+	unsigned len, nts;	/* buckets; figures with sums in ts (0: none) */
 	uint32_t *idx;
 	uint64_t *cnt;
 	uint64_t *ts;
@@ -72,9 +73,9 @@ double pmu__shist_quantile(const struct pmu__shist *h, double q);
 /*
  * The tail of ns histogram h: the calls of the buckets from the one where
  * the top 1% begins up (at least 1% of the calls: whole buckets). *from:
- * that bucket's least value. Each event e's mean over the tail into
+ * that bucket's least value. Each summed figure e's mean over the tail into
  * tail[e], over the others into rest[e] (NAN: no such call), for its nts
- * events. The calls in the tail, 0 when h is empty (nothing written).
+ * figures. The calls in the tail, 0 when h is empty (nothing written).
  */
 uint64_t pmu__shist_tail(const struct pmu__shist *h, uint64_t *from, double *tail, double *rest);
 

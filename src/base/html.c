@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* The pieces of an HTML report: see html.h. */
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "base/escape.h"
+#include "base/hist.h"
 #include "base/html.h"
 
 void pmu__html_head(FILE *f, const char *title)
@@ -64,6 +66,46 @@ void pmu__html_bars(FILE *f, unsigned n, const char *const *labels, const double
 		fprintf(f, " %s</td></tr>\n", unit);
 	}
 	fputs("</table>\n", f);
+}
+
+#define HIST_W 600
+#define HIST_H 90
+
+/* A marker at quantile q's bucket, x from bucket first over span buckets. */
+static void hist_mark(FILE *f, const struct pmu__shist *h, double q, const char *name, unsigned first, unsigned span)
+{
+	double v = pmu__shist_quantile(h, q), x = HIST_W * (double)(pmu__hist_bucket((uint64_t)v) - first + 0.5) / span;
+
+	fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"0\" y2=\"%d\" stroke=\"#c0392b\"/>"
+		"<text x=\"%.1f\" y=\"10\" font-size=\"10\">%s</text>", x, x, HIST_H, x + 2, name);
+}
+
+void pmu__html_hist(FILE *f, const struct pmu__shist *h, const char *unit)
+{
+	unsigned first, span;
+	uint64_t top = 0;
+
+	if (!h->len)
+		return;
+	first = h->idx[0];
+	span = h->idx[h->len - 1] - first + 1;
+	for (unsigned k = 0; k < h->len; k++)
+		top = h->cnt[k] > top ? h->cnt[k] : top;
+	fprintf(f, "<svg class=\"hist\" width=\"%d\" height=\"%d\">", HIST_W, HIST_H + 14);
+	for (unsigned k = 0; k < h->len; k++) {
+		double bh = HIST_H * sqrt((double)h->cnt[k] / (double)top);
+		unsigned b = h->idx[k];
+
+		fprintf(f, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>%" PRIu64
+			" to %" PRIu64 " %s: %" PRIu64 " calls</title></rect>", HIST_W * (double)(b - first) / span,
+			HIST_H - bh, HIST_W / (double)span > 1 ? HIST_W / (double)span : 1.0, bh, pmu__hist_low(b),
+			pmu__hist_low(b) + pmu__hist_width(b) - 1, unit, h->cnt[k]);
+	}
+	hist_mark(f, h, 0.5, "p50", first, span);
+	hist_mark(f, h, 0.99, "p99", first, span);
+	fprintf(f, "<text x=\"0\" y=\"%d\" font-size=\"10\">%" PRIu64 " %s</text><text x=\"%d\" y=\"%d\" "
+		"font-size=\"10\" text-anchor=\"end\">%" PRIu64 " %s</text></svg>\n", HIST_H + 12,
+		pmu__hist_low(first), unit, HIST_W, HIST_H + 12, pmu__hist_low(h->idx[h->len - 1]), unit);
 }
 
 /* A heat row's colour for share x of the row's largest (light to dark blue), grey where absent. */

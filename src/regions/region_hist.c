@@ -11,7 +11,7 @@ static bool said_env;
 
 struct pmu__hblk *pmu__hblk_new(unsigned n)
 {
-	size_t bytes = (size_t)((char *)pmu__hblk_row(NULL, n, 2 * n + 1) - (char *)NULL);
+	size_t bytes = (size_t)((char *)pmu__hblk_row(NULL, n, 2 * n + 2) - (char *)NULL);
 	/* Mapped, not allocated: untouched pages cost no memory, and most buckets are never touched. */
 	struct pmu__hblk *h = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
@@ -48,7 +48,7 @@ int pmu__hblk_fold(struct pmu__hblk **into, const struct pmu__hblk *from, unsign
 		if (!end)
 			continue;
 		add_row(pmu__hblk_cnt(d, n, f), pmu__hblk_cnt(from, n, f), lo, end);
-		for (unsigned i = 0; f == 0 && i < n; i++)	/* the sums live over ns's buckets */
+		for (unsigned i = 0; f == 0 && i <= n; i++)	/* the sums live over ns's buckets */
 			add_row(pmu__hblk_ts(d, n, i), pmu__hblk_ts(from, n, i), lo, end);
 		if (!d->r[f].end || lo < d->r[f].lo)
 			d->r[f].lo = lo;
@@ -62,14 +62,14 @@ int pmu__hblk_copy(const struct pmu__hblk *h, unsigned n, struct pmu__shist *out
 {
 	const uint64_t *ts[n + 1];
 
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i <= n; i++)
 		ts[i] = pmu__hblk_ts(h, n, i);
 	for (unsigned f = 0; f <= n; f++) {
 		unsigned end = PMU_SEQ_LD(h->r[f].end), lo = end ? PMU_SEQ_LD(h->r[f].lo) : 0;
 
 		pmu__shist_free(&out[f]);
-		out[f].nts = f ? 0 : n;
-		if (end && pmu__shist_from(&out[f], pmu__hblk_cnt(h, n, f), ts, f ? 0 : n, lo, end - 1) < 0)
+		out[f].nts = f ? 0 : n + 1;
+		if (end && pmu__shist_from(&out[f], pmu__hblk_cnt(h, n, f), ts, f ? 0 : n + 1, lo, end - 1) < 0)
 			return -ENOMEM;
 	}
 	return 0;

@@ -2,8 +2,8 @@
 /*
  * A region's histograms in a thread (PMU_HISTOGRAMS, pmu_region_histograms()):
  * one dense log-linear histogram (base/hist.h) per figure, ns and each event,
- * and per ns bucket each event's sum over the calls in it, which gives the
- * tail attribution. Fixed memory: (2n + 1) * 3,776 counters mapped at the
+ * and per ns bucket each figure's sum over the calls in it, which gives the
+ * tail attribution and exact sums. Fixed memory: (2n + 2) * 3,776 counters mapped at the
  * region's first call in the thread, of which only the pages values land in
  * are ever resident; an update is O(1) with no allocation. Written by the
  * owner inside the region's seqcount, copied by reports like the figures.
@@ -31,9 +31,9 @@ static inline uint64_t *pmu__hblk_row(const struct pmu__hblk *h, unsigned n, uns
 	return (uint64_t *)((char *)h + head) + (size_t)row * PMU_HIST_BUCKETS;
 }
 
-/* Figure f's counters (0: ns, 1 + i: event i), and event i's sums per ns bucket. */
+/* Figure f's counters (0: ns, 1 + i: event i), and figure f's sums per ns bucket. */
 #define pmu__hblk_cnt(h, n, f) pmu__hblk_row(h, n, f)
-#define pmu__hblk_ts(h, n, i) pmu__hblk_row(h, n, (n) + 1 + (i))
+#define pmu__hblk_ts(h, n, f) pmu__hblk_row(h, n, (n) + 1 + (f))
 
 static inline void pmu__hblk_one(struct pmu__hblk *h, unsigned n, unsigned f, unsigned b)
 {
@@ -51,11 +51,14 @@ static inline void pmu__hblk_add(struct pmu__hblk *h, unsigned n, uint64_t ns, c
 				 const uint64_t *v1)
 {
 	unsigned b0 = pmu__hist_bucket(ns);
+	uint64_t *ts = pmu__hblk_ts(h, n, 0);
 
 	pmu__hblk_one(h, n, 0, b0);
+	PMU_SEQ_ST(ts[b0], ts[b0] + ns);
 	for (unsigned i = 0; i < n; i++) {
-		uint64_t d = v1[i] > v0[i] ? v1[i] - v0[i] : 0, *ts = pmu__hblk_ts(h, n, i);
+		uint64_t d = v1[i] > v0[i] ? v1[i] - v0[i] : 0;
 
+		ts = pmu__hblk_ts(h, n, 1 + i);
 		pmu__hblk_one(h, n, 1 + i, pmu__hist_bucket(d));
 		PMU_SEQ_ST(ts[b0], ts[b0] + d);
 	}
@@ -70,7 +73,7 @@ int pmu__hblk_fold(struct pmu__hblk **into, const struct pmu__hblk *from, unsign
 
 /*
  * h's histograms as sparse ones into out[0..n] (out[0], ns's, with the
- * events' sums), read under the region's seqcount, which the caller
+ * n + 1 figures' sums), read under the region's seqcount, which the caller
  * checks after. Frees what out held first. 0 or -ENOMEM.
  */
 int pmu__hblk_copy(const struct pmu__hblk *h, unsigned n, struct pmu__shist *out);

@@ -187,7 +187,7 @@ static int total_dists(struct pmu_results *r)
 				continue;
 			if (!t->dist && !(t->dist = calloc(r->n + 1, sizeof(*t->dist))))
 				return -ENOMEM;
-			t->dist[0].nts = r->n;
+			t->dist[0].nts = r->n + 1;
 			for (unsigned i = 0; i <= r->n; i++)
 				if (pmu__shist_add(&t->dist[i], &e->dist[i], NULL) < 0)
 					return -ENOMEM;
@@ -595,7 +595,7 @@ PMU_API int pmu_results_quantile(const struct pmu_results *r, unsigned region, i
 				"events)", figure, r->n);
 	if (!(q > 0 && q <= 1))
 		return pmu__err(-EINVAL, "pmu_results_quantile: q %g is not in (0, 1]", q);
-	*value = pmu__shist_quantile(&e->dist[figure], q);
+	*value = pmu__dist_quantile(e, figure, q);
 	return 0;
 }
 
@@ -604,7 +604,7 @@ PMU_API int pmu_results_tail(const struct pmu_results *r, unsigned region, int t
 {
 	const struct pmu__rent *e;
 	int err = dist_entry(r, "pmu_results_tail", region, thread, &e);
-	double t[r ? r->n + 1 : 1], o[r ? r->n + 1 : 1];
+	double t[r ? r->n + 2 : 1], o[r ? r->n + 2 : 1];
 	uint64_t from;
 
 	if (err < 0)
@@ -615,7 +615,7 @@ PMU_API int pmu_results_tail(const struct pmu_results *r, unsigned region, int t
 		return pmu__err(-EINVAL, "pmu_results_tail: event %u out of range (the results have %u)", event,
 				r->n);
 	*calls = pmu__shist_tail(&e->dist[0], &from, t, o);
-	*tail = t[event];
-	*rest = o[event];
+	*tail = t[1 + event];
+	*rest = o[1 + event];
 	return 0;
 }

@@ -3,6 +3,7 @@
 #ifndef PMU_RESULTS_H
 #define PMU_RESULTS_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -58,6 +59,14 @@ static inline double pmu__results_metric(const struct pmu_results *r, int k, uns
 static inline const struct pmu__rent *pmu__results_ent(const struct pmu_results *r, int k, unsigned id)
 {
 	return &r->ent[(size_t)(k + 1) * r->nreg + id];
+}
+
+/* Entry e's figure i at quantile q: its bucket's midpoint, within the figure's exact min and max; NAN: no histograms. */
+static inline double pmu__dist_quantile(const struct pmu__rent *e, unsigned i, double q)
+{
+	double v = e->dist ? pmu__shist_quantile(&e->dist[i], q) : NAN;
+
+	return v > (double)e->max[i] ? (double)e->max[i] : v < (double)e->min[i] ? (double)e->min[i] : v;
 }
 
 /* Takes a snapshot into *r, which the caller frees with pmu__results_clear(). 0 or -errno (message set). */

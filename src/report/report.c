@@ -146,6 +146,8 @@ static void report_rows(FILE *f, const struct pmu_results *s, const struct width
 				fputs(",<not supported>", f);
 			if (!w && s->ncomp)
 				fprintf(f, ",%" PRIu64, d->clamped);
+			if (!w)
+				pmu__dist_csv_row(f, s, d);
 			for (unsigned i = 0; w && w->run && i < s->n; i++)
 				fprintf(f, " %*.2f", (int)w->run[i], d->pct[1 + i]);
 			fputc('\n', f);
@@ -238,6 +240,7 @@ static void report_table(FILE *f, const struct pmu_results *s)
 	}
 	fputc('\n', f);
 	report_rows(f, s, &w);
+	pmu__dist_table(f, s);
 }
 
 /* Event i's csv heading: its name, marked when socket-wide or emulated (the table's notes have no place in csv). */
@@ -251,7 +254,8 @@ static const char *csv_event(const struct pmu_results *s, unsigned i, char *buf,
 static void report_csv(FILE *f, const struct pmu_results *s)
 {
 	static const char *const per[] = { "min", "max", "stddev", "running_pct" };
-	char col[560], ev[512], nm[PMU_ESC_SIZE], why[PMU_ESC_SIZE];
+	char col[560], ev[512], nm[PMU_ESC_SIZE], why[PMU_ESC_SIZE], evs[s->n + 1][512];
+	const char *evcol[s->n + 1];
 
 	fputs("region,thread,tid,calls,ns,ns_per_call", f);
 	for (unsigned i = 0; i < s->n; i++) {
@@ -273,7 +277,11 @@ static void report_csv(FILE *f, const struct pmu_results *s)
 		fputc(',', f);
 		pmu__report_csv_field(f, nm);
 	}
-	fputs(s->ncomp ? ",clamped\n" : "\n", f);	/* compensated figures */
+	fputs(s->ncomp ? ",clamped" : "", f);	/* compensated figures */
+	for (unsigned i = 0; i < s->n; i++)
+		evcol[i] = csv_event(s, i, evs[i], sizeof(evs[i]));
+	pmu__dist_csv_head(f, s, evcol);
+	fputc('\n', f);
 	report_rows(f, s, NULL);
 }
 
@@ -319,6 +327,7 @@ static void json_figures(FILE *f, const struct pmu_results *s, int k, unsigned i
 			fputs("null", f);
 	}
 	fputc('}', f);
+	pmu__dist_json(f, s, d);
 }
 
 /* The events left out, as "name": "why" members. */

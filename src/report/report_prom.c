@@ -65,6 +65,38 @@ static void family(FILE *f, const struct pmu_results *s, const char *name, const
 		}
 }
 
+/*
+ * The distributions (PMU_HISTOGRAMS) as summaries: each call's seconds and
+ * each event's count per call at p50 ... p99.9, with the sum and count
+ * over the calls in the histograms (those since they were switched on).
+ */
+static void summary(FILE *f, const struct pmu_results *s, const char *name, const char *help, bool ns)
+{
+	fprintf(f, "# HELP %s %s\n# TYPE %s summary\n", name, help, name);
+	for (unsigned id = 0; id < s->nreg; id++)
+		for (int k = -1; k < (int)s->nthr; k++) {
+			const struct pmu__rent *d = pmu__results_ent(s, k, id);
+
+			for (unsigned i = ns ? 0 : 1; d->dist && i <= (ns ? 0 : s->n); i++) {
+				for (unsigned q = 0; q < PMU_DIST_NQ; q++) {
+					double v = pmu__dist_quantile(d, i, pmu__dist_q[q]);
+
+					fputs(name, f);
+					labels(f, s, k, id);
+					if (i) {
+						fputs(",event=", f);
+						pmu__prom_str(f, s->ev[i - 1]);
+					}
+					fprintf(f, ",quantile=\"%g\"} %.9g\n", pmu__dist_q[q], ns ? v / 1e9 : v);
+				}
+				fprintf(f, "%s_sum", name);
+				sample(f, "", s, k, id, (int)i - 1, pmu__dist_sum(d, i), ns);
+				fprintf(f, "%s_count", name);
+				sample(f, "", s, k, id, (int)i - 1, pmu__shist_total(&d->dist[0]), false);
+			}
+		}
+}
+
 void pmu__report_prom(FILE *f, const struct pmu_results *s)
 {
 	fprintf(f, "# HELP pmu_info The process that counted, its library, and what counted instructions.\n"
@@ -77,4 +109,10 @@ void pmu__report_prom(FILE *f, const struct pmu_results *s)
 	family(f, s, "pmu_region_seconds_total", "Time inside the region's calls.", 0);
 	if (s->n)
 		family(f, s, "pmu_region_events_total", "Each event's count inside the region's calls.", 1);
+	if (!pmu__dist_any(s))
+		return;
+	summary(f, s, "pmu_region_call_seconds", "Each outermost call's time, by quantile (within 0.8%).", true);
+	if (s->n)
+		summary(f, s, "pmu_region_call_events", "Each event's count per outermost call, by quantile (within "
+			"0.8%).", false);
 }
