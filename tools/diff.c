@@ -27,6 +27,8 @@ struct drow {
 	const struct dfig *a, *b;
 	double change;		/* % of base; NAN when base is 0 */
 	bool tested, sig, calls_differ;
+	bool mwu;		/* tested by Mann-Whitney U (a quantile of histograms): p, no interval */
+	double ps;		/* then: the probability that a new call's ns exceeds a base call's */
 	struct welch w;
 };
 
@@ -83,6 +85,13 @@ static int add_row(struct diff *df, const struct dreg *ra, const struct dreg *rb
 	if (!a || !b)
 		return 0;
 	w->change = a->s.mean ? (b->s.mean - a->s.mean) / fabs(a->s.mean) * 100 : b->s.mean ? NAN : 0;
+	if (!strncmp(w->name, "ns_p", 4) && ra->hist.len && rb->hist.len) {
+		/* A quantile: the test is of the distributions, Mann-Whitney U's, which gives no interval. */
+		w->w.p = stats_mwu(&ra->hist, &rb->hist, &w->ps);
+		w->tested = w->mwu = w->w.p >= 0;
+		w->sig = w->tested && w->w.p < df->alpha && w->change != 0;	/* the distribution moved, and this quantile */
+		return 0;
+	}
 	w->tested = a->spread && b->spread && stats_welch(&a->s, &b->s, df->alpha, &w->w);
 	w->sig = w->tested && w->w.p < df->alpha;
 	return 0;
@@ -197,11 +206,11 @@ static bool exact(const struct drow *w)
 /* What makes row w's comparison weaker, or exact, ", "-separated into buf ("" for nothing). */
 static const char *flags(const struct drow *w, char *buf, size_t size)
 {
-	snprintf(buf, size, "%s%s%s%s%s%s", !w->a ? "only in new, " : "", !w->b ? "only in base, " : "",
+	snprintf(buf, size, "%s%s%s%s%s%s%s", !w->a ? "only in new, " : "", !w->b ? "only in base, " : "",
 		 (w->a && w->a->partial) || (w->b && w->b->partial) ? "multiplexed, " : "",
 		 w->calls_differ ? "calls differ, " : "",
 		 w->a && w->b && !w->tested && strcmp(w->name, "calls") ? "no spread, " : "",
-		 exact(w) ? "exact, " : "");
+		 exact(w) ? "exact, " : "", w->mwu ? "Mann-Whitney U, " : "");
 	if (*buf)
 		buf[strlen(buf) - 2] = '\0';
 	return buf;
@@ -212,7 +221,7 @@ static bool ci_pct(const struct drow *w, double *lo, double *hi)
 {
 	double m = w->a ? fabs(w->a->s.mean) : 0;
 
-	if (!w->tested || !m)
+	if (!w->tested || w->mwu || !m)
 		return false;
 	*lo = w->w.lo / m * 100;
 	*hi = w->w.hi / m * 100;
@@ -421,8 +430,11 @@ static void json_row(FILE *f, const struct drow *w)
 	jnum(f, "base", w->a ? w->a->s.mean : NAN);
 	jnum(f, "new", w->b ? w->b->s.mean : NAN);
 	jnum(f, "change_pct", w->a && w->b ? w->change : NAN);
-	fprintf(f, ", \"tested\": %s", w->tested ? "true" : "false");
+	fprintf(f, ", \"tested\": %s, \"test\": \"%s\"", w->tested ? "true" : "false",
+		!w->tested ? "none" : w->mwu ? "mann-whitney-u" : "welch");
 	jnum(f, "p", w->tested ? w->w.p : NAN);
+	if (w->mwu)
+		jnum(f, "p_new_above_base", w->ps);
 	ci_pct(w, &lo, &hi);
 	jnum(f, "ci_low_pct", lo);
 	jnum(f, "ci_high_pct", hi);

@@ -22,6 +22,7 @@ struct dfig {
 struct dreg {
 	char *name;
 	uint64_t calls;
+	struct pmu__shist hist;	/* its calls' ns (PMU_HISTOGRAMS), or empty */
 	unsigned nfig;
 	struct dfig *fig;
 };

@@ -66,6 +66,30 @@ static struct dfig *per_call(struct dreg *r, const char *name, double m, double 
 	return f;
 }
 
+/*
+ * Region o's distribution (PMU_HISTOGRAMS), when it has one: its ns
+ * histogram kept for the Mann-Whitney U test, and figures ns_p50 ... ns_p99.9.
+ */
+static int dist_figures(struct dside *d, struct dreg *r, const struct pmu__json *o)
+{
+	static const double qs[] = { 0.5, 0.9, 0.99, 0.999 };
+	static const char *const names[] = { "ns_p50", "ns_p90", "ns_p99", "ns_p99.9" };
+	struct rep_ctx c = { d->path, "" };
+	struct rep_dist *dist;
+	int e;
+
+	rep_ctx_set(&c, r->name, NULL);
+	if ((e = rep_dist(&c, o, &dist)) < 0 || !dist)
+		return e;
+	r->hist = dist->h[0];
+	dist->h[0] = (struct pmu__shist){ 0 };
+	rep_dist_free(dist);
+	for (unsigned q = 0; q < 4; q++)
+		if (!add_fig(r, names[q], pmu__shist_quantile(&r->hist, qs[q])))
+			return tool_err(-ENOMEM, "out of memory");
+	return 0;
+}
+
 /* Region o of a report (merged: totals alone) into d, for the events ev[0..nev). */
 static int report_region(struct dside *d, const struct pmu__json *o, const char *const *ev, unsigned nev)
 {
@@ -99,7 +123,7 @@ static int report_region(struct dside *d, const struct pmu__json *o, const char 
 		if (pmu__json_double(&met->v[i], &v) && !add_fig(r, met->v[i].key, v))
 			return tool_err(-ENOMEM, "out of memory");
 	}
-	return 0;
+	return dist_figures(d, r, o);
 }
 
 static char *str_or_null(const struct pmu__json *o, const char *key)
@@ -262,6 +286,7 @@ void diff_free(struct dside *d)
 			free(d->reg[i].fig[k].name);
 		free(d->reg[i].fig);
 		free(d->reg[i].name);
+		pmu__shist_free(&d->reg[i].hist);
 	}
 	free(d->reg);
 	free(d->library);

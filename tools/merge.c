@@ -369,6 +369,7 @@ void merge_free(struct merge *m)
 		free(m->reg[i].min);
 		free(m->reg[i].max);
 		free(m->reg[i].pns);
+		merge_dist_free(&m->reg[i]);
 	}
 	for (unsigned i = 0; i < m->nproc; i++) {
 		free(m->proc[i].file);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "plugin.h"
+#include "report_read.h"
 
 /* The version of the merged report's json ("merged"), that merge_in.c reads back. */
 #define MERGE_FORMAT 1
@@ -51,6 +52,10 @@ struct mregion {
 	double ns_min, ns_max, *min, *max;	/* per call: the least and most of any process */
 	double *pns;		/* with keep_procs: each process's ns in it, by process index (NAN: none) */
 	unsigned npns;
+	/* merge_dist.c: the histograms of the processes that kept them */
+	unsigned hproc, hne;	/* those processes; the union's events hist has room for */
+	struct pmu__shist *hist;	/* 1 + hne: ns (summing ns, then each union event), then each union event */
+	unsigned *hcnt;		/* per union event: the processes whose histograms had it */
 };
 
 struct proc {
@@ -109,6 +114,13 @@ int npc_merge(struct npc *s, unsigned n, const struct npc *x);
 /* Per call ranges of x's events (per union event in ev) into region r, which n processes gave so far. */
 void range_merge(struct mregion *r, unsigned n, bool range, double ns_min, double ns_max, const double *min,
 		 const double *max, const int *ev, unsigned nev);
+
+/* A region's histograms d (a process's, or a merged report's) into r (merge_dist.c). 0 or -ENOMEM. */
+int merge_dist(struct merge *m, struct mregion *r, const struct rep_dist *d, unsigned in);
+void merge_dist_free(struct mregion *r);
+/* Its "dist" and "tail" json members, after its others; the table's section on every region's. */
+void merge_dist_json(FILE *f, const struct merge *m, const struct mregion *r);
+void merge_dist_table(FILE *f, const struct merge *m);
 
 /* Output (merge_out.c), with numbers as C writes them. */
 void merge_table(FILE *f, const struct merge *m);

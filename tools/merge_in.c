@@ -83,6 +83,7 @@ static int region(struct merge *m, struct rep_ctx *c, const struct pmu__json *o,
 	struct spread calls, ns, sev[nev ? nev : 1];
 	double min[nev ? nev : 1], max[nev ? nev : 1], ns_min = 0, ns_max = 0;
 	const char *name;
+	struct rep_dist *d;
 	struct mregion *r;
 	struct npc q;
 	uint64_t n, tot;
@@ -129,6 +130,11 @@ static int region(struct merge *m, struct rep_ctx *c, const struct pmu__json *o,
 	for (unsigned i = 0; i < nev; i++)
 		if (spread_merge(&r->ev[ev[i]], &sev[i]) < 0)
 			return BAD(c, o, "the sum of %.64s overflows", names[i]);
+	if ((e = rep_dist(c, o, &d)) < 0 || (d && (e = merge_dist(m, r, d, in)) < 0)) {
+		rep_dist_free(d);
+		return e;
+	}
+	rep_dist_free(d);
 	r->nproc += (unsigned)n;
 	return 0;
 }
@@ -298,6 +304,8 @@ static int add_plain(struct merge *m, const struct pmu__rep *r, unsigned in)
 			if (spread_merge(&mr->ev[map[i]], &(struct spread){ v, v, v, ip, ip, 1 }) < 0)
 				return overflow(m, r->path, x->name, map[i]);
 		}
+		if (x->dist && merge_dist(m, mr, x->dist, in) < 0)
+			return -ENOMEM;
 		mr->nproc++;
 	}
 	return 0;

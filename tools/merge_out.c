@@ -159,6 +159,7 @@ void merge_table(FILE *f, const struct merge *m)
 			fputc('\n', f);
 		}
 	}
+	merge_dist_table(f, m);
 }
 
 void merge_csv(FILE *f, const struct merge *m)
@@ -274,6 +275,7 @@ static void json_region(FILE *f, const struct merge *m, const struct mregion *r)
 		fputs(", \"max\": ", f);
 		json_events(f, m, r->max);
 	}
+	merge_dist_json(f, m, r);
 	fputc('}', f);
 }
 

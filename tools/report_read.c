@@ -249,7 +249,7 @@ static int region(struct rep_ctx *c, struct pmu__rep *r, const struct pmu__json 
 	g->calls = d[0];
 	g->ns = d[1];
 	memcpy(g->counts, d + 2, r->nev * sizeof(*d));
-	if ((e = ranges(c, r, o, g)) < 0 || (e = threads(c, r, o, g)) < 0)
+	if ((e = ranges(c, r, o, g)) < 0 || (e = threads(c, r, o, g)) < 0 || (e = rep_dist(c, o, &g->dist)) < 0)
 		return e;
 	return 0;
 }
@@ -370,6 +370,7 @@ void pmu__rep_free(struct pmu__rep *r)
 		free(r->reg[i].counts);
 		free(r->reg[i].min);
 		free(r->reg[i].max);
+		rep_dist_free(r->reg[i].dist);
 	}
 	free(r->reg);
 	free(r->ev);
@@ -406,4 +407,129 @@ int pmu__rep_read(const char *path, struct pmu__rep *r)
 	memset(r, 0, sizeof(*r));
 	r->path = path;
 	return rep_done(r, tool_err_lib(pmu__json_load(path, &r->doc)));
+}
+
+void rep_dist_free(struct rep_dist *d)
+{
+	for (unsigned i = 0; d && d->h && i <= d->n; i++)
+		pmu__shist_free(&d->h[i]);
+	if (d) {
+		free(d->h);
+		free(d->ev);
+	}
+	free(d);
+}
+
+/* Figure object fig's "buckets": [index, calls, then width - 2 sums] each, indices increasing, into h. */
+static int buckets(const struct rep_ctx *c, const struct pmu__json *fig, const char *what, unsigned width,
+		   struct pmu__shist *h)
+{
+	const struct pmu__json *b;
+	uint64_t x;
+	int e;
+
+	if ((e = rep_need(c, fig, "buckets", PMU_JSON_ARRAY, &b)) < 0)
+		return e;
+	h->nts = width - 2;
+	h->idx = malloc((b->n + 1) * sizeof(*h->idx));
+	h->cnt = malloc((b->n + 1) * sizeof(*h->cnt));
+	h->ts = malloc((b->n + 1) * (width - 2 + 1) * sizeof(*h->ts));
+	if (!h->idx || !h->cnt || !h->ts)
+		return tool_err(-ENOMEM, "%s: out of memory", c->path);
+	h->len = (unsigned)b->n;
+	for (size_t k = 0; k < b->n; k++) {
+		const struct pmu__json *v = &b->v[k];
+
+		if (v->type != PMU_JSON_ARRAY || v->n != width)
+			return BAD(c, v, "\"dist\": %s: bucket %zu is not an array of %u integers", what, k + 1, width);
+		for (unsigned j = 0; j < width; j++) {
+			if (!pmu__json_u64(&v->v[j], &x))
+				return BAD(c, v, "\"dist\": %s: bucket %zu: item %u is not a non-negative integer", what,
+					   k + 1, j + 1);
+			if (j == 0 && (x >= PMU_HIST_BUCKETS || (k && x <= h->idx[k - 1])))
+				return BAD(c, v, "\"dist\": %s: bucket %zu: index %llu is out of order or past %d", what,
+					   k + 1, (unsigned long long)x, PMU_HIST_BUCKETS - 1);
+			if (j == 1 && !x)
+				return BAD(c, v, "\"dist\": %s: bucket %zu has no calls", what, k + 1);
+			if (j == 0)
+				h->idx[k] = (uint32_t)x;
+			else if (j == 1)
+				h->cnt[k] = x;
+			else
+				h->ts[(size_t)(j - 2) * b->n + k] = x;
+		}
+	}
+	return 0;
+}
+
+/* The names of "events" into d. */
+static int dist_events(const struct rep_ctx *c, const struct pmu__json *dist, struct rep_dist *d)
+{
+	const struct pmu__json *ev;
+	int e;
+
+	if ((e = rep_need(c, dist, "events", PMU_JSON_ARRAY, &ev)) < 0)
+		return e;
+	if (ev->n > PMU_REP_EVENTS)
+		return BAD(c, ev, "\"dist\": \"events\" has %zu events (at most %d)", ev->n, PMU_REP_EVENTS);
+	d->n = (unsigned)ev->n;
+	d->ev = calloc(d->n + 1, sizeof(*d->ev));
+	d->h = calloc(d->n + 1, sizeof(*d->h));
+	if (!d->ev || !d->h)
+		return tool_err(-ENOMEM, "%s: out of memory", c->path);
+	for (unsigned i = 0; i < d->n; i++) {
+		if (ev->v[i].type != PMU_JSON_STRING || !ev->v[i].len || strlen(ev->v[i].s) != ev->v[i].len)
+			return BAD(c, &ev->v[i], "\"dist\": \"events\": item %u is not an event name", i + 1);
+		d->ev[i] = ev->v[i].s;
+	}
+	return 0;
+}
+
+static int dist_read(const struct rep_ctx *c, const struct pmu__json *dist, struct rep_dist *d)
+{
+	const struct pmu__json *v, *fig;
+	uint64_t np;
+	int e;
+
+	if ((e = rep_need(c, dist, "scheme", PMU_JSON_STRING, &v)) < 0)
+		return e;
+	if (strcmp(v->s, PMU_HIST_SCHEME))
+		return BAD(c, v, "\"dist\": histograms of scheme \"%.32s\"; this pmu reads \"" PMU_HIST_SCHEME "\"", v->s);
+	d->nproc = 1;
+	if ((v = pmu__json_get(dist, "processes")) && !(pmu__json_u64(v, &np) && np && np < 1u << 30))
+		return BAD(c, v, "\"dist\": \"processes\" is not a count of processes");
+	if (v)
+		d->nproc = (unsigned)np;
+	if ((e = dist_events(c, dist, d)) < 0 || (e = rep_need(c, dist, "ns", PMU_JSON_OBJECT, &fig)) < 0 ||
+	    (e = buckets(c, fig, "ns", 3 + d->n, &d->h[0])) < 0)
+		return e;
+	for (unsigned i = 0; i < d->n; i++) {
+		if ((e = rep_need(c, dist, d->ev[i], PMU_JSON_OBJECT, &fig)) < 0 ||
+		    (e = buckets(c, fig, d->ev[i], 2, &d->h[1 + i])) < 0)
+			return e;
+		if (pmu__shist_total(&d->h[1 + i]) != pmu__shist_total(&d->h[0]))
+			return BAD(c, fig, "\"dist\": %.64s: %llu calls, ns's %llu", d->ev[i],
+				   (unsigned long long)pmu__shist_total(&d->h[1 + i]),
+				   (unsigned long long)pmu__shist_total(&d->h[0]));
+	}
+	return 0;
+}
+
+int rep_dist(const struct rep_ctx *c, const struct pmu__json *o, struct rep_dist **out)
+{
+	const struct pmu__json *dist = pmu__json_get(o, "dist");
+	int e;
+
+	*out = NULL;
+	if (!dist || dist->type == PMU_JSON_NULL)
+		return 0;
+	if (dist->type != PMU_JSON_OBJECT)
+		return BAD(c, dist, "\"dist\" is %s, not an object", rep_type_names[dist->type]);
+	if (!(*out = calloc(1, sizeof(**out))))
+		return tool_err(-ENOMEM, "%s: out of memory", c->path);
+	if ((e = dist_read(c, dist, *out)) < 0) {
+		rep_dist_free(*out);
+		*out = NULL;
+	}
+	return e;
 }

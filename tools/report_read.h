@@ -3,6 +3,7 @@
 #ifndef PMU_TOOL_REPORT_READ_H
 #define PMU_TOOL_REPORT_READ_H
 
+#include "base/hist.h"
 #include "base/json.h"
 
 /* A region of a json report read back: its totals over threads. */
@@ -14,6 +15,19 @@ struct pmu__rep_region {
 	bool range;		/* per call ns_min, ns_max and min, max of each event, all given */
 	double ns_min, ns_max;
 	double *min, *max;	/* per event, when range */
+	struct rep_dist *dist;	/* or NULL: none kept */
+};
+
+/*
+ * A region's distribution read back (its "dist": PMU_HISTOGRAMS): the
+ * events whose sums it keeps, and histograms of ns (with the sums per
+ * bucket of ns and each of them) and of each of them.
+ */
+struct rep_dist {
+	unsigned nproc;		/* processes it is of: 1, or a merged report's "processes" */
+	unsigned n;
+	const char **ev;	/* into the document */
+	struct pmu__shist *h;	/* 1 + n */
 };
 
 /* A json report (pmu_report's) read back and checked; strings point into doc. */
@@ -70,6 +84,13 @@ int rep_need_u64(const struct rep_ctx *c, const struct pmu__json *obj, const cha
 int rep_need_name(const struct rep_ctx *c, const struct pmu__json *obj, const char *key, const char **out);
 /* An optional non-negative number (of member ev of object key, when ev): 0 absent or null, 1 read, -EINVAL. */
 int rep_opt_num(const struct rep_ctx *c, const struct pmu__json *obj, const char *key, const char *ev, double *out);
+/*
+ * Region object o's "dist" into *out (NULL when it has none): its scheme
+ * this library's, buckets in order and in range, every figure's histogram
+ * of as many calls. 0, or -EINVAL / -ENOMEM with a message.
+ */
+int rep_dist(const struct rep_ctx *c, const struct pmu__json *o, struct rep_dist **out);
+void rep_dist_free(struct rep_dist *d);
 /* "library": "libpmu M.m.p" of this major version. 0 or -EINVAL. */
 int rep_library(const struct rep_ctx *c, const struct pmu__json *obj, const char **lib, unsigned *major,
 		unsigned *minor, unsigned *patch);

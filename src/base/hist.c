@@ -85,7 +85,7 @@ int pmu__shist_add(struct pmu__shist *dst, const struct pmu__shist *src, const i
 		idx[k] = a < b ? a : b;
 		cnt[k] = (ii < dst->len ? dst->cnt[ii] : 0) + (jj < src->len ? src->cnt[jj] : 0);
 		for (unsigned e = 0; e < dst->nts; e++)
-			ts[e * cap + k] = ts_at(dst, e, ii) + ts_at(src, map ? (unsigned)map[e] : e, jj);
+			ts[e * cap + k] = ts_at(dst, e, ii) + (map && map[e] < 0 ? 0 : ts_at(src, map ? (unsigned)map[e] : e, jj));
 		i += ii == i, j += jj == j, k++;
 	}
 	/* The sums' rows at the length k, not cap. */
@@ -130,6 +130,22 @@ int pmu__shist_from(struct pmu__shist *h, const uint64_t *cnt, const uint64_t *c
 	for (unsigned e = 1; e < nts && k < len; e++)	/* fewer than counted: the rows at stride k */
 		memmove(h->ts + (size_t)e * k, h->ts + (size_t)e * len, k * sizeof(*h->ts));
 	h->len = k;
+	return 0;
+}
+
+int pmu__shist_widen(struct pmu__shist *h, unsigned nts)
+{
+	uint64_t *ts;
+
+	if (nts <= h->nts)
+		return 0;
+	if (h->len) {
+		if (!(ts = realloc(h->ts, (size_t)h->len * nts * sizeof(*ts))))
+			return -ENOMEM;
+		memset(ts + (size_t)h->len * h->nts, 0, (size_t)h->len * (nts - h->nts) * sizeof(*ts));
+		h->ts = ts;
+	}
+	h->nts = nts;
 	return 0;
 }
 

@@ -81,8 +81,8 @@ uint64_t pmu__shist_tail(const struct pmu__shist *h, uint64_t *from, double *tai
 
 /*
  * Adds src into dst (empty at first, with its nts set): the sums of src's
- * event map[e] into dst's event e (map NULL: e), for dst's nts events,
- * which src must have. 0 or -ENOMEM (dst as it was).
+ * figure map[e] into dst's figure e (map NULL: e, which src must have; -1:
+ * none, dst's stays), for dst's nts figures. 0 or -ENOMEM (dst as it was).
  */
 int pmu__shist_add(struct pmu__shist *dst, const struct pmu__shist *src, const int *map);
 
@@ -93,6 +93,9 @@ int pmu__shist_add(struct pmu__shist *dst, const struct pmu__shist *src, const i
  */
 int pmu__shist_from(struct pmu__shist *h, const uint64_t *cnt, const uint64_t *const *ts, unsigned nts,
 		    unsigned lo, unsigned hi);
+
+/* More summed figures for h (nts of them), the new ones 0. 0 or -ENOMEM. */
+int pmu__shist_widen(struct pmu__shist *h, unsigned nts);
 
 void pmu__shist_free(struct pmu__shist *h);
 

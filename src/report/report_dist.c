@@ -145,7 +145,12 @@ void pmu__dist_json(FILE *f, const struct pmu_results *s, const struct pmu__rent
 
 	if (!pmu__dist_tail(d, &t))
 		return;
-	fputs(", \"dist\": {\"scheme\": \"" PMU_HIST_SCHEME "\", \"ns\": {", f);
+	fputs(", \"dist\": {\"scheme\": \"" PMU_HIST_SCHEME "\", \"events\": [", f);
+	for (unsigned i = 0; i < s->n; i++) {
+		fputs(i ? ", " : "", f);
+		pmu__json_str(f, s->ev[i]);
+	}
+	fputs("], \"ns\": {", f);
 	json_hist(f, d, 0);
 	for (unsigned i = 0; i < s->n; i++) {
 		fputs("}, ", f);
