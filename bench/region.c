@@ -253,8 +253,8 @@ static int measure(const char *events, long n)
 
 /*
  * The same pairs with variable var set to value: traced (PMU_TRACE), each
- * call kept in the thread's buffer, or compensated (PMU_COMPENSATE): what
- * each costs a pair, beside the line above.
+ * call kept in the thread's buffer, compensated (PMU_COMPENSATE), or with
+ * histograms (PMU_HISTOGRAMS): what each costs a pair, beside the line above.
  */
 static void measure_with(const char *events, long n, const char *label, const char *var, const char *value)
 {
@@ -352,6 +352,7 @@ int main(int argc, char **argv)
 		measure("cycles", n);
 		measure_with("cycles", n, "  traced (PMU_TRACE)", "PMU_TRACE", "/dev/null");
 		measure_with("cycles", n, "  compensated (PMU_COMPENSATE)", "PMU_COMPENSATE", "1");
+		measure_with("cycles", n, "  histograms (PMU_HISTOGRAMS)", "PMU_HISTOGRAMS", "1");
 		if (l4)
 			measure(l4, n);
 	}
@@ -359,5 +360,6 @@ int main(int argc, char **argv)
 		measure(sw[i], n);
 	measure_with(sw[0], n, "  traced (PMU_TRACE)", "PMU_TRACE", "/dev/null");
 	measure_with(sw[0], n, "  compensated (PMU_COMPENSATE)", "PMU_COMPENSATE", "1");
+	measure_with(sw[0], n, "  histograms (PMU_HISTOGRAMS)", "PMU_HISTOGRAMS", "1");
 	return 0;
 }
