@@ -174,12 +174,12 @@ void merge_dist_table(FILE *f, const struct merge *m)
 			fputc('\n', f);
 		}
 		fprintf(f, "slowest 1%% of %s (%u process%s): %" PRIu64 " calls from %" PRIu64 " ns; per call, theirs "
-			"against the others': ns %.1f against %.1f", e, r->hproc, r->hproc == 1 ? "" : "es", calls, from,
-			tail[0], rest[0]);
+			"against the others':", e, r->hproc, r->hproc == 1 ? "" : "es", calls, from);
+		pmu__hist_tail_text(f, "ns", tail[0], rest[0], true);
 		for (unsigned k = 0; k < m->ncommon; k++)
 			if (dist_has(r, m->common[k]))
-				fprintf(f, ", %s %.1f against %.1f", pmu__report_esc(e2, m->ev[m->common[k]]),
-					tail[1 + m->common[k]], rest[1 + m->common[k]]);
-		fputc('\n', f);
+				pmu__hist_tail_text(f, m->ev[m->common[k]], tail[1 + m->common[k]], rest[1 + m->common[k]],
+						   false);
+		fputs(" (of the events every process with histograms counted)\n", f);
 	}
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/atomic.h"
+#include "base/escape.h"
 #include "base/hist.h"
 
 uint64_t pmu__shist_total(const struct pmu__shist *h)
@@ -155,4 +156,15 @@ void pmu__shist_free(struct pmu__shist *h)
 	free(h->cnt);
 	free(h->ts);
 	*h = (struct pmu__shist){ .nts = h->nts };
+}
+
+void pmu__hist_tail_text(FILE *f, const char *name, double tail, double rest, bool first)
+{
+	char e[PMU_ESC_SIZE];
+
+	fprintf(f, "%s%s %.1f against ", first ? " " : ", ", pmu__report_esc(e, name), tail);
+	if (isnan(rest))
+		fputs("none", f);
+	else
+		fprintf(f, "%.1f", rest);
 }

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define PMU_HIST_SUB 6		/* 2^6 buckets per power of 2 from 128 up (the masks below assume 6) */
 #define PMU_HIST_BUCKETS ((65 - PMU_HIST_SUB) << PMU_HIST_SUB)	/* 3,776: 128 exact, 57 powers of 2 by 64 */
@@ -93,6 +94,9 @@ int pmu__shist_add(struct pmu__shist *dst, const struct pmu__shist *src, const i
  */
 int pmu__shist_from(struct pmu__shist *h, const uint64_t *cnt, const uint64_t *const *ts, unsigned nts,
 		    unsigned lo, unsigned hi);
+
+/* The tables' " NAME TAIL against REST" of one figure of the tail (REST NAN: "none"), after ',' unless first. */
+void pmu__hist_tail_text(FILE *f, const char *name, double tail, double rest, bool first);
 
 /* More summed figures for h (nts of them), the new ones 0. 0 or -ENOMEM. */
 int pmu__shist_widen(struct pmu__shist *h, unsigned nts);

@@ -199,9 +199,13 @@ static inline __attribute__((always_inline)) void add_call(struct pmu__region_th
 	t->sp = frame_down(fr, t->n);
 }
 
-/* The usual call's update: the region not nested in itself, no report holding the figures, no times. */
+/*
+ * The usual call's update: the region not nested in itself, no report
+ * holding the figures, no times; into its histograms too when hist (a
+ * constant, and a->h set).
+ */
 static inline __attribute__((always_inline)) void hot_update(struct pmu__acc *a, const struct pmu__frame *fr,
-							     uint64_t ns, const uint64_t *v1, unsigned n)
+							     uint64_t ns, const uint64_t *v1, unsigned n, bool hist)
 {
 	uint64_t seq = pmu_seq_write_begin(&a->seq);	/* no report holds the figures: add_call_hot() looked */
 
@@ -209,6 +213,8 @@ static inline __attribute__((always_inline)) void hot_update(struct pmu__acc *a,
 	PMU_UNROLL
 	for (unsigned i = 0; i < n; i++)
 		fig_add(&a->f[1 + i], pmu__ev_delta(fr->v[i], v1[i]));
+	if (hist)
+		pmu__hblk_add(a->h, n, ns, fr->v, v1);
 	fig_close(a, seq);
 	a->depth = 0;
 }
@@ -224,17 +230,27 @@ static __attribute__((noinline)) int add_call_other(struct pmu__region_thr *t, s
 	return 0;
 }
 
-/* add_call() of the one-sequence read's values v1 (t->scratch) when add_call_hot() cannot; a traced usual call kept. */
+/*
+ * add_call() of the one-sequence read's values v1 (t->scratch) when
+ * add_call_hot() cannot; the usual call traced, or into its histograms,
+ * kept short.
+ */
 static __attribute__((noinline)) int add_call_rare(struct pmu__region_thr *t, struct pmu__frame *fr, uint64_t ns,
 						   uint64_t *v1, unsigned n, unsigned kind)
 {
-	if (!t->comp_on && !t->hist && t->trace && fr->a->depth == 1 && !PMU_READ_ONCE(t->hold)) {
-		hot_update(fr->a, fr, ns, v1, n);
-		pmu__trace_add(t, fr, ns, v1, n);
-		t->sp = frame_down(fr, n);
-		return 0;
+	struct pmu__acc *a = fr->a;
+
+	if (t->comp_on || a->depth != 1 || PMU_READ_ONCE(t->hold) || (t->hist && t->trace))
+		return add_call_other(t, fr, ns, v1, n, kind);
+	if (t->hist && a->h) {
+		hot_update(a, fr, ns, v1, n, true);
+	} else {
+		hot_update(a, fr, ns, v1, n, false);
+		if (t->trace)
+			pmu__trace_add(t, fr, ns, v1, n);
 	}
-	return add_call_other(t, fr, ns, v1, n, kind);
+	t->sp = frame_down(fr, n);
+	return 0;
 }
 
 /*
@@ -256,7 +272,7 @@ static inline __attribute__((always_inline)) int add_call_hot(struct pmu__region
 			t->scratch[i] = v1[i];
 		return add_call_rare(t, fr, ns, t->scratch, n, kind);
 	}
-	hot_update(a, fr, ns, v1, n);
+	hot_update(a, fr, ns, v1, n, false);
 	t->sp = frame_down(fr, n);
 	return 0;
 }

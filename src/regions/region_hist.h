@@ -35,10 +35,9 @@ static inline uint64_t *pmu__hblk_row(const struct pmu__hblk *h, unsigned n, uns
 #define pmu__hblk_cnt(h, n, f) pmu__hblk_row(h, n, f)
 #define pmu__hblk_ts(h, n, f) pmu__hblk_row(h, n, (n) + 1 + (f))
 
-static inline void pmu__hblk_one(struct pmu__hblk *h, unsigned n, unsigned f, unsigned b)
+/* One value in bucket b of figure f, whose counters are c. */
+static inline void pmu__hblk_one(struct pmu__hblk *h, uint64_t *c, unsigned f, unsigned b)
 {
-	uint64_t *c = pmu__hblk_cnt(h, n, f);
-
 	PMU_SEQ_ST(c[b], c[b] + 1);
 	if (unlikely(!h->r[f].end || b < h->r[f].lo))
 		PMU_SEQ_ST(h->r[f].lo, b);
@@ -46,21 +45,22 @@ static inline void pmu__hblk_one(struct pmu__hblk *h, unsigned n, unsigned f, un
 		PMU_SEQ_ST(h->r[f].end, b + 1);
 }
 
-/* A call of ns, its events from v0 to v1 (deltas as pmu__ev_delta()), into h: inside the region's seqcount. */
+/* A call of ns, its events from v0 to v1 (deltas as pmu__ev_delta(); v0 NULL: v1 are the deltas), into h: inside the region's seqcount. */
 static inline void pmu__hblk_add(struct pmu__hblk *h, unsigned n, uint64_t ns, const uint64_t *v0,
 				 const uint64_t *v1)
 {
 	unsigned b0 = pmu__hist_bucket(ns);
-	uint64_t *ts = pmu__hblk_ts(h, n, 0);
+	uint64_t *c = pmu__hblk_cnt(h, n, 0), *ts = c + (size_t)(n + 1) * PMU_HIST_BUCKETS + b0;
 
-	pmu__hblk_one(h, n, 0, b0);
-	PMU_SEQ_ST(ts[b0], ts[b0] + ns);
+	pmu__hblk_one(h, c, 0, b0);
+	PMU_SEQ_ST(*ts, *ts + ns);
 	for (unsigned i = 0; i < n; i++) {
-		uint64_t d = v1[i] > v0[i] ? v1[i] - v0[i] : 0;
+		uint64_t d = !v0 ? v1[i] : v1[i] > v0[i] ? v1[i] - v0[i] : 0;
 
-		ts = pmu__hblk_ts(h, n, 1 + i);
-		pmu__hblk_one(h, n, 1 + i, pmu__hist_bucket(d));
-		PMU_SEQ_ST(ts[b0], ts[b0] + d);
+		c += PMU_HIST_BUCKETS;
+		ts += PMU_HIST_BUCKETS;
+		pmu__hblk_one(h, c, 1 + i, pmu__hist_bucket(d));
+		PMU_SEQ_ST(*ts, *ts + d);
 	}
 }
 

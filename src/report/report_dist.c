@@ -67,10 +67,9 @@ void pmu__dist_table(FILE *f, const struct pmu_results *s)
 		if (!pmu__dist_tail(pmu__results_ent(s, -1, id), &t))
 			continue;
 		fprintf(f, "slowest 1%% of %s: %" PRIu64 " call%s from %" PRIu64 " ns; per call, theirs against the "
-			"others': ns %.1f against %.1f", pmu__report_esc(e, s->reg[id]), t.calls, t.calls == 1 ? "" : "s",
-			t.from, tail[0], rest[0]);
-		for (unsigned i = 1; i <= s->n; i++)
-			fprintf(f, ", %s %.1f against %.1f", pmu__report_esc(e2, s->ev[i - 1]), tail[i], rest[i]);
+			"others':", pmu__report_esc(e, s->reg[id]), t.calls, t.calls == 1 ? "" : "s", t.from);
+		for (unsigned i = 0; i <= s->n; i++)
+			pmu__hist_tail_text(f, i ? s->ev[i - 1] : "ns", tail[i], rest[i], i == 0);
 		fputc('\n', f);
 	}
 }
