@@ -288,6 +288,28 @@ int pmu_region_compensate(int on);
 int pmu_region_histograms(int on);
 
 /*
+ * Tasks (since 0.7): a unit of work that stops on one thread and goes on
+ * on another (a request handed between threads, a coroutine).
+ * pmu_task_begin() starts one in region name on the calling thread: it
+ * runs there. pmu_task_suspend(), on the thread it runs on, ends its
+ * interval; pmu_task_resume() starts another on the calling thread.
+ * pmu_task_end(), on the thread it runs on or while it is suspended, adds
+ * it as one call of region name in the calling thread's figures (and
+ * histograms): ns and each event summed over its intervals alone, never
+ * the time it waited, and frees it. pmu_task_read() gives those sums so
+ * far (the running interval's too, on its thread): ns into *ns, at most n
+ * events into values; the number of events. A task is used by one thread
+ * at a time, like the work it stands for. 0 or -errno (begin: NULL and
+ * errno), the message naming the region and the threads.
+ */
+struct pmu_task;	/* opaque */
+struct pmu_task *pmu_task_begin(const char *name);
+int pmu_task_suspend(struct pmu_task *task);
+int pmu_task_resume(struct pmu_task *task);
+int pmu_task_end(struct pmu_task *task);
+int pmu_task_read(const struct pmu_task *task, uint64_t *ns, uint64_t *values, unsigned n);
+
+/*
  * Writes every region's figures, per thread and in total, with derived
  * metrics (IPC, miss ratios, ns per call) when the events allow, as
  * format "table" (NULL too), "csv" or "json". Safe while threads run.

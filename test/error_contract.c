@@ -128,7 +128,8 @@ int main(void)
 	struct pmu_reading rd[2];
 	uint64_t v[2], w;
 	const char *why, *const *names;
-	double scale;
+	double scale, q;
+	struct pmu_task *task;
 	const struct pmu_counter *c;
 	struct pmu_results *res;
 	struct pmu_region_result rr = { .size = sizeof(rr) };
@@ -260,6 +261,26 @@ int main(void)
 	arm(); failed("pmu_results_thread", pmu_results_thread(res, 99, &tr), EINVAL, "out of range");
 	tr.size = 0;
 	arm(); failed("pmu_results_thread", pmu_results_thread(res, 0, &tr), EINVAL, "size");
+	arm(); failed("pmu_results_quantile", pmu_results_quantile(res, 0, -1, 0, 0.5, &q), ENOENT, "PMU_HISTOGRAMS");
+	arm(); failed("pmu_results_tail", pmu_results_tail(res, 0, -1, 0, &w, &q, &q), ENOENT, "PMU_HISTOGRAMS");
+	pmu_results_free(res);
+	arm(); failed("pmu_region_histograms", pmu_region_histograms(-1), EINVAL, "pmu_region_histograms");
+	SUCCEEDS(pmu_region_histograms(1) == 0);
+	SUCCEEDS((task = pmu_task_begin("task")) != NULL);
+	arm(); failed("pmu_task_resume", pmu_task_resume(task), EINVAL, "task");
+	SUCCEEDS(pmu_task_suspend(task) == 0);
+	arm(); failed("pmu_task_suspend", pmu_task_suspend(task), EINVAL, "suspended");
+	SUCCEEDS(pmu_task_read(task, &w, v, 2) == 2);
+	SUCCEEDS(pmu_task_resume(task) == 0);
+	SUCCEEDS(pmu_task_end(task) == 0);
+	arm(); FAILED_PTR("pmu_task_begin", pmu_task_begin(NULL) == NULL, EINVAL, "pmu_task_begin");
+	arm(); failed("pmu_task_end", pmu_task_end(NULL), EINVAL, "pmu_task_end");
+	arm(); failed("pmu_task_read", pmu_task_read(NULL, &w, v, 2), EINVAL, "pmu_task_read");
+	SUCCEEDS((res = pmu_results_take()) != NULL);
+	SUCCEEDS(pmu_results_quantile(res, 2, -1, 0, 0.5, &q) == 0);	/* "task": outer, inner, then it */
+	SUCCEEDS(pmu_results_tail(res, 2, -1, 0, &w, &q, &q) == 0);
+	arm(); failed("pmu_results_quantile", pmu_results_quantile(res, 2, -1, 0, 2, &q), EINVAL, "q 2");
+	arm(); failed("pmu_results_tail", pmu_results_tail(res, 2, -1, 9, &w, &q, &q), EINVAL, "out of range");
 	pmu_results_free(res);
 	pmu_close(s);
 

@@ -1002,3 +1002,52 @@ PMU_API int pmu_region_histograms(int on)
 	t->rare = t->trace != NULL || t->comp_on || on;
 	return 0;
 }
+
+/* ---- Tasks (task.c): a unit of work's intervals read on whichever thread ran them, added as one call ---- */
+
+int pmu__task_read(const char *who, const char *name, int *id, uint64_t *values, uint64_t *ns)
+{
+	struct pmu__region_thr *t;
+	struct pmu__thr *thr;
+	int r = pmu__thr_current(&thr);
+
+	if (r < 0)
+		return r;
+	if (!(t = thr->upper)) {
+		if (!(t = rec_new(thr)))
+			return pmu__err(-ENOMEM, "%s: out of memory", who);
+		pmu__comp_start(t, cal_pairs);
+	}
+	if (name && (*id = region_id(t, name, 1)) < 0)
+		return *id;
+	if ((r = read_into(t, values, PMU_REGION_DEPTH)) != 0)
+		return r < 0 ? r : pmu__err(-EINVAL, "%s: the thread's counters were its parent's (fork): read "
+					    "again", who);
+	*ns = pmu__mono_ns();
+	return 0;
+}
+
+int pmu__task_add(const char *who, unsigned id, uint64_t ns, const uint64_t *sums)
+{
+	struct pmu__region_thr *t;
+	struct pmu__thr *thr;
+	struct pmu__acc *a;
+	unsigned n;
+	uint64_t seq;
+	int r = pmu__thr_current(&thr);
+
+	if (r < 0)
+		return r;
+	t = thr->upper;	/* made by the task's last read on this thread, or before */
+	if (!t || !(a = acc_of(thr, t, id, who)))
+		return t ? -ENOMEM : pmu__err(-EINVAL, "%s: the thread has no regions", who);
+	n = t->n;
+	seq = fig_open(t, a);
+	fig_add(&a->f[0], ns);
+	for (unsigned i = 0; i < n; i++)
+		fig_add(&a->f[1 + i], sums[i]);
+	if (t->hist && a->h)
+		pmu__hblk_add(a->h, n, ns, NULL, sums);
+	fig_close(a, seq);
+	return 0;
+}

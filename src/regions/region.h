@@ -239,6 +239,16 @@ int pmu__comp_switch(struct pmu__region_thr *t, int on, pmu__cal_pairs pairs);
 /* Whether thread record thr's calls are compensated now; its costs into cost (2 * (n + 1), in 64ths) when so. */
 bool pmu__region_comp(const struct pmu__thr *thr, uint64_t *cost);
 
+/*
+ * Tasks (task.c). The calling thread's counters into values (its n) and
+ * CLOCK_MONOTONIC into *ns, its region record made when it has none; with
+ * name, the region's id into *id (interned). And one call of ns and the
+ * events' sums added to region id in the calling thread, into its
+ * histograms too. 0 or -errno (message set, naming who).
+ */
+int pmu__task_read(const char *who, const char *name, int *id, uint64_t *values, uint64_t *ns);
+int pmu__task_add(const char *who, unsigned id, uint64_t ns, const uint64_t *sums);
+
 /* Ends every open region of the calling thread down to depth 0 (zero-code exit). */
 int pmu__region_end_all(void);
 
