@@ -5,7 +5,9 @@
  * alive at a time), then forks 9 times; each child makes one region pair
  * and exits. Printed per N: the median ns from fork() in the parent to the
  * end of the child's first pair (the fork itself, the library's child
- * handler, the pair), and the parent's RSS. Figures only, never compared.
+ * handler, the pair), and the parent's RSS; and the churn's time per
+ * thread beside as many threads that never call libpmu (a thread's first
+ * use and exit). Figures only, never compared.
  *   bench/fork [N...]   (default 10 100 1000 10000)
  */
 #include <pmu.h>
@@ -31,14 +33,15 @@ static uint64_t now(void)
 
 static void *one_pair(void *arg)
 {
-	(void)arg;
+	if (arg)	/* a thread that never calls libpmu: the churn's own cost */
+		return NULL;
 	pmu_region_begin("churn");
 	pmu_region_end("churn");
 	return NULL;
 }
 
-/* n threads, at most 64 alive at once. */
-static int churn(long n)
+/* n threads (plain: without a region pair), at most 64 alive at once. */
+static int churn(long n, void *plain)
 {
 	pthread_t t[64];
 
@@ -46,7 +49,7 @@ static int churn(long n)
 		int k = n - done < 64 ? (int)(n - done) : 64;
 
 		for (int i = 0; i < k; i++)
-			if (pthread_create(&t[i], NULL, one_pair, NULL))
+			if (pthread_create(&t[i], NULL, one_pair, plain))
 				return -1;
 		for (int i = 0; i < k; i++)
 			pthread_join(t[i], NULL);
@@ -101,11 +104,20 @@ int main(int argc, char **argv)
 	       "first pair, median of %d\n", FORKS);
 	for (int a = 0; a < (argc > 1 ? argc - 1 : 4); a++) {
 		long n = argc > 1 ? atol(argv[a + 1]) : dflt[a];
-		uint64_t ns[FORKS];
+		uint64_t ns[FORKS], t0, t1, t2;
 		struct rusage ru;
 
-		if (n < total || churn(n - total) < 0)
+		t0 = now();
+		if (n < total || churn(n - total, NULL) < 0)
 			return 1;
+		t1 = now();
+		churn(n - total, "plain");
+		t2 = now();
+		if (n > total)	/* a thread's first use of libpmu (its counters, its records) and its exit (the fold) */
+			printf("  %6ld threads: %.1f us a thread with one region pair, %.1f us without: +%.1f us\n",
+			       n - total, (double)(t1 - t0) / 1e3 / (double)(n - total),
+			       (double)(t2 - t1) / 1e3 / (double)(n - total), ((double)(t1 - t0) - (double)(t2 - t1)) /
+			       1e3 / (double)(n - total));
 		total = n;
 		for (int f = 0; f < FORKS; f++)
 			ns[f] = fork_once();
