@@ -130,6 +130,11 @@ void pmu__print(enum pmu_print_level level, const char *fmt, ...) __attribute__(
 const char *pmu__getenv(const char *name);
 /* Whether this process runs with AT_SECURE. */
 bool pmu__secure(void);
+/*
+ * A switch in the environment, name=1 on, 0 or unset or empty off; another
+ * value is said once (*said) on standard error, with what off means, and off.
+ */
+bool pmu__env_switch(const char *name, bool *said, const char *off);
 
 /*
  * error.c: the size rule of every struct a caller sizes (struct pmu_opts,

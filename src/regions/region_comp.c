@@ -19,7 +19,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "base/format.h"	/* pmu__show() */
 #include "regions/region_int.h"
 #include "counters/set.h"
 
@@ -33,19 +32,8 @@ static bool said_env, said_fail;
 static bool wanted(void)
 {
 	int d = PMU_READ_ONCE(comp_default);
-	const char *v;
 
-	if (d >= 0)
-		return d;
-	v = pmu__getenv("PMU_COMPENSATE");
-	if (!v || !*v || !strcmp(v, "0"))
-		return false;
-	if (!strcmp(v, "1"))
-		return true;
-	if (PMU_ONCE(said_env))
-		pmu__print(PMU_PRINT_WARN, "libpmu: PMU_COMPENSATE=%s: neither 1 (on) nor 0 (off): regions are not "
-			   "compensated\n", pmu__show(&(struct pmu__shown){ 0 }, v, strlen(v)));
-	return false;
+	return d >= 0 ? d : pmu__env_switch("PMU_COMPENSATE", &said_env, "regions are not compensated");
 }
 
 /*

@@ -3,7 +3,6 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "base/format.h"	/* pmu__show() */
 #include "regions/region_hist.h"
 
 static int hist_default = -1;	/* atomic: pmu_region_histograms()'s last, -1: none (PMU_HISTOGRAMS) */
@@ -11,7 +10,7 @@ static bool said_env;
 
 struct pmu__hblk *pmu__hblk_new(unsigned n)
 {
-	size_t bytes = (size_t)((char *)pmu__hblk_row(NULL, n, 2 * n + 2) - (char *)NULL);
+	size_t bytes = pmu__hblk_head(n) + (2 * (size_t)n + 2) * PMU_HIST_BUCKETS * sizeof(uint64_t);
 	/* Mapped, not allocated: untouched pages cost no memory, and most buckets are never touched. */
 	struct pmu__hblk *h = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
@@ -78,19 +77,8 @@ int pmu__hblk_copy(const struct pmu__hblk *h, unsigned n, struct pmu__shist *out
 bool pmu__hist_wanted(void)
 {
 	int d = PMU_READ_ONCE(hist_default);
-	const char *v;
 
-	if (d >= 0)
-		return d;
-	v = pmu__getenv("PMU_HISTOGRAMS");
-	if (!v || !*v || !strcmp(v, "0"))
-		return false;
-	if (!strcmp(v, "1"))
-		return true;
-	if (PMU_ONCE(said_env))
-		pmu__print(PMU_PRINT_WARN, "libpmu: PMU_HISTOGRAMS=%s: neither 1 (on) nor 0 (off): regions keep no "
-			   "histograms\n", pmu__show(&(struct pmu__shown){ 0 }, v, strlen(v)));
-	return false;
+	return d >= 0 ? d : pmu__env_switch("PMU_HISTOGRAMS", &said_env, "regions keep no histograms");
 }
 
 void pmu__hist_set_default(bool on)

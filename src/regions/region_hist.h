@@ -24,11 +24,15 @@ struct pmu__hblk {
 	} r[];			/* per figure; the counters follow, 64-aligned */
 };
 
+/* The bytes before the counters, for n events. */
+static inline size_t pmu__hblk_head(unsigned n)
+{
+	return (sizeof(struct pmu__hblk) + (n + 1) * sizeof(((struct pmu__hblk *)0)->r[0]) + 63) & ~(size_t)63;
+}
+
 static inline uint64_t *pmu__hblk_row(const struct pmu__hblk *h, unsigned n, unsigned row)
 {
-	size_t head = (sizeof(*h) + (n + 1) * sizeof(h->r[0]) + 63) & ~(size_t)63;
-
-	return (uint64_t *)((char *)h + head) + (size_t)row * PMU_HIST_BUCKETS;
+	return (uint64_t *)((char *)h + pmu__hblk_head(n)) + (size_t)row * PMU_HIST_BUCKETS;
 }
 
 /* Figure f's counters (0: ns, 1 + i: event i), and figure f's sums per ns bucket. */
