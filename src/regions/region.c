@@ -1005,7 +1005,7 @@ PMU_API int pmu_region_histograms(int on)
 
 /* ---- Tasks (task.c): a unit of work's intervals read on whichever thread ran them, added as one call ---- */
 
-int pmu__task_read(const char *who, const char *name, int *id, uint64_t *values, uint64_t *ns)
+int pmu__region_task_read(const char *who, const char *name, int *id, uint64_t *values, uint64_t *ns)
 {
 	struct pmu__region_thr *t;
 	struct pmu__thr *thr;
@@ -1027,7 +1027,7 @@ int pmu__task_read(const char *who, const char *name, int *id, uint64_t *values,
 	return 0;
 }
 
-int pmu__task_add(const char *who, unsigned id, uint64_t ns, const uint64_t *sums)
+int pmu__region_task_add(const char *who, unsigned id, uint64_t ns, const uint64_t *sums)
 {
 	struct pmu__region_thr *t;
 	struct pmu__thr *thr;

@@ -246,8 +246,8 @@ bool pmu__region_comp(const struct pmu__thr *thr, uint64_t *cost);
  * events' sums added to region id in the calling thread, into its
  * histograms too. 0 or -errno (message set, naming who).
  */
-int pmu__task_read(const char *who, const char *name, int *id, uint64_t *values, uint64_t *ns);
-int pmu__task_add(const char *who, unsigned id, uint64_t ns, const uint64_t *sums);
+int pmu__region_task_read(const char *who, const char *name, int *id, uint64_t *values, uint64_t *ns);
+int pmu__region_task_add(const char *who, unsigned id, uint64_t ns, const uint64_t *sums);
 
 /* Ends every open region of the calling thread down to depth 0 (zero-code exit). */
 int pmu__region_end_all(void);

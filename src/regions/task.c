@@ -2,7 +2,7 @@
 /*
  * Tasks (pmu.h): a unit of work's counts summed over the intervals it ran,
  * on whichever threads, then added to its region as one call by the thread
- * that ends it (region.c's pmu__task_read() and pmu__task_add()). A task is
+ * that ends it (region.c's pmu__region_task_read() and pmu__region_task_add()). A task is
  * the caller's to hand between threads, one at a time: it holds no lock.
  */
 #include <errno.h>
@@ -51,7 +51,7 @@ static int here(const struct pmu_task *task, const char *who)
 static int close_interval(struct pmu_task *task, const char *who)
 {
 	uint64_t v[task->n + 1], ns;
-	int id, r = pmu__task_read(who, NULL, &id, v, &ns);
+	int id, r = pmu__region_task_read(who, NULL, &id, v, &ns);
 
 	if (r < 0)
 		return r;
@@ -65,7 +65,7 @@ static int close_interval(struct pmu_task *task, const char *who)
 /* A new interval of task on the calling thread. 0 or -errno. */
 static int open_interval(struct pmu_task *task, const char *who, const char *name)
 {
-	int id, r = pmu__task_read(who, name, &id, task->v0, &task->t0);
+	int id, r = pmu__region_task_read(who, name, &id, task->v0, &task->t0);
 
 	if (r < 0)
 		return r;
@@ -130,7 +130,7 @@ PMU_API int pmu_task_end(struct pmu_task *task)
 		return pmu__err(-EINVAL, "pmu_task_end: the task is NULL");
 	if (task->on && (r = close_interval(task, "pmu_task_end")) < 0)
 		return r;
-	r = pmu__task_add(pmu__region_name(task->id), task->id, task->ns, task->sum);
+	r = pmu__region_task_add(pmu__region_name(task->id), task->id, task->ns, task->sum);
 	free(task);
 	return r;
 }
@@ -147,7 +147,7 @@ PMU_API int pmu_task_read(const struct pmu_task *task, uint64_t *ns, uint64_t *v
 		values[i] = task->sum[i];
 	if (!task->on || task->on != self())	/* suspended, or running elsewhere: its closed intervals */
 		return (int)task->n;
-	if ((r = pmu__task_read("pmu_task_read", NULL, &id, v, &now)) < 0)
+	if ((r = pmu__region_task_read("pmu_task_read", NULL, &id, v, &now)) < 0)
 		return r;
 	*ns += now - task->t0;
 	for (unsigned i = 0; i < n && i < task->n; i++)
