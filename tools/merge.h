@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "plugin.h"
 #include "report_read.h"
@@ -117,7 +118,15 @@ void range_merge(struct mregion *r, unsigned n, bool range, double ns_min, doubl
 
 /* A region's histograms d (a process's, or a merged report's) into r (merge_dist.c). 0 or -ENOMEM. */
 int merge_dist(struct merge *m, struct mregion *r, const struct rep_dist *d, unsigned in);
-void merge_dist_free(struct mregion *r);
+
+/* Frees r's histograms (inline: merge.c's merge_free() calls merge_dist.c nothing, which calls merge.c). */
+static inline void merge_dist_free(struct mregion *r)
+{
+	for (unsigned i = 0; r->hist && i <= r->hne; i++)
+		pmu__shist_free(&r->hist[i]);
+	free(r->hist);
+	free(r->hcnt);
+}
 /* Its "dist" and "tail" json members, after its others; the table's section on every region's. */
 void merge_dist_json(FILE *f, const struct merge *m, const struct mregion *r);
 void merge_dist_table(FILE *f, const struct merge *m);

@@ -67,14 +67,6 @@ int merge_dist(struct merge *m, struct mregion *r, const struct rep_dist *d, uns
 	return 0;
 }
 
-void merge_dist_free(struct mregion *r)
-{
-	for (unsigned i = 0; r->hist && i <= r->hne; i++)
-		pmu__shist_free(&r->hist[i]);
-	free(r->hist);
-	free(r->hcnt);
-}
-
 /* Whether union event e's histogram and sums cover every process with histograms in r. */
 static bool dist_has(const struct mregion *r, unsigned e)
 {
