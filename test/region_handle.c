@@ -13,20 +13,10 @@
 
 #include "pmu.h"
 #include "test.h"
+#include "results_index.h"
 
 #define THREADS 4
 #define ROUNDS 100
-
-static unsigned region_index(const struct pmu_results *r, const char *name)
-{
-	const char *const *names;
-	unsigned n = pmu_results_regions(r, &names);
-
-	for (unsigned i = 0; i < n; i++)
-		if (!strcmp(names[i], name))
-			return i;
-	return ~0u;
-}
 
 /* How many regions of the snapshot are called name: one, whatever the calls. */
 static unsigned named(const struct pmu_results *r, const char *name)

@@ -18,21 +18,11 @@
 
 #include "pmu.h"
 #include "test.h"
+#include "results_index.h"
 #include "regions/results.h"
 
 #define PF 2	/* page-faults: figure 2 (event 1; task-clock is event 0) */
 #define CHURN 300	/* short threads: past the 256 exited the thread layer keeps, so some are folded */
-
-static unsigned region_index(const struct pmu_results *r, const char *name)
-{
-	const char *const *names;
-	unsigned n = pmu_results_regions(r, &names);
-
-	for (unsigned i = 0; i < n; i++)
-		if (!strcmp(names[i], name))
-			return i;
-	return ~0u;
-}
 
 static void *one_call(void *arg)
 {

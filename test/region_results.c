@@ -15,19 +15,9 @@
 
 #include "pmu.h"
 #include "test.h"
+#include "results_index.h"
 
 #define PF 1	/* page-faults, event 1 */
-
-static unsigned region_index(const struct pmu_results *r, const char *name)
-{
-	const char *const *names;
-	unsigned n = pmu_results_regions(r, &names);
-
-	for (unsigned i = 0; i < n; i++)
-		if (!strcmp(names[i], name))
-			return i;
-	return ~0u;
-}
 
 static int get(const struct pmu_results *r, const char *name, int thread, struct pmu_region_result *out)
 {
