@@ -91,6 +91,7 @@ struct widths {
 static void report_rows(FILE *f, const struct pmu_results *s, const struct widths *w)
 {
 	char lab[96], e[PMU_ESC_SIZE], nm[PMU_ESC_SIZE], why[PMU_ESC_SIZE];
+	bool dist = !w && pmu__dist_any(s);	/* csv's distribution columns: once, not per row */
 
 	for (unsigned id = 0; id < s->nreg; id++) {
 		const struct pmu__rent *tot = ENT(s, -1, id);
@@ -146,7 +147,7 @@ static void report_rows(FILE *f, const struct pmu_results *s, const struct width
 				fputs(",<not supported>", f);
 			if (!w && s->ncomp)
 				fprintf(f, ",%" PRIu64, d->clamped);
-			if (!w)
+			if (dist)
 				pmu__dist_csv_row(f, s, d);
 			for (unsigned i = 0; w && w->run && i < s->n; i++)
 				fprintf(f, " %*.2f", (int)w->run[i], d->pct[1 + i]);

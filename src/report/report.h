@@ -18,7 +18,8 @@ void pmu__report_prom(FILE *f, const struct pmu_results *s);
 /*
  * report_dist.c: the regions' distributions (histograms), where the snapshot
  * has any: the table's section, csv's columns (evcol: the events' headings)
- * and row cells, json's "dist" and "tail" members of an entry.
+ * and row cells (the caller asks pmu__dist_any() once), json's "dist" and
+ * "tail" members of an entry.
  */
 #define PMU_DIST_NQ 4
 extern const double pmu__dist_q[PMU_DIST_NQ];		/* 0.5, 0.9, 0.99, 0.999 */

@@ -101,8 +101,6 @@ void pmu__dist_csv_row(FILE *f, const struct pmu_results *s, const struct pmu__r
 	struct pmu__dist_tail t = { .tail = tail, .rest = rest };
 	bool has = pmu__dist_tail(d, &t);
 
-	if (!pmu__dist_any(s))
-		return;
 	for (unsigned i = 0; i <= s->n; i++)
 		for (unsigned q = 0; q < PMU_DIST_NQ; q++)
 			has ? fprintf(f, ",%.1f", pmu__dist_quantile(d, i, pmu__dist_q[q])) : fputc(',', f);
