@@ -378,7 +378,7 @@ static __attribute__((noinline)) struct pmu__region_thr *rec_new(struct pmu__thr
 	r->clk_page = pmu__set_has_clock(t->set);
 	r->trace = pmu__trace_new(n, t->set, r->clk_page);
 	r->hist = pmu__hist_wanted();
-	r->rare = r->trace != NULL || r->hist;
+	pmu__region_rare(r);
 	pmu__thr_set_hooks(&pmu__region_hooks);
 	pmu__thr_set_upper(t, r);	/* t is the calling thread's */
 	return r;
@@ -646,8 +646,8 @@ static void cal_pairs(const char *name, unsigned m)
 		}
 }
 
-/* What begin and enter check on their slow path: the thread, its record (made on the first call), room on the stack. 0 or -errno. */
-static int open_slow(const char *name, struct pmu__thr **thr, struct pmu__region_thr **t)
+/* The calling thread and its record, made on its first call (who: the caller, for messages). 0 or -errno. */
+static int rec_self(const char *who, struct pmu__thr **thr, struct pmu__region_thr **t)
 {
 	int r = pmu__thr_current(thr);
 
@@ -656,9 +656,19 @@ static int open_slow(const char *name, struct pmu__thr **thr, struct pmu__region
 	*t = (*thr)->upper;	/* this thread's own store */
 	if (!*t) {
 		if (!(*t = rec_new(*thr)))
-			return pmu__err(-ENOMEM, "%s: out of memory", name);
+			return pmu__err(-ENOMEM, "%s: out of memory", who);
 		pmu__comp_start(*t, cal_pairs);
 	}
+	return 0;
+}
+
+/* What begin and enter check on their slow path: the thread, its record (made on the first call), room on the stack. 0 or -errno. */
+static int open_slow(const char *name, struct pmu__thr **thr, struct pmu__region_thr **t)
+{
+	int r = rec_self(name, thr, t);
+
+	if (r < 0)
+		return r;
 	if ((*t)->sp == (*t)->lim)
 		return too_deep(name);
 	return 0;
@@ -999,7 +1009,7 @@ PMU_API int pmu_region_histograms(int on)
 		PMU_STORE_RELEASE(t->acc[id]->h, h);
 	}
 	t->hist = on;
-	t->rare = t->trace != NULL || t->comp_on || on;
+	pmu__region_rare(t);
 	return 0;
 }
 
@@ -1009,15 +1019,10 @@ int pmu__region_task_read(const char *who, const char *name, int *id, uint64_t *
 {
 	struct pmu__region_thr *t;
 	struct pmu__thr *thr;
-	int r = pmu__thr_current(&thr);
+	int r = rec_self(who, &thr, &t);
 
 	if (r < 0)
 		return r;
-	if (!(t = thr->upper)) {
-		if (!(t = rec_new(thr)))
-			return pmu__err(-ENOMEM, "%s: out of memory", who);
-		pmu__comp_start(t, cal_pairs);
-	}
 	if (name && (*id = region_id(t, name, 1)) < 0)
 		return *id;
 	if ((r = read_into(t, values, PMU_REGION_DEPTH)) != 0)

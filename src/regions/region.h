@@ -137,6 +137,12 @@ struct pmu__region_thr {
 	uint64_t stk[];			/* the sentinel frame, then PMU_REGION_DEPTH frames */
 };
 
+/* t's rare flag from what wants the end's rare path: a trace, compensation, histograms. */
+static inline void pmu__region_rare(struct pmu__region_thr *t)
+{
+	t->rare = t->trace != NULL || PMU_READ_ONCE(t->comp_on) || t->hist;
+}
+
 /* The frame above fr on t's stack (n events: a constant where the caller knows n), and the one below. */
 static inline __attribute__((always_inline)) struct pmu__frame *frame_up(struct pmu__frame *fr, unsigned n)
 {

@@ -109,7 +109,7 @@ static int calibrate(struct pmu__region_thr *t, struct pmu__comp *c, pmu__cal_pa
 		t->trace = NULL;
 		t->comp = c;
 		PMU_WRITE_ONCE(t->comp_on, true);
-		t->rare = true;
+		pmu__region_rare(t);
 		r = measure(t, pairs, name, c->cost, buf);
 		if (r == 0)
 			r = measure(t, pairs, NULL, c->cost + n + 1, buf);
@@ -133,7 +133,7 @@ static int switch_on(struct pmu__region_thr *t, pmu__cal_pairs pairs)
 		c = calloc(1, sizeof(*c) + 2 * ((size_t)t->n + 1) * sizeof(uint64_t));
 		r = c ? calibrate(t, c, pairs) : -ENOMEM;
 		PMU_WRITE_ONCE(t->comp_on, false);
-		t->rare = t->trace != NULL || t->hist;
+		pmu__region_rare(t);
 		if (r < 0) {
 			t->comp = NULL;
 			free(c);
@@ -143,7 +143,7 @@ static int switch_on(struct pmu__region_thr *t, pmu__cal_pairs pairs)
 		PMU_STORE_RELEASE(t->comp_pub, c);	/* its costs, for the reports */
 	}
 	PMU_WRITE_ONCE(t->comp_on, true);
-	t->rare = true;
+	pmu__region_rare(t);
 	return 0;
 }
 
@@ -177,6 +177,6 @@ int pmu__comp_switch(struct pmu__region_thr *t, int on, pmu__cal_pairs pairs)
 	if (on)
 		return switch_on(t, pairs);
 	PMU_WRITE_ONCE(t->comp_on, false);
-	t->rare = t->trace != NULL || t->hist;
+	pmu__region_rare(t);
 	return 0;
 }
