@@ -20,6 +20,7 @@ struct rgn {
 };
 
 static const char *comp = "null";	/* the reports' "compensated" */
+static const char *emul = "";		/* ", \"emulated\": ..." of a run under pmu emulate, or "" */
 
 /* A region report at dir/file, one event, as pmu_report() writes it (one thread). */
 static void report(const char *file, const char *host, const char *lib, const char *event, const struct rgn *r,
@@ -35,7 +36,8 @@ static void report(const char *file, const char *host, const char *lib, const ch
 		return;
 	fprintf(f, "{\"library\": \"libpmu %s\", \"pid\": 1, \"hostname\": \"%s\", \"command\": \"t\", "
 		"\"kernel\": \"6.1.0\", \"start\": \"2026-12-03T00:00:00Z\", \"start_ns\": 1, \"events\": [\"%s\"], "
-		"\"units\": {}, \"not_supported\": {}, \"compensated\": %s, \"regions\": [", lib, host, event, comp);
+		"\"units\": {}, \"not_supported\": {}, \"compensated\": %s%s, \"regions\": [", lib, host, event, comp,
+		emul);
 	for (unsigned i = 0; i < n; i++) {
 		char one[1024];
 
@@ -117,6 +119,26 @@ int main(void)
 	CHECK_MSG((st = diff(a)) == 1 && strstr(err, "pass ev in same: +0.10% (threshold +0.05%, p ") &&
 		  strstr(err, "not significant"), "work past the threshold (exit 1), same past it by chance: exit %d: %s",
 		  st, err);
+	/* a test counted once (pytest --pmu): no spread, so not gated; under pmu emulate on both sides the
+	 * instructions are exact and gate on their change alone */
+	const struct rgn t1[] = { { "t.py::test_x[1]", 1, 100000, 0, 100 } }, t2[] = { { "t.py::test_x[1]", 1, 103000, 0, 100 } };
+
+	report("t1.json", "vm", "0.7.0", "instructions", t1, 1);
+	report("t2.json", "vm", "0.7.0", "instructions", t2, 1);
+	snprintf(a, sizeof(a), "--fail-if instructions:+2%% %s/t1.json %s/t2.json", dir, dir);
+	CHECK_MSG((st = diff(a)) == 0 && strstr(err, "no spread in the inputs, not gated (change +3.00%)"), "exit %d: %s",
+		  st, err);
+	emul = ", \"emulated\": \"QEMU 7.2.0 (libpmu-qemu)\"";
+	report("t2.json", "vm", "0.7.0", "instructions", t2, 1);
+	CHECK_MSG((st = diff(a)) == 0 && strstr(err, "not gated"), "one side emulated: exit %d: %s", st, err);
+	report("t1.json", "vm", "0.7.0", "instructions", t1, 1);
+	CHECK_MSG((st = diff(a)) == 1 &&
+		  strstr(err, "FAIL instructions in t.py::test_x[1]: +3.00% (threshold +2%, exact: emulated)"),
+		  "exit %d: %s", st, err);
+	snprintf(a, sizeof(a), "--format csv --fail-if t.py::test_x[1]@instructions:+5%% %s/t1.json %s/t2.json", dir, dir);
+	CHECK_MSG((st = diff(a)) == 0 && strstr(err, "pass instructions in t.py::test_x[1]: +3.00%") &&
+		  strstr(out, ",exact (emulated)\n"), "exit %d: %s%s", st, out, err);
+	emul = "";
 	/* 129 for usage, 2 for an input that cannot be read */
 	snprintf(a, sizeof(a), "--fail-if ev:5 %s/base.json %s/new.json", dir, dir);
 	CHECK_MSG(diff(a) == 129 && strstr(err, "--fail-if 'ev:5'"), "%s", err);

@@ -35,6 +35,7 @@ struct dside {
 	char *library, *hostname, *kernel;	/* NULL where the input has none */
 	char *events;				/* the event list, ',' between them */
 	char *comp;				/* region reports since 0.6: "yes" compensated (some thread), "no" */
+	bool emulated;				/* a report of a run under pmu emulate: its instructions are QEMU's */
 	unsigned nreg;
 	struct dreg *reg;
 };

@@ -159,6 +159,7 @@ static int read_report(struct dside *d, struct pmu__json *doc)
 	d->kind = pmu__json_get(doc, "merged") ? D_MERGED : D_REPORT;
 	d->library = str_or_null(doc, "library");
 	d->kernel = str_or_null(doc, "kernel");
+	d->emulated = pmu__json_get(doc, "emulated") != NULL;
 	if (pmu__json_get(doc, "compensated"))
 		d->comp = strdup(pmu__json_get(doc, "compensated")->type == PMU_JSON_OBJECT ? "yes" : "no");
 	d->hostname = str_or_null(d->kind == D_MERGED && procs && procs->n ? &procs->v[0] : doc, "hostname");
