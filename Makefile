@@ -11,7 +11,8 @@ PKGDIR ?= $(LIBDIR)/pkgconfig
 CMAKEDIR ?= $(LIBDIR)/cmake/libpmu
 # The Python package: Debian's own directory for /usr, else the prefix's user-site layout
 # ($HOME/.local gives the directory Python reads by itself).
-PYVER = $(shell python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
+PYTHON ?= python3
+PYVER = $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
 PYTHONDIR ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/python3/dist-packages,$(PREFIX)/lib/python$(PYVER)/site-packages)
 LDCONFIG ?= ldconfig
 
@@ -113,7 +114,8 @@ examples: $(EXAMPLES)
 # What carries a RUNPATH is linked again when the paths that decide it change.
 $(O)/install-paths: FORCE
 	@mkdir -p $(@D)
-	@echo '$(BINDIR) $(LIBDIR) $(SYSTEM_LIBDIRS)' | cmp -s - $@ 2>/dev/null || echo '$(BINDIR) $(LIBDIR) $(SYSTEM_LIBDIRS)' > $@
+	@echo '$(BINDIR) $(LIBDIR) $(PYTHONDIR) $(SYSTEM_LIBDIRS)' | cmp -s - $@ 2>/dev/null || \
+		echo '$(BINDIR) $(LIBDIR) $(PYTHONDIR) $(SYSTEM_LIBDIRS)' > $@
 FORCE:
 
 # PMU_INL_LIBRARY: the inline read's form for the library's own reads (pmu/inline.h).
@@ -248,7 +250,7 @@ SUBST_IN = sed -e 's|@PREFIX@|$(PREFIX)|g; s|@LIBDIR@|$(LIBDIR)|g; s|@INCDIR@|$(
 	-e 's|@VERSION@|$(VERSION)|g; s|@SOMAJOR@|$(SOMAJOR)|g; s|@SIZEOF_VOID_P@|$(SIZEOF_VOID_P)|g' \
 	-e 's|@CMAKEDIR@|$(CMAKEDIR)|g'
 
-install: lib $(O)/pmu
+install: lib $(O)/pmu $(if $(PYVER),$(PY_MOD))
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGDIR) \
 		$(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
 	install -m 644 $(PUB_HDRS) $(DESTDIR)$(INCDIR)/
@@ -267,7 +269,8 @@ install: lib $(O)/pmu
 	install -d $(DESTDIR)$(BASHCOMPDIR)
 	install -m 644 completion/pmu.bash $(DESTDIR)$(BASHCOMPDIR)/pmu
 	$(if $(PYVER),install -d $(DESTDIR)$(PYTHONDIR)/pmu && \
-		install -m 644 python/pmu/__init__.py $(DESTDIR)$(PYTHONDIR)/pmu/ && \
+		install -m 644 $(PY_FILES) $(PY_MOD) $(DESTDIR)$(PYTHONDIR)/pmu/ && \
+		echo '__version__ = "$(VERSION)"' > $(DESTDIR)$(PYTHONDIR)/pmu/_version.py && \
 		realpath -m --relative-to=$(PYTHONDIR)/pmu $(LIBDIR) > $(DESTDIR)$(PYTHONDIR)/pmu/libdir)
 	@$(if $(DESTDIR),:,sh mk/ldconfig.sh $(LIBDIR) $(LDCONFIG))
 
@@ -300,3 +303,4 @@ include mk/abi.mk
 .PHONY: FORCE all lib tests bench examples check check-host mutate check-arm64 check-riscv64 stress deb install uninstall clean
 .DELETE_ON_ERROR:
 include mk/compat.mk
+include mk/python.mk

@@ -16,8 +16,8 @@ b() {
 	shift 2
 	have "$cc" && run "$name" make -s --no-print-directory WERROR=1 CC="$cc" "$@"
 }
-b gcc gcc O=build all tests bench compat
-b clang clang O=build-clang all tests bench
+b gcc gcc O=build all tests bench compat python
+b clang clang O=build-clang all tests bench python
 b generic gcc O=build-generic CFLAGS="-O2 -DPMU_ARCH_GENERIC" all tests bench
 b aarch64 aarch64-linux-gnu-gcc O=build/arm64 STATIC=1 all tests bench
 b riscv64 riscv64-linux-gnu-gcc O=build-riscv64 STATIC=1 all tests bench

@@ -1,31 +1,58 @@
 #!/bin/sh
-# SPDX-License-Identifier: MIT
-# The python tier: python/tests under pytest, over this build's libpmu.so.
-# Debian's python3 with python3-pytest (PyPI need not be reachable).
+# The python tier, with Debian's python3 (PyPI need not be reachable):
+#   install    pip install --no-build-isolation --no-index of this tree into a fresh virtual
+#              environment (python3 -m venv --system-site-packages: pytest and pandas are Debian's)
+#   extension  python/tests with that environment's python, from /: the C extension
+#   ctypes     the same with PMU_PYTHON_BACKEND=ctypes: the fallback
+#   tree       the source tree's package (PYTHONPATH=python) over build/libpmu.so.0, nothing installed
 # Prints "python: N passed, N failed, N skipped".
 cd "$(dirname "$0")/.." || exit 1
+top=$PWD
 py=/usr/bin/python3
 [ -x "$py" ] || py=$(command -v python3)
-if [ -z "$py" ]; then
-	echo "SKIP: python3 is not installed"
+skip() {
+	echo "SKIP: $1"
 	echo "python: 0 passed, 0 failed, 1 skipped"
 	exit 0
+}
+[ -n "$py" ] || skip "python3 is not installed"
+"$py" -c 'import pytest' 2>/dev/null || skip "pytest is not installed for $py (Debian: python3-pytest)"
+limit=${TEST_TIMEOUT:-300}
+tp=0 tf=0 ts=0
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+
+# pytest RUN [ENV=VALUE...] PYTHON: python/tests, its counts added to the tier's.
+suite() {
+	name=$1 && shift
+	out=$(cd / && env PYTHONDONTWRITEBYTECODE=1 "$@" -m pytest -q -rs -p no:cacheprovider -p no:pmu \
+		"$top/python/tests" 2>&1 | sed "s|^|$name: |")
+	printf '%s\n' "$out"
+	last=$(printf '%s\n' "$out" | tail -n 1)
+	n() { printf '%s\n' "$last" | grep -o "[0-9]* $1" | grep -o '[0-9]*' || echo 0; }
+	p=$(n passed) f=$(($(n failed) + $(n error))) s=$(n skipped)
+	[ $((p + f + s)) -eq 0 ] && f=1 && echo "FAIL python/$name (no tests ran; killed after $limit s?)"
+	tp=$((tp + p)) tf=$((tf + f)) ts=$((ts + s))
+}
+
+make -s lib build/pmu >/dev/null || { echo "python: 0 passed, 1 failed, 0 skipped"; exit 1; }
+if "$py" -m venv --system-site-packages "$d/venv" >"$d/venv.log" 2>&1; then
+	if timeout -k 10 "$limit" "$d/venv/bin/pip" install -q --no-build-isolation --no-index "$top" >"$d/pip.log" 2>&1 &&
+		"$d/venv/bin/python" -c 'import pmu; assert pmu.backend() == "extension", pmu.backend(True)' >>"$d/pip.log" 2>&1; then
+		echo "PASS python/install"
+		tp=$((tp + 1))
+		suite extension PMU_TEST_BACKEND=extension timeout -k 10 "$limit" "$d/venv/bin/python"
+		suite ctypes PMU_TEST_BACKEND=ctypes PMU_PYTHON_BACKEND=ctypes timeout -k 10 "$limit" "$d/venv/bin/python"
+	else
+		tail -n 20 "$d/pip.log"
+		echo "FAIL python/install (pip install of the tree into a virtual environment)"
+		tf=$((tf + 1))
+	fi
+else
+	tail -n 3 "$d/venv.log"
+	echo "SKIP python/install: no virtual environments for $py (Debian: python3-venv)"
+	ts=$((ts + 1))
 fi
-if ! "$py" -c 'import pytest' 2>/dev/null; then
-	echo "SKIP: pytest is not installed for $py (Debian: python3-pytest)"
-	echo "python: 0 passed, 0 failed, 1 skipped"
-	exit 0
-fi
-make -s build/libpmu.so.0 >/dev/null || { echo "python: 0 passed, 1 failed, 0 skipped"; exit 1; }
-out=$(PMU_LIBRARY="$PWD/build/libpmu.so.0" \
-	PYTHONPATH="$PWD/python" PYTHONDONTWRITEBYTECODE=1 timeout -k 10 "${TEST_TIMEOUT:-300}" "$py" -m pytest -q -rs -p no:cacheprovider \
-	python/tests 2>&1)
-rc=$?
-printf '%s\n' "$out"
-n() { printf '%s\n' "$out" | tail -1 | grep -o "[0-9]* $1" | grep -o '[0-9]*' || echo 0; }
-p=$(n passed); f=$(n failed); s=$(n skipped); e=$(n error)
-f=$((f + e))
-[ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
-[ "$rc" -eq 124 ] && echo "FAIL python/pytest (killed: still running after ${TEST_TIMEOUT:-300} s)"
-echo "python: $p passed, $f failed, $s skipped"
-[ "$f" -eq 0 ]
+suite tree PMU_LIBRARY="$top/build/libpmu.so.0" PYTHONPATH="$top/python" timeout -k 10 "$limit" "$py"
+echo "python: $tp passed, $tf failed, $ts skipped"
+[ "$tf" -eq 0 ]

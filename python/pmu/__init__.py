@@ -1,14 +1,17 @@
 # SPDX-License-Identifier: MIT
-"""libpmu from Python: pure ctypes over libpmu.so, no compiler needed.
+"""libpmu from Python. pip install . builds the C extension pmu._pmu for the hot calls (regions,
+reads); without a compiler every call goes through ctypes (pmu.backend() says which, and why).
 
     import pmu
     with pmu.open("task-clock,page-faults") as s:
         work()
         print(s.read())            # {'task-clock': ..., 'page-faults': ...}
+        buf = s.buffer()
+        s.read(buf)                # into a preallocated array('Q'): the cheapest read
         print(s.user_read(0))      # (False, 'why it is read through read(2)')
 
     pmu.thread_init("task-clock,page-faults")
-    with pmu.region("load"):
+    with pmu.region("load"):       # by name; pmu.region(pmu.region_register("load")): by handle
         load()
     @pmu.region("step")
     def step(): ...
@@ -17,12 +20,13 @@
         print(r.name, r.calls, r.ns_min, r.ns_max, r.counts, r.running_pct, r.metrics)
     d = pmu.diff("base.json", "new.json")   # pmu report diff's figures as data
 
-The library is looked for in $PMU_LIBRARY, next to this package, in the
-library directory of the prefix `make install` put this package in (the
-relative path in the file `libdir` beside this one), then as the system's
-libpmu.so.0. Failures raise OSError with the errno and the
-library's message.
+The library: the one the extension was linked with (beside the package when pip installed it); else,
+for ctypes, $PMU_LIBRARY, next to this package, in the library directory of the prefix `make install`
+put this package in (the relative path in the file `libdir` beside this one), then the system's
+libpmu.so.0. A library of another version than the package's is refused at import. Failures raise
+OSError with the errno and the library's message.
 """
+import array
 import builtins
 import ctypes
 import errno
@@ -34,13 +38,27 @@ import shutil
 import subprocess
 import tempfile
 
-__all__ = ["open", "Set", "region", "region_register", "region_enter", "region_exit", "thread_init", "thread_fini", "report", "results", "Region", "Thread",
-           "version", "library", "diff"]
+__all__ = ["open", "Set", "region", "region_register", "region_enter", "region_exit", "thread_init", "thread_fini",
+           "report", "results", "Region", "Thread", "version", "library", "backend", "diff"]
 
 
-def _load():
+def _extension():
+    """The C extension pmu._pmu, or None; and why it is not in use."""
+    if os.environ.get("PMU_PYTHON_BACKEND") == "ctypes":
+        return None, "PMU_PYTHON_BACKEND=ctypes"
+    try:
+        from . import _pmu
+    except ImportError as e:
+        return None, "the extension pmu._pmu did not load: %s" % e
+    return _pmu, "pmu._pmu"
+
+
+def _load(ext, why):
+    """libpmu.so.0: the extension's own (one library in the process), else the first that loads."""
+    if ext is not None:
+        return ctypes.CDLL(ext.library(), use_errno=True)
     here = os.path.dirname(os.path.abspath(__file__))
-    tried = []
+    tried = [why]
     installed = None
     try:
         with builtins.open(os.path.join(here, "libdir")) as f:
@@ -60,11 +78,31 @@ def _load():
         # libpmu's thread-local data is initial-exec (for the hot path): a program that loads it late
         # needs room for it, given before the process starts.
         hint = " (start Python with GLIBC_TUNABLES=glibc.rtld.optional_static_tls=16384, or LD_PRELOAD=libpmu.so.0)"
-    raise ImportError("libpmu.so.0 could not be loaded (set PMU_LIBRARY to its path): " + "; ".join(tried) + hint)
+    raise ImportError("libpmu.so.0 could not be loaded (pip install . from libpmu's tree, or set PMU_LIBRARY "
+                      "to its path): " + "; ".join(tried) + hint)
 
 
-_lib = _load()
+def _package_version(ext):
+    """The libpmu version this package was built for: the extension's headers', else _version.py's (None
+    in the source tree, whose package goes with whichever library it is given)."""
+    if ext is not None:
+        return ext.built_with
+    try:
+        from ._version import __version__ as v
+    except ImportError:
+        return None
+    return v
+
+
+_ext, _backend_why = _extension()
+_lib = _load(_ext, _backend_why)
 library = _lib._name
+_lib.pmu_version.restype = ctypes.c_char_p
+_want = _package_version(_ext)
+if _want and _lib.pmu_version().decode() != _want:
+    raise ImportError("the pmu package is libpmu %s's, but %s is libpmu %s: install the package and the "
+                      "library from one libpmu tree (pip install . there), or set PMU_LIBRARY to a "
+                      "libpmu.so.0 of %s" % (_want, library, _lib.pmu_version().decode(), _want))
 _u64p = ctypes.POINTER(ctypes.c_uint64)
 _lib.pmu_open.argtypes = [ctypes.POINTER(ctypes.c_void_p), ctypes.c_char_p]
 _lib.pmu_close.argtypes = [ctypes.c_void_p]
@@ -80,7 +118,6 @@ _lib.pmu_user_read.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.POINTER(ct
 for _f in ("pmu_enable", "pmu_disable", "pmu_reset"):
     getattr(_lib, _f).argtypes = [ctypes.c_void_p]
 _lib.pmu_errmsg.restype = ctypes.c_char_p
-_lib.pmu_version.restype = ctypes.c_char_p
 _lib.pmu_thread_init.argtypes = [ctypes.c_char_p]
 _lib.pmu_region_begin.argtypes = [ctypes.c_char_p]
 _lib.pmu_region_end.argtypes = [ctypes.c_char_p]
@@ -136,8 +173,15 @@ def version():
     return _lib.pmu_version().decode()
 
 
-class Set:
-    """Events counting for the calling thread; a context manager that closes them."""
+def backend(why=False):
+    """"extension" when the hot calls are the C extension's (pmu._pmu), "ctypes" when they go through
+    ctypes (no compiler at install, or PMU_PYTHON_BACKEND=ctypes); with why, (name, the reason)."""
+    name = "extension" if _ext is not None else "ctypes"
+    return (name, _backend_why) if why else name
+
+
+class _CtypesSet:
+    """pmu._pmu.Set's calls through ctypes: open, read, close and the handle."""
 
     def __init__(self, events):
         self._h = None
@@ -147,15 +191,49 @@ class Set:
         self.names = [_lib.pmu_name(h, i).decode() for i in range(_lib.pmu_count(h))]
         self._buf = (ctypes.c_uint64 * len(self.names))()
 
-    def _handle(self):
-        if not self._h:
-            raise OSError(9, "the set is closed")  # EBADF
-        return self._h
+    @property
+    def handle(self):
+        return self._h.value if self._h else None
 
-    def read(self):
-        """Each event's count by name."""
-        _check(_lib.pmu_read(self._handle(), self._buf))
-        return dict(zip(self.names, self._buf))
+    def read(self, out=None):
+        if not self._h:
+            raise OSError(errno.EBADF, "the set is closed")
+        if out is None:
+            _check(_lib.pmu_read(self._h, self._buf))
+            return dict(zip(self.names, self._buf))
+        try:
+            m = memoryview(out)
+        except TypeError:
+            m = None
+        if m is None or m.readonly:
+            raise ValueError("read(out): out (%s) is not a writable buffer" % type(out).__name__)
+        if m.itemsize != 8 or m.format[-1:] not in ("Q", "L") or m.nbytes < 8 * len(self.names):
+            raise ValueError("read(out): out holds %d items of format '%s'; it needs %d unsigned 64-bit ones "
+                             "('Q'), as Set.buffer() makes" % (len(m), m.format, len(self.names)))
+        _check(_lib.pmu_read(self._h, (ctypes.c_uint64 * len(self.names)).from_buffer(out)))
+        return out
+
+    def close(self):
+        if self._h:
+            _lib.pmu_close(self._h)
+            self._h = None
+
+    def __del__(self):
+        self.close()
+
+
+class _SetMethods:
+    """Set's cold methods, over the handle with ctypes: the same for both backends."""
+
+    def _handle(self):
+        h = self.handle
+        if not h:
+            raise OSError(errno.EBADF, "the set is closed")
+        return ctypes.c_void_p(h)
+
+    def buffer(self):
+        """A zeroed array('Q') with room for every count, for read(out)."""
+        return array.array("Q", bytes(8 * len(self.names)))
 
     def user_read(self, i):
         """(True, why) when event i is read with a user-space instruction, (False, why) through read(2)."""
@@ -180,19 +258,24 @@ class Set:
     def reset(self):
         _check(_lib.pmu_reset(self._handle()))
 
-    def close(self):
-        if self._h:
-            _lib.pmu_close(self._h)
-            self._h = None
-
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
         self.close()
 
-    def __del__(self):
-        self.close()
+
+def _methods(cls):
+    return {k: v for k, v in vars(cls).items() if callable(v)}
+
+
+if _ext is not None:
+    Set = _ext.Set
+    _ext.extend(Set, _methods(_SetMethods))
+else:
+    class Set(_CtypesSet, _SetMethods):
+        """Events counting for the calling thread; a context manager that closes them. read() gives each
+        count by name, read(out) writes them into a preallocated buffer (Set.buffer()) and returns it."""
 
 
 def open(events):  # noqa: A001 - the library's own verb
@@ -208,25 +291,44 @@ def thread_fini():
     _check(_lib.pmu_thread_fini())
 
 
-class region:  # noqa: N801 - used as pmu.region("name")
-    """A region (pmu_region_begin/end) as a context manager and a decorator."""
+class _CtypesRegion:
+    """pmu._pmu.Region's calls through ctypes."""
 
-    def __init__(self, name):
-        self.name = name.encode()
+    def __init__(self, what):
+        if isinstance(what, bool) or not isinstance(what, (int, str, bytes)):
+            raise TypeError("region(%r): a name (str) or a handle (int) is needed, not %s" % (what, type(what).__name__))
+        by_name = not isinstance(what, int)
+        self.name = what if isinstance(what, str) else what.decode("utf-8", "replace") if by_name else None
+        self.handle = None if by_name else what
+        arg = what.encode() if isinstance(what, str) else what
+        self._calls = ((_lib.pmu_region_begin, _lib.pmu_region_end) if by_name else
+                       (_lib.pmu_region_enter, _lib.pmu_region_exit), arg)
 
     def __enter__(self):
-        _check(_lib.pmu_region_begin(self.name))
+        _check(self._calls[0][0](self._calls[1]))
         return self
 
     def __exit__(self, *exc):
-        _check(_lib.pmu_region_end(self.name))
+        _check(self._calls[0][1](self._calls[1]))
 
-    def __call__(self, fn):
-        @functools.wraps(fn)
-        def wrapper(*a, **k):
-            with self:
-                return fn(*a, **k)
-        return wrapper
+
+if _ext is not None:
+    region = _ext.region
+else:
+    class region(_CtypesRegion):  # noqa: N801 - used as pmu.region("name")
+        """region(name) or region(handle): a region by name (pmu_region_begin/end) or by handle (an int
+        from region_register(): pmu_region_enter/exit), as a context manager and a decorator."""
+
+        def __call__(self, fn):
+            @functools.wraps(fn)
+            def wrapper(*a, **k):
+                with self:
+                    return fn(*a, **k)
+            wrapper.region = self
+            return wrapper
+
+        def __repr__(self):
+            return "region(%r)" % (self.name if self.handle is None else self.handle)
 
 
 def region_register(name):
@@ -234,14 +336,21 @@ def region_register(name):
     return _check(_lib.pmu_region_register(name.encode()))
 
 
-def region_enter(handle):
-    """pmu_region_enter: begin the handle's region, the same region as by name."""
-    _check(_lib.pmu_region_enter(handle))
+if _ext is not None:
+    region_enter, region_exit = _ext.region_enter, _ext.region_exit
+else:
+    def _int(handle, call):
+        if isinstance(handle, bool) or not isinstance(handle, int):
+            raise TypeError("%s(handle): the handle is an int" % call)
+        return handle
 
+    def region_enter(handle):
+        """pmu_region_enter: begin the handle's region, the same region as by name."""
+        _check(_lib.pmu_region_enter(_int(handle, "region_enter")))
 
-def region_exit(handle):
-    """pmu_region_exit: end the handle's region."""
-    _check(_lib.pmu_region_exit(handle))
+    def region_exit(handle):
+        """pmu_region_exit: end the handle's region."""
+        _check(_lib.pmu_region_exit(_int(handle, "region_exit")))
 
 
 def region_compensate(on):
@@ -366,3 +475,4 @@ def diff(base, new, alpha=0.05, fail_if=()):
     if p.returncode not in (0, 1):
         raise ValueError(p.stderr.strip() or "pmu report diff: exit status %d" % p.returncode)
     return json.loads(p.stdout)
+
