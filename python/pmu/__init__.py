@@ -18,6 +18,7 @@ reads); without a compiler every call goes through ctypes (pmu.backend() says wh
     print(pmu.report(format="json"))
     for r in pmu.results():        # the same figures as objects
         print(r.name, r.calls, r.ns_min, r.ns_max, r.counts, r.running_pct, r.metrics)
+    df = pmu.dataframe()           # or pmu.dataframe("run.json"): a pandas DataFrame
     d = pmu.diff("base.json", "new.json")   # pmu report diff's figures as data
 
 The library: the one the extension was linked with (beside the package when pip installed it); else,
@@ -32,6 +33,7 @@ import ctypes
 import errno
 import ctypes.util
 import functools
+import html
 import json
 import os
 import shutil
@@ -39,7 +41,7 @@ import subprocess
 import tempfile
 
 __all__ = ["open", "Set", "region", "region_register", "region_enter", "region_exit", "thread_init", "thread_fini",
-           "report", "results", "Region", "Thread", "version", "library", "backend", "diff"]
+           "report", "results", "Region", "Thread", "version", "library", "backend", "diff", "dataframe"]
 
 
 def _extension():
@@ -408,6 +410,20 @@ def _metrics(h, region, thread, names):
     return out
 
 
+class Results(list):
+    """results()' Region objects; a notebook shows them as a table, one row per region and thread."""
+
+    def _repr_html_(self):
+        events = list(dict.fromkeys(e for r in self for e in r.counts))
+        metrics = list(dict.fromkeys(m for r in self for m in r.metrics))
+        head = ["region", "thread", "thread_name", "calls", "ns"] + events + metrics
+        rows = [[r.name, t.thread.tid, t.thread.name, t.calls, t.ns] + [t.counts.get(e) for e in events] +
+                [t.metrics.get(m) for m in metrics] for r in self for t in r.threads]
+        cell = lambda v: "" if v is None else html.escape(str(v))  # noqa: E731
+        return "<table><tr>%s</tr>%s</table>" % ("".join("<th>%s</th>" % cell(h) for h in head), "".join(
+            "<tr>%s</tr>" % "".join("<td>%s</td>" % cell(v) for v in row) for row in rows))
+
+
 def results():
     """Every region with at least one completed call, as Region objects (totals, .threads per thread)."""
     h = _lib.pmu_results_take()
@@ -424,7 +440,7 @@ def results():
             t = _ThreadResult(size=ctypes.sizeof(_ThreadResult))
             _check(_lib.pmu_results_thread(h, k, ctypes.byref(t)))
             threads.append(Thread(t.tid, t.name.decode("utf-8", "replace"), bool(t.exited), bool(t.compensated)))
-        out = []
+        out = Results()
         for i in range(_lib.pmu_results_regions(h, None)):
             res = _RegionResult(size=ctypes.sizeof(_RegionResult))
             r = _lib.pmu_results_get(h, i, -1, ctypes.byref(res))
@@ -476,3 +492,61 @@ def diff(base, new, alpha=0.05, fail_if=()):
         raise ValueError(p.stderr.strip() or "pmu report diff: exit status %d" % p.returncode)
     return json.loads(p.stdout)
 
+
+def _row(process, region, tid, tname, fig, events):
+    row = {"process": process, "region": region, "thread": tid, "thread_name": tname,
+           "calls": fig["calls"], "ns": fig["ns"]}
+    counts = fig.get("counts") or {}
+    row.update((e, counts.get(e)) for e in events)
+    row.update(fig.get("metrics") or {})
+    return row
+
+
+def _rows(doc, where):
+    """A JSON report's rows: per region and thread; a merged report's per region, process "all"."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("regions"), list):
+        raise ValueError("%s: not a libpmu JSON report (no \"regions\" list)" % where)
+    events = list(doc.get("events") or [])
+    try:
+        if doc.get("merged"):
+            return [_row("all", r["name"], 0, "all", r, events) for r in doc["regions"]]
+        process = "%s:%s" % (doc.get("hostname", ""), doc.get("pid", ""))
+        return [_row(process, r["name"], t["tid"], t["name"], t, events)
+                for r in doc["regions"] for t in r.get("threads") or []]
+    except (KeyError, TypeError) as e:
+        raise ValueError("%s: not a libpmu JSON report (a region without %s)" % (where, e)) from e
+
+
+def _report_files(path):
+    if isinstance(path, (list, tuple)):
+        return [os.fspath(p) for p in path]
+    path = os.fspath(path)
+    if os.path.isdir(path):
+        return sorted(os.path.join(path, f) for f in os.listdir(path) if f.endswith(".json"))
+    return [path]
+
+
+def dataframe(path=None):
+    """A pandas DataFrame, one row per region and thread: process, region, thread (tid), thread_name,
+    calls, ns, a column per event, then the metrics. Of the current results, or of libpmu JSON reports:
+    path a file (a merged one gives a row per region, process and thread_name "all", thread 0), a
+    directory (its *.json) or a list of files."""
+    try:
+        import pandas
+    except ImportError as e:
+        raise ImportError("pmu.dataframe() needs pandas (pip install pandas; Debian: python3-pandas): %s" % e) from e
+    if path is None:
+        docs = [(json.loads(report(format="json")), "the current results")]
+    else:
+        docs = []
+        for f in _report_files(path):
+            with builtins.open(f, encoding="utf-8") as fh:
+                try:
+                    docs.append((json.load(fh), f))
+                except ValueError as e:
+                    raise ValueError("%s: not JSON: %s" % (f, e)) from e
+    rows = [row for doc, where in docs for row in _rows(doc, where)]
+    columns = ["process", "region", "thread", "thread_name", "calls", "ns"]
+    for row in rows:
+        columns += [k for k in row if k not in columns]
+    return pandas.DataFrame(rows, columns=columns)
