@@ -39,6 +39,14 @@ def test_installed_package_holds_tool_and_version():
     assert p.returncode == 0 and pmu.version() in p.stdout, p.stderr
 
 
+@in_venv
+def test_pytest_plugin_registered():
+    from importlib.metadata import entry_points
+    eps = entry_points()
+    group = eps.select(group="pytest11") if hasattr(eps, "select") else eps.get("pytest11", [])
+    assert "pmu.pytest_plugin" in [ep.value for ep in group]
+
+
 def copy_package(tmp_path, version=None):
     """The package's Python files alone in tmp_path/pmu, with _version.py saying version."""
     src = os.path.dirname(pmu.__file__)

@@ -1,0 +1,131 @@
+# SPDX-License-Identifier: MIT
+"""pytest --pmu EVENTS: a region per test, a JSON report that pmu report diff gates on; a bad event
+list stops pytest before any test runs."""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import pmu
+
+SUITE = textwrap.dedent('''
+    import mmap
+    import pytest
+
+    def touch(n):
+        m = mmap.mmap(-1, n * 4096)
+        for i in range(0, n * 4096, 4096):
+            m[i] = 1
+        m.close()
+
+    def test_small():
+        touch(PAGES)
+
+    @pytest.mark.parametrize("n", [1, 2])
+    def test_param(n):
+        touch(n)
+
+    def test_fails():
+        assert False
+''')
+
+
+def registered():
+    from importlib.metadata import entry_points
+    eps = entry_points()
+    group = eps.select(group="pytest11") if hasattr(eps, "select") else eps.get("pytest11", [])
+    return any(ep.value == "pmu.pytest_plugin" for ep in group)
+
+
+def pytest_run(tmp_path, *args, pages=8, under=()):
+    (tmp_path / "test_suite.py").write_text(SUITE.replace("PAGES", str(pages)))
+    plugin = [] if registered() else ["-p", "pmu.pytest_plugin"]   # the source tree: not installed
+    return subprocess.run(list(under) + [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"] + plugin +
+                          list(args) + [str(tmp_path / "test_suite.py")], capture_output=True, text=True,
+                          cwd=str(tmp_path), env=dict(os.environ, PYTHONHASHSEED="0"))
+
+
+def test_report_per_test_and_diff(tmp_path):
+    base, new = tmp_path / "base.json", tmp_path / "new.json"
+    p = pytest_run(tmp_path, "--pmu", "page-faults,task-clock", "--pmu-report", str(base))
+    assert p.returncode == 1 and "1 failed, 3 passed" in p.stdout, p.stdout + p.stderr
+    assert "pmu: page-faults,task-clock per test in %s" % base in p.stdout
+    doc = json.loads(base.read_text())
+    regions = {r["name"]: r for r in doc["regions"]}
+    assert set(regions) == {"pytest session", "test_suite.py::test_small", "test_suite.py::test_param[1]",
+                            "test_suite.py::test_param[2]", "test_suite.py::test_fails"}
+    assert all(r["calls"] == 1 for r in regions.values())
+    assert regions["pytest session"]["counts"]["page-faults"] > regions["test_suite.py::test_small"]["counts"]["page-faults"]
+    assert regions["test_suite.py::test_small"]["counts"]["page-faults"] >= 8
+    p = pytest_run(tmp_path, "--pmu", "page-faults,task-clock", "--pmu-report", str(new), pages=64)
+    assert p.returncode == 1, p.stdout + p.stderr
+    d = pmu.diff(base, new)
+    rows = {(r["region"], r["figure"]): r for r in d["rows"]}
+    assert rows[("test_suite.py::test_small", "page-faults")]["new"] >= 64
+    # one call per test: no spread, so a count that varies from run to run is shown, not gated
+    gate = subprocess.run([pmu._tool(), "report", "diff", "--fail-if", "test_suite.py::test_small@page-faults:+50%",
+                           str(base), str(new)], capture_output=True, text=True)
+    assert gate.returncode == 0 and "no spread in the inputs, not gated (change +" in gate.stderr, gate.stderr
+
+
+def test_emulated_instructions_gate_per_test(tmp_path):
+    """docs/ci.md's recipe: under pmu emulate a test's instructions are the same in every run, and a
+    change gates exactly."""
+    tool = pmu._tool()
+    probe = subprocess.run([tool, "emulate", "--", "true"], capture_output=True, text=True)
+    if probe.returncode != 0:
+        pytest.skip("pmu emulate does not run here: " + (probe.stderr.strip().splitlines() or ["?"])[-1])
+    runs = []
+    for i, pages in enumerate((8, 8, 32)):
+        path = tmp_path / ("e%d.json" % i)
+        p = pytest_run(tmp_path, "--pmu", "instructions", "--pmu-report", str(path), pages=pages,
+                       under=(tool, "emulate", "--"))
+        assert p.returncode == 1 and "1 failed, 3 passed" in p.stdout, p.stdout + p.stderr
+        doc = json.loads(path.read_text())
+        assert doc.get("emulated"), doc
+        runs.append({r["name"]: r["counts"]["instructions"] for r in doc["regions"] if r["name"] != "pytest session"})
+    # exact, run after run (a failing test's count has pytest's assertion introspection, which varies)
+    del runs[0]["test_suite.py::test_fails"], runs[1]["test_suite.py::test_fails"]
+    assert runs[0] == runs[1], runs
+    small = "test_suite.py::test_small"
+    assert runs[2][small] > runs[0][small] * 1.2, runs   # 24 pages more: the loop, the faults
+    gate = subprocess.run([tool, "report", "diff", "--fail-if", "instructions:+2%", str(tmp_path / "e0.json"),
+                           str(tmp_path / "e2.json")], capture_output=True, text=True)
+    assert gate.returncode == 1 and "FAIL instructions in %s" % small in gate.stderr, gate.stderr
+    assert "pass instructions in test_suite.py::test_param[1]" in gate.stderr, gate.stderr
+
+
+def test_off_without_the_option(tmp_path):
+    p = pytest_run(tmp_path)
+    assert "1 failed, 3 passed" in p.stdout and "pmu:" not in p.stdout, p.stdout + p.stderr
+    assert not (tmp_path / "pmu-report.json").exists()
+
+
+def test_bad_event_list_stops_pytest(tmp_path):
+    p = pytest_run(tmp_path, "--pmu", "page-faults,no-such-event")
+    out = p.stdout + p.stderr
+    assert p.returncode == 4, out   # pytest's usage error
+    assert "--pmu page-faults,no-such-event" in out and "no-such-event" in out
+    assert "passed" not in out and "failed" not in out
+    assert not (tmp_path / "pmu-report.json").exists()
+
+
+def test_more_tests_than_regions_stops_pytest(tmp_path):
+    (tmp_path / "test_many.py").write_text("import pytest\n@pytest.mark.parametrize('i', range(300))\n"
+                                           "def test_x(i):\n    pass\n")
+    plugin = [] if registered() else ["-p", "pmu.pytest_plugin"]
+    p = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"] + plugin +
+                       ["--pmu", "task-clock", "test_many.py"], capture_output=True, text=True, cwd=str(tmp_path))
+    assert p.returncode == 4 and "--pmu: 300 tests, and libpmu counts at most 255 regions" in p.stdout + p.stderr
+    assert "passed" not in p.stdout and not (tmp_path / "pmu-report.json").exists()
+
+
+def test_long_node_ids_are_stable_names():
+    from pmu.pytest_plugin import region_name, NAME_MAX
+    long = "tests/test_x.py::test_y[" + "a" * 300 + "]"
+    n = region_name(long)
+    assert len(n.encode()) <= NAME_MAX and n == region_name(long) and n != region_name(long + "b")
+    assert region_name("t.py::test") == "t.py::test"
