@@ -38,7 +38,8 @@ static PyObject *raise_pmu(int r)
 
 typedef struct {
 	PyObject_HEAD
-	PyObject *name; /* bytes: by name (pmu_region_begin), or NULL: by handle */
+	PyObject *name; /* str or bytes: by name (pmu_region_begin), or NULL: by handle */
+	const char *cname; /* its UTF-8, kept by name */
 	int handle;
 	PyObject *calls[2]; /* its __exit__ and __enter__ (RegionCall), kept from their second use */
 	unsigned char uses[2];
@@ -75,6 +76,29 @@ static int handle_of(PyObject *o, const char *call, int *h)
 	return -1;
 }
 
+/* Region self by what: a name (str, bytes) or a handle (int). 0, or -1 with TypeError or ValueError. */
+static int region_set(Region *self, PyObject *what)
+{
+	Py_ssize_t len = 0;
+
+	Py_CLEAR(self->name);
+	if (PyLong_Check(what) && !PyBool_Check(what))
+		return handle_of(what, "region", &self->handle);
+	if (PyUnicode_Check(what))
+		self->cname = PyUnicode_AsUTF8AndSize(what, &len); /* kept in the str: no copy */
+	else if (PyBytes_Check(what))
+		self->cname = PyBytes_AS_STRING(what), len = PyBytes_GET_SIZE(what);
+	else
+		return PyErr_Format(PyExc_TypeError, "region(%R): a name (str) or a handle (int) is needed, not %s",
+				    what, Py_TYPE(what)->tp_name), -1;
+	if (!self->cname)
+		return -1;
+	if (strlen(self->cname) != (size_t)len)
+		return PyErr_Format(PyExc_ValueError, "region(%R): a name with a NUL character", what), -1;
+	self->name = Py_NewRef(what);
+	return 0;
+}
+
 static int region_init(Region *self, PyObject *args, PyObject *kw)
 {
 	PyObject *what;
@@ -85,17 +109,23 @@ static int region_init(Region *self, PyObject *args, PyObject *kw)
 	}
 	if (!PyArg_ParseTuple(args, "O:region", &what))
 		return -1;
-	Py_CLEAR(self->name);
-	if (PyLong_Check(what) && !PyBool_Check(what))
-		return handle_of(what, "region", &self->handle);
-	if (PyUnicode_Check(what))
-		self->name = PyUnicode_AsUTF8String(what);
-	else if (PyBytes_Check(what))
-		self->name = Py_NewRef(what);
-	else
-		PyErr_Format(PyExc_TypeError, "region(%R): a name (str) or a handle (int) is needed, not %s",
-			     what, Py_TYPE(what)->tp_name);
-	return self->name ? 0 : -1;
+	return region_set(self, what);
+}
+
+/* region(what) without the argument tuple tp_new and tp_init need: `with pmu.region("x"):` makes one
+ * each time. */
+static PyObject *region_vectorcall(PyObject *type, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+	Py_ssize_t n = PyVectorcall_NARGS(nargsf);
+	Region *self;
+
+	if ((kwnames && PyTuple_GET_SIZE(kwnames)) || n != 1)
+		return PyErr_Format(PyExc_TypeError, "region() takes one argument, a name or a handle (%zd given%s)",
+				    n, kwnames && PyTuple_GET_SIZE(kwnames) ? ", and keywords" : "");
+	self = (Region *)((PyTypeObject *)type)->tp_alloc((PyTypeObject *)type, 0);
+	if (self && region_set(self, args[0]) < 0)
+		Py_CLEAR(self);
+	return (PyObject *)self;
 }
 
 static int region_traverse(Region *self, visitproc visit, void *arg)
@@ -126,8 +156,7 @@ static int region_do(Region *self, int enter)
 	int r;
 
 	if (self->name)
-		r = enter ? pmu_region_begin(PyBytes_AS_STRING(self->name))
-			  : pmu_region_end(PyBytes_AS_STRING(self->name));
+		r = enter ? pmu_region_begin(self->cname) : pmu_region_end(self->cname);
 	else
 		r = enter ? pmu_region_enter(self->handle) : pmu_region_exit(self->handle);
 	if (r < 0) {
@@ -229,7 +258,9 @@ static PyObject *region_get_name(Region *self, void *unused)
 	(void)unused;
 	if (!self->name)
 		Py_RETURN_NONE;
-	return PyUnicode_DecodeUTF8(PyBytes_AS_STRING(self->name), PyBytes_GET_SIZE(self->name), "replace");
+	if (PyUnicode_Check(self->name))
+		return Py_NewRef(self->name);
+	return PyUnicode_DecodeUTF8(self->cname, PyBytes_GET_SIZE(self->name), "replace");
 }
 
 static PyObject *region_get_handle(Region *self, void *unused)
@@ -287,6 +318,7 @@ static PyTypeObject region_type = {
 	.tp_repr = (reprfunc)region_repr,
 	.tp_new = PyType_GenericNew,
 	.tp_init = (initproc)region_init,
+	.tp_vectorcall = region_vectorcall,
 	.tp_dealloc = (destructor)region_dealloc,
 	.tp_traverse = (traverseproc)region_traverse,
 	.tp_clear = (inquiry)region_clear,
