@@ -53,6 +53,13 @@ run libpmu-dev has libpmu-dev usr/include/pmu.h usr/lib/$m/libpmu.so usr/lib/$m/
 run libpmu-tools has libpmu-tools usr/bin/pmu usr/share/man/man1/pmu.1.gz usr/lib/$m/libpmu/libpmu-omp.so \
 	usr/lib/$m/libpmu/libpmu-kokkos.so usr/lib/$m/libpmu/libpmu-qemu.so usr/share/man/man1/pmu-emulate.1.gz
 run libpmu-mpi has libpmu-mpi usr/lib/$m/libpmu/libpmu-mpi.so
+# python3-pmu: the package with its extension for Debian's python3, and the entry point pytest reads.
+ext=$(/usr/bin/python3 -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))' 2>/dev/null)
+py=usr/lib/python3/dist-packages
+run python3-pmu has python3-pmu $py/pmu/__init__.py $py/pmu/pytest_plugin.py $py/pmu/_version.py "$py/pmu/_pmu$ext" \
+	$py/libpmu-$up.egg-info/entry_points.txt
+run python3-pmu-depends sh -c "dpkg-deb -f $d/python3-pmu_${v}_$a.deb Depends | tr ',' '\\n' | grep -qx ' *libpmu0 (= $v)' &&
+	dpkg-deb -f $d/python3-pmu_${v}_$a.deb Depends | grep -q 'python3'"
 # The runtimes' plugins link libpmu.so.0's private node of this exact version: libpmu-tools needs
 # the same libpmu0. The tool itself stands alone (libpmu.a).
 run tools-depends sh -c "dpkg-deb -f $d/libpmu-tools_${v}_$a.deb Depends | tr ',' '\\n' | grep -qx ' *libpmu0 (= $v)' &&
