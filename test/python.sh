@@ -4,6 +4,7 @@
 #              environment (python3 -m venv --system-site-packages: pytest and pandas are Debian's)
 #   extension  python/tests with that environment's python, from /: the C extension
 #   ctypes     the same with PMU_PYTHON_BACKEND=ctypes: the fallback
+#   build      python3 -m build --no-isolation: the sdist, the wheel built from it, what each holds
 #   tree       the source tree's package (PYTHONPATH=python) over build/libpmu.so.0, nothing installed
 # Prints "python: N passed, N failed, N skipped".
 cd "$(dirname "$0")/.." || exit 1
@@ -51,6 +52,31 @@ if "$py" -m venv --system-site-packages "$d/venv" >"$d/venv.log" 2>&1; then
 else
 	tail -n 3 "$d/venv.log"
 	echo "SKIP python/install: no virtual environments for $py (Debian: python3-venv)"
+	ts=$((ts + 1))
+fi
+# The sdist and the wheel built from it (python3 -m build), and what the wheel carries.
+if "$py" -c 'import build' 2>/dev/null; then
+	if (cd "$d" && timeout -k 10 "$limit" "$py" -m build --no-isolation -o "$d/dist" "$top") >"$d/build.log" 2>&1 &&
+		"$py" - "$d"/dist/*.whl "$d"/dist/*.tar.gz >>"$d/build.log" 2>&1 <<'EOF'
+import sys, tarfile, zipfile
+names = zipfile.ZipFile(sys.argv[1]).namelist()
+for f in ("pmu/__init__.py", "pmu/pytest_plugin.py", "pmu/_version.py", "pmu/libpmu.so.0", "pmu/pmu", "pmu/libpmu-qemu.so"):
+    assert f in names, (f, names)
+assert any(n.startswith("pmu/_pmu.") and n.endswith(".so") for n in names), names
+assert any(n.endswith("entry_points.txt") for n in names) and not any(n.endswith(".c") for n in names), names
+src = tarfile.open(sys.argv[2]).getnames()
+assert any(n.endswith("/src/regions/region.c") for n in src) and any(n.endswith("/Makefile") for n in src), src
+EOF
+	then
+		echo "PASS python/build (sdist and wheel: $(cd "$d/dist" && ls | tr '\n' ' '))"
+		tp=$((tp + 1))
+	else
+		tail -n 20 "$d/build.log"
+		echo "FAIL python/build (python3 -m build --no-isolation)"
+		tf=$((tf + 1))
+	fi
+else
+	echo "SKIP python/build: no python3-build for $py"
 	ts=$((ts + 1))
 fi
 suite tree PMU_LIBRARY="$top/build/libpmu.so.0" PYTHONPATH="$top/python" timeout -k 10 "$limit" "$py"
