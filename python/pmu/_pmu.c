@@ -435,26 +435,27 @@ static PyTypeObject decorated_type = {
 	.tp_members = decorated_members,
 };
 
-static PyObject *mod_region_enter(PyObject *m, PyObject *h)
+/* pmu_region_enter(h) (enter 1) or pmu_region_exit(h) (0) for the module's functions of those names. */
+static PyObject *handle_call(PyObject *h, int enter)
 {
 	int v, r;
 
-	(void)m;
-	if (handle_of(h, "region_enter", &v))
+	if (handle_of(h, enter ? "region_enter" : "region_exit", &v))
 		return NULL;
-	r = pmu_region_enter(v);
+	r = enter ? pmu_region_enter(v) : pmu_region_exit(v);
 	return r < 0 ? raise_pmu(r) : Py_NewRef(Py_None);
+}
+
+static PyObject *mod_region_enter(PyObject *m, PyObject *h)
+{
+	(void)m;
+	return handle_call(h, 1);
 }
 
 static PyObject *mod_region_exit(PyObject *m, PyObject *h)
 {
-	int v, r;
-
 	(void)m;
-	if (handle_of(h, "region_exit", &v))
-		return NULL;
-	r = pmu_region_exit(v);
-	return r < 0 ? raise_pmu(r) : Py_NewRef(Py_None);
+	return handle_call(h, 0);
 }
 
 /* ---- sets ------------------------------------------------------------------------------------- */
