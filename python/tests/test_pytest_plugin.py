@@ -12,21 +12,14 @@ import pytest
 import pmu
 
 SUITE = textwrap.dedent('''
-    import mmap
     import pytest
 
-    def touch(n):
-        m = mmap.mmap(-1, n * 4096)
-        for i in range(0, n * 4096, 4096):
-            m[i] = 1
-        m.close()
-
     def test_small():
-        touch(PAGES)
+        assert sum(range(WORK)) >= 0
 
     @pytest.mark.parametrize("n", [1, 2])
     def test_param(n):
-        touch(n)
+        assert sorted(range(1000 * n))
 
     def test_fails():
         assert False
@@ -40,8 +33,8 @@ def registered():
     return any(ep.value == "pmu.pytest_plugin" for ep in group)
 
 
-def pytest_run(tmp_path, *args, pages=8, under=()):
-    (tmp_path / "test_suite.py").write_text(SUITE.replace("PAGES", str(pages)))
+def pytest_run(tmp_path, *args, work=10000, under=()):
+    (tmp_path / "test_suite.py").write_text(SUITE.replace("WORK", str(work)))
     plugin = [] if registered() else ["-p", "pmu.pytest_plugin"]   # the source tree: not installed
     return subprocess.run(list(under) + [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"] + plugin +
                           list(args) + [str(tmp_path / "test_suite.py")], capture_output=True, text=True,
@@ -58,15 +51,14 @@ def test_report_per_test_and_diff(tmp_path):
     assert set(regions) == {"pytest session", "test_suite.py::test_small", "test_suite.py::test_param[1]",
                             "test_suite.py::test_param[2]", "test_suite.py::test_fails"}
     assert all(r["calls"] == 1 for r in regions.values())
-    assert regions["pytest session"]["counts"]["page-faults"] > regions["test_suite.py::test_small"]["counts"]["page-faults"]
-    assert regions["test_suite.py::test_small"]["counts"]["page-faults"] >= 8
-    p = pytest_run(tmp_path, "--pmu", "page-faults,task-clock", "--pmu-report", str(new), pages=64)
+    assert regions["pytest session"]["counts"]["task-clock"] > regions["test_suite.py::test_small"]["counts"]["task-clock"] > 0
+    p = pytest_run(tmp_path, "--pmu", "page-faults,task-clock", "--pmu-report", str(new), work=1000000)
     assert p.returncode == 1, p.stdout + p.stderr
     d = pmu.diff(base, new)
     rows = {(r["region"], r["figure"]): r for r in d["rows"]}
-    assert rows[("test_suite.py::test_small", "page-faults")]["new"] >= 64
+    assert rows[("test_suite.py::test_small", "task-clock")]["change_pct"] > 50
     # one call per test: no spread, so a count that varies from run to run is shown, not gated
-    gate = subprocess.run([pmu._tool(), "report", "diff", "--fail-if", "test_suite.py::test_small@page-faults:+50%",
+    gate = subprocess.run([pmu._tool(), "report", "diff", "--fail-if", "test_suite.py::test_small@task-clock:+50%",
                            str(base), str(new)], capture_output=True, text=True)
     assert gate.returncode == 0 and "no spread in the inputs, not gated (change +" in gate.stderr, gate.stderr
 
@@ -79,19 +71,22 @@ def test_emulated_instructions_gate_per_test(tmp_path):
     if probe.returncode != 0:
         pytest.skip("pmu emulate does not run here: " + (probe.stderr.strip().splitlines() or ["?"])[-1])
     runs = []
-    for i, pages in enumerate((8, 8, 32)):
+    for i, work in enumerate((10000, 10000, 12000)):
         path = tmp_path / ("e%d.json" % i)
-        p = pytest_run(tmp_path, "--pmu", "instructions", "--pmu-report", str(path), pages=pages,
+        p = pytest_run(tmp_path, "--pmu", "instructions", "--pmu-report", str(path), work=work,
                        under=(tool, "emulate", "--"))
         assert p.returncode == 1 and "1 failed, 3 passed" in p.stdout, p.stdout + p.stderr
         doc = json.loads(path.read_text())
         assert doc.get("emulated"), doc
         runs.append({r["name"]: r["counts"]["instructions"] for r in doc["regions"] if r["name"] != "pytest session"})
-    # exact, run after run (a failing test's count has pytest's assertion introspection, which varies)
-    del runs[0]["test_suite.py::test_fails"], runs[1]["test_suite.py::test_fails"]
-    assert runs[0] == runs[1], runs
+    # run after run within 0.5% (0.1% seen): QEMU's count is exact, the program not quite deterministic
+    # (Python's allocator and hashes follow the command line; a failing test's count has pytest's
+    # assertion introspection)
+    assert set(runs[0]) == set(runs[1]) and all(abs(runs[0][t] - runs[1][t]) <= runs[0][t] / 200
+                                                for t in runs[0] if t != "test_suite.py::test_fails"), runs
+    print("instructions per test, two runs: %r" % runs[:2])
     small = "test_suite.py::test_small"
-    assert runs[2][small] > runs[0][small] * 1.2, runs   # 24 pages more: the loop, the faults
+    assert runs[2][small] > runs[0][small] * 1.1, runs   # a fifth more of the loop
     gate = subprocess.run([tool, "report", "diff", "--fail-if", "instructions:+2%", str(tmp_path / "e0.json"),
                            str(tmp_path / "e2.json")], capture_output=True, text=True)
     assert gate.returncode == 1 and "FAIL instructions in %s" % small in gate.stderr, gate.stderr
