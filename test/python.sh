@@ -4,6 +4,7 @@
 #              environment (python3 -m venv --system-site-packages: pytest and pandas are Debian's)
 #   extension  python/tests with that environment's python, from /: the C extension
 #   ctypes     the same with PMU_PYTHON_BACKEND=ctypes: the fallback
+#   valgrind   python/tests/test_calls.py (the extension's calls) under valgrind memcheck
 #   build      python3 -m build --no-isolation: the sdist, the wheel built from it, what each holds
 #   tree       the source tree's package (PYTHONPATH=python) over build/libpmu.so.0, nothing installed
 # Prints "python: N passed, N failed, N skipped".
@@ -23,11 +24,11 @@ tp=0 tf=0 ts=0
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
 
-# pytest RUN [ENV=VALUE...] PYTHON: python/tests, its counts added to the tier's.
+# suite RUN [ENV=VALUE...] PYTHON: python/tests (python/tests/$only), its counts added to the tier's.
 suite() {
 	name=$1 && shift
 	out=$(cd / && env PYTHONDONTWRITEBYTECODE=1 "$@" -m pytest -q -rs -p no:cacheprovider -p no:pmu \
-		"$top/python/tests" 2>&1 | sed "s|^|$name: |")
+		"$top/python/tests/${only:-}" 2>&1 | sed "s|^|$name: |")
 	printf '%s\n' "$out"
 	last=$(printf '%s\n' "$out" | tail -n 1)
 	n() { printf '%s\n' "$last" | grep -o "[0-9]* $1" | grep -o '[0-9]*' || echo 0; }
@@ -44,6 +45,14 @@ if "$py" -m venv --system-site-packages "$d/venv" >"$d/venv.log" 2>&1; then
 		tp=$((tp + 1))
 		suite extension PMU_TEST_BACKEND=extension timeout -k 10 "$limit" "$d/venv/bin/python"
 		suite ctypes PMU_TEST_BACKEND=ctypes PMU_PYTHON_BACKEND=ctypes timeout -k 10 "$limit" "$d/venv/bin/python"
+		# The extension's calls under memcheck (the interpreter's own allocator off, its leaks not ours).
+		if command -v valgrind >/dev/null; then
+			only=test_calls.py
+			suite valgrind PYTHONMALLOC=malloc timeout -k 10 "$limit" valgrind -q \
+				--error-exitcode=1 --leak-check=no --suppressions="$top/test/valgrind-python.supp" \
+				"$d/venv/bin/python"
+			only=
+		fi
 	else
 		tail -n 20 "$d/pip.log"
 		echo "FAIL python/install (pip install of the tree into a virtual environment)"
