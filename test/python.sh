@@ -4,7 +4,7 @@
 #              environment (python3 -m venv --system-site-packages: pytest and pandas are Debian's)
 #   extension  python/tests with that environment's python, from /: the C extension
 #   ctypes     the same with PMU_PYTHON_BACKEND=ctypes: the fallback
-#   valgrind   python/tests/test_calls.py (the extension's calls) under valgrind memcheck
+#   memcheck   python/tests/test_calls.py (the extension's calls) under valgrind memcheck
 #   build      python3 -m build --no-isolation: the sdist, the wheel built from it, what each holds
 #   tree       the source tree's package (PYTHONPATH=python) over build/libpmu.so.0, nothing installed
 # Prints "python: N passed, N failed, N skipped".
@@ -48,7 +48,7 @@ if "$py" -m venv --system-site-packages "$d/venv" >"$d/venv.log" 2>&1; then
 		# The extension's calls under memcheck (the interpreter's own allocator off, its leaks not ours).
 		if command -v valgrind >/dev/null; then
 			only=test_calls.py
-			suite valgrind PYTHONMALLOC=malloc timeout -k 10 "$limit" valgrind -q \
+			suite memcheck PYTHONMALLOC=malloc timeout -k 10 "$limit" valgrind -q \
 				--error-exitcode=1 --leak-check=no --suppressions="$top/test/valgrind-python.supp" \
 				"$d/venv/bin/python"
 			only=
