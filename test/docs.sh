@@ -22,6 +22,11 @@ make -s --no-print-directory all >/dev/null || { fail=1; closing "make failed"; 
 d=$(mktemp -d)
 trap 'rm -rf "$d" "$T_OUT"' EXIT
 mkdir "$d/home" "$d/tree"
+# The documents' python3 is Debian's, with the python3-wheel and python3-pytest CI installs (another
+# python3 ahead of it in PATH, pyenv's, may have neither).
+if [ -x /usr/bin/python3 ]; then
+	mkdir "$d/bin" && ln -s /usr/bin/python3 "$d/bin/python3" && PATH="$d/bin:$PATH"
+fi
 # The scratch tree: every entry of the tree linked, so that what a block writes stays in the scratch.
 for e in "$top"/* "$top"/.ci; do ln -s "$e" "$d/tree/$(basename "$e")"; done
 haspmu=no
