@@ -112,20 +112,35 @@ static int region_init(Region *self, PyObject *args, PyObject *kw)
 	return region_set(self, what);
 }
 
-/* region(what) without the argument tuple tp_new and tp_init need: `with pmu.region("x"):` makes one
- * each time. */
+/* The regions region(name) made, by name: a process has at most 256 names, and this keeps 512. */
+static PyObject *by_name;
+#define BY_NAME_MAX 512
+
+/*
+ * region(what) without the argument tuple tp_new and tp_init need; by a str name, the region made
+ * before: `with pmu.region("x"):` then costs what a region kept does (regions hold no state of
+ * their own, so one serves every thread).
+ */
 static PyObject *region_vectorcall(PyObject *type, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
 	Py_ssize_t n = PyVectorcall_NARGS(nargsf);
-	Region *self;
+	PyObject *self;
 
 	if ((kwnames && PyTuple_GET_SIZE(kwnames)) || n != 1)
 		return PyErr_Format(PyExc_TypeError, "region() takes one argument, a name or a handle (%zd given%s)",
 				    n, kwnames && PyTuple_GET_SIZE(kwnames) ? ", and keywords" : "");
-	self = (Region *)((PyTypeObject *)type)->tp_alloc((PyTypeObject *)type, 0);
-	if (self && region_set(self, args[0]) < 0)
+	if (PyUnicode_CheckExact(args[0])) {
+		self = PyDict_GetItemWithError(by_name, args[0]);
+		if (self || PyErr_Occurred())
+			return Py_XNewRef(self);
+	}
+	self = ((PyTypeObject *)type)->tp_alloc((PyTypeObject *)type, 0);
+	if (self && region_set((Region *)self, args[0]) < 0)
 		Py_CLEAR(self);
-	return (PyObject *)self;
+	if (self && PyUnicode_CheckExact(args[0]) && PyDict_GET_SIZE(by_name) < BY_NAME_MAX &&
+	    PyDict_SetItem(by_name, args[0], self) < 0)
+		Py_CLEAR(self);
+	return self;
 }
 
 static int region_traverse(Region *self, visitproc visit, void *arg)
@@ -718,7 +733,8 @@ PyMODINIT_FUNC PyInit__pmu(void)
 
 	update_wrapper = functools ? PyObject_GetAttrString(functools, "update_wrapper") : NULL;
 	Py_XDECREF(functools);
-	m = update_wrapper ? PyModule_Create(&module) : NULL;
+	by_name = update_wrapper ? PyDict_New() : NULL;
+	m = by_name ? PyModule_Create(&module) : NULL;
 	if (!m)
 		return NULL;
 	for (size_t i = 0; i < 5; i++)
