@@ -15,6 +15,7 @@ from setuptools.command.build_py import build_py
 from setuptools.dist import Distribution
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
+BUILT = ("libpmu.so.0", "pmu", "libpmu-qemu.so")   # by make, beside the extension
 
 
 def version():
@@ -38,6 +39,10 @@ class BuildLibrary(build_ext):
     ($ORIGIN), and the tool its QEMU plugin (python -m pmu emulate)."""
 
     def run(self):
+        out = os.path.join(os.path.abspath(self.build_lib), "pmu")
+        for f in glob.glob(os.path.join(out, "_pmu*.so")) + [os.path.join(out, n) for n in BUILT]:
+            if os.path.exists(f):   # an earlier build's, which this one may not make
+                os.remove(f)
         cc = os.environ.get("CC", "cc").split()[0]
         if not shutil.which("make") or not shutil.which(cc):
             print("libpmu: no make or %s here: the package alone, over an installed libpmu.so.0 "
@@ -48,13 +53,12 @@ class BuildLibrary(build_ext):
                         "PY_RUNPATH=-Wl,-rpath,'$$ORIGIN'", "lib", "python", os.path.join(tmp, "pmu"),
                         os.path.join(tmp, "libpmu-qemu.so")],
                        check=True)
-        out = os.path.join(os.path.abspath(self.build_lib), "pmu")
         os.makedirs(out, exist_ok=True)
         mods = glob.glob(os.path.join(tmp, "python", "pmu", "_pmu*.so"))
         if not mods:
             print("libpmu: no Python.h for %s (Debian: python3-dev): the package uses ctypes alone"
                   % sys.executable, file=sys.stderr)
-        for f in [os.path.join(tmp, n) for n in ("libpmu.so.0", "pmu", "libpmu-qemu.so")] + mods:
+        for f in [os.path.join(tmp, n) for n in BUILT] + mods:
             shutil.copy(f, out)   # the library's file itself, not its symbolic link
 
     def get_outputs(self):

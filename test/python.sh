@@ -4,6 +4,7 @@
 #              environment (python3 -m venv --system-site-packages: pytest and pandas are Debian's)
 #   extension  python/tests with that environment's python, from /: the C extension
 #   ctypes     the same with PMU_PYTHON_BACKEND=ctypes: the fallback
+#   no-compiler  pip install with CC=no-such-cc: the package alone, ctypes over PMU_LIBRARY
 #   memcheck   python/tests/test_calls.py (the extension's calls) under valgrind memcheck
 #   build      python3 -m build --no-isolation: the sdist, the wheel built from it, what each holds
 #   tree       the source tree's package (PYTHONPATH=python) over build/libpmu.so.0, nothing installed
@@ -52,6 +53,25 @@ if "$py" -m venv --system-site-packages "$d/venv" >"$d/venv.log" 2>&1; then
 				--error-exitcode=1 --leak-check=no --suppressions="$top/test/valgrind-python.supp" \
 				"$d/venv/bin/python"
 			only=
+		fi
+		# No C compiler: the package alone, ctypes over the library it is given.
+		if "$py" -m venv --system-site-packages "$d/venv2" >/dev/null 2>&1 &&
+			CC=no-such-cc timeout -k 10 "$limit" "$d/venv2/bin/pip" install -q --no-build-isolation --no-index \
+				"$top" >"$d/pip2.log" 2>&1 &&
+			(cd / && env -u PYTHONPATH PMU_LIBRARY="$top/build/libpmu.so.0" "$d/venv2/bin/python" -c '
+import os, pmu
+name, why = pmu.backend(why=True)
+assert name == "ctypes" and "_pmu" in why, (name, why)
+assert not [f for f in os.listdir(os.path.dirname(pmu.__file__)) if f.endswith(".so") or f.startswith("libpmu")]
+with pmu.open("task-clock") as s:
+    assert s.read()["task-clock"] > 0
+print("ctypes alone:", why)') >>"$d/pip2.log" 2>&1; then
+			echo "PASS python/no-compiler ($(tail -n 1 "$d/pip2.log"))"
+			tp=$((tp + 1))
+		else
+			tail -n 20 "$d/pip2.log"
+			echo "FAIL python/no-compiler (pip install with CC=no-such-cc: the package alone)"
+			tf=$((tf + 1))
 		fi
 	else
 		tail -n 20 "$d/pip.log"

@@ -51,6 +51,9 @@ def _extension():
     try:
         from . import _pmu
     except ImportError as e:
+        here = os.path.dirname(os.path.abspath(__file__))
+        if not [f for f in os.listdir(here) if f.startswith("_pmu.") and f.endswith(".so")]:
+            return None, "no extension pmu._pmu in %s (installed without a C compiler or Python.h)" % here
         return None, "the extension pmu._pmu did not load: %s" % e
     return _pmu, "pmu._pmu"
 
