@@ -38,54 +38,56 @@ suite() {
 	tp=$((tp + p)) tf=$((tf + f)) ts=$((ts + s))
 }
 
+# result STATUS STEP LOG [NOTE]: the step's PASS (with NOTE) or FAIL (after LOG's tail), counted.
+result() {
+	if [ "$1" -eq 0 ]; then
+		echo "PASS python/$2${4:+ ($4)}"
+		tp=$((tp + 1))
+	else
+		tail -n 20 "$3"
+		echo "FAIL python/$2"
+		tf=$((tf + 1))
+	fi
+}
+
 make -s lib build/pmu >/dev/null || { echo "python: 0 passed, 1 failed, 0 skipped"; exit 1; }
 if "$py" -m venv --system-site-packages "$d/venv" >"$d/venv.log" 2>&1; then
-	if timeout -k 10 "$limit" "$d/venv/bin/pip" install -q --no-build-isolation --no-index "$top" >"$d/pip.log" 2>&1 &&
-		"$d/venv/bin/python" -c 'import pmu; assert pmu.backend() == "extension", pmu.backend(True)' >>"$d/pip.log" 2>&1; then
-		echo "PASS python/install"
-		tp=$((tp + 1))
-		suite extension PMU_TEST_BACKEND=extension timeout -k 10 "$limit" "$d/venv/bin/python"
-		suite ctypes PMU_TEST_BACKEND=ctypes PMU_PYTHON_BACKEND=ctypes timeout -k 10 "$limit" "$d/venv/bin/python"
-		# The extension's calls under memcheck (the interpreter's own allocator off, its leaks not ours).
-		if command -v valgrind >/dev/null; then
-			only=test_calls.py
-			suite memcheck PYTHONMALLOC=malloc timeout -k 10 "$limit" valgrind -q \
-				--error-exitcode=1 --leak-check=no --suppressions="$top/test/valgrind-python.supp" \
-				"$d/venv/bin/python"
-			only=
-		fi
-		# No C compiler: the package alone, ctypes over the library it is given.
-		if "$py" -m venv --system-site-packages "$d/venv2" >/dev/null 2>&1 &&
-			CC=no-such-cc timeout -k 10 "$limit" "$d/venv2/bin/pip" install -q --no-build-isolation --no-index \
-				"$top" >"$d/pip2.log" 2>&1 &&
-			(cd / && env -u PYTHONPATH PMU_LIBRARY="$top/build/libpmu.so.0" "$d/venv2/bin/python" -c '
+	timeout -k 10 "$limit" "$d/venv/bin/pip" install -q --no-build-isolation --no-index "$top" >"$d/pip.log" 2>&1 &&
+		"$d/venv/bin/python" -c 'import pmu; assert pmu.backend() == "extension", pmu.backend(True)' >>"$d/pip.log" 2>&1
+	installed=$?
+	result $installed install "$d/pip.log" "pip install of the tree into a virtual environment"
+fi
+if [ "${installed:-1}" -eq 0 ]; then
+	suite extension PMU_TEST_BACKEND=extension timeout -k 10 "$limit" "$d/venv/bin/python"
+	suite ctypes PMU_TEST_BACKEND=ctypes PMU_PYTHON_BACKEND=ctypes timeout -k 10 "$limit" "$d/venv/bin/python"
+	# The extension's calls under memcheck (the interpreter's own allocator off, its leaks not ours).
+	if command -v valgrind >/dev/null; then
+		only=test_calls.py
+		suite memcheck PYTHONMALLOC=malloc timeout -k 10 "$limit" valgrind -q \
+			--error-exitcode=1 --leak-check=no --suppressions="$top/test/valgrind-python.supp" \
+			"$d/venv/bin/python"
+		only=
+	fi
+	# No C compiler: the package alone, ctypes over the library it is given.
+	{ "$py" -m venv --system-site-packages "$d/venv2" &&
+		CC=no-such-cc timeout -k 10 "$limit" "$d/venv2/bin/pip" install -q --no-build-isolation --no-index "$top" &&
+		(cd / && env -u PYTHONPATH PMU_LIBRARY="$top/build/libpmu.so.0" "$d/venv2/bin/python" -c '
 import os, pmu
 name, why = pmu.backend(why=True)
 assert name == "ctypes" and "_pmu" in why, (name, why)
 assert not [f for f in os.listdir(os.path.dirname(pmu.__file__)) if f.endswith(".so") or f.startswith("libpmu")]
 with pmu.open("task-clock") as s:
     assert s.read()["task-clock"] > 0
-print("ctypes alone:", why)') >>"$d/pip2.log" 2>&1; then
-			echo "PASS python/no-compiler ($(tail -n 1 "$d/pip2.log"))"
-			tp=$((tp + 1))
-		else
-			tail -n 20 "$d/pip2.log"
-			echo "FAIL python/no-compiler (pip install with CC=no-such-cc: the package alone)"
-			tf=$((tf + 1))
-		fi
-	else
-		tail -n 20 "$d/pip.log"
-		echo "FAIL python/install (pip install of the tree into a virtual environment)"
-		tf=$((tf + 1))
-	fi
-else
+print("ctypes alone:", why)'); } >"$d/pip2.log" 2>&1
+	result $? no-compiler "$d/pip2.log" "$(tail -n 1 "$d/pip2.log")"
+elif [ -z "${installed:-}" ]; then
 	tail -n 3 "$d/venv.log"
 	echo "SKIP python/install: no virtual environments for $py (Debian: python3-venv)"
 	ts=$((ts + 1))
 fi
 # The sdist and the wheel built from it (python3 -m build), and what the wheel carries.
 if "$py" -c 'import build' 2>/dev/null; then
-	if (cd "$d" && timeout -k 10 "$limit" "$py" -m build --no-isolation -o "$d/dist" "$top") >"$d/build.log" 2>&1 &&
+	(cd "$d" && timeout -k 10 "$limit" "$py" -m build --no-isolation -o "$d/dist" "$top") >"$d/build.log" 2>&1 &&
 		"$py" - "$d"/dist/*.whl "$d"/dist/*.tar.gz >>"$d/build.log" 2>&1 <<'EOF'
 import sys, tarfile, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
@@ -96,14 +98,7 @@ assert any(n.endswith("entry_points.txt") for n in names) and not any(n.endswith
 src = tarfile.open(sys.argv[2]).getnames()
 assert any(n.endswith("/src/regions/region.c") for n in src) and any(n.endswith("/Makefile") for n in src), src
 EOF
-	then
-		echo "PASS python/build (sdist and wheel: $(cd "$d/dist" && ls | tr '\n' ' '))"
-		tp=$((tp + 1))
-	else
-		tail -n 20 "$d/build.log"
-		echo "FAIL python/build (python3 -m build --no-isolation)"
-		tf=$((tf + 1))
-	fi
+	result $? build "$d/build.log" "sdist and wheel: $(ls "$d/dist" 2>/dev/null | tr '\n' ' ')"
 else
 	echo "SKIP python/build: no python3-build for $py"
 	ts=$((ts + 1))
