@@ -1,9 +1,9 @@
 #!/bin/sh
-# The unprivileged tier: the host tests, pmu check, pmu stat and zero-code
-# mode run as nobody (setpriv, else runuser), from a copy of the build output
-# that nobody can read. CI runs as root, so this is where the paths of an
-# ordinary user (kernel.perf_event_paranoid 2, no CAP_PERFMON, tracefs not
-# readable) are tested. Skips, saying why, where the runner is not root.
+# The unprivileged tier: the host tests, pmu check, pmu stat, zero-code
+# mode and the Python extension run as nobody (setpriv, else runuser), from
+# a copy of the build output that nobody can read. CI runs as root, so this
+# is where the paths of an ordinary user (kernel.perf_event_paranoid 2, no
+# CAP_PERFMON, tracefs not readable) are tested. Skips, saying why, where the runner is not root.
 cd "$(dirname "$0")/.." || exit 1
 T_TIER=unprivileged
 . test/lib.sh
@@ -35,7 +35,7 @@ if [ -n "$paranoid" ] && [ "$paranoid" -gt 2 ]; then
 	closing "kernel.perf_event_paranoid is $paranoid: an ordinary user may count nothing (2 or less needed)"
 	exit 0
 fi
-if ! make -s --no-print-directory all tests >/dev/null; then
+if ! make -s --no-print-directory all tests python >/dev/null; then
 	fail=1
 	closing "the build failed"
 	exit 1
@@ -106,6 +106,34 @@ if printf '%s\n' "$out" | grep -q "sched:sched_switch: permission denied: tracef
 	ok "tracefs not readable"
 else
 	ko "tracefs not readable" "$out"
+fi
+
+# 6. Python: the extension's calls and the tests of them, as nobody; a kernel event refused with the
+# library's message.
+py=/usr/bin/python3
+mod=$(ls build/python/pmu/_pmu*.so 2>/dev/null | head -n 1)
+if [ ! -x $py ] || ! $py -c 'import pytest' 2>/dev/null; then
+	sk python "Debian's python3 with python3-pytest is not installed"
+elif [ -z "$mod" ]; then
+	sk python "no extension built (make python: needs python3-dev)"
+else
+	mkdir -p "$tmp/python/tests" "$tmp/python/pmu" && cp python/pmu/*.py "$mod" "$tmp/python/pmu/" &&
+		cp python/tests/test_calls.py "$tmp/python/tests/" && chmod -R a+rX "$tmp/python"
+	env="PYTHONPATH='$tmp/python' LD_LIBRARY_PATH='$tmp/build' PYTHONDONTWRITEBYTECODE=1 PMU_TEST_BACKEND=extension"
+	out=$(as_nobody "$env $py -m pytest -q -p no:cacheprovider python/tests/test_calls.py")
+	if printf '%s\n' "$out" | tail -n 1 | grep -Eq '^[0-9]+ passed in'; then ok "python"; else ko "python" "$out"; fi
+	out=$(as_nobody "$env $py -c 'import pmu
+try:
+    pmu.open(\"context-switches\")
+except OSError as e:
+    print(e.strerror)'")
+	if [ "${paranoid:-2}" -lt 2 ]; then
+		sk "python: kernel counting refused" "kernel.perf_event_paranoid is $paranoid: kernel counting allowed"
+	elif printf '%s\n' "$out" | grep -q 'context-switches: permission denied: kernel.perf_event_paranoid is 2.*context-switches:u'; then
+		ok "python: kernel counting refused, reason and :u given"
+	else
+		ko "python: kernel counting refused, reason and :u given" "$out"
+	fi
 fi
 
 closing
