@@ -48,7 +48,7 @@ has() { deb=$d/$1_${v}_$a.deb; shift; [ -f "$deb" ] || { echo "no $deb"; return 
 run libpmu0 has libpmu0 usr/lib/$m/libpmu.so.0 usr/lib/$m/libpmu.so.$up
 run libpmu-dev has libpmu-dev usr/include/pmu.h usr/lib/$m/libpmu.so usr/lib/$m/libpmu.a \
 	usr/lib/$m/pkgconfig/libpmu.pc usr/lib/$m/cmake/libpmu/libpmuConfig.cmake \
-	usr/lib/$m/cmake/libpmu/libpmuConfigVersion.cmake usr/share/man/man3/pmu_open.3.gz usr/share/man/man7/libpmu-qemu.7.gz \
+	usr/lib/$m/cmake/libpmu/libpmuConfigVersion.cmake usr/share/man/man3/pmu_open.3.gz usr/share/man/man7/libpmu-qemu.7.gz usr/share/man/man7/libpmu-python.7.gz \
 	usr/share/doc/libpmu-dev/LICENSE
 run libpmu-tools has libpmu-tools usr/bin/pmu usr/share/man/man1/pmu.1.gz usr/lib/$m/libpmu/libpmu-omp.so \
 	usr/lib/$m/libpmu/libpmu-kokkos.so usr/lib/$m/libpmu/libpmu-qemu.so usr/share/man/man1/pmu-emulate.1.gz
