@@ -296,33 +296,30 @@ def thread_fini():
     _check(_lib.pmu_thread_fini())
 
 
-class _CtypesRegion:
-    """pmu._pmu.Region's calls through ctypes."""
-
-    def __init__(self, what):
-        if isinstance(what, bool) or not isinstance(what, (int, str, bytes)):
-            raise TypeError("region(%r): a name (str) or a handle (int) is needed, not %s" % (what, type(what).__name__))
-        by_name = not isinstance(what, int)
-        self.name = what if isinstance(what, str) else what.decode("utf-8", "replace") if by_name else None
-        self.handle = None if by_name else what
-        arg = what.encode() if isinstance(what, str) else what
-        self._calls = ((_lib.pmu_region_begin, _lib.pmu_region_end) if by_name else
-                       (_lib.pmu_region_enter, _lib.pmu_region_exit), arg)
-
-    def __enter__(self):
-        _check(self._calls[0][0](self._calls[1]))
-        return self
-
-    def __exit__(self, *exc):
-        _check(self._calls[0][1](self._calls[1]))
-
-
 if _ext is not None:
     region = _ext.region
 else:
-    class region(_CtypesRegion):  # noqa: N801 - used as pmu.region("name")
+    class region:  # noqa: N801 - used as pmu.region("name")
         """region(name) or region(handle): a region by name (pmu_region_begin/end) or by handle (an int
         from region_register(): pmu_region_enter/exit), as a context manager and a decorator."""
+
+        def __init__(self, what):
+            if isinstance(what, bool) or not isinstance(what, (int, str, bytes)):
+                raise TypeError("region(%r): a name (str) or a handle (int) is needed, not %s"
+                                % (what, type(what).__name__))
+            by_name = not isinstance(what, int)
+            self.name = what if isinstance(what, str) else what.decode("utf-8", "replace") if by_name else None
+            self.handle = None if by_name else what
+            arg = what.encode() if isinstance(what, str) else what
+            self._calls = ((_lib.pmu_region_begin, _lib.pmu_region_end) if by_name else
+                           (_lib.pmu_region_enter, _lib.pmu_region_exit), arg)
+
+        def __enter__(self):
+            _check(self._calls[0][0](self._calls[1]))
+            return self
+
+        def __exit__(self, *exc):
+            _check(self._calls[0][1](self._calls[1]))
 
         def __call__(self, fn):
             @functools.wraps(fn)

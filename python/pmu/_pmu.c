@@ -17,21 +17,25 @@
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
-/* OSError(errno, the library's message) for r = -errno; NULL. */
-static PyObject *raise_pmu(int r)
+/* OSError(e, msg); NULL. */
+static PyObject *oserror(int e, const char *msg)
 {
-	const char *msg = pmu_errmsg();
-
-	if (!msg || !*msg)
-		msg = strerror(-r);
 	PyObject *text = PyUnicode_DecodeUTF8(msg, (Py_ssize_t)strlen(msg), "replace");
-	PyObject *args = text ? Py_BuildValue("(iN)", -r, text) : NULL;
+	PyObject *args = text ? Py_BuildValue("(iN)", e, text) : NULL;
 
 	if (args) {
 		PyErr_SetObject(PyExc_OSError, args);
 		Py_DECREF(args);
 	}
 	return NULL;
+}
+
+/* OSError(errno, the library's message) for r = -errno; NULL. */
+static PyObject *raise_pmu(int r)
+{
+	const char *msg = pmu_errmsg();
+
+	return oserror(-r, msg && *msg ? msg : strerror(-r));
 }
 
 /* ---- regions ---------------------------------------------------------------------------------- */
@@ -49,7 +53,7 @@ typedef struct {
  * r.__enter__ and r.__exit__ as objects a region used more than once keeps: `with r:` then finds them
  * without making two bound methods each time (two allocations and frees, a third of what `with`
  * costs). They reference their region, which `with` drops before calling __enter__; the cycle of a
- * kept pair is the garbage collector's. A region used once (`with pmu.region("x"):`) keeps none.
+ * kept pair is the garbage collector's. A region used once (`with pmu.region(handle):`) keeps none.
  */
 typedef struct {
 	PyObject_HEAD
@@ -521,8 +525,8 @@ static int set_init(Set *self, PyObject *args, PyObject *kw)
 	if (!self->values || !self->names)
 		return PyErr_NoMemory(), -1;
 	for (unsigned i = 0; i < self->n; i++) {
-		PyObject *s = PyUnicode_DecodeUTF8(pmu_name(set, i), (Py_ssize_t)strlen(pmu_name(set, i)),
-						   "replace");
+		const char *name = pmu_name(set, i);
+		PyObject *s = PyUnicode_DecodeUTF8(name, (Py_ssize_t)strlen(name), "replace");
 
 		if (!s)
 			return -1;
@@ -537,17 +541,6 @@ static void set_dealloc(Set *self)
 	set_close_(self);
 	Py_CLEAR(self->names);
 	Py_TYPE(self)->tp_free((PyObject *)self);
-}
-
-static PyObject *closed(void)
-{
-	PyObject *args = Py_BuildValue("(is)", EBADF, "the set is closed");
-
-	if (args) {
-		PyErr_SetObject(PyExc_OSError, args);
-		Py_DECREF(args);
-	}
-	return NULL;
 }
 
 /* Each count as a dict by name: the last one again when the caller kept no reference to it. */
@@ -622,7 +615,7 @@ static PyObject *read_into(Set *self, PyObject *out)
 static PyObject *set_read(Set *self, PyObject *const *args, Py_ssize_t nargs)
 {
 	if (!self->set)
-		return closed();
+		return oserror(EBADF, "the set is closed");
 	if (nargs > 1)
 		return PyErr_Format(PyExc_TypeError, "read() takes at most 1 argument (%zd given)", nargs);
 	if (nargs == 0 || args[0] == Py_None)
@@ -691,8 +684,8 @@ static PyObject *mod_library(PyObject *m, PyObject *unused)
 	return PyUnicode_DecodeFSDefault(info.dli_fname);
 }
 
-/* extend(type, {name: function}): the cold methods, written once in Python for both backends, in
- * Set's or region's own dict (a subclass would cost every hot call a slower lookup). */
+/* extend(Set, {name: function}): Set's cold methods, written once in Python for both backends, in
+ * its own dict (a subclass would cost every hot call a slower lookup). */
 static PyObject *mod_extend(PyObject *m, PyObject *args)
 {
 	PyTypeObject *tp;
@@ -702,8 +695,8 @@ static PyObject *mod_extend(PyObject *m, PyObject *args)
 	(void)m;
 	if (!PyArg_ParseTuple(args, "O!O!:extend", &PyType_Type, &tp, &PyDict_Type, &ns))
 		return NULL;
-	if (tp != &set_type && tp != &region_type)
-		return PyErr_Format(PyExc_TypeError, "extend(%s): only Set and region", tp->tp_name);
+	if (tp != &set_type)
+		return PyErr_Format(PyExc_TypeError, "extend(%s): only Set", tp->tp_name);
 	while (PyDict_Next(ns, &pos, &k, &v))
 		if (!PyDict_Contains(tp->tp_dict, k) && PyDict_SetItem(tp->tp_dict, k, v) < 0)
 			return NULL;
@@ -712,7 +705,7 @@ static PyObject *mod_extend(PyObject *m, PyObject *args)
 }
 
 static PyMethodDef mod_methods[] = {
-	{ "extend", mod_extend, METH_VARARGS, "extend(type, {name: function}): adds the cold methods" },
+	{ "extend", mod_extend, METH_VARARGS, "extend(Set, {name: function}): adds Set's cold methods" },
 	{ "region_enter", mod_region_enter, METH_O, "pmu_region_enter(handle)" },
 	{ "region_exit", mod_region_exit, METH_O, "pmu_region_exit(handle)" },
 	{ "library", mod_library, METH_NOARGS, "the path of the libpmu.so.0 in use" },
