@@ -308,6 +308,8 @@ else:
                 raise TypeError("region(%r): a name (str) or a handle (int) is needed, not %s"
                                 % (what, type(what).__name__))
             by_name = not isinstance(what, int)
+            if by_name and ("\0" if isinstance(what, str) else b"\0") in what:
+                raise ValueError("region(%r): a name with a NUL character" % (what,))   # C would cut it there
             self.name = what if isinstance(what, str) else what.decode("utf-8", "replace") if by_name else None
             self.handle = None if by_name else what
             arg = what.encode() if isinstance(what, str) else what

@@ -81,6 +81,10 @@ def test_region_bad_input(layer):
         with pytest.raises(TypeError) as e:
             pmu.region(bad)
         assert "a name (str) or a handle (int)" in str(e.value)
+    for bad in ("a\0b", b"a\0b"):   # never counted as region "a"
+        with pytest.raises(ValueError) as e:
+            pmu.region(bad)
+        assert "NUL" in str(e.value)
     with pytest.raises(OSError) as e:
         with pmu.region(12345):
             pass
