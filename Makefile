@@ -31,6 +31,13 @@ CFLAGS ?= -O2 -g
 BASE_CFLAGS := -std=gnu11 $(WARN) -fvisibility=hidden -fPIC -pthread -Isrc/uapi -Iinclude -Isrc -D_GNU_SOURCE \
 	-fno-math-errno -MMD -MP
 LDLIBS := -pthread -lm
+# A one-byte atomic exchange is a call into libatomic on some ISAs (riscv64 with GCC 12): the
+# library links it then, and libpmu.pc and the CMake package say so for a static link.
+ifeq ($(filter clean,$(MAKECMDGOALS)),)
+ATOMIC_LIBS := $(shell printf 'static char c;\nint main(void) { return __atomic_exchange_n(&c, 1, 5); }\n' | \
+	$(CC) -x c - -o /dev/null >/dev/null 2>&1 || echo -latomic)
+endif
+LDLIBS += $(ATOMIC_LIBS)
 
 # Sanitizer builds: SAN=asan (ASan+UBSan) or SAN=tsan.
 ifeq ($(SAN),asan)
@@ -248,7 +255,7 @@ MAN7 := $(wildcard man/*.7)
 SIZEOF_VOID_P := $(shell $(CC) -dM -E -x c /dev/null | sed -n 's/^\#define __SIZEOF_POINTER__ //p')
 SUBST_IN = sed -e 's|@PREFIX@|$(PREFIX)|g; s|@LIBDIR@|$(LIBDIR)|g; s|@INCDIR@|$(INCDIR)|g' \
 	-e 's|@VERSION@|$(VERSION)|g; s|@SOMAJOR@|$(SOMAJOR)|g; s|@SIZEOF_VOID_P@|$(SIZEOF_VOID_P)|g' \
-	-e 's|@CMAKEDIR@|$(CMAKEDIR)|g'
+	-e 's|@CMAKEDIR@|$(CMAKEDIR)|g; s|@ATOMIC_LIBS@|$(ATOMIC_LIBS)|g; s|@ATOMIC_LIB@|$(ATOMIC_LIBS:-l%=;%)|g'
 
 install: lib $(O)/pmu $(if $(PYVER),$(PY_MOD))
 	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGDIR) \
