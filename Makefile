@@ -9,12 +9,10 @@ MANDIR ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 PKGDIR ?= $(LIBDIR)/pkgconfig
 CMAKEDIR ?= $(LIBDIR)/cmake/libpmu
-# The Python package: Debian's own directory for /usr, else the prefix's user-site layout
-# ($HOME/.local gives the directory Python reads by itself).
-PYTHON ?= python3
-PYVER = $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null)
-PYTHONDIR ?= $(if $(filter /usr,$(PREFIX)),$(PREFIX)/lib/python3/dist-packages,$(PREFIX)/lib/python$(PYVER)/site-packages)
 LDCONFIG ?= ldconfig
+# What make install wrote, for make uninstall and the next install (not in a DESTDIR staging: a
+# package manager keeps its own list).
+MANIFEST ?= $(if $(DESTDIR),,$(PREFIX)/share/libpmu/installed)
 
 # The version is defined once, in include/pmu.h.
 ver = $(shell sed -n 's/^\#define PMU_VERSION_$(1) //p' include/pmu.h)
@@ -257,48 +255,43 @@ SUBST_IN = sed -e 's|@PREFIX@|$(PREFIX)|g; s|@LIBDIR@|$(LIBDIR)|g; s|@INCDIR@|$(
 	-e 's|@VERSION@|$(VERSION)|g; s|@SOMAJOR@|$(SOMAJOR)|g; s|@SIZEOF_VOID_P@|$(SIZEOF_VOID_P)|g' \
 	-e 's|@CMAKEDIR@|$(CMAKEDIR)|g; s|@ATOMIC_LIBS@|$(ATOMIC_LIBS)|g; s|@ATOMIC_LIB@|$(ATOMIC_LIBS:-l%=;%)|g'
 
-install: lib $(O)/pmu $(if $(PYVER),$(PY_MOD))
-	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(PKGDIR) \
-		$(DESTDIR)$(CMAKEDIR) $(DESTDIR)$(MANDIR)/man3 $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
-	install -m 644 $(PUB_HDRS) $(DESTDIR)$(INCDIR)/
-	$(if $(PUB_SUBHDRS),install -d $(DESTDIR)$(INCDIR)/pmu && install -m 644 $(PUB_SUBHDRS) $(DESTDIR)$(INCDIR)/pmu/)
-	install -m 644 $(STATIC_LIB) $(DESTDIR)$(LIBDIR)/
-	install -m 644 $(SHARED_LIB) $(DESTDIR)$(LIBDIR)/
-	ln -sf libpmu.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libpmu.so.$(SOMAJOR)
-	ln -sf libpmu.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libpmu.so
-	$(SUBST_IN) libpmu.pc.in > $(DESTDIR)$(PKGDIR)/libpmu.pc
-	$(SUBST_IN) cmake/libpmuConfig.cmake.in > $(DESTDIR)$(CMAKEDIR)/libpmuConfig.cmake
-	$(SUBST_IN) cmake/libpmuConfigVersion.cmake.in > $(DESTDIR)$(CMAKEDIR)/libpmuConfigVersion.cmake
-	install -m 755 $(O)/pmu $(DESTDIR)$(BINDIR)/
-	$(if $(MAN1),install -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/)
-	$(if $(MAN3),install -m 644 $(MAN3) $(DESTDIR)$(MANDIR)/man3/)
-	$(if $(MAN7),install -m 644 $(MAN7) $(DESTDIR)$(MANDIR)/man7/)
-	install -d $(DESTDIR)$(BASHCOMPDIR)
-	install -m 644 completion/pmu.bash $(DESTDIR)$(BASHCOMPDIR)/pmu
-	$(if $(PYVER),install -d $(DESTDIR)$(PYTHONDIR)/pmu && \
-		install -m 644 $(PY_FILES) $(PY_MOD) $(DESTDIR)$(PYTHONDIR)/pmu/ && \
-		echo '__version__ = "$(VERSION)"' > $(DESTDIR)$(PYTHONDIR)/pmu/_version.py && \
-		realpath -m --relative-to=$(PYTHONDIR)/pmu $(LIBDIR) > $(DESTDIR)$(PYTHONDIR)/pmu/libdir)
+# make install stages every file below $(O)/stage, then mk/install.sh checks that each directory can
+# be written before it copies anything, copies, and removes what an earlier install's manifest names
+# and this one no longer ships. make uninstall removes what the stage and the manifest name.
+STAGE := $(O)/stage
+define stage-lib
+	install -d $(S)$(LIBDIR) $(S)$(INCDIR) $(S)$(BINDIR) $(S)$(PKGDIR) \
+		$(S)$(CMAKEDIR) $(S)$(MANDIR)/man3 $(S)$(MANDIR)/man1 $(S)$(MANDIR)/man7 $(S)$(BASHCOMPDIR)
+	install -m 644 $(PUB_HDRS) $(S)$(INCDIR)/
+	$(if $(PUB_SUBHDRS),install -d $(S)$(INCDIR)/pmu && install -m 644 $(PUB_SUBHDRS) $(S)$(INCDIR)/pmu/)
+	install -m 644 $(STATIC_LIB) $(SHARED_LIB) $(S)$(LIBDIR)/
+	ln -sf libpmu.so.$(VERSION) $(S)$(LIBDIR)/libpmu.so.$(SOMAJOR)
+	ln -sf libpmu.so.$(SOMAJOR) $(S)$(LIBDIR)/libpmu.so
+	$(SUBST_IN) libpmu.pc.in > $(S)$(PKGDIR)/libpmu.pc
+	$(SUBST_IN) cmake/libpmuConfig.cmake.in > $(S)$(CMAKEDIR)/libpmuConfig.cmake
+	$(SUBST_IN) cmake/libpmuConfigVersion.cmake.in > $(S)$(CMAKEDIR)/libpmuConfigVersion.cmake
+	install -m 755 $(O)/pmu $(S)$(BINDIR)/
+	$(if $(MAN1),install -m 644 $(MAN1) $(S)$(MANDIR)/man1/)
+	$(if $(MAN3),install -m 644 $(MAN3) $(S)$(MANDIR)/man3/)
+	$(if $(MAN7),install -m 644 $(MAN7) $(S)$(MANDIR)/man7/)
+	install -m 644 completion/pmu.bash $(S)$(BASHCOMPDIR)/pmu
+endef
+
+# The stage: what this tree installs, with these variables, and nothing else.
+stage: S = $(STAGE)
+stage: lib $(O)/pmu
+	@rm -rf $(STAGE)
+	$(stage-lib)
+	$(stage-compat)
+	$(stage-runtimes)
+	$(stage-python)
+
+install: stage
+	@sh mk/install.sh install $(STAGE) '$(DESTDIR)' '$(MANIFEST)'
 	@$(if $(DESTDIR),:,sh mk/ldconfig.sh $(LIBDIR) $(LDCONFIG))
 
-# Removes every file install writes, then the directories that are left empty
-# below the prefix's standard ones (bin, lib, include, share/man stay).
-uninstall:
-	rm -f $(addprefix $(DESTDIR)$(INCDIR)/,$(notdir $(PUB_HDRS)))
-	rm -f $(addprefix $(DESTDIR)$(INCDIR)/pmu/,$(notdir $(PUB_SUBHDRS)))
-	rm -f $(addprefix $(DESTDIR)$(LIBDIR)/,libpmu.a libpmu.so.$(VERSION) libpmu.so.$(SOMAJOR) libpmu.so)
-	rm -f $(DESTDIR)$(PKGDIR)/libpmu.pc
-	rm -f $(DESTDIR)$(CMAKEDIR)/libpmuConfig.cmake $(DESTDIR)$(CMAKEDIR)/libpmuConfigVersion.cmake
-	rm -f $(DESTDIR)$(BINDIR)/pmu
-	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1)))
-	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man3/,$(notdir $(MAN3)))
-	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(MAN7)))
-	rm -f $(DESTDIR)$(BASHCOMPDIR)/pmu
-	rm -rf $(DESTDIR)$(PYTHONDIR)/pmu
-	for d in $(addprefix $(DESTDIR),$(INCDIR)/pmu $(CMAKEDIR) $(LIBDIR)/cmake $(PKGDIR) \
-		$(MANDIR)/man1 $(MANDIR)/man3 $(MANDIR)/man7 $(BASHCOMPDIR) $(dir $(BASHCOMPDIR)) \
-		$(PYTHONDIR) $(dir $(PYTHONDIR))); do \
-		[ ! -d "$$d" ] || rmdir --ignore-fail-on-non-empty "$$d"; done
+uninstall: stage
+	@sh mk/install.sh uninstall $(STAGE) '$(DESTDIR)' '$(MANIFEST)'
 
 # O=dir cleans that directory; plain make clean, build and the tiers' build-*.
 clean:
@@ -307,7 +300,7 @@ clean:
 -include $(wildcard $(O)/*/*.d $(O)/*/*/*.d)
 include mk/abi.mk
 
-.PHONY: FORCE all lib tests bench examples check check-host mutate check-arm64 check-riscv64 stress deb install uninstall clean
+.PHONY: FORCE all lib tests bench examples check check-host mutate check-arm64 check-riscv64 stress deb stage install uninstall clean
 .DELETE_ON_ERROR:
 include mk/compat.mk
 include mk/python.mk

@@ -2,7 +2,7 @@
 # on libpmu, each a small shared library of its own linking libpmu.so (PAPI's
 # and LIKWID's names never go into libpmu.so). Included by the Makefile.
 #   make compat                 both libraries in $(O)/
-#   make install-compat         (and uninstall-compat) the same variables as install
+#   make install                with the library (stage-compat)
 COMPAT_LIBS := papi likwid
 COMPAT_SOS := $(foreach l,$(COMPAT_LIBS),$(O)/libpmu-$(l).so.$(VERSION))
 COMPAT_MAN7 := $(foreach l,$(COMPAT_LIBS),man/libpmu-$(l).7)
@@ -37,26 +37,18 @@ $(O)/bench/compat: bench/compat.c $(COMPAT_SOS)
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -o $@ $< -L$(O) -lpmu -Wl,-rpath,'$$ORIGIN/..' -ldl $(LDLIBS)
 
-install-compat: $(COMPAT_SOS) $(COMPAT_MOD)
-	install -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(PKGDIR) $(DESTDIR)$(MANDIR)/man7 \
-		$(DESTDIR)$(INCDIR)/libpmu-papi $(DESTDIR)$(INCDIR)/libpmu-likwid
-	install -m 644 compat/papi_protos.h $(DESTDIR)$(INCDIR)/libpmu-papi/papi.h
-	install -m 644 compat/likwid_protos.h $(DESTDIR)$(INCDIR)/libpmu-likwid/likwid.h
-	install -m 644 compat/likwid-marker.h $(COMPAT_MOD) $(DESTDIR)$(INCDIR)/libpmu-likwid/
-	$(foreach l,$(COMPAT_LIBS),install -m 644 $(O)/libpmu-$(l).so.$(VERSION) $(DESTDIR)$(LIBDIR)/ && \
-		ln -sf libpmu-$(l).so.$(VERSION) $(DESTDIR)$(LIBDIR)/libpmu-$(l).so.$(SOMAJOR) && \
-		ln -sf libpmu-$(l).so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libpmu-$(l).so && \
-		$(SUBST_IN) compat/libpmu-$(l).pc.in > $(DESTDIR)$(PKGDIR)/libpmu-$(l).pc;)
-	install -m 644 $(COMPAT_MAN7) $(DESTDIR)$(MANDIR)/man7/
-
-uninstall-compat:
-	rm -f $(foreach l,$(COMPAT_LIBS),$(addprefix $(DESTDIR)$(LIBDIR)/,libpmu-$(l).so.$(VERSION) \
-		libpmu-$(l).so.$(SOMAJOR) libpmu-$(l).so) $(DESTDIR)$(PKGDIR)/libpmu-$(l).pc)
-	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(COMPAT_MAN7)))
-	rm -f $(DESTDIR)$(INCDIR)/libpmu-papi/papi.h $(addprefix $(DESTDIR)$(INCDIR)/libpmu-likwid/,likwid.h \
-		likwid-marker.h likwid.mod)
-	for d in $(DESTDIR)$(INCDIR)/libpmu-papi $(DESTDIR)$(INCDIR)/libpmu-likwid; do \
-		[ ! -d "$$d" ] || rmdir --ignore-fail-on-non-empty "$$d"; done
+define stage-compat
+	install -d $(S)$(LIBDIR) $(S)$(PKGDIR) $(S)$(MANDIR)/man7 $(S)$(INCDIR)/libpmu-papi $(S)$(INCDIR)/libpmu-likwid
+	install -m 644 compat/papi_protos.h $(S)$(INCDIR)/libpmu-papi/papi.h
+	install -m 644 compat/likwid_protos.h $(S)$(INCDIR)/libpmu-likwid/likwid.h
+	install -m 644 compat/likwid-marker.h $(COMPAT_MOD) $(S)$(INCDIR)/libpmu-likwid/
+	$(foreach l,$(COMPAT_LIBS),install -m 644 $(O)/libpmu-$(l).so.$(VERSION) $(S)$(LIBDIR)/ && \
+		ln -sf libpmu-$(l).so.$(VERSION) $(S)$(LIBDIR)/libpmu-$(l).so.$(SOMAJOR) && \
+		ln -sf libpmu-$(l).so.$(SOMAJOR) $(S)$(LIBDIR)/libpmu-$(l).so && \
+		$(SUBST_IN) compat/libpmu-$(l).pc.in > $(S)$(PKGDIR)/libpmu-$(l).pc;)
+	install -m 644 $(COMPAT_MAN7) $(S)$(MANDIR)/man7/
+endef
+stage: $(COMPAT_SOS) $(COMPAT_MOD)
 
 # libpmu-omp (an OMPT tool) and libpmu-kokkos (a Kokkos Tools connector): plugins the
 # runtimes load by path (OMP_TOOL_LIBRARIES, KOKKOS_PROFILE_LIBRARY), installed in
@@ -112,18 +104,12 @@ $(O)/libpmu-mpi.so: $(O)/compat/mpi.o $(MPI_BASE_OBJS) compat/libpmu-mpi.map $(T
 runtimes: $(RUNTIME_SOS)
 compat: runtimes
 
-install-runtimes: $(RUNTIME_SOS)
-	install -d $(DESTDIR)$(LIBDIR)/libpmu $(DESTDIR)$(MANDIR)/man7
-	install -m 644 $(RUNTIME_SOS) $(DESTDIR)$(LIBDIR)/libpmu/
-	install -m 644 $(RUNTIME_MAN7) $(DESTDIR)$(MANDIR)/man7/
+define stage-runtimes
+	install -d $(S)$(LIBDIR)/libpmu $(S)$(MANDIR)/man7
+	install -m 644 $(RUNTIME_SOS) $(S)$(LIBDIR)/libpmu/
+	install -m 644 $(RUNTIME_MAN7) $(S)$(MANDIR)/man7/
+endef
+stage: $(RUNTIME_SOS)
 
-uninstall-runtimes:
-	rm -f $(foreach l,$(RUNTIME_LIBS),$(DESTDIR)$(LIBDIR)/libpmu/libpmu-$(l).so)
-	rm -f $(addprefix $(DESTDIR)$(MANDIR)/man7/,$(notdir $(RUNTIME_MAN7)))
-	[ ! -d $(DESTDIR)$(LIBDIR)/libpmu ] || rmdir --ignore-fail-on-non-empty $(DESTDIR)$(LIBDIR)/libpmu
-
-.PHONY: compat install-compat uninstall-compat runtimes install-runtimes uninstall-runtimes
+.PHONY: compat runtimes
 all: compat
-# make install and uninstall do the drop-ins too.
-install: install-compat install-runtimes
-uninstall: uninstall-compat uninstall-runtimes

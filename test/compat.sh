@@ -269,17 +269,17 @@ else
 		grep -qx 'events 2 calls 3' fortran.out && grep -qx 'after reset calls 0' fortran.out && grep -q '^fortran region *total *3 ' $tmp/fortran.txt"
 fi
 
-# install: make install-compat beside make install; programs built with pkg-config; uninstall-compat removes it all.
+# install: make install puts the drop-ins beside the library; programs built with pkg-config; uninstall removes it all.
 if [ $have_papi = yes ] && [ $have_likwid = yes ] && command -v pkg-config >/dev/null; then
 	pre=$tmp/prefix
-	run install sh -c "make -s --no-print-directory O=$O PREFIX=$pre install install-compat >/dev/null &&
+	run install sh -c "make -s --no-print-directory O=$O PREFIX=$pre install >/dev/null &&
 		ls $pre/lib/libpmu-papi.so.0 $pre/lib/libpmu-likwid.so $pre/lib/pkgconfig/libpmu-papi.pc $pre/share/man/man7/libpmu-likwid.7 &&
 		export PKG_CONFIG_PATH=$pre/lib/pkgconfig LD_LIBRARY_PATH=$pre/lib &&
 		$CC -o $bin/prog_pc $bin/papi_prog.o \$(pkg-config --libs libpmu-papi) -pthread &&
 		$CC -fopenmp -DLIKWID_PERFMON -o $bin/lk_pc test/compat/likwid_groups.c \$(pkg-config --libs libpmu-likwid) &&
 		ldd $bin/prog_pc | grep -q '$pre/lib/libpmu-papi.so.0' && mkdir -p $tmp/pc && cd $tmp/pc && PAPI_EVENTS=$EVENTS $bin/prog_pc $PAGES &&
 		PMU_EVENTS='page-faults|task-clock,page-faults' PMU_REPORT=/dev/null $bin/lk_pc && cd $PWD &&
-		make -s --no-print-directory O=$O PREFIX=$pre uninstall-compat uninstall >/dev/null && ! find $pre -type f | grep . &&
+		make -s --no-print-directory O=$O PREFIX=$pre uninstall >/dev/null && ! find $pre -type f | grep . &&
 		! find $pre -name 'libpmu*' | grep ."
 else
 	sk install "needs libpapi-dev, likwid and pkg-config"
