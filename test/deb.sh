@@ -29,13 +29,8 @@ a=$(dpkg-architecture -qDEB_HOST_ARCH)
 m=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 up=$(for x in MAJOR MINOR PATCH; do sed -n "s/^#define PMU_VERSION_$x //p" include/pmu.h; done | paste -sd.)
 src=$d/libpmu-$up
-# The tree as git sees it (tracked and new files), without build output.
-mkdir "$src"
-if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-	git ls-files -co --exclude-standard | tar -cf - -T - | tar -xf - -C "$src"
-else
-	tar -cf - --exclude='./build*' --exclude=./.git . | tar -xf - -C "$src"
-fi
+# A fresh tree (test/lib.sh), named as dpkg-source wants it.
+fresh_tree "$PWD" && mv "$tree" "$src" || { fail=1; closing "cannot copy the tree"; exit 1; }
 # debian/changelog follows the version in include/pmu.h.
 run changelog [ "${v%-*}" = "$up" ]
 run build sh -c "cd $src && DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -us -uc -b > $d/build.log 2>&1 ||

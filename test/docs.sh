@@ -14,23 +14,21 @@
 #    example, the Python package.
 # Prints "docs: N passed, N failed, N skipped".
 cd "$(dirname "$0")/.." || exit 1
-top=$PWD
 T_TIER=docs T_PREFIX=docs/
 . test/lib.sh
-
-make -s --no-print-directory all >/dev/null || { fail=1; closing "make failed"; exit 1; }
+# A fresh tree, where the blocks run and write: README.md's come first, in their order, as a new user
+# runs them (its quick start is the first make there).
+fresh_tree "$PWD" && cd "$tree" || { fail=1; closing "cannot copy the tree"; exit 1; }
+top=$tree
 d=$(mktemp -d)
-trap 'rm -rf "$d" "$T_OUT"' EXIT
-mkdir "$d/home" "$d/tree"
+trap 'rm -rf "$d" "$tree" "$T_OUT"' EXIT
+mkdir "$d/home"
 # The documents' python3 is Debian's, with the python3-wheel and python3-pytest CI installs (another
 # python3 ahead of it in PATH, pyenv's, may have neither).
 if [ -x /usr/bin/python3 ]; then
 	mkdir "$d/bin" && ln -s /usr/bin/python3 "$d/bin/python3" && PATH="$d/bin:$PATH"
 fi
-# The scratch tree: every entry of the tree linked, so that what a block writes stays in the scratch.
-for e in "$top"/* "$top"/.ci; do ln -s "$e" "$d/tree/$(basename "$e")"; done
-haspmu=no
-"$top/build/pmu" stat -e cycles -x, -- true >/dev/null 2>&1 && haspmu=yes
+haspmu() { "$top/build/pmu" stat -e cycles -x, -- true >/dev/null 2>&1; }
 docs="README.md $(ls docs/*.md) TESTING.md HACKING.md bench/README.md"
 
 # Splits FILE's fenced blocks of language LANG into $d/blocks/N (first line: the file's line number).
@@ -49,12 +47,12 @@ run_sh() {
 		case $first in
 		"# not run"*) sk "$name" "${first#\# }"; continue ;;
 		"# needs: root") [ "$(id -u)" -eq 0 ] || { sk "$name" "needs root"; continue; } ;;
-		"# needs: pmu") [ $haspmu = yes ] || { sk "$name" "needs a hardware PMU (none here)"; continue; } ;;
+		"# needs: pmu") haspmu || { sk "$name" "needs a hardware PMU (none here)"; continue; } ;;
 		"# needs: /"*) [ -e "${first#\# needs: }" ] || { sk "$name" "needs ${first#\# needs: }"; continue; } ;;
 		"# needs: "*) command -v "${first#\# needs: }" >/dev/null || { sk "$name" "needs ${first#\# needs: }"; continue; } ;;
 		esac
 		tail -n +2 "$d/blocks/$b" > "$d/block.sh"
-		out=$(cd "$d/tree" && HOME="$d/home" lim bash -e -o pipefail "$d/block.sh" 2>&1)
+		out=$(cd "$top" && HOME="$d/home" lim bash -e -o pipefail "$d/block.sh" 2>&1)
 		check "$name" $? "$out"
 	done
 }
@@ -84,6 +82,8 @@ $cmd: not printed: $line"
 }
 
 for f in $docs; do
+	[ "$f" = README.md ] || [ -x build/pmu ] || make -s --no-print-directory all >/dev/null ||
+		{ ko make "the tree did not build"; break; }
 	blocks "$f" sh && run_sh "$f"
 	blocks "$f" console && run_console "$f"
 done

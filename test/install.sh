@@ -3,12 +3,16 @@
 # against it as a user would: with pkg-config and with CMake's
 # find_package(libpmu). Then DESTDIR staging, the ldconfig decision (with a
 # stand-in ldconfig: the system's loader cache is never changed) and
-# make uninstall. Prints "install: N passed, N failed, N skipped".
+# make uninstall. Then what a user meets: no Python, a cross build for arm64 and riscv64 with the
+# documented links, an install over the first, over another version's, into a prefix that cannot be
+# written. It runs in a fresh tree (test/lib.sh's fresh_tree): make install is the first make there.
+# Prints "install: N passed, N failed, N skipped".
 cd "$(dirname "$0")/.." || exit 1
 T_TIER=install T_PREFIX=install/
 . test/lib.sh
+fresh_tree "$PWD" && cd "$tree" || { fail=1; closing "cannot copy the tree"; exit 1; }
 d=$(mktemp -d)
-trap 'rm -rf "$d" "$T_OUT"' EXIT
+trap 'rm -rf "$d" "$tree" "$T_OUT"' EXIT
 # Every file and directory below $1, with symlinks' targets: a prefix's state.
 snap() { (cd "$1" && find . | sort | while read -r f; do
 	if [ -L "$f" ]; then echo "$f -> $(readlink "$f")"; else echo "$f"; fi; done); }
@@ -16,7 +20,7 @@ snap() { (cd "$1" && find . | sort | while read -r f; do
 # The version is defined once, in include/pmu.h.
 ver=$(for x in MAJOR MINOR PATCH; do sed -n "s/^#define PMU_VERSION_$x //p" include/pmu.h; done | paste -sd.)
 p=$d/prefix
-run make-install sh -c "make -s install PREFIX=$p > $d/install.out 2>&1"
+run make-install sh -c "make -s install PREFIX=$p > $d/install.out 2>&1 || { cat $d/install.out; exit 1; }"
 export PKG_CONFIG_PATH="$p/lib/pkgconfig"
 run pkg-config pkg-config --exists libpmu
 run build-shared sh -c "cc examples/count.c \$(pkg-config --cflags --libs libpmu) -Wl,-rpath,$p/lib -o $d/count"
@@ -82,6 +86,13 @@ fi
 pydir=$(ls -d $p/lib/python3*/site-packages 2>/dev/null | head -n 1)
 if [ -n "$pydir" ]; then
 	run python sh -c "cd $d && PYTHONPATH=$pydir python3 -c 'import pmu; assert pmu.version() == \"$ver\", pmu.version(); assert pmu.library.startswith(\"$pydir\"), pmu.library'"
+	# With Python's headers, the extension is installed and serves the calls (the defect of 0.7.0:
+	# make install named it but never built it).
+	if python3 -c 'import sysconfig, os, sys; sys.exit(not os.path.exists(sysconfig.get_paths()["include"] + "/Python.h"))'; then
+		run python-extension sh -c "cd $d && PYTHONPATH=$pydir python3 -c 'import pmu; assert pmu.backend() == \"extension\", pmu.backend(True)'"
+	else
+		sk python-extension "no Python.h for python3 here (python3-dev): the package is ctypes alone"
+	fi
 else
 	sk python "python3 is not installed: make install placed no Python package"
 fi
@@ -157,6 +168,72 @@ make -s uninstall PREFIX="$u" > "$d/uninstall.out" 2>&1
 snap "$u" > "$d/after"
 run uninstall-exact diff "$d/before" "$d/after"
 run uninstall-files sh -c "make -s uninstall PREFIX=$p && [ -z \"\$(find $p ! -type d)\" ]"
+
+# Installed again over itself: the same files, links and contents.
+sums() { (cd "$1" && find . -printf '%p %l %m\n' | sort && find . -type f | sort | xargs md5sum); }
+idempotent() {
+	make -s install PREFIX=$p >/dev/null 2>&1 && sums $p > $d/sum1 && make -s install PREFIX=$p >/dev/null 2>&1 &&
+		sums $p > $d/sum2 && diff $d/sum1 $d/sum2
+}
+run idempotent idempotent
+# No Python (PYTHON empty): no package, said once; the rest installs and uninstalls.
+run no-python sh -c "make -s install PYTHON= PREFIX=$d/nopy > $d/nopy.out 2>&1 &&
+	grep -qx 'libpmu: no Python package: PYTHON is empty' $d/nopy.out && [ -x $d/nopy/bin/pmu ] &&
+	! ls -d $d/nopy/lib/python* 2>/dev/null && make -s uninstall PYTHON= PREFIX=$d/nopy && [ ! -e $d/nopy ]"
+# Another build tree, targets in another order, in parallel.
+run o-tree-any-order sh -c "make -s -j2 O=build-o install all PREFIX=$d/o >/dev/null 2>&1 && $d/o/bin/pmu version &&
+	make -s O=build-o uninstall PREFIX=$d/o && [ ! -e $d/o ]"
+# Another version installed first, with a manual page this one does not ship: both gone after this
+# one is installed over it, which leaves what a clean install leaves.
+old_version() {
+	mkdir "$d/old" && tar -cf - --exclude='./build*' . | tar -xf - -C "$d/old" &&
+		sed -i 's/^#define PMU_VERSION_PATCH .*/#define PMU_VERSION_PATCH 99/' "$d/old/include/pmu.h" &&
+		cp man/pmu_open.3 "$d/old/man/pmu_gone.3" &&
+		make -s -C "$d/old" install PREFIX="$d/ov" >/dev/null 2>&1 && ls "$d/ov/share/man/man3/pmu_gone.3" >/dev/null &&
+		make -s install PREFIX="$d/ov" >/dev/null 2>&1 || return 1
+	ls "$d/ov/lib" "$d/ov/share/man/man3" | grep -E '0\.99|pmu_gone' && return 1
+	make -s install PREFIX="$d/clean" >/dev/null 2>&1 && (cd "$d/ov" && find . | sort) > "$d/ov.list" &&
+		(cd "$d/clean" && find . | sort) > "$d/clean.list" && diff "$d/clean.list" "$d/ov.list"
+}
+run over-other-version old_version
+# A prefix that cannot be written: one line naming it, nothing copied. As root, by nobody (root
+# writes anywhere), in a tree of nobody's.
+if [ "$(id -u)" -eq 0 ] && command -v runuser >/dev/null; then
+	mkdir "$d/ro" "$d/nb" && tar -cf - --exclude='./build*' . | tar -xf - -C "$d/nb" && chown -R nobody "$d/nb" && chmod 755 "$d" &&
+	run not-writable sh -c "! runuser -u nobody -- make -s -C $d/nb install PREFIX=$d/ro/x > $d/ro.out 2>&1 &&
+		grep -x 'libpmu: cannot install into $d/ro/x/[a-z]*: $d/ro is not writable (choose another PREFIX, or run as its owner)' $d/ro.out &&
+		[ -z \"\$(ls -A $d/ro)\" ]"
+else
+	run not-writable sh -c "mkdir $d/ro && chmod 555 $d/ro && ! make -s install PREFIX=$d/ro/x > $d/ro.out 2>&1 &&
+		grep -x 'libpmu: cannot install into $d/ro/x/[a-z]*: $d/ro is not writable (choose another PREFIX, or run as its owner)' $d/ro.out &&
+		[ -z \"\$(ls -A $d/ro)\" ]"
+fi
+run not-a-directory sh -c "touch $d/file && ! make -s install PREFIX=$d/file/x > $d/nd.out 2>&1 &&
+	grep -x 'libpmu: cannot install into $d/file/x/[a-z]*: $d/file is not a directory' $d/nd.out"
+# libpmu.pc's Libs.private names each library libpmu.so.0 needs, but the C library's own.
+run pc-needs sh -c "readelf -d $p/lib/libpmu.so.0 | sed -n 's/.*NEEDED.*\[lib\([a-z]*\)\.so.*/\1/p' | grep -vx 'c\|ld-linux.*' |
+	while read -r l; do grep -q \"^Libs.private:.* -l\$l \" $p/lib/pkgconfig/libpmu.pc || { echo \"no -l\$l\"; exit 1; }; done"
+# Cross builds: no Python package for the host's python3, said so; the documented shared and static
+# links (pkg-config, as docs/install.md says) for that ISA; the static program starts under
+# qemu-user (which has no perf_event_open: it says so, and does not crash).
+for a in aarch64 riscv64; do
+	cc=$a-linux-gnu-gcc
+	command -v $cc >/dev/null || { sk cross-$a "$cc is not installed"; continue; }
+	x=$d/cross-$a
+	run cross-$a-install sh -c "make -s O=build-$a CC=$cc install PREFIX=$x > $x.out 2>&1 &&
+		grep -q '^libpmu: no Python package: .* is for x86_64-linux-gnu and $cc builds for $a-linux-gnu' $x.out &&
+		! ls -d $x/lib/python* 2>/dev/null && readelf -h $x/lib/libpmu.so.0 | grep -q 'Machine:.*\(AArch64\|RISC-V\)'"
+	run cross-$a-links sh -c "export PKG_CONFIG_PATH=$x/lib/pkgconfig &&
+		$cc -o $x-count examples/count.c \$(pkg-config --cflags --libs libpmu) -Wl,-rpath,$x/lib &&
+		$cc -static -o $x-count-static examples/count.c \$(pkg-config --static --cflags --libs libpmu)"
+	if command -v qemu-$a-static >/dev/null; then
+		run cross-$a-runs sh -c "qemu-$a-static $x-count-static task-clock > $x.run 2>&1; r=\$?; cat $x.run;
+			[ \$r -eq 0 ] || { [ \$r -eq 1 ] && grep -q 'task-clock' $x.run; }"
+	else
+		sk cross-$a-runs "qemu-$a-static is not installed"
+	fi
+	run cross-$a-uninstall sh -c "make -s O=build-$a CC=$cc uninstall PREFIX=$x && [ ! -e $x ]"
+done
 
 closing
 [ $fail -eq 0 ]

@@ -40,3 +40,22 @@ run() {
 	check "$n" $? "$(cat "$T_OUT")"
 }
 closing() { echo "$T_TIER: $pass passed, $fail failed, $skip skipped${1:+ ($1)}"; }
+
+# fresh_tree SRC: a copy of the source tree SRC (the files git tracks and the new ones it does not
+# ignore: what a clone of this work would hold, no build output) in a new directory, whose path is
+# left in $tree. A tier that stands for a user's flow runs there, sharing no other tier's build.
+# With PMU_TREE_PROBE=FILE (the builds tier's check), it records the tree in FILE and exits 77.
+fresh_tree() {
+	tree=$(mktemp -d /tmp/pmu-tree.XXXXXX) || return 1
+	if git -C "$1" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		(cd "$1" && git ls-files -co --exclude-standard | while IFS= read -r f; do
+			[ -e "$f" ] || [ -L "$f" ] && printf '%s\n' "$f"; done | tar -cf - -T -) | tar -xf - -C "$tree"
+	else
+		(cd "$1" && tar -cf - --exclude='./build*' --exclude=./.git .) | tar -xf - -C "$tree"
+	fi || { echo "cannot copy $1 into $tree"; return 1; }
+	if [ -n "${PMU_TREE_PROBE:-}" ]; then
+		echo "tree $tree $(find "$tree" \( -type d -name 'build*' -o -name '*.o' -o -name '*.so' -o -name '*.so.[0-9]*' \) ! -name '*.abi' | head -n 1)" >> "$PMU_TREE_PROBE"
+		rm -rf "$tree"
+		exit 77
+	fi
+}

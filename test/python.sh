@@ -8,9 +8,10 @@
 #   memcheck   python/tests/test_calls.py (the extension's calls) under valgrind memcheck
 #   build      python3 -m build --no-isolation: the sdist, the wheel built from it, what each holds
 #   tree       the source tree's package (PYTHONPATH=python) over build/libpmu.so.0, nothing installed
+# It runs in a fresh tree (test/lib.sh's fresh_tree), where pip install is the first build.
 # Prints "python: N passed, N failed, N skipped".
 cd "$(dirname "$0")/.." || exit 1
-top=$PWD
+. test/lib.sh
 py=/usr/bin/python3
 [ -x "$py" ] || py=$(command -v python3)
 skip() {
@@ -22,8 +23,10 @@ skip() {
 "$py" -c 'import pytest' 2>/dev/null || skip "pytest is not installed for $py (Debian: python3-pytest)"
 limit=${TEST_TIMEOUT:-300}
 tp=0 tf=0 ts=0
+fresh_tree "$PWD" && cd "$tree" || { echo "python: 0 passed, 1 failed, 0 skipped (cannot copy the tree)"; exit 1; }
+top=$tree
 d=$(mktemp -d)
-trap 'rm -rf "$d"' EXIT
+trap 'rm -rf "$d" "$tree" "$T_OUT"' EXIT
 
 # suite RUN [ENV=VALUE...] PYTHON: python/tests (python/tests/$only), its counts added to the tier's.
 suite() {
@@ -50,13 +53,14 @@ result() {
 	fi
 }
 
-make -s lib build/pmu >/dev/null || { echo "python: 0 passed, 1 failed, 0 skipped"; exit 1; }
 if "$py" -m venv --system-site-packages "$d/venv" >"$d/venv.log" 2>&1; then
 	timeout -k 10 "$limit" "$d/venv/bin/pip" install -q --no-build-isolation --no-index "$top" >"$d/pip.log" 2>&1 &&
 		"$d/venv/bin/python" -c 'import pmu; assert pmu.backend() == "extension", pmu.backend(True)' >>"$d/pip.log" 2>&1
 	installed=$?
 	result $installed install "$d/pip.log" "pip install of the tree into a virtual environment"
 fi
+# The tree's own build, for the steps that run over it (after pip, which built in the fresh tree first).
+make -s lib build/pmu build/libpmu-qemu.so >/dev/null || { echo "python: $tp passed, $((tf + 1)) failed, $ts skipped (make failed)"; exit 1; }
 if [ "${installed:-1}" -eq 0 ]; then
 	suite extension PMU_TEST_BACKEND=extension timeout -k 10 "$limit" "$d/venv/bin/python"
 	suite ctypes PMU_TEST_BACKEND=ctypes PMU_PYTHON_BACKEND=ctypes timeout -k 10 "$limit" "$d/venv/bin/python"
