@@ -99,6 +99,33 @@ layers() {
 	[ ! -s build/layer.bad ] && echo "layers, bottom up: $order"
 }
 run layers layers
+# The tiers that stand for a user's flow (install, python, docs, deb, trixie) start from a fresh tree
+# of their own (test/lib.sh's fresh_tree) before any make, so none reads what another tier built.
+# Each runs with PMU_TREE_PROBE, which stops it at fresh_tree, and a make on PATH that records where
+# it was run: a make before the fresh tree, or a tree holding build output, fails. The fixture
+# test/fixtures/shared_tree.sh, a tier that builds in the shared tree, must be caught.
+fresh_trees() {
+	mkdir -p build/probe && printf '#!/bin/sh\necho "make $PWD" >> "$PMU_TREE_PROBE"\nexit 1\n' > build/probe/make &&
+		chmod +x build/probe/make || return 1
+	for s in test/install.sh test/python.sh test/docs.sh test/deb.sh test/trixie.sh test/fixtures/shared_tree.sh; do
+		: > build/probe/log
+		PATH="$PWD/build/probe:$PATH" PMU_TREE_PROBE="$PWD/build/probe/log" timeout 60 sh "$s" > build/probe/out 2>&1
+		first=$(head -n 1 build/probe/log)
+		case $first in
+		"tree "*" "?*) why="its fresh tree holds build output: ${first##* }" ;;
+		"tree "*) why= ;;
+		"make "*) why="it ran make in $(echo "$first" | cut -d' ' -f2-) before taking a fresh tree" ;;
+		*) grep -q '^SKIP' build/probe/out && why= || why="it never took a fresh tree (test/lib.sh's fresh_tree)" ;;
+		esac
+		case $s in
+		*/shared_tree.sh) [ -n "$why" ] || { echo "$s: not caught"; return 1; }
+			echo "caught: $s: $why" ;;
+		*) [ -z "$why" ] || { echo "$s: $why"; return 1; }
+			echo "fresh: $s" ;;
+		esac
+	done
+}
+run fresh-trees fresh_trees
 # Functions a reader can hold: none in src/, tools/ or compat/ over 80 lines, its signature and
 # braces counted (a function's body opens with "{" alone at the start of a line).
 short_functions() {
