@@ -11,8 +11,11 @@
 #   asan      the tests built with ASan + UBSan (build-asan/)
 #   tsan      the tsan line of test/tiers, built with TSan (build-tsan/)
 #   valgrind  the valgrind line of test/tiers, under valgrind memcheck
-#   install   make install, outside programs built with pkg-config and CMake,
-#             DESTDIR staging, the ldconfig decision, make uninstall
+#   install   make install from a fresh tree, outside programs built with pkg-config and
+#             CMake, DESTDIR staging, the ldconfig decision, make uninstall, no Python,
+#             cross builds, installs over themselves and over other versions
+#   trixie    the README's quick start, make install, documented links and pip install .
+#             in a Debian 13 root, as on ubuntu-latest (test/trixie.sh; needs root)
 #   abi       abidiff of build/libpmu.so against abi/libpmu.so.0.abi, the symbols
 #             file, a program built against 0.4.0 run unchanged (test/abi.sh)
 #   python    python/tests under pytest over build/libpmu.so (test/python.sh)
@@ -33,10 +36,12 @@
 # SKIP_TIERS="arm64 fuzz" leaves tiers out (they then count as skipped).
 # Each tier runs in a process of its own within TIER_TIMEOUT seconds (default
 # 2400): one that does not finish fails, naming the limit and its last line.
+# The tiers that stand for a user's flow (install, trixie, python, docs, deb) each start from a
+# fresh tree of their own (test/lib.sh's fresh_tree), never from another tier's build.
 cd "$(dirname "$0")/.." || exit 1
 # Warnings fail every build of the tiers (a plain make only warns).
 export WERROR=1
-ALL_TIERS="builds host unprivileged security asan tsan valgrind install abi python compat emulated docs deb fuzz arm64 riscv64"
+ALL_TIERS="builds host unprivileged security asan tsan valgrind install trixie abi python compat emulated docs deb fuzz arm64 riscv64"
 
 # A tier's tests, from the manifest test/tiers.
 marked() { sed -n "s/^$1: //p" test/tiers; }
