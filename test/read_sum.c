@@ -22,11 +22,11 @@ int main(void)
 		{ .value = 70, .enabled = 100, .running = 50 },
 	};
 	struct pmu__attr attr[3] = { { .alt = true }, { .alt = true }, { .alt = false } };
-	struct pmu__cold c = { .nev = 2, .nctr = 3, .ctr = ctr, .rd = rd, .attr = attr };
+	struct pmu__cold c = { .nev = 2, .nctr = 3, .ctr = ctr, .attr = attr };
 	struct pmu_reading out[2];
 	uint64_t v[2];
 
-	pmu__sum_events(&c, v, out);
+	pmu__sum_events(&c, rd, v, out);
 	CHECK_EQ(out[0].value, 1500u);
 	CHECK_EQ(out[0].enabled, 100u);		/* the greatest, not the sum */
 	CHECK_EQ(out[0].running, 100u);		/* the sum */
@@ -35,13 +35,13 @@ int main(void)
 	CHECK_EQ(v[1], 140u);			/* half the time: scaled once */
 	/* without out: the per-event readings go after the counters' */
 	memset(v, 0, sizeof(v));
-	pmu__sum_events(&c, v, NULL);
+	pmu__sum_events(&c, rd, v, NULL);
 	CHECK(rd[3].value == 1500 && rd[3].running == 100 && v[0] == 1500 && v[1] == 140);
 	/* side by side: two boxes, each counted half its 100 ns: both times add, scaled as one (x2) */
 	attr[0].alt = attr[1].alt = false;
 	rd[0] = (struct pmu_reading){ .value = 1000, .enabled = 100, .running = 50 };
 	rd[1] = (struct pmu_reading){ .value = 500, .enabled = 100, .running = 50 };
-	pmu__sum_events(&c, v, out);
+	pmu__sum_events(&c, rd, v, out);
 	CHECK(out[0].value == 1500 && out[0].enabled == 200 && out[0].running == 100 && v[0] == 3000);
 	T_DONE();
 }

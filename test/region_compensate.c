@@ -5,8 +5,9 @@
  * the reports say (table, csv, json) and figures clamped at 0 and counted.
  * Only what is deterministic: calls, flags and clamps, never times (the
  * accuracy is measured on arm64 under -icount, test/arm64/arm64_compensate.c).
- * pmu_read is wrapped: while the test asks, every read adds 10^9 to its
- * counts, so that the measure finds a pair far dearer than it is.
+ * The reads are wrapped (pmu_read, and the group read with times that regions
+ * use for a group read with read(2)): while the test asks, every read adds
+ * 10^9 to its counts, so that the measure finds a pair far dearer than it is.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -23,16 +24,26 @@
 static bool dear;		/* reads count 10^9 more each */
 static uint64_t extra;
 
-int __real_pmu_read(struct pmu_set *set, uint64_t *values);
-int __wrap_pmu_read(struct pmu_set *set, uint64_t *values)
+/* A read that returned r, made dearer while the test asks. */
+static int dearer(struct pmu_set *set, uint64_t *values, int r)
 {
-	int r = __real_pmu_read(set, values);
-
 	if (dear)
 		extra += 1000000000;
 	for (unsigned i = 0; r == 0 && i < pmu_count(set); i++)
 		values[i] += extra;
 	return r;
+}
+
+int __real_pmu_read(struct pmu_set *set, uint64_t *values);
+int __wrap_pmu_read(struct pmu_set *set, uint64_t *values)
+{
+	return dearer(set, values, __real_pmu_read(set, values));
+}
+
+int __real_pmu__read_group_times(struct pmu_set *set, uint64_t *values, uint64_t *en, uint64_t *run);
+int __wrap_pmu__read_group_times(struct pmu_set *set, uint64_t *values, uint64_t *en, uint64_t *run)
+{
+	return dearer(set, values, __real_pmu__read_group_times(set, values, en, run));
 }
 
 static int find(const struct pmu_results *r, const char *name, int thread, struct pmu_region_result *out)

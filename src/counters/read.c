@@ -12,11 +12,14 @@
 #include "counters/readpage.h"
 #include "counters/arch.h"
 
-/* Every counter through read(2), one call per group, into c->rd. */
-int pmu__read_counters(struct pmu_set *set)
+/*
+ * Every counter through read(2), one call per group, into rd (per counter). What a read keeps is
+ * in the caller's frame, never in the set: a signal handler reading the same set meanwhile reads
+ * into its own (pmu_read(3)'s promise), and the interrupted read goes on unharmed.
+ */
+int pmu__read_counters(struct pmu_set *set, struct pmu_reading *rd)
 {
 	struct pmu__cold *c = pmu__cold(set);
-	uint64_t *b = c->buf;
 	unsigned g, k;
 	int r = pmu__check_owner(set, "pmu_read");
 
@@ -25,11 +28,12 @@ int pmu__read_counters(struct pmu_set *set)
 	for (g = 0; g < c->ngroups; g++) {
 		const struct pmu__group *gr = &c->grp[g];
 		size_t want = pmu__group_bytes(gr->n);
+		uint64_t b[want / sizeof(uint64_t)];
 		ssize_t got;
 		int cs = 0;
 
 		if (c->ctr[gr->first].emu.on) {	/* a group of one, never multiplexed */
-			pmu__emu_read(&c->ctr[gr->first].emu, &c->rd[gr->first]);
+			pmu__emu_read(&c->ctr[gr->first].emu, &rd[gr->first]);
 			continue;
 		}
 		/*
@@ -43,10 +47,10 @@ int pmu__read_counters(struct pmu_set *set)
 		got = read(gr->fd, b, want);
 		if (likely(got == (ssize_t)want))
 			for (k = 0; k < gr->n; k++)
-				c->rd[gr->first + k] = (struct pmu_reading){ pmu__group_values(b, gr->n)[k], b[1], b[2] };
+				rd[gr->first + k] = (struct pmu_reading){ pmu__group_values(b, gr->n)[k], b[1], b[2] };
 		if (unlikely(gr->td)) {
 			if (got == (ssize_t)want)
-				pmu__topdown_noted(c, &c->grp[g]);
+				pmu__topdown_noted(c, &c->grp[g], rd);
 			pmu__cancel_restore(cs);
 		}
 		if (unlikely(got != (ssize_t)want)) {
@@ -61,39 +65,43 @@ int pmu__read_counters(struct pmu_set *set)
 }
 
 /*
- * Per event: the sum of its counters, then scaled once. A hybrid machine's
- * core PMUs take turns (the thread runs on one core type at a time): their
- * running times add up, their enabled times overlap. Other PMUs' counters
- * (an uncore family's boxes, a socket's CPUs) count side by side: both
- * times add up, as perf sums them.
+ * Per event: the sum of its counters (rd, per counter), then scaled once. A hybrid machine's
+ * core PMUs take turns (the thread runs on one core type at a time): their running times add up,
+ * their enabled times overlap. Other PMUs' counters (an uncore family's boxes, a socket's CPUs)
+ * count side by side: both times add up, as perf sums them. The sums go to out, else after rd's
+ * counters (rd has room for both).
  */
-void pmu__sum_events(struct pmu__cold *c, uint64_t *values, struct pmu_reading *out)
+void pmu__sum_events(struct pmu__cold *c, const struct pmu_reading *rd, uint64_t *values, struct pmu_reading *out)
 {
-	struct pmu_reading *ev = out ? out : c->rd + c->nctr;
+	struct pmu_reading *ev = out ? out : (struct pmu_reading *)rd + c->nctr;
 	unsigned i;
 
 	memset(ev, 0, c->nev * sizeof(*ev));
 	for (i = 0; i < c->nctr; i++) {
-		const struct pmu_reading *rd = &c->rd[i];
 		struct pmu_reading *e = &ev[c->ctr[i].event];
 
-		e->value += rd->value;
-		e->running += rd->running;
+		e->value += rd[i].value;
+		e->running += rd[i].running;
 		if (!c->attr[i].alt)
-			e->enabled += rd->enabled;
-		else if (rd->enabled > e->enabled)
-			e->enabled = rd->enabled;
+			e->enabled += rd[i].enabled;
+		else if (rd[i].enabled > e->enabled)
+			e->enabled = rd[i].enabled;
 	}
 	for (i = 0; values && i < c->nev; i++)
 		values[i] = pmu__scale(ev[i].value, ev[i].enabled, ev[i].running);
 }
 
+/* Readings per counter, then per event: in the caller's frame. */
+#define READINGS(c, name) struct pmu_reading name[(c)->nctr + (c)->nev]
+
 static int read_slow(struct pmu_set *set, uint64_t *values, struct pmu_reading *out)
 {
-	int r = pmu__read_counters(set);
+	struct pmu__cold *c = pmu__cold(set);
+	READINGS(c, rd);
+	int r = pmu__read_counters(set, rd);
 
 	if (r == 0)
-		pmu__sum_events(pmu__cold(set), values, out);
+		pmu__sum_events(c, rd, values, out);
 	return r;
 }
 
@@ -102,13 +110,14 @@ static __attribute__((noinline)) int read_topdown(struct pmu_set *set, uint64_t 
 						   struct pmu_reading *out)
 {
 	struct pmu__cold *c = pmu__cold(set);
+	READINGS(c, rd);
 	int r = pmu__check_owner(set, "pmu_read");
 
 	if (r < 0)
 		return r;
-	if (pmu__topdown_user_values(c, out != NULL) && (r = pmu__read_counters(set)) < 0)
+	if (pmu__topdown_user_values(c, rd, out != NULL) && (r = pmu__read_counters(set, rd)) < 0)
 		return r;
-	pmu__sum_events(c, values, out);
+	pmu__sum_events(c, rd, values, out);
 	return 0;
 }
 
@@ -144,44 +153,45 @@ static __attribute__((noinline)) void scale_group(uint64_t *values, const uint64
 }
 
 /*
- * One read(2) of the set's only group, straight into the events: as lean as
- * a raw read. Fields are loaded after the call so that few registers live
- * across it. 0, or -1 when the read came short (read_slow() then says why).
+ * One read(2) of the set's only group, into a buffer of the caller's frame: a signal handler that
+ * reads the same set meanwhile reads into its own (the set keeps no state of a read). 0, or -1 when
+ * the read came short (read_slow() then says why).
  */
-static inline int group_read(struct pmu_set *set)
+static inline int group_read(struct pmu_set *set, uint64_t *b)
 {
-	return read(set->group_fd, set->group_buf, set->group_size) == (ssize_t)set->group_size ? 0 : -1;
+	return read(set->group_fd, b, set->group_size) == (ssize_t)set->group_size ? 0 : -1;
 }
 
-static __attribute__((noinline)) int read_group(struct pmu_set *set, uint64_t *values)
+/* The group's read(2) into values, scaled when multiplexed; its times into *en and *run when asked. */
+static __attribute__((noinline)) int read_group(struct pmu_set *set, uint64_t *values, uint64_t *en, uint64_t *run)
 {
-	const uint64_t *b, *v;
-	uint32_t i, n;
+	uint64_t b[3 + set->group_n];
+	const uint64_t *v = pmu__group_values(b, set->group_n);
+	uint32_t i, n = set->group_n;
 
-	if (unlikely(group_read(set)))
+	if (unlikely(group_read(set, b)))
 		return read_slow(set, values, NULL);
-	b = set->group_buf;
-	v = pmu__group_values(b, set->group_n);
-	n = set->group_n;
 	if (likely(b[1] == b[2])) {
 		for (i = 0; i < n; i++)
 			values[i] = v[i];
 	} else {
 		scale_group(values, v, n, b[1], b[2]);
 	}
+	if (en) {
+		*en = b[1];
+		*run = b[2];
+	}
 	return 0;
 }
 
 static __attribute__((noinline)) int read_group_full(struct pmu_set *set, struct pmu_reading *out)
 {
-	const uint64_t *b, *v;
-	uint32_t i;
+	uint64_t b[3 + set->group_n];
+	const uint64_t *v = pmu__group_values(b, set->group_n);
 
-	if (unlikely(group_read(set)))
+	if (unlikely(group_read(set, b)))
 		return read_slow(set, NULL, out);
-	b = set->group_buf;
-	v = pmu__group_values(b, set->group_n);
-	for (i = 0; i < set->group_n; i++)
+	for (uint32_t i = 0; i < set->group_n; i++)
 		out[i] = (struct pmu_reading){ v[i], b[1], b[2] };
 	return 0;
 }
@@ -220,7 +230,7 @@ PMU_API int pmu_read(struct pmu_set *set, uint64_t *values)
 	}
 	if (unlikely(!n)) {
 		if (likely(set->group_n))
-			return read_group(set, values);
+			return read_group(set, values, NULL, NULL);
 		goto other;
 	}
 	for (uint32_t i = 0; i < n; i++)
@@ -229,6 +239,13 @@ PMU_API int pmu_read(struct pmu_set *set, uint64_t *values)
 	return 0;
 other:
 	return read_scaled(set, values, NULL);
+}
+
+int pmu__read_group_times(struct pmu_set *set, uint64_t *values, uint64_t *en, uint64_t *run)
+{
+	if (unlikely(!set->group_n || set->direct))	/* a forked child's copy (its hot pages wiped) */
+		return read_scaled(set, values, NULL);
+	return read_group(set, values, en, run);
 }
 
 PMU_API int pmu_read_full(struct pmu_set *set, struct pmu_reading *out)
@@ -249,11 +266,11 @@ static __attribute__((noinline)) uint64_t scale_one(uint64_t v, uint64_t enabled
 /* Event i as pmu_read() gives it, the whole way: a child's copy, several counters, a short read, topdown. */
 static __attribute__((noinline)) int read_event_slow(struct pmu_set *set, unsigned i, uint64_t *value)
 {
-	struct pmu__cold *c = pmu__cold(set);
-	int r = set->topdown ? read_topdown(set, NULL, NULL) : read_slow(set, NULL, NULL);
+	struct pmu_reading ev[pmu__cold(set)->nev];
+	int r = set->topdown ? read_topdown(set, NULL, ev) : read_slow(set, NULL, ev);
 
 	if (r == 0)
-		*value = pmu__scale(c->rd[c->nctr + i].value, c->rd[c->nctr + i].enabled, c->rd[c->nctr + i].running);
+		*value = pmu__scale(ev[i].value, ev[i].enabled, ev[i].running);
 	return r;
 }
 
@@ -261,11 +278,14 @@ static __attribute__((noinline)) int read_event_slow(struct pmu_set *set, unsign
 static int read_event(struct pmu_set *set, unsigned i, uint64_t *value)
 {
 	const struct pmu__evread *e = set->evr;	/* NULL in a forked child (the hot pages are wiped), and topdown */
-	const uint64_t *b = set->group_buf;
 
-	if (likely(e && (e += i)->nctr == 1 && read(e->fd, set->group_buf, e->bytes) == (ssize_t)e->bytes)) {
-		*value = likely(b[1] == b[2]) ? b[e->pos] : scale_one(b[e->pos], b[1], b[2]);
-		return 0;
+	if (likely(e && (e += i)->nctr == 1)) {
+		uint64_t b[e->bytes / sizeof(uint64_t)];
+
+		if (likely(read(e->fd, b, e->bytes) == (ssize_t)e->bytes)) {
+			*value = likely(b[1] == b[2]) ? b[e->pos] : scale_one(b[e->pos], b[1], b[2]);
+			return 0;
+		}
 	}
 	return read_event_slow(set, i, value);
 }

@@ -71,8 +71,6 @@ static void free_set(struct pmu_set *set)
 	free(c->names);
 	free(c->ctr);
 	free(c->grp);
-	free(c->rd);
-	free(c->buf);
 	free(c->attr);
 	munmap(c, c->map_size);
 }
@@ -231,28 +229,14 @@ static int open_counters(struct pmu_set *set, const struct pmu_opts *o)
 	return 0;
 }
 
-/*
- * The buffers of read(2): the cold page's (any group's read, the values per
- * counter and event), and in the hot pages after ev[nev] each event's read
- * and the group's that pmu_read()'s fast path uses. 0 or -ENOMEM.
- */
-static int read_buffers(struct pmu_set *set)
+/* In the hot pages after ev[nev]: each event's read(2). Reads keep their buffers in their own frames (read.c). */
+static void hot_layout(struct pmu_set *set)
 {
 	struct pmu__cold *c = pmu__cold(set);
-	size_t max_read = 0;
 
-	for (unsigned g = 0; g < c->ngroups; g++)
-		if (pmu__group_bytes(c->grp[g].n) > max_read)
-			max_read = pmu__group_bytes(c->grp[g].n);
-	c->buf = malloc(max_read);
-	c->rd = malloc((c->nctr + c->nev) * sizeof(*c->rd));	/* per counter, then per event */
-	if (!c->buf || !c->rd)
-		return pmu__err(-ENOMEM, "pmu_open: out of memory");
 	set->evr_tab = (struct pmu__evread *)(void *)&set->ev[c->nev];
-	set->group_buf = (uint64_t *)(((uintptr_t)(set->evr_tab + c->nev) + 7) & ~(uintptr_t)7);
 	for (unsigned i = 0; i < c->nev; i++)
 		set->ev[i].set = set;
-	return 0;
 }
 
 static int open_opts(struct pmu_set **setp, const char *events, const struct pmu_opts *opts)
@@ -306,9 +290,7 @@ static int open_opts(struct pmu_set **setp, const char *events, const struct pmu
 		r = pmu__plan_groups(c, o.flags);
 	if (r < 0)
 		goto fail;
-	r = read_buffers(set);
-	if (r < 0)
-		goto fail;
+	hot_layout(set);
 	r = open_counters(set, &o);
 	if (r < 0)
 		goto fail;

@@ -53,7 +53,6 @@ struct pmu_set {			/* the hot pages */
 	uint32_t topdown;		/* Intel topdown metrics: read by topdown.c, never inline (direct, group_n 0) */
 	int group_fd;
 	/* In the hot pages, after ev[nev]: a forked child's wipe clears them with the rest. */
-	uint64_t *group_buf;		/* group_size bytes: pmu_read()'s read(2) of a group, its largest */
 	size_t group_size;
 	struct pmu__evread *evr_tab;	/* per event, its own read(2) */
 	const struct pmu__evread *evr;	/* evr_tab when pmu_counter_read() uses it; NULL without MADV_WIPEONFORK */
@@ -94,8 +93,6 @@ struct pmu__cold {			/* the page before the hot ones */
 	struct pmu__perf_counter *ctr;
 	struct pmu__group *grp;
 	char **names;
-	struct pmu_reading *rd;		/* read(2): per counter, then per event */
-	uint64_t *buf;			/* one group's read(2) */
 	struct pmu__attr *attr;		/* per counter, kept for messages */
 };
 
@@ -113,14 +110,13 @@ static inline size_t pmu__page_size(void)
 
 /*
  * The hot pages' size, known without reading them, which a forked child
- * cannot: the set of PMU_MAX_COUNTERS events, their reads and the largest
- * group's, at most. A set of few events touches the first page alone.
+ * cannot: the set of PMU_MAX_COUNTERS events and their reads, at most. A set of few events touches the first page alone.
  */
 static inline size_t pmu__hot_size(void)
 {
 	size_t ps = pmu__page_size();	/* a power of 2 */
 	size_t most = sizeof(struct pmu_set) + PMU_MAX_COUNTERS * (sizeof(struct pmu_counter) +
-		       sizeof(struct pmu__evread)) + (4 + PMU_MAX_COUNTERS) * sizeof(uint64_t);
+		       sizeof(struct pmu__evread));
 
 	return (most + ps - 1) & ~(ps - 1);
 }
@@ -183,20 +179,6 @@ static inline bool pmu__set_event_multiplexed(const struct pmu_set *set, unsigne
 static inline bool pmu__set_maybe_multiplexed(const struct pmu_set *set)
 {
 	return !set->direct || !set->one_group || pmu__set_event_multiplexed(set, 0);
-}
-
-/*
- * The enabled and running ns of the group's last read(2) by pmu_read(),
- * when pmu__set_group_events() is not 0 and pmu_read() returned 0.
- */
-static inline uint64_t pmu__set_group_enabled(const struct pmu_set *set)
-{
-	return set->group_buf[1];
-}
-
-static inline uint64_t pmu__set_group_running(const struct pmu_set *set)
-{
-	return set->group_buf[2];
 }
 
 /*

@@ -32,10 +32,15 @@ void pmu__plan_event_reads(struct pmu_set *set);
 void pmu__settle_read_paths(struct pmu_set *set);
 
 /* read.c */
-/* Every counter through read(2), one call per group, into c->rd (topdown groups noted). 0 or -errno. */
-int pmu__read_counters(struct pmu_set *set);
-/* c->rd's counters summed per event into values (scaled), out, or (both NULL) c->rd + c->nctr. */
-void pmu__sum_events(struct pmu__cold *c, uint64_t *values, struct pmu_reading *out);
+/* Every counter through read(2), one call per group, into rd (topdown groups noted). 0 or -errno. */
+int pmu__read_counters(struct pmu_set *set, struct pmu_reading *rd);
+/*
+ * pmu_read() of a set whose events are one group read with read(2) (pmu__set_group_events() of
+ * them all, none from user space), with the group's enabled and running ns of that same read.
+ */
+int pmu__read_group_times(struct pmu_set *set, uint64_t *values, uint64_t *en, uint64_t *run);
+/* rd's counters summed per event into values (scaled), out, or (both NULL) rd + c->nctr. */
+void pmu__sum_events(struct pmu__cold *c, const struct pmu_reading *rd, uint64_t *values, struct pmu_reading *out);
 
 /* topdown.c: Intel's topdown metric events (Ice Lake and later), tools/perf/Documentation/topdown.txt */
 #define PMU_TD_SLOTS 1			/* slots: fixed counter 3 */
@@ -48,9 +53,9 @@ int pmu__topdown_plan(struct pmu__cold *c, unsigned flags);
 void pmu__topdown_settle(struct pmu_set *set);
 /* Around a read(2) of topdown group gr: the pages' locks before it, the base after. */
 void pmu__topdown_mark(struct pmu__cold *c, struct pmu__group *gr);
-void pmu__topdown_noted(struct pmu__cold *c, struct pmu__group *gr);
-/* Every counter of a set with topdown events from user space into c->rd (times too if asked), or 1. */
-int pmu__topdown_user_values(struct pmu__cold *c, bool times);
+void pmu__topdown_noted(struct pmu__cold *c, struct pmu__group *gr, const struct pmu_reading *rd);
+/* Every counter of a set with topdown events from user space into rd (times too if asked), or 1. */
+int pmu__topdown_user_values(struct pmu__cold *c, struct pmu_reading *rd, bool times);
 /* pmu_user_read() of such a set. */
 int pmu__topdown_user_read(const struct pmu_set *set, unsigned i, const char **why);
 

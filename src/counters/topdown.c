@@ -126,7 +126,7 @@ void pmu__topdown_mark(struct pmu__cold *c, struct pmu__group *gr)
 }
 
 /* A base only when no page changed during the read(2): a switch after its reset would be missed. */
-void pmu__topdown_noted(struct pmu__cold *c, struct pmu__group *gr)
+void pmu__topdown_noted(struct pmu__cold *c, struct pmu__group *gr, const struct pmu_reading *rd)
 {
 	unsigned k;
 
@@ -137,7 +137,7 @@ void pmu__topdown_noted(struct pmu__cold *c, struct pmu__group *gr)
 			return;
 	}
 	for (k = gr->first; k < gr->first + gr->n; k++)
-		c->ctr[k].td_base = c->rd[k].value;
+		c->ctr[k].td_base = rd[k].value;
 	gr->td_raw = 0;
 	gr->td_valid = true;
 }
@@ -239,8 +239,8 @@ static bool held(const struct pmu__perf_counter *e)
 	return v.seq == e->td_seq && v.idx == TD_METRIC_IDX && (v.caps & PMU_CAP_RDPMC);
 }
 
-/* Group gr decoded into c->rd, or 1 when its pages cannot answer (a read(2) then does). */
-static int decode(struct pmu__cold *c, struct pmu__group *gr, bool times)
+/* Group gr decoded into rd (per counter), or 1 when its pages cannot answer (a read(2) then does). */
+static int decode(struct pmu__cold *c, struct pmu__group *gr, struct pmu_reading *rd, bool times)
 {
 	const struct pmu__perf_counter *s = &c->ctr[gr->first];
 	const struct perf_event_mmap_page *pc = s->page;
@@ -273,25 +273,25 @@ static int decode(struct pmu__cold *c, struct pmu__group *gr, bool times)
 			if (!e->page || pmu__read_page(e->page, times ? PMU_READ_TIMES : PMU_READ_COUNT,
 						       pmu_inl_rdpmc, pmu__arch_clock, &v))
 				return 1;
-			c->rd[k] = (struct pmu_reading){ v.count, v.enabled, v.running };
+			rd[k] = (struct pmu_reading){ v.count, v.enabled, v.running };
 			continue;
 		}
 		if (e->td == PMU_TD_SLOTS)
 			x = e->td_base + raw;
 		else
 			x = e->td_base + mul_div(raw, (uint32_t)(met >> 8 * (e->td - PMU_TD_METRIC) & 0xff), 0xff);
-		c->rd[k] = (struct pmu_reading){ x, sv.enabled, sv.running };
+		rd[k] = (struct pmu_reading){ x, sv.enabled, sv.running };
 	}
 	return 0;
 }
 
-int pmu__topdown_user_values(struct pmu__cold *c, bool times)
+int pmu__topdown_user_values(struct pmu__cold *c, struct pmu_reading *rd, bool times)
 {
 	for (unsigned g = 0; g < c->ngroups; g++) {
 		struct pmu__group *gr = &c->grp[g];
 
 		if (gr->td) {
-			if (decode(c, gr, times))
+			if (decode(c, gr, rd, times))
 				return 1;
 			continue;
 		}
@@ -301,15 +301,16 @@ int pmu__topdown_user_values(struct pmu__cold *c, bool times)
 			if (!c->ctr[k].page || pmu__read_page(c->ctr[k].page, times ? PMU_READ_TIMES : PMU_READ_COUNT,
 							      pmu_inl_rdpmc, pmu__arch_clock, &v))
 				return 1;
-			c->rd[k] = (struct pmu_reading){ v.count, v.enabled, v.running };
+			rd[k] = (struct pmu_reading){ v.count, v.enabled, v.running };
 		}
 	}
 	return 0;
 }
 #else
-int pmu__topdown_user_values(struct pmu__cold *c, bool times)
+int pmu__topdown_user_values(struct pmu__cold *c, struct pmu_reading *rd, bool times)
 {
 	(void)c;
+	(void)rd;
 	(void)times;
 	return 1;
 }

@@ -27,6 +27,7 @@
 #include "regions/region_int.h"
 #include "regions/trace.h"
 #include "counters/set.h"
+#include "counters/set_ops.h"	/* pmu__read_group_times() */
 
 /* ---- How the end paths add a call to a region's figures (sum, min, max, sum of squares, times), under its seqcount ---- */
 
@@ -438,13 +439,10 @@ static inline int read_into(struct pmu__region_thr *t, uint64_t *values, unsigne
 	struct pmu_set *set = t->set;
 	int r;
 
-	if (likely(t->times != PMU_TIMES_FULL)) {
+	if (likely(t->times == PMU_TIMES_NONE)) {
 		r = pmu_read(set, values);
-		if (likely(r == 0) && t->times == PMU_TIMES_GROUP) {
-			/* pmu_read() read the group with read(2), which gave its times. */
-			t->grp_en[slot] = pmu__set_group_enabled(set);
-			t->grp_run[slot] = pmu__set_group_running(set);
-		}
+	} else if (t->times == PMU_TIMES_GROUP) {	/* the group's read(2), which gives its times */
+		r = pmu__read_group_times(set, values, &t->grp_en[slot], &t->grp_run[slot]);
 	} else {
 		uint64_t *en = times_at(t, slot), *run = en + (PMU_REGION_DEPTH + 1) * t->n;
 
