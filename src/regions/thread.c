@@ -49,6 +49,8 @@ __thread struct pmu__tls pmu__tls __attribute__((tls_model("initial-exec")));
 
 static pthread_key_t key;
 static bool key_made;
+/* The process whose records the lists hold: a raw fork's child differs (pmu__thr_read_slow()). */
+static pid_t tpid;
 static bool atfork_done;
 
 static void conf_free(struct pmu__tconf *c)
@@ -282,6 +284,7 @@ static void reset_child(bool raw)
 	pmu__tls = (struct pmu__tls){ 0 };
 	if (key_made)
 		pthread_setspecific(key, NULL);
+	PMU_WRITE_ONCE(tpid, getpid());
 	pthread_mutex_unlock(&tlock);
 	if (h)
 		h->child(raw);
@@ -414,6 +417,7 @@ PMU_API int pmu_thread_init(const char *events)
 	tconf = c;
 	refused = 0;
 	refused_why[0] = '\0';
+	PMU_WRITE_ONCE(tpid, getpid());
 	new_generation();
 	r = 0;
 out:
@@ -750,15 +754,17 @@ int pmu__thr_get(struct pmu__thr **tp)
 }
 
 /*
- * pmu_read() failed with err. -ECHILD: this is a child forked without the
- * atfork handler (only its calling thread exists, the lock may have been
- * held by a thread that is not here): reset and open fresh counters.
+ * pmu_read() failed with err. -ECHILD in a process other than the one the
+ * lists are of: this is a child forked without the atfork handler (only
+ * its calling thread exists, the lock may have been held by a thread that
+ * is not here): reset and open fresh counters. Anywhere else the lock is
+ * never made anew: other threads may hold it.
  */
 int pmu__thr_read_slow(struct pmu__thr **tp, uint64_t *values, int err)
 {
 	int r;
 
-	if (err != -ECHILD)
+	if (err != -ECHILD || getpid() == PMU_READ_ONCE(tpid))
 		return err;
 	pthread_mutex_init(&tlock, NULL);
 	pthread_mutex_lock(&tlock);
