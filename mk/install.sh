@@ -3,7 +3,8 @@
 # below STAGE at its installed path).
 #   mk/install.sh install|uninstall STAGE DESTDIR MANIFEST
 # install: checks that every directory can be written, and stops with one line naming the first
-# that cannot, before anything is copied; copies (an existing file is replaced, never written
+# that cannot, before anything is copied; makes the directories that are missing (those that exist
+# keep their modes and owners) and copies each file (an existing one is replaced, never written
 # through); removes what MANIFEST, an earlier install's list, names and this one no longer ships;
 # writes MANIFEST (where it is not empty). uninstall: removes what the stage or MANIFEST names,
 # then the directories an install created, where they are empty.
@@ -44,9 +45,16 @@ while IFS= read -r d; do [ -e "$dest$d" ] || echo "$d/"; done < "$tmp/dirs" > "$
 [ -z "$manifest" ] || [ -w "$dest$manifest" ] || [ ! -e "$dest$manifest" ] ||
 	die "cannot write the install's list $dest$manifest: it is not writable"
 
-mkdir -p "${dest:-/}" &&
-	cp -R -P --preserve=mode,links --remove-destination "$stage/." "${dest:-/}" ||
-	die "copying into ${dest:-/} failed (the messages above say why)"
+# The directories that are not there yet, parents first; those that are keep their modes and owners.
+[ -z "$dest" ] || mkdir -p "$dest" || die "cannot make $dest"
+while IFS= read -r d; do
+	d=${d%/}
+	mkdir -m 755 "$dest$d" || die "cannot make $dest$d (the message above says why)"
+done < "$tmp/new-dirs"
+# Each file replaced, never written through, with the stage's mode whatever the umask.
+while IFS= read -r f; do
+	cp -P --preserve=mode --remove-destination "$stage$f" "$dest$f" || die "cannot copy $dest$f"
+done < "$tmp/files"
 # What an earlier install shipped and this one does not.
 grep -v '/$' "$tmp/old" | sort | comm -23 - "$tmp/files" | while IFS= read -r f; do
 	[ -d "$dest$f" ] && [ ! -L "$dest$f" ] || rm -f "$dest$f"

@@ -176,6 +176,11 @@ idempotent() {
 		sums $p > $d/sum2 && diff $d/sum1 $d/sum2
 }
 run idempotent idempotent
+# The directories that were there keep their modes: an install into $d/keep/x, a sticky directory
+# anyone may write (as /tmp is), leaves it so, and so does its uninstall.
+run keeps-modes sh -c "mkdir -m 1777 $d/keep && make -s install PREFIX=$d/keep/x >/dev/null 2>&1 &&
+	[ \"\$(stat -c %a $d/keep)\" = 1777 ] && [ \"\$(stat -c %a $d/keep/x/lib)\" = 755 ] &&
+	make -s uninstall PREFIX=$d/keep/x && [ \"\$(stat -c %a $d/keep)\" = 1777 ] && [ ! -e $d/keep/x ]"
 # No Python (PYTHON empty): no package, said once; the rest installs and uninstalls.
 run no-python sh -c "make -s install PYTHON= PREFIX=$d/nopy > $d/nopy.out 2>&1 &&
 	grep -qx 'libpmu: no Python package: PYTHON is empty' $d/nopy.out && [ -x $d/nopy/bin/pmu ] &&
