@@ -200,6 +200,8 @@ $(O)/test/cancel_sweep: LDLIBS += $(ZERO_LDFLAGS) -Wl,--wrap=open,--wrap=openat,
 $(O)/test/fault_alloc: $(TOOL_SRCS)
 $(O)/test/fault_alloc: LDLIBS += -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=free \
 	-Wl,--wrap=strdup,--wrap=strndup
+# thread_recover fails the allocation of a thread's record.
+$(O)/test/thread_recover: LDLIBS += -Wl,--wrap=calloc
 # fork_signal counts the allocations and locks of a read in a signal handler.
 $(O)/test/fork_signal: LDLIBS += -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=pthread_mutex_lock
 

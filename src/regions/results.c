@@ -388,7 +388,7 @@ int pmu__results_fill(struct pmu_results *r, const char *who)
 		parents(r, copy);
 	}
 	free_copies(copy, r->nthr, r->nreg, r->n);
-	r->refused = pmu__thr_refused(r->refused_why, sizeof(r->refused_why));
+	pmu__thr_refusals(&r->refused);
 	if (!r->ent || !r->u || !r->x || !r->parent || total_dists(r) < 0 || metrics(r) < 0) {
 		pmu__results_clear(r);
 		return pmu__err(-ENOMEM, "%s: out of memory", who);

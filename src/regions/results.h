@@ -11,6 +11,7 @@
 
 #include "base/hist.h"
 #include "metrics/metric_use.h"
+#include "regions/thread.h"
 
 /* One region in one thread, or in total: figure 0 is ns, 1..n the events. */
 struct pmu__rent {
@@ -36,8 +37,7 @@ struct pmu_results {
 	struct timespec start;		/* when the per-thread layer was set up */
 	struct pmu__rent *ent;		/* (nthr + 1) * nreg: the totals, then each thread's */
 	unsigned ncomp;			/* threads compensated */
-	unsigned refused;		/* threads not counted for want of descriptors, the first's reason */
-	char refused_why[200];
+	struct pmu__refusals refused;	/* threads refused their set, for want of descriptors or memory */
 	double *cost;			/* 2 * (n + 1): their mean cost of a pair by name (ns, then events), then by handle */
 	uint64_t *u;			/* the entries' integers */
 	double *x;			/* and floating-point figures */

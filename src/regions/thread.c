@@ -112,8 +112,7 @@ static void unlink_thr(struct pmu__thr *t)
 }
 
 /* Frees a record, its upper part through the hooks (set before any upper part is). */
-static unsigned refused;		/* threads refused a set for want of descriptors; under tlock */
-static char refused_why[200];		/* the first one's reason */
+static struct pmu__refusals refused;	/* under tlock */
 
 static void free_thr(struct pmu__thr *t)
 {
@@ -279,8 +278,7 @@ static void reset_child(bool raw)
 
 	/* Closing is safe in the child: it touches descriptors and memory, not the parent's pages. */
 	drop_child();
-	refused = 0;		/* the child's own threads are its report's */
-	refused_why[0] = '\0';
+	refused = (struct pmu__refusals){ 0 };	/* the child's own threads are its report's */
 	pmu__tls = (struct pmu__tls){ 0 };
 	if (key_made)
 		pthread_setspecific(key, NULL);
@@ -415,8 +413,7 @@ PMU_API int pmu_thread_init(const char *events)
 		atfork_done = true;
 	}
 	tconf = c;
-	refused = 0;
-	refused_why[0] = '\0';
+	refused = (struct pmu__refusals){ 0 };
 	PMU_WRITE_ONCE(tpid, getpid());
 	new_generation();
 	r = 0;
@@ -650,14 +647,12 @@ void pmu__thr_walk_end(void)
 	pmu__unlock(&tlock, walk_cs);
 }
 
-unsigned pmu__thr_refused(char *why, size_t size)
+void pmu__thr_refusals(struct pmu__refusals *out)
 {
 	int cs = pmu__lock(&tlock);
-	unsigned n = refused;
 
-	snprintf(why, size, "%s", refused_why);
+	*out = refused;
 	pmu__unlock(&tlock, cs);
-	return n;
 }
 
 /*
@@ -692,24 +687,62 @@ static int over_budget(void)
 			"for the program", (int)syscall(SYS_gettid), reserve, limit);
 }
 
-/* The calling thread counts nothing from now to the next set-up, for want of descriptors: said in the reports. */
-static void refuse(void)
+/*
+ * The calling thread's try for a set ended (r): its calls uncounted up to the last try, and the
+ * time so far, into the refusals; refused again (-EMFILE, -ENFILE, -ENOMEM), the next try is due
+ * in PMU_RETRY_CALLS calls or PMU_RETRY_MS. Under tlock.
+ */
+static void tried(int r, uint64_t gen)
 {
-	if (!refused_why[0])
-		snprintf(refused_why, sizeof(refused_why), "%s", pmu_errmsg());
-	refused++;
-	pmu__tls.refused = PMU_READ_ONCE(pmu__tgen) + 1;
+	struct pmu__tls *me = &pmu__tls;
+	bool was = me->refused == gen + 1, now_refused = r == -EMFILE || r == -ENFILE || r == -ENOMEM;
+	uint64_t t = was || now_refused ? pmu__mono_ns() : 0;
+
+	if (was) {
+		refused.calls += me->uncounted;
+		if ((t - me->refused_ns) / 1000000 > refused.longest_ms)
+			refused.longest_ms = (t - me->refused_ns) / 1000000;
+		refused.again += !now_refused;
+	} else if (now_refused) {
+		if (!refused.why[0])
+			snprintf(refused.why, sizeof(refused.why), "%s", pmu_errmsg());
+		if (refused.threads < sizeof(refused.tids) / sizeof(refused.tids[0]))
+			refused.tids[refused.threads] = (pid_t)syscall(SYS_gettid);
+		refused.threads++;
+		me->refused_ns = t;
+	}
+	me->refused = now_refused ? gen + 1 : 0;
+	me->refused_err = r;
+	me->uncounted = now_refused;	/* this call, refused, went uncounted too */
+	me->retry_ns = t + PMU_RETRY_MS * 1000000ull;
+}
+
+/* A refused thread's call: -errno while its next try is not due (the call went uncounted), else 0. */
+static int not_yet(uint64_t gen)
+{
+	char why[sizeof(refused.why)];
+	int cs;
+
+	if (pmu__tls.refused != gen + 1 || pmu__tls.uncounted >= PMU_RETRY_CALLS || pmu__mono_ns() >= pmu__tls.retry_ns)
+		return 0;
+	pmu__tls.uncounted++;
+	cs = pmu__lock(&tlock);
+	snprintf(why, sizeof(why), "%s", refused.why);
+	pmu__unlock(&tlock, cs);
+	return pmu__err(pmu__tls.refused_err, "this thread is not counted: its set was refused (%s); it tries again "
+			"within %d calls or %d ms", why, PMU_RETRY_CALLS, PMU_RETRY_MS);
 }
 
 int pmu__thr_get(struct pmu__thr **tp)
 {
+	uint64_t gen = PMU_READ_ONCE(pmu__tgen);
 	struct pmu__thr *t;
 	unsigned n;
 	int r;
 	int cs;
 
-	if (pmu__tls.refused == PMU_READ_ONCE(pmu__tgen) + 1)	/* tried once: not again at every call */
-		return pmu__err(-EMFILE, "this thread is not counted: no file descriptor to spare (%s)", refused_why);
+	if ((r = not_yet(gen)) < 0)	/* refused: not tried again at every call */
+		return r;
 	cs = pmu__lock(&tlock);
 	if (!tconf) {
 		pmu__unlock(&tlock, cs);
@@ -718,19 +751,15 @@ int pmu__thr_get(struct pmu__thr **tp)
 	}
 	n = tconf->n;
 	t = calloc(1, sizeof(*t));
-	if (!t) {
-		pmu__unlock(&tlock, cs);
-		return pmu__err(-ENOMEM, "pmu_thread: out of memory");
-	}
-	r = open_set(&t->set, tconf->spec);
+	r = t ? open_set(&t->set, tconf->spec) : pmu__err(-ENOMEM, "pmu_thread: out of memory");
 	if (r == 0 && (r = over_budget()) < 0) {	/* the set is given back: the reserve is the program's */
 		pmu_close(t->set);
 		t->set = NULL;
 	}
-	if (r == -EMFILE || r == -ENFILE)
-		refuse();
+	tried(r, gen);
 	if (r < 0) {
-		free_thr(t);
+		if (t)
+			free_thr(t);
 		pmu__unlock(&tlock, cs);
 		return r;
 	}

@@ -76,7 +76,11 @@ struct pmu__tls {
 	uint64_t gen;
 	void *upper;
 	struct pmu__thr *thr;
-	uint64_t refused;	/* gen + 1: this thread was refused a set for want of descriptors (thread.c) */
+	uint64_t refused;	/* gen + 1: this thread was refused a set (descriptors, memory), retrying (thread.c) */
+	uint64_t refused_ns;	/* when this refusal began (CLOCK_MONOTONIC) */
+	uint64_t retry_ns;	/* the next try is due then, */
+	uint32_t uncounted;	/* or after PMU_RETRY_CALLS such calls, which went uncounted since the last try */
+	int refused_err;	/* -errno of the refusal */
 };
 extern __thread struct pmu__tls pmu__tls __attribute__((tls_model("initial-exec"), visibility("hidden")));
 
@@ -108,11 +112,23 @@ static inline __attribute__((always_inline)) uint64_t pmu__tgen_now(void)
 int pmu__thr_get(struct pmu__thr **t);
 
 /*
- * The threads refused a set since set-up, for want of file descriptors (each
- * counts nothing; the reports say how many), with the first one's reason in
- * why (size bytes).
+ * A thread refused its set, for want of file descriptors or memory, counts nothing until a try
+ * succeeds: it tries again at its first call after PMU_RETRY_CALLS refused calls or PMU_RETRY_MS
+ * milliseconds, whichever comes first.
  */
-unsigned pmu__thr_refused(char *why, size_t size);
+#define PMU_RETRY_CALLS 64
+#define PMU_RETRY_MS 100
+
+/* The refusals since set-up, for the reports. */
+struct pmu__refusals {
+	unsigned threads;	/* threads refused at least once */
+	unsigned again;		/* of them, those counting again since */
+	uint64_t calls;		/* their calls that went uncounted, as of each one's last try */
+	uint64_t longest_ms;	/* the longest a thread went uncounted, to its last try */
+	pid_t tids[8];		/* the first threads refused */
+	char why[200];		/* the first one's reason */
+};
+void pmu__thr_refusals(struct pmu__refusals *out);
 
 /* The calling thread is done (at exit): its set is closed as if it exited. */
 void pmu__thr_exit_self(void);

@@ -217,9 +217,12 @@ static void report_table(FILE *f, const struct pmu_results *s)
 		if (s->units[i].emulated)
 			fprintf(f, "%s: emulated (%s): counted by QEMU, not by a PMU\n", pmu__report_esc(e, s->ev[i]),
 				pmu__emulated());
-	if (s->refused)
-		fprintf(f, "not counted: %u thread%s, out of file descriptors (%s)\n", s->refused,
-			s->refused == 1 ? "" : "s", pmu__report_esc(e, s->refused_why));
+	if (s->refused.threads) {
+		char w[256];
+
+		pmu__refusal_words(w, sizeof(w), s);
+		fprintf(f, "not counted: %s (%s)\n", w, pmu__report_esc(e, s->refused.why));
+	}
 	comp_note(f, s);
 	if (!nreg)
 		return;
@@ -391,9 +394,16 @@ static void json_head(FILE *f, const struct pmu_results *s)
 		fputs(",\n  \"emulated\": ", f);
 		pmu__json_str(f, pmu__emulated());
 	}
-	if (s->refused) {	/* threads that counted nothing, for want of descriptors */
-		fprintf(f, ",\n  \"not_counted\": {\"threads\": %u, \"why\": ", s->refused);
-		pmu__json_str(f, s->refused_why);
+	if (s->refused.threads) {	/* threads refused their set: their calls went uncounted */
+		const struct pmu__refusals *n = &s->refused;
+
+		fprintf(f, ",\n  \"not_counted\": {\"threads\": %u, \"counting_again\": %u, \"calls\": %llu, "
+			"\"longest_ms\": %llu, \"tids\": [", n->threads, n->again, (unsigned long long)n->calls,
+			(unsigned long long)n->longest_ms);
+		for (unsigned i = 0; i < n->threads && i < sizeof(n->tids) / sizeof(n->tids[0]); i++)
+			fprintf(f, "%s%d", i ? ", " : "", (int)n->tids[i]);
+		fputs("], \"why\": ", f);
+		pmu__json_str(f, n->why);
 		fputc('}', f);
 	}
 	fprintf(f, ",\n  \"start\": \"%s\",\n  \"start_ns\": %llu,\n  \"events\": [", when,
@@ -612,4 +622,17 @@ PMU_API int pmu_report_path(const char *path, const char *format)
 	if (r == 0)
 		errno = saved;
 	return r;
+}
+
+void pmu__refusal_words(char *buf, size_t size, const struct pmu_results *s)
+{
+	const struct pmu__refusals *n = &s->refused;
+	size_t len = (size_t)snprintf(buf, size, "%u thread%s (tid", n->threads, n->threads == 1 ? "" : "s");
+
+	for (unsigned i = 0; len < size && i < n->threads && i < sizeof(n->tids) / sizeof(n->tids[0]); i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s %d", i ? "," : "", (int)n->tids[i]);
+	if (len < size)
+		snprintf(buf + len, size - len, "%s), %llu call%s uncounted, the longest for %llu ms; %u counting again",
+			 n->threads > sizeof(n->tids) / sizeof(n->tids[0]) ? ", ..." : "", (unsigned long long)n->calls,
+			 n->calls == 1 ? "" : "s", (unsigned long long)n->longest_ms, n->again);
 }

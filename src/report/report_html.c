@@ -226,10 +226,12 @@ static void page(FILE *f, const struct pmu_results *s, const struct page_mem *m,
 		pmu__html_str(f, pmu__emulated());
 		fputs(", not by a PMU.</p>\n", f);
 	}
-	if (s->refused) {
-		fprintf(f, "<p class=\"note\">Not counted: %u thread%s, out of file descriptors (", s->refused,
-			s->refused == 1 ? "" : "s");
-		pmu__html_str(f, s->refused_why);
+	if (s->refused.threads) {
+		char w[256];
+
+		pmu__refusal_words(w, sizeof(w), s);
+		fprintf(f, "<p class=\"note\">Not counted: %s (", w);
+		pmu__html_str(f, s->refused.why);
 		fputs(").</p>\n", f);
 	}
 	comp_note(f, s);

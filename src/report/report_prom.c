@@ -103,8 +103,11 @@ void pmu__report_prom(FILE *f, const struct pmu_results *s)
 		"# TYPE pmu_info gauge\npmu_info{library=\"libpmu %s\",pid=\"%d\",emulated=", pmu_version(), (int)getpid());
 	pmu__prom_str(f, pmu__emulated() ? pmu__emulated() : "");
 	fputs("} 1\n", f);
-	fprintf(f, "# HELP pmu_threads_not_counted Threads that counted nothing, for want of file descriptors.\n"
-		"# TYPE pmu_threads_not_counted gauge\npmu_threads_not_counted %u\n", s->refused);
+	fprintf(f, "# HELP pmu_threads_not_counted Threads refused their counters (file descriptors, memory).\n"
+		"# TYPE pmu_threads_not_counted gauge\npmu_threads_not_counted %u\n"
+		"# HELP pmu_calls_not_counted_total Calls of those threads that went uncounted.\n"
+		"# TYPE pmu_calls_not_counted_total counter\npmu_calls_not_counted_total %llu\n", s->refused.threads,
+		(unsigned long long)s->refused.calls);
 	family(f, s, "pmu_region_calls_total", "Calls of the region (outermost, as the report counts them).", -1);
 	family(f, s, "pmu_region_seconds_total", "Time inside the region's calls.", 0);
 	if (s->n)
