@@ -17,7 +17,7 @@ if ! command -v qemu-x86_64 >/dev/null; then
 	closing
 	exit 0
 fi
-make -s --no-print-directory O="$O" all "$O/test/emu_exact" >/dev/null || { fail=1; closing "make failed"; exit 1; }
+make -s --no-print-directory O="$O" all "$O/test/emu_exact" "$O/test/signal_storm" >/dev/null || { fail=1; closing "make failed"; exit 1; }
 d=$(mktemp -d)
 trap 'rm -rf "$d" "$T_OUT"' EXIT
 
@@ -39,6 +39,9 @@ for a in "aarch64 build/arm64" "riscv64 build-riscv64"; do
 		sk "exact-$1" "no $1-linux-gnu-gcc or qemu-$1 (gcc-$1-linux-gnu, qemu-user)"
 	fi
 done
+
+# A signal handler reading the emulated counter while the loop it interrupts reads it: never backwards.
+run signal-storm sh -c "PMU_TEST_STORM_EVENTS=instructions $pmu emulate $O/test/signal_storm"
 
 # A real program, counted whole: pmu stat --emulate -r 5 with no spread, and pmu report diff's
 # exact change, which --fail-if gates.

@@ -10,6 +10,8 @@
  *                        after pmu_reset() (32-bit counters on arm64's event counters: r11)
  *   thread               the handler's pmu_thread_read() while the loop runs a region around its
  *                        own pmu_thread_read(), with and without histograms
+ * PMU_TEST_STORM_EVENTS=LIST storms that list alone, read and thread: the emulated tier runs it
+ * under pmu emulate with instructions, the emulated counter.
  */
 #include <pmu.h>
 #include <signal.h>
@@ -129,14 +131,36 @@ static bool sets(const char *events, unsigned flags, bool reset)
 	return true;
 }
 
+/* The per-thread layer of events: read by the handler while the loop runs regions, with and without histograms. */
+static void thread_storm(const char *events)
+{
+	uint64_t v[8];
+
+	CHECK_MSG(pmu_thread_init(events) == 0, "%s", pmu_errmsg());
+	/* libpmu(7): a handler may read the layer once the thread has read through it */
+	CHECK_MSG(pmu_thread_read(v) == 0, "%s", pmu_errmsg());
+	mode = M_THREAD;
+	nv = (unsigned)pmu_thread_event_count();
+	storm("regions + pmu_thread_read");
+	CHECK(pmu_region_histograms(1) == 0);
+	storm("regions (histograms) + pmu_thread_read");
+}
+
 int main(void)
 {
+	const char *only = getenv("PMU_TEST_STORM_EVENTS");
 	struct sigaction sa = { .sa_handler = on_alarm, .sa_flags = SA_RESTART };
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (getenv("PMU_EVENTS"))
 		T_SKIP("PMU_EVENTS is set in the environment: the per-thread layer is already set up");
 	CHECK(sigaction(SIGALRM, &sa, NULL) == 0);
+	if (only) {
+		if (!sets(only, 0, false))
+			T_SKIP("%s: %s", only, pmu_errmsg());
+		thread_storm(only);
+		T_DONE();
+	}
 	if (!sets("task-clock,page-faults", 0, false))
 		T_SKIP("task-clock,page-faults: %s", pmu_errmsg());
 	sets("page-faults,task-clock", 0, false);
@@ -148,17 +172,6 @@ int main(void)
 	if (!sets("cycles:u", 0, true))
 		printf("cycles:u: not here (%s)\n", pmu_errmsg());
 #endif
-	CHECK_MSG(pmu_thread_init("task-clock,page-faults") == 0, "%s", pmu_errmsg());
-	{
-		uint64_t v[2];
-
-		/* libpmu(7): a handler may read the layer once the thread has read through it */
-		CHECK_MSG(pmu_thread_read(v) == 0, "%s", pmu_errmsg());
-	}
-	mode = M_THREAD;
-	nv = 2;
-	storm("regions + pmu_thread_read");
-	CHECK(pmu_region_histograms(1) == 0);
-	storm("regions (histograms) + pmu_thread_read");
+	thread_storm("task-clock,page-faults");
 	T_DONE();
 }
