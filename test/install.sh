@@ -11,8 +11,9 @@ cd "$(dirname "$0")/.." || exit 1
 T_TIER=install T_PREFIX=install/
 . test/lib.sh
 fresh_tree "$PWD" && cd "$tree" || { fail=1; closing "cannot copy the tree"; exit 1; }
+own=$tree	# (fresh_tree sets tree again for the copies below)
 d=$(mktemp -d)
-trap 'rm -rf "$d" "$tree" "$T_OUT"' EXIT
+trap 'rm -rf "$d" "$own" "$T_OUT"' EXIT
 # Every file and directory below $1, with symlinks' targets: a prefix's state.
 snap() { (cd "$1" && find . | sort | while read -r f; do
 	if [ -L "$f" ]; then echo "$f -> $(readlink "$f")"; else echo "$f"; fi; done); }
@@ -191,7 +192,7 @@ run o-tree-any-order sh -c "make -s -j2 O=build-o install all PREFIX=$d/o >/dev/
 # Another version installed first, with a manual page this one does not ship: both gone after this
 # one is installed over it, which leaves what a clean install leaves.
 old_version() {
-	mkdir "$d/old" && tar -cf - --exclude='./build*' . | tar -xf - -C "$d/old" &&
+	fresh_tree "$PWD" && mv "$tree" "$d/old" &&
 		sed -i 's/^#define PMU_VERSION_PATCH .*/#define PMU_VERSION_PATCH 99/' "$d/old/include/pmu.h" &&
 		cp man/pmu_open.3 "$d/old/man/pmu_gone.3" &&
 		make -s -C "$d/old" install PREFIX="$d/ov" >/dev/null 2>&1 && ls "$d/ov/share/man/man3/pmu_gone.3" >/dev/null &&
@@ -204,7 +205,7 @@ run over-other-version old_version
 # A prefix that cannot be written: one line naming it, nothing copied. As root, by nobody (root
 # writes anywhere), in a tree of nobody's.
 if [ "$(id -u)" -eq 0 ] && command -v runuser >/dev/null; then
-	mkdir "$d/ro" "$d/nb" && tar -cf - --exclude='./build*' . | tar -xf - -C "$d/nb" && chown -R nobody "$d/nb" && chmod 755 "$d" &&
+	mkdir "$d/ro" && fresh_tree "$PWD" && mv "$tree" "$d/nb" && chown -R nobody "$d/nb" && chmod 755 "$d" &&
 	run not-writable sh -c "! runuser -u nobody -- make -s -C $d/nb install PREFIX=$d/ro/x > $d/ro.out 2>&1 &&
 		grep -x 'libpmu: cannot install into $d/ro/x/[a-z]*: $d/ro is not writable (choose another PREFIX, or run as its owner)' $d/ro.out &&
 		[ -z \"\$(ls -A $d/ro)\" ]"
