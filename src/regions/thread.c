@@ -655,6 +655,19 @@ void pmu__thr_refusals(struct pmu__refusals *out)
 	pmu__unlock(&tlock, cs);
 }
 
+void pmu__thr_refusal_words(const struct pmu__refusals *n, char *buf, size_t size)
+{
+	const unsigned kept = sizeof(n->tids) / sizeof(n->tids[0]);
+	size_t len = (size_t)snprintf(buf, size, "%u thread%s (tid", n->threads, n->threads == 1 ? "" : "s");
+
+	for (unsigned i = 0; len < size && i < n->threads && i < kept; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s %d", i ? "," : "", (int)n->tids[i]);
+	if (len < size)
+		snprintf(buf + len, size - len, "%s), %llu call%s uncounted, the longest for %llu ms; %u counting again",
+			 n->threads > kept ? ", ..." : "", (unsigned long long)n->calls, n->calls == 1 ? "" : "s",
+			 (unsigned long long)n->longest_ms, n->again);
+}
+
 /*
  * Whether a set just opened leaves the program fewer descriptors than it is
  * kept: an eighth of the soft limit, at most 64. The kernel gives the lowest

@@ -129,6 +129,8 @@ struct pmu__refusals {
 	char why[200];		/* the first one's reason */
 };
 void pmu__thr_refusals(struct pmu__refusals *out);
+/* n in words (numbers only, nothing to escape), for the reports' tables and pages. */
+void pmu__thr_refusal_words(const struct pmu__refusals *n, char *buf, size_t size);
 
 /* The calling thread is done (at exit): its set is closed as if it exited. */
 void pmu__thr_exit_self(void);

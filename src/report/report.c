@@ -220,7 +220,7 @@ static void report_table(FILE *f, const struct pmu_results *s)
 	if (s->refused.threads) {
 		char w[256];
 
-		pmu__refusal_words(w, sizeof(w), s);
+		pmu__thr_refusal_words(&s->refused, w, sizeof(w));
 		fprintf(f, "not counted: %s (%s)\n", w, pmu__report_esc(e, s->refused.why));
 	}
 	comp_note(f, s);
@@ -622,17 +622,4 @@ PMU_API int pmu_report_path(const char *path, const char *format)
 	if (r == 0)
 		errno = saved;
 	return r;
-}
-
-void pmu__refusal_words(char *buf, size_t size, const struct pmu_results *s)
-{
-	const struct pmu__refusals *n = &s->refused;
-	size_t len = (size_t)snprintf(buf, size, "%u thread%s (tid", n->threads, n->threads == 1 ? "" : "s");
-
-	for (unsigned i = 0; len < size && i < n->threads && i < sizeof(n->tids) / sizeof(n->tids[0]); i++)
-		len += (size_t)snprintf(buf + len, size - len, "%s %d", i ? "," : "", (int)n->tids[i]);
-	if (len < size)
-		snprintf(buf + len, size - len, "%s), %llu call%s uncounted, the longest for %llu ms; %u counting again",
-			 n->threads > sizeof(n->tids) / sizeof(n->tids[0]) ? ", ..." : "", (unsigned long long)n->calls,
-			 n->calls == 1 ? "" : "s", (unsigned long long)n->longest_ms, n->again);
 }

@@ -14,8 +14,6 @@ struct pmu_results;
 void pmu__report_html(FILE *f, const struct pmu_results *s);
 /* report_prom.c: the snapshot in the Prometheus text format. */
 void pmu__report_prom(FILE *f, const struct pmu_results *s);
-/* The threads refused their set, in words (no name in them: numbers only) for the table and HTML. */
-void pmu__refusal_words(char *buf, size_t size, const struct pmu_results *s);
 
 /*
  * report_dist.c: the regions' distributions (histograms), where the snapshot

@@ -229,7 +229,7 @@ static void page(FILE *f, const struct pmu_results *s, const struct page_mem *m,
 	if (s->refused.threads) {
 		char w[256];
 
-		pmu__refusal_words(w, sizeof(w), s);
+		pmu__thr_refusal_words(&s->refused, w, sizeof(w));
 		fprintf(f, "<p class=\"note\">Not counted: %s (", w);
 		pmu__html_str(f, s->refused.why);
 		fputs(").</p>\n", f);
