@@ -5,6 +5,7 @@
  * report says how many threads, which, how many calls went uncounted and how many count again.
  *   emfile  no descriptor free (RLIMIT_NOFILE at the lowest free number), then the limit restored
  *   enomem  the record's allocation fails (calloc wrapped), then succeeds
+ *   time    refused again, then 120 ms later: the next call tries, and counts
  */
 #include <pmu.h>
 #include <pthread.h>
@@ -105,6 +106,24 @@ static void *second(void *arg)
 	return NULL;
 }
 
+/* A third thread: refused, then past PMU_RETRY_MS its first call tries and counts. */
+static void *by_time(void *arg)
+{
+	uint64_t v[1];
+	int r;
+
+	(void)arg;
+	no_fd(1);
+	r = pmu_thread_read(v);
+	CHECK_MSG(r == -EMFILE, "time: the first read gave %d: %s", r, pmu_errmsg());
+	no_fd(0);
+	usleep(120000);
+	r = pmu_thread_read(v);
+	CHECK_MSG(r == 0, "time: 120 ms later, the first call gave %d: %s", r, pmu_errmsg());
+	printf("time: refused once, then counted at the first call 120 ms later\n");
+	return NULL;
+}
+
 int main(void)
 {
 	pthread_t t;
@@ -125,5 +144,6 @@ int main(void)
 	free(rep);
 	/* another thread: its first set refused for want of memory */
 	CHECK(pthread_create(&t, NULL, second, NULL) == 0 && pthread_join(t, NULL) == 0);
+	CHECK(pthread_create(&t, NULL, by_time, NULL) == 0 && pthread_join(t, NULL) == 0);
 	T_DONE();
 }
