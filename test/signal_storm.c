@@ -144,6 +144,7 @@ static void thread_storm(const char *events)
 	storm("regions + pmu_thread_read");
 	CHECK(pmu_region_histograms(1) == 0);
 	storm("regions (histograms) + pmu_thread_read");
+	CHECK(pmu_thread_fini() == 0);
 }
 
 int main(void)

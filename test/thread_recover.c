@@ -145,5 +145,6 @@ int main(void)
 	/* another thread: its first set refused for want of memory */
 	CHECK(pthread_create(&t, NULL, second, NULL) == 0 && pthread_join(t, NULL) == 0);
 	CHECK(pthread_create(&t, NULL, by_time, NULL) == 0 && pthread_join(t, NULL) == 0);
+	CHECK(pmu_thread_fini() == 0);
 	T_DONE();
 }
