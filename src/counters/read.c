@@ -71,9 +71,9 @@ int pmu__read_counters(struct pmu_set *set, struct pmu_reading *rd)
  * count side by side: both times add up, as perf sums them. The sums go to out, else after rd's
  * counters (rd has room for both).
  */
-void pmu__sum_events(struct pmu__cold *c, const struct pmu_reading *rd, uint64_t *values, struct pmu_reading *out)
+void pmu__sum_events(struct pmu__cold *c, struct pmu_reading *rd, uint64_t *values, struct pmu_reading *out)
 {
-	struct pmu_reading *ev = out ? out : (struct pmu_reading *)rd + c->nctr;
+	struct pmu_reading *ev = out ? out : rd + c->nctr;
 	unsigned i;
 
 	memset(ev, 0, c->nev * sizeof(*ev));

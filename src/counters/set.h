@@ -110,7 +110,8 @@ static inline size_t pmu__page_size(void)
 
 /*
  * The hot pages' size, known without reading them, which a forked child
- * cannot: the set of PMU_MAX_COUNTERS events and their reads, at most. A set of few events touches the first page alone.
+ * cannot: the set of PMU_MAX_COUNTERS events and their reads, at most. A
+ * set of few events touches the first page alone.
  */
 static inline size_t pmu__hot_size(void)
 {

@@ -40,7 +40,7 @@ int pmu__read_counters(struct pmu_set *set, struct pmu_reading *rd);
  */
 int pmu__read_group_times(struct pmu_set *set, uint64_t *values, uint64_t *en, uint64_t *run);
 /* rd's counters summed per event into values (scaled), out, or (both NULL) rd + c->nctr. */
-void pmu__sum_events(struct pmu__cold *c, const struct pmu_reading *rd, uint64_t *values, struct pmu_reading *out);
+void pmu__sum_events(struct pmu__cold *c, struct pmu_reading *rd, uint64_t *values, struct pmu_reading *out);
 
 /* topdown.c: Intel's topdown metric events (Ice Lake and later), tools/perf/Documentation/topdown.txt */
 #define PMU_TD_SLOTS 1			/* slots: fixed counter 3 */

@@ -657,14 +657,13 @@ void pmu__thr_refusals(struct pmu__refusals *out)
 
 void pmu__thr_refusal_words(const struct pmu__refusals *n, char *buf, size_t size)
 {
-	const unsigned kept = sizeof(n->tids) / sizeof(n->tids[0]);
 	size_t len = (size_t)snprintf(buf, size, "%u thread%s (tid", n->threads, n->threads == 1 ? "" : "s");
 
-	for (unsigned i = 0; len < size && i < n->threads && i < kept; i++)
+	for (unsigned i = 0; len < size && i < n->threads && i < PMU_REFUSED_TIDS; i++)
 		len += (size_t)snprintf(buf + len, size - len, "%s %d", i ? "," : "", (int)n->tids[i]);
 	if (len < size)
 		snprintf(buf + len, size - len, "%s), %llu call%s uncounted, the longest for %llu ms; %u counting again",
-			 n->threads > kept ? ", ..." : "", (unsigned long long)n->calls, n->calls == 1 ? "" : "s",
+			 n->threads > PMU_REFUSED_TIDS ? ", ..." : "", (unsigned long long)n->calls, n->calls == 1 ? "" : "s",
 			 (unsigned long long)n->longest_ms, n->again);
 }
 
@@ -719,7 +718,7 @@ static void tried(int r, uint64_t gen)
 	} else if (now_refused) {
 		if (!refused.why[0])
 			snprintf(refused.why, sizeof(refused.why), "%s", pmu_errmsg());
-		if (refused.threads < sizeof(refused.tids) / sizeof(refused.tids[0]))
+		if (refused.threads < PMU_REFUSED_TIDS)
 			refused.tids[refused.threads] = (pid_t)syscall(SYS_gettid);
 		refused.threads++;
 		me->refused_ns = t;

@@ -119,13 +119,14 @@ int pmu__thr_get(struct pmu__thr **t);
 #define PMU_RETRY_CALLS 64
 #define PMU_RETRY_MS 100
 
-/* The refusals since set-up, for the reports. */
+/* The refusals since set-up, for the reports, with the ids of the first PMU_REFUSED_TIDS threads. */
+#define PMU_REFUSED_TIDS 8
 struct pmu__refusals {
 	unsigned threads;	/* threads refused at least once */
 	unsigned again;		/* of them, those counting again since */
 	uint64_t calls;		/* their calls that went uncounted, as of each one's last try */
 	uint64_t longest_ms;	/* the longest a thread went uncounted, to its last try */
-	pid_t tids[8];		/* the first threads refused */
+	pid_t tids[PMU_REFUSED_TIDS];	/* the first threads refused */
 	char why[200];		/* the first one's reason */
 };
 void pmu__thr_refusals(struct pmu__refusals *out);

@@ -400,7 +400,7 @@ static void json_head(FILE *f, const struct pmu_results *s)
 		fprintf(f, ",\n  \"not_counted\": {\"threads\": %u, \"counting_again\": %u, \"calls\": %llu, "
 			"\"longest_ms\": %llu, \"tids\": [", n->threads, n->again, (unsigned long long)n->calls,
 			(unsigned long long)n->longest_ms);
-		for (unsigned i = 0; i < n->threads && i < sizeof(n->tids) / sizeof(n->tids[0]); i++)
+		for (unsigned i = 0; i < n->threads && i < PMU_REFUSED_TIDS; i++)
 			fprintf(f, "%s%d", i ? ", " : "", (int)n->tids[i]);
 		fputs("], \"why\": ", f);
 		pmu__json_str(f, n->why);
