@@ -714,7 +714,7 @@ static void tried(int r, uint64_t gen)
 		refused.calls += me->uncounted;
 		if ((t - me->refused_ns) / 1000000 > refused.longest_ms)
 			refused.longest_ms = (t - me->refused_ns) / 1000000;
-		refused.again += !now_refused;
+		refused.again += r == 0;	/* not when the try failed for another cause */
 	} else if (now_refused) {
 		if (!refused.why[0])
 			snprintf(refused.why, sizeof(refused.why), "%s", pmu_errmsg());
