@@ -153,10 +153,17 @@ static void regions(void)
 	struct pmu_results *r;
 	struct pmu_region_result rr[2] = { { .size = sizeof(rr[0]) }, { .size = sizeof(rr[1]) } };
 
+	/*
+	 * Names 8-aligned, of one word: compared as words. Another is compared
+	 * with strcmp(), whose instructions vary with where the heap put the
+	 * name's copy, which varies from run to run with the threads before.
+	 */
+	static const char r1000[8] __attribute__((aligned(8))) = "r1000", r5000[8] __attribute__((aligned(8))) = "r5000";
+
 	CHECK(pmu_thread_init(EMU_EVENT) == 0);
 	for (int i = 0; i < 3; i++) {
-		region("short", 1000);
-		region("long", 5000);
+		region(r1000, 1000);
+		region(r5000, 5000);
 	}
 	r = pmu_results_take();
 	CHECK(r && pmu_results_get(r, 0, -1, &rr[0]) == 0 && pmu_results_get(r, 1, -1, &rr[1]) == 0);
