@@ -7,9 +7,12 @@
  * (counters/emulated.c). See libpmu-qemu(7).
  *
  * QEMU's plugin header is GPL-2.0-or-later: the few calls used here are
- * declared below from its documented API (version 1, QEMU 6.0 to 8.1), so
- * that this file and the plugin built from it stay MIT.
+ * declared below from its documented API, so that this file and the
+ * plugin built from it stay MIT. They are the same in API versions 1 to 4
+ * (QEMU 6.0 to 10.x); what changed between them (inline ops became
+ * per-vCPU scoreboards in 2, insn_data in 3) is not used here.
  */
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -56,11 +59,28 @@ void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id, void (*cb)(qemu_plugin_
 size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
 
 #define API __attribute__((visibility("default")))
-#ifndef PLUGIN_API	/* the API version written for; the emulated tier builds one of another to see it refused */
-#define PLUGIN_API 1
-#endif
 
+/*
+ * QEMU reads qemu_plugin_version as soon as the plugin is loaded, before
+ * qemu_plugin_install, and refuses one below its minimum: so a constructor
+ * picks it from the API symbols this QEMU exports. 9.0 removed
+ * qemu_plugin_n_vcpus (version 2, the minimum since); 9.2 added
+ * qemu_plugin_read_memory_vaddr (version 4). The emulated tier builds with
+ * -DPLUGIN_API=N to see a version QEMU refuses.
+ */
+#ifdef PLUGIN_API
 API int qemu_plugin_version = PLUGIN_API;
+#else
+API int qemu_plugin_version = 1;
+
+__attribute__((constructor)) static void pick_version(void)
+{
+	if (dlsym(RTLD_DEFAULT, "qemu_plugin_read_memory_vaddr"))
+		qemu_plugin_version = 4;
+	else if (!dlsym(RTLD_DEFAULT, "qemu_plugin_n_vcpus"))
+		qemu_plugin_version = 2;
+}
+#endif
 
 /* ---- the tables ---- */
 
@@ -245,9 +265,9 @@ API int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int ar
 	if (info->system_emulation)
 		return refuse("%s: runs under QEMU's user-mode emulation only (qemu-x86_64, qemu-aarch64...), not a "
 			      "system emulator", info->target_name);
-	if (info->version.min > PLUGIN_API)
+	if (info->version.min > qemu_plugin_version)
 		return refuse("written for QEMU's plugin API %d, which this QEMU no longer gives (it takes %d to %d)",
-			      PLUGIN_API, info->version.min, info->version.cur);
+			      qemu_plugin_version, info->version.min, info->version.cur);
 	if (!exec_numbers(info->target_name))
 		return refuse("%s: a target libpmu does not count (x86_64, aarch64, riscv64)", info->target_name);
 	if (take_table(argc, argv) < 0)

@@ -73,7 +73,7 @@ RUNTIME_LIBS += qemu
 RUNTIME_SOS += $(O)/libpmu-qemu.so
 RUNTIME_MAN7 += man/libpmu-qemu.7
 $(O)/libpmu-qemu.so: $(O)/compat/qemu.o compat/libpmu-qemu.map
-	$(CC) -shared $(LDFLAGS) -Wl,--version-script=compat/libpmu-qemu.map -o $@ $<
+	$(CC) -shared $(LDFLAGS) -Wl,--version-script=compat/libpmu-qemu.map -o $@ $< -ldl
 
 $(O)/libpmu-%.so: $(O)/compat/%.o compat/libpmu-%.map $(SHARED_LIB) $(O)/install-paths
 	$(CC) -shared $(LDFLAGS) -Wl,--version-script=compat/libpmu-$*.map -Wl,--no-undefined -o $@ $< \
