@@ -75,6 +75,37 @@ RUNTIME_MAN7 += man/libpmu-qemu.7
 $(O)/libpmu-qemu.so: $(O)/compat/qemu.o compat/libpmu-qemu.map
 	$(CC) -shared $(LDFLAGS) -Wl,--version-script=compat/libpmu-qemu.map -o $@ $< -ldl
 
+# libpmu-valgrind: a Valgrind tool (pmu emulate --backend valgrind, libpmu-valgrind(7)), where
+# Valgrind's tool libraries are (Debian's valgrind package) and CC builds for this machine. It links
+# them, which are GPL-2.0, and so is a separate program under the GPL (compat/valgrind/COPYING).
+VG_PLATFORM := $(if $(filter clean,$(MAKECMDGOALS)),,$(shell [ "$$($(CC) -dumpmachine 2>/dev/null)" = \
+	"$$(cc -dumpmachine 2>/dev/null)" ] && pkg-config --variable=platform valgrind 2>/dev/null))
+VG_LIBDIR := $(if $(VG_PLATFORM),$(shell pkg-config --variable=libdir valgrind)/valgrind)
+VG_ARCH := $(firstword $(subst -, ,$(VG_PLATFORM)))
+HAVE_VG_TOOL := $(if $(VG_PLATFORM),$(wildcard $(VG_LIBDIR)/libcoregrind-$(VG_PLATFORM).a))
+ifneq ($(HAVE_VG_TOOL),)
+RUNTIME_MAN7 += man/libpmu-valgrind.7
+VG_TOOL := $(O)/libpmu-valgrind
+$(O)/compat/valgrind/tool.o: compat/valgrind/tool.c src/counters/emu_table.h
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 $(WARN) -Wno-unused-parameter -O2 -g -fno-stack-protector -fno-builtin -fno-strict-aliasing \
+		-fno-pie -DVGA_$(VG_ARCH)=1 -DVGO_linux=1 -DVGP_$(VG_ARCH)_linux=1 -DVGPV_$(VG_ARCH)_linux_vanilla=1 \
+		$$(pkg-config --cflags valgrind) -Isrc -c -o $@ $<
+# Linked as Valgrind links its own tools: static, at its tools' load address, with its libraries alone.
+$(VG_TOOL): $(O)/compat/valgrind/tool.o
+	$(CC) -o $@ -static -nodefaultlibs -nostartfiles -u _start -no-pie -Wl,--build-id=none \
+		-Wl,-Ttext-segment=$$(pkg-config --variable=valt_load_address valgrind) $< \
+		$(VG_LIBDIR)/libcoregrind-$(VG_PLATFORM).a $(VG_LIBDIR)/libvex-$(VG_PLATFORM).a \
+		$(wildcard $(VG_LIBDIR)/libgcc-sup-$(VG_PLATFORM).a) -lgcc
+else
+VG_TOOL :=
+valgrind-note:
+	@echo "libpmu: Valgrind's tool libraries are not installed (apt-get install valgrind):" \
+		"libpmu-valgrind is not built, and pmu emulate counts under QEMU alone"
+.PHONY: valgrind-note
+runtimes: valgrind-note
+endif
+
 $(O)/libpmu-%.so: $(O)/compat/%.o compat/libpmu-%.map $(SHARED_LIB) $(O)/install-paths
 	$(CC) -shared $(LDFLAGS) -Wl,--version-script=compat/libpmu-$*.map -Wl,--no-undefined -o $@ $< \
 		-L$(O) -lpmu $(LIBS_$*) $(PLUGIN_RUNPATH) $(LDLIBS)
@@ -101,15 +132,16 @@ $(O)/libpmu-mpi.so: $(O)/compat/mpi.o $(MPI_BASE_OBJS) compat/libpmu-mpi.map $(T
 	$(MPICC) -shared $(LDFLAGS) -Wl,--version-script=compat/libpmu-mpi.map -Wl,--no-undefined -o $@ $< \
 		$(MPI_BASE_OBJS) $(TOOL_LIB) -L$(O) -lpmu $(PLUGIN_RUNPATH) $(LDLIBS)
 
-runtimes: $(RUNTIME_SOS)
+runtimes: $(RUNTIME_SOS) $(VG_TOOL)
 compat: runtimes
 
 define stage-runtimes
 	install -d $(S)$(LIBDIR)/libpmu $(S)$(MANDIR)/man7
 	install -m 644 $(RUNTIME_SOS) $(S)$(LIBDIR)/libpmu/
+	$(if $(VG_TOOL),install -m 755 $(VG_TOOL) $(S)$(LIBDIR)/libpmu/)
 	install -m 644 $(RUNTIME_MAN7) $(S)$(MANDIR)/man7/
 endef
-stage: $(RUNTIME_SOS)
+stage: $(RUNTIME_SOS) $(VG_TOOL)
 
 .PHONY: compat runtimes
 all: compat

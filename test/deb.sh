@@ -46,7 +46,8 @@ run libpmu-dev has libpmu-dev usr/include/pmu.h usr/lib/$m/libpmu.so usr/lib/$m/
 	usr/lib/$m/cmake/libpmu/libpmuConfigVersion.cmake usr/share/man/man3/pmu_open.3.gz usr/share/man/man7/libpmu-qemu.7.gz usr/share/man/man7/libpmu-python.7.gz \
 	usr/share/doc/libpmu-dev/LICENSE
 run libpmu-tools has libpmu-tools usr/bin/pmu usr/share/man/man1/pmu.1.gz usr/lib/$m/libpmu/libpmu-omp.so \
-	usr/lib/$m/libpmu/libpmu-kokkos.so usr/lib/$m/libpmu/libpmu-qemu.so usr/share/man/man1/pmu-emulate.1.gz
+	usr/lib/$m/libpmu/libpmu-kokkos.so usr/lib/$m/libpmu/libpmu-qemu.so usr/share/man/man1/pmu-emulate.1.gz \
+	$(pkg-config --exists valgrind && echo usr/lib/$m/libpmu/libpmu-valgrind)
 run libpmu-mpi has libpmu-mpi usr/lib/$m/libpmu/libpmu-mpi.so
 # python3-pmu: the package with its extension for Debian's python3, and the entry point pytest reads.
 ext=$(/usr/bin/python3 -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))' 2>/dev/null)

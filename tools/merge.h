@@ -61,7 +61,7 @@ struct mregion {
 
 struct proc {
 	char *file, *library, *hostname, *command, *start;
-	char *emulated;		/* its instructions counted by QEMU: the description; or NULL */
+	char *emulated;		/* its instructions counted by emulation: the description; or NULL */
 	long pid;
 	uint64_t start_ns;
 	unsigned in;		/* the input it came in */

@@ -84,7 +84,7 @@ static void table_procs(FILE *f, const struct merge *m)
 	free(mark);
 }
 
-/* The processes whose instructions QEMU counted (pmu emulate), and the first one's description. */
+/* The processes whose instructions were emulated (pmu emulate), and the first one's description. */
 static unsigned emu_procs(const struct merge *m, const char **desc)
 {
 	unsigned k = 0;
@@ -125,7 +125,7 @@ void merge_table(FILE *f, const struct merge *m)
 		fprintf(f, "compensated (%u of %u processes): each region leaves out the region calls inside it\n",
 			comp_procs(m), m->nproc);
 	if (emu_procs(m, &desc))
-		fprintf(f, "instructions: emulated (%u of %u processes, %s): counted by QEMU, not by a PMU\n",
+		fprintf(f, "instructions: emulated (%u of %u processes, %s): counted by emulation, not by a PMU\n",
 			emu_procs(m, &desc), m->nproc, pmu__report_esc(e, desc));
 	if (!m->nreg)
 		return;

@@ -62,7 +62,7 @@ int cmd_stat(int argc, char **argv)
 	if (rc >= 0)
 		goto out;
 	/* --emulate: the run's total in the table counts instructions, and QEMU runs the command */
-	if (r.emulate && (emu_prepare(&r.emu, r.cmd, "pmu stat") < 0 || pmu__emu_attach(r.emu.t) < 0)) {
+	if (r.emulate && (emu_prepare(&r.emu, r.cmd, r.backend, "pmu stat") < 0 || pmu__emu_attach(r.emu.t) < 0)) {
 		rc = 127;
 		goto out;
 	}

@@ -116,7 +116,8 @@ struct stat_run {
 	int status;		/* the command's, from wait4() */
 	struct stat_target tg;	/* -p, -t, -a, -C */
 	bool interrupted;	/* ^C ended the counting */
-	bool emulate;		/* --emulate: CMD runs under QEMU (emu) */
+	bool emulate;		/* --emulate: CMD runs under emulation (emu) */
+	const char *backend;	/* --emulate=qemu|valgrind; NULL: the fastest that counts */
 	struct emu_launch emu;
 };
 

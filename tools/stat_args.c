@@ -50,9 +50,10 @@ static int usage(FILE *f)
 		"                       missing, where the machine has not their events)\n"
 		"  --metric-no-group    a metric's events each alone, not in a group\n"
 		"  --perf-json PATH     perf's event and metric files (also PMU_PERF_JSON)\n"
-		"  --emulate            run CMD under QEMU with libpmu-qemu: instructions is its\n"
-		"                       exact count, without a PMU (pmu emulate); other hardware\n"
-		"                       events are refused, software ones count QEMU's run\n"
+		"  --emulate[=BACKEND]  run CMD under emulation (pmu emulate; BACKEND qemu or\n"
+		"                       valgrind, else the fastest that counts): instructions is\n"
+		"                       its exact count, without a PMU; other hardware events are\n"
+		"                       refused, software ones count the emulator's run\n"
 		"  exit status: the command's; 127 when it cannot be run, 128+N when killed by\n"
 		"  signal N, 129 for a usage error (as perf stat); after a ^C that reached pmu\n"
 		"  stat, it prints, then ends by SIGINT as perf stat does\n");
@@ -180,7 +181,7 @@ static const struct option stat_opts[] = {
 	{ "metric-no-group", no_argument, NULL, METRIC_NO_GROUP },
 	{ "perf-json", required_argument, NULL, PERF_JSON },
 	{ "no-merge", no_argument, NULL, NO_MERGE },
-	{ "emulate", no_argument, NULL, EMULATE },
+	{ "emulate", optional_argument, NULL, EMULATE },
 };
 
 /* The options that take a number: -1, or the exit status of a usage error. */
@@ -288,6 +289,7 @@ static int take_option(struct stat_run *r, int c, char **argv)
 		return -1;
 	case EMULATE:
 		r->emulate = true;
+		r->backend = optarg;
 		return -1;
 	case 'v':
 		r->verbose = true;

@@ -233,7 +233,7 @@ static void count_text(char *buf, size_t size, const struct stat_opts *so, const
 	snprintf(buf, size, fmt, e->value * sc);
 }
 
-/* Whether e is counted by QEMU (pmu stat --emulate), not by a PMU: the reports say so. */
+/* Whether e is counted by emulation (pmu stat --emulate), not by a PMU: the reports say so. */
 static bool emulated(const struct ev *e)
 {
 	return pmu__emulated() && e->set && pmu__set_event_emulated(e->set, e->slot);
@@ -453,7 +453,7 @@ void stat_print(const struct stat_opts *so, const struct ev *ev, unsigned n, cha
 		return;
 	for (unsigned i = 0; i < n; i++)
 		if (emulated(&ev[i]))
-			fprintf(f, "\n %s: emulated (%s): counted by QEMU, not by a PMU\n", ev[i].name, pmu__emulated());
+			fprintf(f, "\n %s: emulated (%s): counted by emulation, not by a PMU\n", ev[i].name, pmu__emulated());
 	if (el->n > 1) {
 		double sd = runs_sd(el), p = sd;
 		int prec = 2;

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The table of emulated counts: libpmu-qemu (compat/qemu.c), a plugin of
- * QEMU's user-mode emulation, keeps it in a memfd for the program it runs;
+ * QEMU's user-mode emulation, or libpmu-valgrind (compat/valgrind/tool.c),
+ * a Valgrind tool, keeps it in a memfd for the program it runs;
  * the library reads it there (counters/emulated.c), and pmu stat --emulate
  * (the launcher, which makes the first one) reads the whole run's total.
  *
- * One slot per vCPU, which user-mode QEMU gives each thread: the
- * instructions of the thread, added as QEMU starts each translation block,
+ * One slot per vCPU, which user-mode QEMU gives each thread (or per
+ * Valgrind thread): the instructions of the thread, added as each block starts,
  * written by that thread alone. A thread that ends adds its count to ended,
  * in its own process's table and in the launcher's, which a forked child
  * keeps mapped beside its own. Fixed-size little-endian fields: one layout
@@ -37,8 +38,9 @@ struct pmu__emu_table {
 	uint32_t api;		/* QEMU's plugin API version the plugin runs with */
 	uint64_t ended;		/* instructions of the threads that ended (the launcher's: of every process) */
 	char target[24];	/* QEMU's target: "x86_64", "aarch64", "riscv64" */
-	char qemu[40];		/* QEMU's version, as the launcher found it ("7.2.22"); "" when unknown */
-	uint8_t pad[32];
+	char version[40];	/* the backend's version, as the launcher found it ("7.2.22"); "" when unknown */
+	char backend[16];	/* "qemu" or "valgrind": what counts, as the launcher chose it */
+	uint8_t pad[16];
 	struct pmu__emu_slot slot[PMU_EMU_SLOTS];
 };
 

@@ -50,15 +50,17 @@ static const struct pmu__emu_table *map_own(void)
 	return t;
 }
 
+/* "QEMU 7.2.22 user mode, x86_64, libpmu-qemu", or "Valgrind 3.24.0, x86_64, libpmu-valgrind". */
 static void describe(const struct pmu__emu_table *t)
 {
-	char target[sizeof(t->target) + 1], qemu[sizeof(t->qemu) + 1];
+	char target[sizeof(t->target) + 1], v[sizeof(t->version) + 1];
+	bool vg = !strncmp(t->backend, "valgrind", sizeof(t->backend));
 
 	snprintf(target, sizeof(target), "%.*s", (int)sizeof(t->target), t->target);
-	snprintf(qemu, sizeof(qemu), "%.*s", (int)sizeof(t->qemu), t->qemu);
-	snprintf(desc, sizeof(desc), "QEMU%s%s user mode, %s, libpmu-qemu", *qemu ? " " : "", qemu,
-		 *target ? target : "?");
-	snprintf(why, sizeof(why), "emulated (%s): a load of the plugin's count, no PMU", desc);
+	snprintf(v, sizeof(v), "%.*s", (int)sizeof(t->version), t->version);
+	snprintf(desc, sizeof(desc), "%s%s%s%s, %s, libpmu-%s", vg ? "Valgrind" : "QEMU", *v ? " " : "", v,
+		 vg ? "" : " user mode", *target ? target : "?", vg ? "valgrind" : "qemu");
+	snprintf(why, sizeof(why), "emulated (%s): a load of the %s's count, no PMU", desc, vg ? "tool" : "plugin");
 }
 
 /* The table for this process now: looked for once, and again in a forked child, which has one of its own. */

@@ -22,7 +22,7 @@ int pmu__parse_events(struct pmu__cold *c, const char *events);
 int pmu__plan_cpus(struct pmu__cold *c, unsigned flags);
 /* Whether event i counts socket-wide: on CPUs of its PMU's cpumask (PMU_SOCKET_WIDE). */
 bool pmu__set_event_socket(const struct pmu_set *set, unsigned i);
-/* Whether event i is counted by QEMU's emulation (emulated.c). */
+/* Whether event i is counted by emulation, QEMU's or Valgrind's (emulated.c). */
 bool pmu__set_event_emulated(const struct pmu_set *set, unsigned i);
 int pmu__plan_groups(struct pmu__cold *c, unsigned flags);
 /* Once the descriptors are open: the set's one group read, and each event's own. */

@@ -19,7 +19,7 @@ struct pmu__evunit {
 	char unit[16];
 	double scale;
 	bool socket;
-	bool emulated;		/* counted by QEMU's emulation (libpmu-qemu), not by a PMU */
+	bool emulated;		/* counted by emulation (libpmu-qemu, libpmu-valgrind), not by a PMU */
 };
 
 /* The events every thread counts; fixed between pmu_thread_init() and pmu_thread_fini(). */

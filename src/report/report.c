@@ -215,7 +215,7 @@ static void report_table(FILE *f, const struct pmu_results *s)
 				s->units[i].unit[0] ? s->units[i].unit : "counts");
 	for (unsigned i = 0; i < s->n; i++)
 		if (s->units[i].emulated)
-			fprintf(f, "%s: emulated (%s): counted by QEMU, not by a PMU\n", pmu__report_esc(e, s->ev[i]),
+			fprintf(f, "%s: emulated (%s): counted by emulation, not by a PMU\n", pmu__report_esc(e, s->ev[i]),
 				pmu__emulated());
 	if (s->refused.threads) {
 		char w[256];
