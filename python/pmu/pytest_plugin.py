@@ -17,6 +17,9 @@ def pytest_addoption(parser):
                      "region named by the test's node id")
     g.addoption("--pmu-report", metavar="PATH", default="pmu-report.json",
                 help="the libpmu JSON report --pmu writes (%%p: the process id); default pmu-report.json")
+    g.addoption("--pmu-repeat", metavar="N", type=int, default=1,
+                help="call each test N times in a row (its fixtures set up once), each call counted: the "
+                     "spread pmu report diff needs to call a change significant; default 1")
 
 
 def region_name(nodeid):
@@ -32,8 +35,8 @@ def region_name(nodeid):
 class Counting:
     """The hooks --pmu adds: a region around each test's call, the report at the session's end."""
 
-    def __init__(self, pmu, events, path):
-        self.pmu, self.events, self.path = pmu, events, path
+    def __init__(self, pmu, events, path, repeat):
+        self.pmu, self.events, self.path, self.repeat = pmu, events, path, repeat
         # The whole session, a region too: and the thread's counters open here, not in the first test.
         self.session = pmu.region("pytest session")
         self.session.__enter__()
@@ -50,7 +53,14 @@ class Counting:
         """The test function's call alone, not pytest's code around it (hooks, capture, timing), whose
         instructions change from run to run."""
         fn = pyfuncitem.obj
-        pyfuncitem.obj = self.pmu.region(region_name(pyfuncitem.nodeid))(fn)
+        counted = self.pmu.region(region_name(pyfuncitem.nodeid))(fn)
+
+        def repeated(*args, **kwargs):
+            for _ in range(self.repeat - 1):
+                counted(*args, **kwargs)
+            return counted(*args, **kwargs)
+
+        pyfuncitem.obj = repeated if self.repeat > 1 else counted
         try:
             yield
         finally:
@@ -69,9 +79,12 @@ def pytest_configure(config):
     events = config.getoption("pmu")
     if not events:
         return
+    repeat = config.getoption("pmu_repeat")
+    if repeat < 1:
+        raise pytest.UsageError("--pmu-repeat %d: not a number of calls (1 or more)" % repeat)
     try:
         import pmu
         pmu.thread_init(events)
     except (ImportError, OSError) as e:
         raise pytest.UsageError("--pmu %s: %s" % (events, e))
-    config.pluginmanager.register(Counting(pmu, events, config.getoption("pmu_report")), "pmu-counting")
+    config.pluginmanager.register(Counting(pmu, events, config.getoption("pmu_report"), repeat), "pmu-counting")

@@ -64,8 +64,8 @@ def test_report_per_test_and_diff(tmp_path):
 
 
 def test_emulated_instructions_gate_per_test(tmp_path):
-    """docs/ci.md's recipe: under pmu emulate a test's instructions are the same in every run, and a
-    change gates exactly."""
+    """docs/ci.md's recipe: under pmu emulate a test's instructions vary little from run to run; one
+    run each side makes no claim, and each test repeated (--pmu-repeat) gives the spread that gates."""
     tool = pmu._tool()
     probe = subprocess.run([tool, "emulate", "--", "true"], capture_output=True, text=True)
     if probe.returncode != 0:
@@ -79,16 +79,27 @@ def test_emulated_instructions_gate_per_test(tmp_path):
         doc = json.loads(path.read_text())
         assert doc.get("emulated"), doc
         runs.append({r["name"]: r["counts"]["instructions"] for r in doc["regions"] if r["name"] != "pytest session"})
-    # run after run within 0.5% (0.1% seen): QEMU's count is exact, the program not quite deterministic
-    # (Python's allocator and hashes follow the command line; a failing test's count has pytest's
-    # assertion introspection)
+    # run after run within 0.5% (0.1% seen): the emulated count is exact, the program not quite
+    # deterministic (Python's allocator and hashes follow the command line; a failing test's count
+    # has pytest's assertion introspection)
     assert set(runs[0]) == set(runs[1]) and all(abs(runs[0][t] - runs[1][t]) <= runs[0][t] / 200
                                                 for t in runs[0] if t != "test_suite.py::test_fails"), runs
     print("instructions per test, two runs: %r" % runs[:2])
     small = "test_suite.py::test_small"
     assert runs[2][small] > runs[0][small] * 1.1, runs   # a fifth more of the loop
-    gate = subprocess.run([tool, "report", "diff", "--fail-if", "instructions:+2%", str(tmp_path / "e0.json"),
-                           str(tmp_path / "e2.json")], capture_output=True, text=True)
+    # one run each side: no significance claim
+    one = subprocess.run([tool, "report", "diff", "--fail-if", "instructions:+2%", str(tmp_path / "e0.json"),
+                          str(tmp_path / "e2.json")], capture_output=True, text=True)
+    assert one.returncode == 0 and "repeat each side" in one.stderr, one.stderr
+    # each test called 3 times each side: the spread, and the gate
+    for side, work in (("base", 10000), ("new", 12000)):
+        p = pytest_run(tmp_path, "--pmu", "instructions", "--pmu-repeat", "3", "--pmu-report",
+                       str(tmp_path / (side + ".json")), work=work, under=(tool, "emulate", "--"))
+        assert p.returncode == 1 and "1 failed, 3 passed" in p.stdout, p.stdout + p.stderr
+    doc = json.loads((tmp_path / "base.json").read_text())
+    assert all(r["calls"] == 3 for r in doc["regions"] if r["name"] not in ("pytest session", "test_suite.py::test_fails")), doc   # a failing test stops at its first call
+    gate = subprocess.run([tool, "report", "diff", "--fail-if", "instructions:+2%", str(tmp_path / "base.json"),
+                           str(tmp_path / "new.json")], capture_output=True, text=True)
     assert gate.returncode == 1 and "FAIL instructions in %s" % small in gate.stderr, gate.stderr
     assert "pass instructions in test_suite.py::test_param[1]" in gate.stderr, gate.stderr
 
