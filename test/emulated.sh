@@ -17,8 +17,8 @@ T_TIER=emulated T_PREFIX=emulated/
 pmu=$PWD/$O/pmu
 
 make -s --no-print-directory O="$O" all "$O/test/emu_exact" "$O/test/signal_storm" >/dev/null || { fail=1; closing "make failed"; exit 1; }
-qemu=$(command -v qemu-x86_64 >/dev/null && "$pmu" emulate --backend qemu /bin/true 2>&1 >/dev/null && echo yes)
-vg=$("$pmu" emulate --backend valgrind /bin/true 2>&1 >/dev/null && echo yes)
+qemu=$(command -v qemu-x86_64 >/dev/null && "$pmu" emulate --backend qemu /bin/true >/dev/null 2>&1 && echo yes)
+vg=$("$pmu" emulate --backend valgrind /bin/true >/dev/null 2>&1 && echo yes)
 if [ -z "$qemu$vg" ]; then
 	sk emulated "no backend counts here: $("$pmu" emulate /bin/true 2>&1 | tr '\n' ' ')"
 	closing
@@ -43,6 +43,7 @@ fi
 if [ -z "$qemu" ]; then
 	sk qemu "no QEMU counts here, the rest of the tier is Valgrind's: $("$pmu" emulate --backend qemu /bin/true 2>&1)"
 	. test/emulated/valgrind.sh
+	. test/emulated/refusals.sh
 	closing
 	[ "$fail" = 0 ]
 	exit
@@ -63,6 +64,7 @@ for a in "aarch64 build/arm64" "riscv64 build-riscv64"; do
 done
 [ -n "$vg" ] && . test/emulated/valgrind.sh
 . test/emulated/refusals.sh
+[ -z "${PMU_IN_ROOT:-}" ] && . test/emulated/qemu9.sh
 
 # A signal handler reading the emulated counter while the loop it interrupts reads it: never backwards.
 run signal-storm sh -c "PMU_TEST_STORM_EVENTS=instructions $pmu emulate $O/test/signal_storm"

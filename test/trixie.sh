@@ -8,6 +8,9 @@
 #   pip        pip install . into a virtual environment: the extension
 #   no-headers the quick start and make install where Python's headers are not installed: the
 #              package is ctypes alone
+#   emulated   the emulated tier (test/emulated.sh) with the root's qemu-user (static: refused,
+#              saying so) and valgrind (libpmu-valgrind counts)
+#   ci         docs/ci.md's gate, as its recipe for ubuntu-latest runs it
 # Runs as root (chroot), each flow in a mount namespace of its own. Prints "trixie: N passed, N failed, N skipped".
 cd "$(dirname "$0")/.." || exit 1
 T_TIER=trixie T_PREFIX=trixie/
@@ -24,7 +27,7 @@ echo "# Debian 13: $(cat "$root/../ready")"
 w=/w.$$
 trap 'rm -rf "$root$w" "$T_OUT"' EXIT
 mkdir -p "$root$w/home" || exit 1
-for f in readme install pip nohdr; do
+for f in readme install pip nohdr emulated ci; do
 	fresh_tree "$PWD" && mv "$tree" "$root$w/$f" || { fail=1; closing "cannot copy the tree"; exit 1; }
 done
 
@@ -56,5 +59,9 @@ with pmu.open(\"task-clock\") as s: assert s.read()[\"task-clock\"] > 0'"
 run no-headers inroot --no-python-headers nohdr "! ls /usr/include/python3*/Python.h 2>/dev/null && make && ./build/pmu check &&
 	make install PREFIX=$h/nohdr > install.out 2>&1 && grep -q '^libpmu: no Python.h for python3 ' install.out &&
 	cd / && PYTHONPATH=\$(echo $h/nohdr/lib/python3*/site-packages) python3 -c 'import pmu; assert pmu.backend() == \"ctypes\", pmu.backend(True)'"
+T_LIMIT=1200 run emulated inroot emulated "PMU_IN_ROOT=1 sh test/emulated.sh"
+# docs/ci.md's first sh block: the gate of its workflow, as written.
+awk '/^```sh$/ { n++; inb = (n == 1); next } /^```/ { inb = 0 } inb' docs/ci.md > "$root$w/ci/recipe.sh"
+run ci-recipe inroot ci "bash -e -o pipefail recipe.sh"
 closing
 [ $fail -eq 0 ]

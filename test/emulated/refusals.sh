@@ -44,17 +44,21 @@ fi
 fake noplugin 9.2.0
 refused no-plugin-support "PATH=$d/noplugin:$PATH" "$d/noplugin/qemu-x86_64 \\(QEMU 9.2.0\\) was built without plugin support" \
 	'configured with --enable-plugins'
-refused plugin-missing "PMU_QEMU_PLUGIN=$d/none.so" "QEMU [0-9.]+\\) found, but no plugin for it: PMU_QEMU_PLUGIN=$d/none.so: No such file"
-if cc -shared -fPIC -Isrc -Iinclude -Isrc/uapi -D_GNU_SOURCE -DPLUGIN_API=99 -o "$d/v99.so" compat/qemu.c 2>"$d/cc"; then
-	refused plugin-version "PMU_QEMU_PLUGIN=$d/v99.so" "did not attach $d/v99.so" 'version 99' \
-		"the plugin's API does not match this QEMU's"
-else
-	sk plugin-version "the plugin did not build with another API version: $(head -c 200 "$d/cc")"
+if [ -n "$qemu" ]; then
+	refused plugin-missing "PMU_QEMU_PLUGIN=$d/none.so" "QEMU [0-9.]+\\) found, but no plugin for it: PMU_QEMU_PLUGIN=$d/none.so: No such file"
+	if cc -shared -fPIC -Isrc -Iinclude -Isrc/uapi -D_GNU_SOURCE -DPLUGIN_API=99 -o "$d/v99.so" compat/qemu.c 2>"$d/cc"; then
+		refused plugin-version "PMU_QEMU_PLUGIN=$d/v99.so" "did not attach $d/v99.so" 'version 99' \
+			"the plugin's API does not match this QEMU's"
+	else
+		sk plugin-version "the plugin did not build with another API version: $(head -c 200 "$d/cc")"
+	fi
+	# A plugin QEMU loads, whose install refuses: it never attaches.
+	printf 'int qemu_plugin_version = 1;\nint qemu_plugin_install(void) { return -1; }\n' > "$d/noattach.c"
+	cc -shared -fPIC -o "$d/noattach.so" "$d/noattach.c"
+	refused no-attach "PMU_QEMU_PLUGIN=$d/noattach.so" "qemu-x86_64 \\(QEMU [0-9.]+\\) did not attach $d/noattach.so"
+else	# Debian 13's and Ubuntu 26.04's qemu-user: static
+	refused installed-qemu "PATH=$PATH" "$(command -v qemu-x86_64 || echo qemu-x86_64) (\\(QEMU [0-9.]+\\) is a static build|\\(QEMU [0-9.]+\\) was built without|is not installed)"
 fi
-# A plugin QEMU loads, whose install refuses: it never attaches.
-printf 'int qemu_plugin_version = 1;\nint qemu_plugin_install(void) { return -1; }\n' > "$d/noattach.c"
-cc -shared -fPIC -o "$d/noattach.so" "$d/noattach.c"
-refused no-attach "PMU_QEMU_PLUGIN=$d/noattach.so" "qemu-x86_64 \\(QEMU [0-9.]+\\) did not attach $d/noattach.so"
 # Where no backend counts, both reasons, and nothing counted.
 run no-backend sh -c "! PATH=$d/noplugin:$PATH PMU_VALGRIND_TOOL=$d/none $pmu stat --emulate -e instructions -- /bin/true > $d/out 2>&1;
 	cat $d/out; grep -q 'no emulation backend counts here, so nothing is counted' $d/out &&
@@ -63,8 +67,8 @@ run bad-backend sh -c "! $pmu emulate --backend bochs /bin/true 2> $d/e; cat $d/
 
 # Bad programs and events, each named: a program QEMU cannot run, a hardware event, a script.
 head -c 200 /bin/true > "$d/broken" && chmod +x "$d/broken"
-run bad-program sh -c "! $pmu emulate $d/broken 2> $d/e; cat $d/e; grep -qi 'qemu' $d/e"
+run bad-program sh -c "! $pmu emulate $d/broken 2> $d/e; cat $d/e; grep -Eqi 'qemu|valgrind' $d/e"
 run hw-event sh -c "! $pmu stat --emulate -e cycles -- /bin/true 2> $d/e; cat $d/e;
-	grep -q 'cycles: not counted under emulation (QEMU .*): it counts instructions only' $d/e"
+	grep -Eq 'cycles: not counted under emulation \((QEMU|Valgrind) .*\): it counts instructions only' $d/e"
 run script sh -c "printf '#!/bin/sh\ntrue\n' > $d/s.sh && chmod +x $d/s.sh && ! $pmu emulate $d/s.sh 2> $d/e; cat $d/e;
 	grep -q 'not an ELF program (a script? name its interpreter' $d/e"
