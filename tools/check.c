@@ -11,6 +11,8 @@
 #include "plugin.h"
 #include "policy.h"
 #include "cmds.h"
+#include "counters/set_ops.h"
+#include "emulate.h"
 
 static int status;	/* 1 when something could not be shown (said) */
 
@@ -59,8 +61,14 @@ static void policy_line(void *arg, const char *name, const char *value, const ch
 
 static void show_policy(void)
 {
+	bool capable;
+
 	printf("\nPolicy:\n");
 	policy_list(policy_line, NULL);
+	if (pmu__seccomp_filtered(&capable))
+		printf("  seccomp: a filter is on this process (Seccomp: 2 in /proc/self/status): a container's "
+		       "profile may refuse\n  perf_event_open whatever perf_event_paranoid allows (an event "
+		       "refused so says it below)\n");
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -158,6 +166,7 @@ int cmd_check(int argc, char **argv)
 	printf("libpmu %s on %s %s (%s)\n\n", pmu_version(), u.sysname, u.release, u.machine);
 	show_pmus();
 	show_policy();
+	emu_backends();
 	show_events(events);
 	return status;
 }

@@ -77,6 +77,8 @@ const char *pmu__user_read_blocker(struct pmu__perf_counter *k, const struct per
 				   const struct pmu__attr *a);
 /* open_error.c */
 /* Explains a failed perf_event_open() of event name on PMU a for task pid on cpu (-1: any); returns -err. */
+/* Whether a seccomp filter is on this process (Seccomp: 2); capable: it holds CAP_PERFMON or CAP_SYS_ADMIN. */
+bool pmu__seccomp_filtered(bool *capable);
 int pmu__open_error(int err, const char *name, const struct pmu__attr *a, unsigned group_size, pid_t pid, int cpu);
 
 #endif
