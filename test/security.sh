@@ -113,6 +113,17 @@ else
 	sk "cap_perfmon copy" "setcap (libcap2-bin) is not installed or the file system takes no capabilities"
 fi
 
+# 2b. A setuid-root copy of pmu: emulation runs programs PATH and the environment name, so it
+#     refuses (pmu emulate) and is not looked at (pmu check); nobody's "QEMU" never runs.
+cp build/pmu "$tmp/suid-pmu" && chown root:root "$tmp/suid-pmu" && chmod 4755 "$tmp/suid-pmu" &&
+	mkdir -p "$tmp/evil" && printf '#!/bin/sh\ntouch %s/evil/ran\n' "$tmp" > "$tmp/evil/qemu-x86_64" &&
+	cp "$tmp/evil/qemu-x86_64" "$tmp/evil/valgrind" && chmod 777 "$tmp/evil" && chmod 755 "$tmp/evil/qemu-x86_64" "$tmp/evil/valgrind"
+out=$(as_user env -i PATH="$tmp/evil:$PATH" PMU_QEMU_PLUGIN=/dev/null sh -c "'$tmp/suid-pmu' emulate /bin/true; echo status \$?;
+	'$tmp/suid-pmu' check -e task-clock" 2>&1)
+[ ! -e "$tmp/evil/ran" ] && printf '%s\n' "$out" | grep -q 'pmu emulate: this pmu runs with privileges' &&
+	printf '%s\n' "$out" | grep -q '^status [1-9]' && printf '%s\n' "$out" | grep -q '  not looked at: this pmu runs with privileges'
+check "setuid-root pmu run by nobody: emulation refused, nothing from PATH run" $? "$out"
+
 # 3. A symlink planted by nobody at the name of root's report, in a directory nobody may write
 #    (group-writable: fs.protected_symlinks does not cover it).
 mkdir -m 775 "$tmp/shared" && chgrp "$group" "$tmp/shared" && printf 'precious\n' >"$tmp/rootonly/victim"

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/personality.h>
 #include <sys/wait.h>
@@ -57,6 +58,10 @@ static const char *machine_of(const char *path, const char **why)
 		return NULL;
 	return m == EM_X86_64 ? "x86_64" : m == EM_AARCH64 ? "aarch64" : m == EM_RISCV ? "riscv64" : NULL;
 }
+
+/* A pmu with privileges (setuid, file capabilities) must not run what PATH and the environment name. */
+#define SECURE_WHY "this pmu runs with privileges (setuid or file capabilities), and emulation runs programs " \
+		   "that PATH and the environment name: use an unprivileged pmu"
 
 /* why, said: -1, for the checks below to return. */
 static __attribute__((format(printf, 3, 4))) int say(char *why, size_t size, const char *fmt, ...)
@@ -366,6 +371,8 @@ int emu_prepare(struct emu_launch *l, char **cmd, const char *backend, const cha
 
 	memset(l, 0, sizeof(*l));
 	l->fd = -1;
+	if (getauxval(AT_SECURE))
+		return fprintf(stderr, "%s: %s\n", who, SECURE_WHY), -1;
 	if (!cmd[0] || find_program(cmd[0], l->prog, sizeof(l->prog)) < 0)
 		return fprintf(stderr, "%s: %s: no such program (in PATH)\n", who, cmd[0] ? cmd[0] : "(none)"), -1;
 	if (!(l->machine = machine_of(l->prog, &why)))
@@ -436,4 +443,28 @@ int cmd_emulate(int argc, char **argv)
 	execv(l.exe, l.argv);
 	fprintf(stderr, "pmu emulate: %s: %s\n", l.exe, strerror(errno));
 	return 127;
+}
+
+void emu_backends(void)
+{
+	static const char *const name[] = { "qemu", "valgrind" };
+	int (*const ready[])(struct emu_launch *, char *, size_t) = { qemu_ready, valgrind_ready };
+	char why[PATH_MAX + 512];
+	struct emu_launch l;
+
+	printf("\nEmulation (pmu emulate: instructions counted exactly, without a PMU):\n");
+	if (getauxval(AT_SECURE)) {
+		printf("  not looked at: %s\n", SECURE_WHY);
+		return;
+	}
+	for (unsigned i = 0; i < 2; i++) {
+		memset(&l, 0, sizeof(l));
+		l.fd = -1;
+		l.machine = PMU_ARCH_NAME;
+		if (ready[i](&l, why, sizeof(why)) == 0)
+			printf("  %-9s counts: %s %s (%s)\n", name[i], i ? "Valgrind" : "QEMU", l.t->version, l.exe);
+		else
+			printf("  %-9s no: %s\n", name[i], why);
+		drop_table(&l);
+	}
 }

@@ -35,4 +35,7 @@ struct emu_launch {
 int emu_prepare(struct emu_launch *l, char **cmd, const char *backend, const char *who);
 void emu_free(struct emu_launch *l);
 
+/* pmu check: each backend, whether it counts this machine's programs here, and why not. */
+void emu_backends(void);
+
 #endif

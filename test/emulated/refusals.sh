@@ -72,3 +72,9 @@ run hw-event sh -c "! $pmu stat --emulate -e cycles -- /bin/true 2> $d/e; cat $d
 	grep -Eq 'cycles: not counted under emulation \((QEMU|Valgrind) .*\): it counts instructions only' $d/e"
 run script sh -c "printf '#!/bin/sh\ntrue\n' > $d/s.sh && chmod +x $d/s.sh && ! $pmu emulate $d/s.sh 2> $d/e; cat $d/e;
 	grep -q 'not an ELF program (a script? name its interpreter' $d/e"
+
+# pmu check lists the backends: which count here, and why the others do not.
+run check-backends sh -c "PATH=$d/noplugin:$PATH $pmu check -e task-clock > $d/chk; cat $d/chk;
+	grep -q '^  qemu      no: $d/noplugin/qemu-x86_64 (QEMU 9.2.0) was built without plugin support' $d/chk &&
+	grep -Eq '^  valgrind  (counts: Valgrind [0-9.]+ \(/.*/libpmu-valgrind\)|no: .+)$' $d/chk &&
+	$pmu check -e task-clock | grep -Eq '^  (qemu      counts: QEMU|valgrind  counts: Valgrind) [0-9.]+ \(/'"
