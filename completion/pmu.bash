@@ -91,13 +91,16 @@ _pmu()
 			COMPREPLY=($(compgen -c -- "$cur"))
 		fi ;;
 	emulate)
-		# pmu emulate [--] CMD ARGS: the command, then its own words
+		# pmu emulate [--backend B] [--] CMD ARGS: the backend, the command, then its own words
+		[[ $prev == --backend ]] && { COMPREPLY=($(compgen -W "qemu valgrind" -- "$cur")); return; }
 		i=2
-		[[ ${w[2]} == -- ]] && i=3
+		[[ ${w[i]} == --backend ]] && i=$((i + 2))
+		[[ ${w[i]} == --backend=* ]] && i=$((i + 1))
+		[[ ${w[i]} == -- ]] && i=$((i + 1))
 		if ((cword > i)); then
 			_pmu_command_offset "$i" "${w[i]}"
 		elif [[ $cur == -* ]]; then
-			COMPREPLY=($(compgen -W "-- --help" -- "$cur"))
+			COMPREPLY=($(compgen -W "-- --backend --help" -- "$cur"))
 		else
 			COMPREPLY=($(compgen -c -- "$cur"))
 		fi ;;

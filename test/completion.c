@@ -139,10 +139,16 @@ int main(void)
 		/* "  -x, --field-separator SEP  ...": the option words before the description */
 		if ((end = strstr(l + 2, "  ")))
 			*end = '\0';
+		if ((end = strchr(l + 2, '[')))	/* "--emulate[=BACKEND]": the option is offered without its value */
+			*end = '\0';
 		for (char *s2, *w = strtok_r(l + 2, " ,", &s2); w; w = strtok_r(NULL, " ,", &s2))
 			if (w[0] == '-')
 				CHECK_MSG(has(out, w), "'pmu stat -' does not offer %s", w);
 	}
+	/* pmu emulate's backend, then the command */
+	CHECK_OFFERS("pmu emulate --b", "--backend");
+	CHECK_OFFERS("pmu emulate --backend v", "valgrind");
+	CHECK_OFFERS("pmu emulate --backend qemu tr", "true");
 	/* after the command: its own words, not pmu's */
 	CHECK(!has(complete("pmu stat true --re"), "--repeat"));
 
