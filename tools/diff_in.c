@@ -67,6 +67,48 @@ static struct dfig *per_call(struct dreg *r, const char *name, double m, double 
 }
 
 /*
+ * A merged report's figure of total v over calls c (o's per_process.ns, or
+ * per_process.counts.EV, where ev): its spread between the processes (their
+ * sum_sq: pmu 0.8 and later), of each one's value per call, as the calls'
+ * spread is of one report's. Each process made c / n calls (the same
+ * program run n times). NAN: none.
+ */
+static double merged_sd(const struct pmu__json *o, const char *ev, double v, double c, double *n)
+{
+	const struct pmu__json *pp = pmu__json_get(o, "per_process"), *pc = pp && ev ? pmu__json_get(pp, "counts") : pp;
+	const struct pmu__json *e = pc ? pmu__json_get(pc, ev ? ev : "ns") : NULL;
+	const struct pmu__json *sq = e ? pmu__json_get(e, "sum_sq") : NULL;
+	unsigned __int128 s = 0, t = (unsigned __int128)v, ns, tt;
+	uint64_t k;
+
+	*n = num(o, "processes", 0);
+	if (!sq || sq->type != PMU_JSON_STRING || !sq->len || strspn(sq->s, "0123456789") != sq->len || *n < 2 || !c)
+		return NAN;
+	for (const char *p = sq->s; *p; p++)
+		if (__builtin_mul_overflow(s, 10, &s) || __builtin_add_overflow(s, *p - '0', &s))
+			return NAN;
+	/* n^2 times the processes' variance, n sum_sq - total^2, exact where it fits (equal values: 0) */
+	k = (uint64_t)*n;
+	if (__builtin_mul_overflow(s, k, &ns) || __builtin_mul_overflow(t, t, &tt) || ns < tt)
+		return NAN;
+	return sqrt((double)(ns - tt)) / *n / (c / *n);	/* of the processes' values per call (c / n calls each) */
+}
+
+/*
+ * Figure name (event ev, NULL for ns) of total v over c calls: its spread
+ * sd over one report's calls, or over a merged one's processes.
+ */
+static struct dfig *figure(struct dreg *r, const struct pmu__json *o, const char *name, const char *ev, double v,
+			   double c, double sd, bool merged)
+{
+	double n = (double)r->calls;
+
+	if (merged)
+		sd = merged_sd(o, ev, v, c, &n);
+	return per_call(r, name, c ? v / c : 0, sd, (uint64_t)n);
+}
+
+/*
  * Region o's distribution (PMU_HISTOGRAMS), when it has one: its ns
  * histogram kept for the Mann-Whitney U test, and figures ns_p50 ... ns_p99.9.
  */
@@ -98,22 +140,21 @@ static int report_region(struct dside *d, const struct pmu__json *o, const char 
 	const struct pmu__json *name = pmu__json_get(o, "name");
 	struct dreg *r = name && name->type == PMU_JSON_STRING ? add_reg(d, name->s) : NULL;
 	bool merged = d->kind == D_MERGED;
+	struct dfig *f;
 	double c;
 
 	if (!r)
 		return tool_err(-ENOMEM, "out of memory");
 	c = num(o, "calls", 0);
 	r->calls = (uint64_t)c;
-	if (!add_fig(r, "calls", c) ||
-	    !per_call(r, "ns", c ? num(o, "ns", 0) / c : 0, merged ? NAN : num(o, "ns_stddev", NAN), r->calls))
+	if (!add_fig(r, "calls", c) || !figure(r, o, "ns", NULL, num(o, "ns", 0), c, num(o, "ns_stddev", NAN), merged))
 		return tool_err(-ENOMEM, "out of memory");
 	for (unsigned i = 0; i < nev; i++) {
 		double v = num(counts, ev[i], NAN);
-		struct dfig *f;
 
 		if (isnan(v))
 			continue;
-		if (!(f = per_call(r, ev[i], c ? v / c : 0, merged ? NAN : num(sd, ev[i], NAN), r->calls)))
+		if (!(f = figure(r, o, ev[i], ev[i], v, c, num(sd, ev[i], NAN), merged)))
 			return tool_err(-ENOMEM, "out of memory");
 		f->partial = num(run, ev[i], 100) < 100;
 	}

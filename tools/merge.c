@@ -261,6 +261,9 @@ int spread_merge(struct spread *s, const struct spread *x)
 	}
 	if (__builtin_add_overflow(s->tot, x->tot, &s->tot))
 		return -ERANGE;
+	if (__builtin_add_overflow(s->sq, x->sq, &s->sq))
+		s->nosq = true;	/* beyond 2^128: said as unknown, never wrong */
+	s->nosq |= x->nosq;
 	EXTREMES_MERGE(s, x);
 	s->n += x->n;
 	return 0;

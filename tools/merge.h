@@ -26,6 +26,8 @@ struct spread {
 	uint64_t tot, min, max;
 	unsigned imin, imax;	/* processes of the min and the max (the first, on a tie) */
 	unsigned n;		/* processes that gave it */
+	unsigned __int128 sq;	/* the sum of their squares: the spread between processes, exact in any merge tree */
+	bool nosq;		/* an input (a merge of an older pmu) did not give it */
 };
 
 /*

@@ -31,6 +31,23 @@ static int need_proc(const struct rep_ctx *c, const struct pmu__json *o, const c
 	return 0;
 }
 
+/* The 128-bit integer written as the decimal string o.key into x: 0, or -EINVAL said. */
+static int u128_of(const struct rep_ctx *c, const struct pmu__json *o, const char *key, unsigned __int128 *x)
+{
+	const struct pmu__json *v;
+	int e;
+
+	if ((e = rep_need(c, o, key, PMU_JSON_STRING, &v)) < 0)
+		return e;
+	*x = 0;
+	if (!v->len || strspn(v->s, "0123456789") != v->len)
+		return BAD(c, v, "\"%s\" is not a string of decimal digits", key);
+	for (const char *p = v->s; *p; p++)
+		if (__builtin_mul_overflow(*x, 10, x) || __builtin_add_overflow(*x, *p - '0', x))
+			return BAD(c, v, "\"%s\" is out of range", key);
+	return 0;
+}
+
 /* A figure's spread over n processes: min <= max, and a total they bound. */
 static int spread(const struct rep_ctx *c, const struct pmu__json *o, const char *key, uint64_t tot,
 		  unsigned n, const unsigned *map, unsigned np, struct spread *s)
@@ -49,29 +66,25 @@ static int spread(const struct rep_ctx *c, const struct pmu__json *o, const char
 			   key, (unsigned long long)s->min, (unsigned long long)s->max, n, (unsigned long long)tot);
 	s->tot = tot;
 	s->n = n;
-	return 0;
+	/* the processes' squares: absent from a merge of pmu 0.7, whose spread is then unknown */
+	s->nosq = !pmu__json_get(v, "sum_sq");
+	s->sq = 0;
+	return s->nosq ? 0 : u128_of(c, v, "sum_sq", &s->sq);
 }
 
 static int npc(const struct rep_ctx *c, const struct pmu__json *o, const unsigned *map, unsigned np,
 	       struct npc *q)
 {
-	const struct pmu__json *v, *sum;
+	const struct pmu__json *v;
 	int e;
 
 	if ((e = rep_need(c, o, "ns_per_call", PMU_JSON_OBJECT, &v)) < 0 ||
 	    (e = need_proc(c, v, "min_process", map, np, &q->imin)) < 0 ||
-	    (e = need_proc(c, v, "max_process", map, np, &q->imax)) < 0 ||
-	    (e = rep_need(c, v, "sum_1024", PMU_JSON_STRING, &sum)) < 0)
+	    (e = need_proc(c, v, "max_process", map, np, &q->imax)) < 0 || (e = u128_of(c, v, "sum_1024", &q->sum)) < 0)
 		return e;
 	if (rep_opt_num(c, v, "min", NULL, &q->min) != 1 || rep_opt_num(c, v, "max", NULL, &q->max) != 1 ||
 	    q->min > q->max)
 		return BAD(c, v, "\"ns_per_call\": \"min\" and \"max\" are not two non-negative numbers, min first");
-	q->sum = 0;
-	if (!sum->len || strspn(sum->s, "0123456789") != sum->len)
-		return BAD(c, sum, "\"sum_1024\" is not a string of decimal digits");
-	for (const char *p = sum->s; *p; p++)
-		if (__builtin_mul_overflow(q->sum, 10, &q->sum) || __builtin_add_overflow(q->sum, *p - '0', &q->sum))
-			return BAD(c, sum, "\"sum_1024\" is out of range");
 	return 0;
 }
 
@@ -290,9 +303,9 @@ static int add_plain(struct merge *m, const struct pmu__rep *r, unsigned in)
 		mr->seen = in + 1;
 		q.max = q.min;
 		range_merge(mr, mr->nproc, x->range, x->ns_min, x->ns_max, x->min, x->max, map, r->nev);
-		if (spread_merge(&mr->calls, &(struct spread){ x->calls, x->calls, x->calls, ip, ip, 1 }) < 0)
+		if (spread_merge(&mr->calls, &(struct spread){ x->calls, x->calls, x->calls, ip, ip, 1, (unsigned __int128)x->calls * x->calls, false }) < 0)
 			return overflow(m, r->path, x->name, -2);
-		if (spread_merge(&mr->ns, &(struct spread){ x->ns, x->ns, x->ns, ip, ip, 1 }) < 0)
+		if (spread_merge(&mr->ns, &(struct spread){ x->ns, x->ns, x->ns, ip, ip, 1, (unsigned __int128)x->ns * x->ns, false }) < 0)
 			return overflow(m, r->path, x->name, -1);
 		if (npc_merge(&mr->npc, mr->nproc, &q) < 0)
 			return overflow(m, r->path, x->name, -1);
@@ -301,7 +314,7 @@ static int add_plain(struct merge *m, const struct pmu__rep *r, unsigned in)
 		for (unsigned i = 0; i < r->nev; i++) {
 			uint64_t v = x->counts[i];
 
-			if (spread_merge(&mr->ev[map[i]], &(struct spread){ v, v, v, ip, ip, 1 }) < 0)
+			if (spread_merge(&mr->ev[map[i]], &(struct spread){ v, v, v, ip, ip, 1, (unsigned __int128)v * v, false }) < 0)
 				return overflow(m, r->path, x->name, map[i]);
 		}
 		if (x->dist && merge_dist(m, mr, x->dist, in) < 0)

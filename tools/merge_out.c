@@ -187,6 +187,18 @@ void merge_csv(FILE *f, const struct merge *m)
 	}
 }
 
+/* x as a JSON string of its decimal digits (an exact integer past 2^64). */
+static void put_u128(FILE *f, const char *key, unsigned __int128 x)
+{
+	char digits[48], *p = digits + sizeof(digits) - 1;
+
+	*p = '\0';
+	do
+		*--p = (char)('0' + (unsigned)(x % 10));
+	while ((x /= 10));
+	fprintf(f, ", \"%s\": \"%s\"", key, p);
+}
+
 static void json_spread(FILE *f, const struct merge *m, const struct mregion *r, unsigned k)
 {
 	const struct spread *sp = k == FIG_NPC ? NULL : fig(m, r, k);
@@ -204,16 +216,10 @@ static void json_spread(FILE *f, const struct merge *m, const struct mregion *r,
 	else
 		pmu__put_exact(f, r->npc.max);
 	fprintf(f, ", \"max_process\": %u", sp ? sp->imax : r->npc.imax);
-	if (!sp) {
-		char digits[48], *p = digits + sizeof(digits) - 1;
-		unsigned __int128 x = r->npc.sum;
-
-		*p = '\0';
-		do
-			*--p = (char)('0' + (unsigned)(x % 10));
-		while ((x /= 10));
-		fprintf(f, ", \"sum_1024\": \"%s\"", p);
-	}
+	if (!sp)
+		put_u128(f, "sum_1024", r->npc.sum);
+	else if (!sp->nosq)
+		put_u128(f, "sum_sq", sp->sq);
 	fputc('}', f);
 }
 
