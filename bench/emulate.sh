@@ -1,9 +1,11 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # What exact instruction counts without a PMU cost: each workload run natively, under
-# pmu stat --emulate (QEMU with libpmu-qemu), under qemu-x86_64 without the plugin, and
-# under valgrind --tool=cachegrind --cache-sim=no, side by side in one run. Seconds are
-# the median of 3 runs (1 for xz), and each mode's ratio to native.
+# pmu stat --emulate=qemu (libpmu-qemu), under qemu-x86_64 without the plugin, under
+# pmu stat --emulate=valgrind (libpmu-valgrind), under valgrind --tool=none, and under
+# valgrind --tool=cachegrind --cache-sim=no, side by side in one run. Seconds are the
+# median of 3 runs (1 for xz); then each backend against its emulator alone and against
+# cachegrind.
 #   usage: bench/emulate.sh [--quick]
 #   workloads: a compute loop of 10^8 hash steps (build/bench/emu_work loop), xz -9 -T1 of
 #   20 MB of base64 text, and 10^6 region pairs by name around 50 steps each with
@@ -42,22 +44,26 @@ median() {
 	shift
 	for i in $(seq "$n"); do secs "$@"; echo; done | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
-# One row: NAME RUNS CMD...: native, --emulate, QEMU alone, cachegrind.
+# One row: NAME RUNS CMD...: native; QEMU's backend, QEMU alone; Valgrind's backend, --tool=none;
+# cachegrind; then each backend over its emulator alone, and over cachegrind.
 row() {
 	name=$1 n=$2 c=$(command -v "$3")
 	shift 3
 	set -- "$c" "$@"
 	nat=$(median "$n" "$@")
-	emu=$(median "$n" "$pmu" stat --emulate -e instructions -o "$tmp/stat" -- "$@")
-	qemu=$(median "$n" qemu-x86_64 "$@")
+	eq=$(median "$n" "$pmu" stat --emulate=qemu -e instructions -o "$tmp/stat" -- "$@")
+	q=$(median "$n" qemu-x86_64 "$@")
+	ev=$(median "$n" "$pmu" stat --emulate=valgrind -e instructions -o "$tmp/stat" -- "$@")
+	v=$(median "$n" valgrind --tool=none -q "$@")
 	cg=$(median "$n" valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null "$@")
-	printf '%-34s %9s %9s %5s %9s %5s %10s %5s  %s\n' "$name" "$nat" "$emu" "$(x "$emu" "$nat")" "$qemu" \
-		"$(x "$qemu" "$nat")" "$cg" "$(x "$cg" "$nat")" "$(x "$emu" "$cg")"
+	printf '%-26s %7s %8s %8s %8s %8s %8s  %5s %5s %5s %5s\n' "$name" "$nat" "$eq" "$q" "$ev" "$v" "$cg" \
+		"$(x "$eq" "$q")" "$(x "$ev" "$v")" "$(x "$eq" "$cg")" "$(x "$ev" "$cg")"
 }
-x() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.1fx", a / b; else print "-" }'; }
+x() { awk -v a="$1" -v b="$2" 'BEGIN { if (a + 0 > 0 && b + 0 > 0) printf "%.2f", a / b; else print "-" }'; }
 
-echo "seconds (median of runs) and each against native; the last column: --emulate against cachegrind"
-printf '%-34s %9s %9s %5s %9s %5s %10s %5s  %s\n' workload native --emulate "" qemu "" cachegrind "" "emu/cg"
-row "loop, $((100000000 / div)) hash steps" 3 "$work" loop $((100000000 / div))
+echo "seconds (median of runs); q/Q: QEMU's backend over QEMU alone, v/V: Valgrind's over --tool=none, /cg: over cachegrind"
+printf '%-26s %7s %8s %8s %8s %8s %8s  %5s %5s %5s %5s\n' workload native emu=qemu qemu emu=vg vg-none cg \
+	q/Q v/V q/cg v/cg
+row "loop, $((100000000 / div)) steps" 3 "$work" loop $((100000000 / div))
 row "xz -9 -T1, $((20 / div)) MB" 1 xz -9 -T1 -c "$tmp/data"
 PMU_EVENTS=instructions PMU_REPORT=/dev/null row "regions, $((1000000 / div)) pairs" 3 "$work" regions $((1000000 / div))
