@@ -16,6 +16,7 @@ from setuptools.dist import Distribution
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 BUILT = ("libpmu.so.0", "pmu", "libpmu-qemu.so")   # by make, beside the extension
+VG_TOOL = "libpmu-valgrind"   # too, where Valgrind's tool libraries are (GPL-2.0+: compat/valgrind/COPYING)
 
 
 def version():
@@ -35,12 +36,13 @@ class BuildPy(build_py):
 
 
 class BuildLibrary(build_ext):
-    """make lib python pmu libpmu-qemu.so, into the package: the extension finds libpmu.so.0 beside it
-    ($ORIGIN), and the tool its QEMU plugin (python -m pmu emulate)."""
+    """make lib python pmu libpmu-qemu.so valgrind-tool, into the package: the extension finds
+    libpmu.so.0 beside it ($ORIGIN), and the tool its QEMU plugin and Valgrind tool (python -m pmu
+    emulate)."""
 
     def run(self):
         out = os.path.join(os.path.abspath(self.build_lib), "pmu")
-        for f in glob.glob(os.path.join(out, "_pmu*.so")) + [os.path.join(out, n) for n in BUILT]:
+        for f in glob.glob(os.path.join(out, "_pmu*.so")) + [os.path.join(out, n) for n in BUILT + (VG_TOOL,)]:
             if os.path.exists(f):   # an earlier build's, which this one may not make
                 os.remove(f)
         cc = os.environ.get("CC", "cc").split()[0]
@@ -51,14 +53,15 @@ class BuildLibrary(build_ext):
         tmp = os.path.abspath(os.path.join(self.build_temp, "make"))
         subprocess.run(["make", "-s", "-C", ROOT, "O=" + tmp, "PYTHON=" + sys.executable,
                         "PY_RUNPATH=-Wl,-rpath,'$$ORIGIN'", "lib", "python", os.path.join(tmp, "pmu"),
-                        os.path.join(tmp, "libpmu-qemu.so")],
+                        os.path.join(tmp, "libpmu-qemu.so"), "valgrind-tool"],
                        check=True)
         os.makedirs(out, exist_ok=True)
         mods = glob.glob(os.path.join(tmp, "python", "pmu", "_pmu*.so"))
         if not mods:
             print("libpmu: no Python.h for %s (Debian: python3-dev): the package uses ctypes alone"
                   % sys.executable, file=sys.stderr)
-        for f in [os.path.join(tmp, n) for n in BUILT] + mods:
+        vg = [os.path.join(tmp, VG_TOOL)] if os.path.exists(os.path.join(tmp, VG_TOOL)) else []
+        for f in [os.path.join(tmp, n) for n in BUILT] + mods + vg:
             shutil.copy(f, out)   # the library's file itself, not its symbolic link
 
     def get_outputs(self):

@@ -97,6 +97,7 @@ $(VG_TOOL): $(O)/compat/valgrind/tool.o
 		-Wl,-Ttext-segment=$$(pkg-config --variable=valt_load_address valgrind) $< \
 		$(VG_LIBDIR)/libcoregrind-$(VG_PLATFORM).a $(VG_LIBDIR)/libvex-$(VG_PLATFORM).a \
 		$(wildcard $(VG_LIBDIR)/libgcc-sup-$(VG_PLATFORM).a) -lgcc
+valgrind-tool: $(VG_TOOL)
 else
 VG_TOOL :=
 valgrind-note:
@@ -104,7 +105,10 @@ valgrind-note:
 		"libpmu-valgrind is not built, and pmu emulate counts under QEMU alone"
 .PHONY: valgrind-note
 runtimes: valgrind-note
+valgrind-tool: valgrind-note
 endif
+# The tool alone, or the note (setup.py asks for it beside the QEMU plugin).
+.PHONY: valgrind-tool
 
 $(O)/libpmu-%.so: $(O)/compat/%.o compat/libpmu-%.map $(SHARED_LIB) $(O)/install-paths
 	$(CC) -shared $(LDFLAGS) -Wl,--version-script=compat/libpmu-$*.map -Wl,--no-undefined -o $@ $< \

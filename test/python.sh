@@ -92,7 +92,8 @@ fi
 # The sdist and the wheel built from it (python3 -m build), and what the wheel carries.
 if "$py" -c 'import build' 2>/dev/null; then
 	(cd "$d" && timeout -k 10 "$limit" "$py" -m build --no-isolation -o "$d/dist" "$top") >"$d/build.log" 2>&1 &&
-		"$py" - "$d"/dist/*.whl "$d"/dist/*.tar.gz >>"$d/build.log" 2>&1 <<'EOF'
+		"$py" - "$d"/dist/*.whl "$d"/dist/*.tar.gz "$(make -s --no-print-directory -C "$top" O="$d/vgprobe" \
+			valgrind-tool >/dev/null 2>&1 && [ -x "$d/vgprobe/libpmu-valgrind" ] && echo yes)" >>"$d/build.log" 2>&1 <<'EOF'
 import sys, tarfile, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
 for f in ("pmu/__init__.py", "pmu/pytest_plugin.py", "pmu/_version.py", "pmu/libpmu.so.0", "pmu/pmu", "pmu/libpmu-qemu.so"):
@@ -101,6 +102,9 @@ assert any(n.startswith("pmu/_pmu.") and n.endswith(".so") for n in names), name
 assert any(n.endswith("entry_points.txt") for n in names) and not any(n.endswith(".c") for n in names), names
 src = tarfile.open(sys.argv[2]).getnames()
 assert any(n.endswith("/src/regions/region.c") for n in src) and any(n.endswith("/Makefile") for n in src), src
+# the Valgrind tool where Valgrind's tool libraries are, and its licence in the sdist
+assert ("pmu/libpmu-valgrind" in names) == (sys.argv[3] == "yes"), (sys.argv[3], names)
+assert any(n.endswith("/compat/valgrind/COPYING") for n in src), src
 EOF
 	result $? build "$d/build.log" "sdist and wheel: $(ls "$d/dist" 2>/dev/null | tr '\n' ' ')"
 else
