@@ -18,19 +18,13 @@ if [ -f "$cache/ready" ] && [ -x "$root/opt/qemu/qemu-x86_64" ]; then
 	say "ready ($(cat "$cache/ready"))"
 	exit 0
 fi
-[ "$(id -u)" -eq 0 ] || skip "making the Debian 13 build root needs root (mmdebstrap, chroot)"
-command -v mmdebstrap >/dev/null || skip "mmdebstrap is not installed (apt-get install mmdebstrap)"
-mirror=${PMU_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-pkgs=gcc,make,libc6-dev,pkg-config,meson,python3-pycotap,ninja-build,libglib2.0-dev,flex,bison,python3-venv,curl,ca-certificates,xz-utils
+src=${PMU_DEBIAN_MIRROR:-http://deb.debian.org/debian}	# where the source package is fetched from
 if [ ! -d "$root/usr/lib/python3/dist-packages/pycotap" ]; then
-	rm -rf "$root" && mkdir -p "$cache" || skip "cannot make $cache"
-	say "mmdebstrap trixie with QEMU's build dependencies (about 2 minutes)"
-	timeout -k 30 900 mmdebstrap --quiet --variant=apt --include="$pkgs" trixie "$root.tar" "deb $mirror trixie main" \
-		> "$cache/mmdebstrap.log" 2>&1 || { rm -f "$root.tar"; skip "mmdebstrap trixie failed: $cache/mmdebstrap.log"; }
-	mkdir "$root" && tar -xf "$root.tar" -C "$root" && rm -f "$root.tar" || skip "cannot unpack the root"
+	. "$(dirname "$0")/../trixie/mkroot.sh"
+	mkroot "$root" gcc,make,libc6-dev,pkg-config,meson,python3-pycotap,ninja-build,libglib2.0-dev,flex,bison,python3-venv,curl,ca-certificates,xz-utils "build root"
 fi
 up=${ver%-*}
-say "fetching and building Debian's qemu $ver, x86_64 linux-user with plugins (about 10 minutes)"
+say "fetching and building Debian's qemu $ver, x86_64 linux-user with plugins (a few minutes)"
 # The orig tarball is checked against the source package's description; Debian's +ds tarball
 # carries no meson wheels, so configure takes Debian 13's meson.
 timeout -k 30 "${PMU_QEMU_TIMEOUT:-2400}" unshare --mount --propagation private sh -c '
@@ -46,7 +40,7 @@ timeout -k 30 "${PMU_QEMU_TIMEOUT:-2400}" unshare --mount --propagation private 
 			--disable-werror --disable-debug-info --disable-install-blobs
 		ninja qemu-x86_64
 		mkdir -p /opt/qemu && cp qemu-x86_64 /opt/qemu/ && cd / && rm -rf /src"
-' sh "$root" "$ver" "$up" "$mirror" > "$cache/build.log" 2>&1 || {
+' sh "$root" "$ver" "$up" "$src" > "$cache/build.log" 2>&1 || {
 	tail -n 8 "$cache/build.log"
 	skip "building QEMU failed or took too long: $cache/build.log"
 }

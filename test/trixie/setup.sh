@@ -14,23 +14,10 @@ if [ -f "$cache/ready" ] && [ -x "$root/usr/bin/gcc" ]; then
 	echo "trixie setup: ready ($(cat "$cache/ready"))"
 	exit 0
 fi
-[ "$(id -u)" -eq 0 ] || skip "making the Debian 13 root needs root (mmdebstrap, chroot)"
-command -v mmdebstrap >/dev/null || skip "mmdebstrap is not installed (apt-get install mmdebstrap)"
-mirror=${PMU_DEBIAN_MIRROR:-$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources \
-	2>/dev/null | grep -oE 'https?://[^ ]+/debian/?( |$)' | head -n 1 | sed 's|/* *$||')}
-mirror=${mirror:-http://deb.debian.org/debian}
 # What ubuntu-latest gives a C project's workflow: the compiler, make, pkg-config, Python with its
 # headers and pip's offline build, QEMU's user mode and valgrind.
-pkgs=gcc,make,libc6-dev,pkg-config,python3,python3-dev,python3-venv,python3-pip,python3-setuptools,python3-wheel,python3-pytest,valgrind,qemu-user
-rm -rf "$root" && mkdir -p "$cache" || skip "cannot make $cache"
-echo "trixie setup: mmdebstrap trixie from $mirror (about 2 minutes)"
-timeout -k 30 "${PMU_TRIXIE_TIMEOUT:-900}" mmdebstrap --quiet --variant=apt --include="$pkgs" trixie "$root.tar" \
-	"deb $mirror trixie main" > "$cache/mmdebstrap.log" 2>&1 || {
-	tail -n 5 "$cache/mmdebstrap.log"
-	rm -f "$root.tar"
-	skip "mmdebstrap trixie failed or took too long (no Debian mirror reachable?): $cache/mmdebstrap.log"
-}
-mkdir "$root" && tar -xf "$root.tar" -C "$root" && rm -f "$root.tar" || skip "cannot unpack the root into $root"
+. "$(dirname "$0")/mkroot.sh"
+mkroot "$root" gcc,make,libc6-dev,pkg-config,python3,python3-dev,python3-venv,python3-pip,python3-setuptools,python3-wheel,python3-pytest,valgrind,qemu-user root
 v=$(chroot "$root" sh -c 'gcc -dumpfullversion; python3 -c "import sys; print(sys.version.split()[0])"; dpkg-query -W -f="\${Version}" qemu-user valgrind' | tr '\n' ' ')
 echo "gcc, python, qemu-user, valgrind: $v" > "$cache/ready"
 echo "trixie setup: ready ($(cat "$cache/ready"))"
