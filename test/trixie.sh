@@ -10,7 +10,8 @@
 #              package is ctypes alone
 #   emulated   the emulated tier (test/emulated.sh) with the root's qemu-user (static: refused,
 #              saying so) and valgrind (libpmu-valgrind counts)
-#   ci         docs/ci.md's gate, as its recipe for ubuntu-latest runs it
+#   ci         docs/ci.md's gates (a program's, pytest's per test), as its recipes for
+#              ubuntu-latest run them
 # Runs as root (chroot), each flow in a mount namespace of its own. Prints "trixie: N passed, N failed, N skipped".
 cd "$(dirname "$0")/.." || exit 1
 T_TIER=trixie T_PREFIX=trixie/
@@ -60,8 +61,11 @@ run no-headers inroot --no-python-headers nohdr "! ls /usr/include/python3*/Pyth
 	make install PREFIX=$h/nohdr > install.out 2>&1 && grep -q '^libpmu: no Python.h for python3 ' install.out &&
 	cd / && PYTHONPATH=\$(echo $h/nohdr/lib/python3*/site-packages) python3 -c 'import pmu; assert pmu.backend() == \"ctypes\", pmu.backend(True)'"
 T_LIMIT=1200 run emulated inroot emulated "PMU_IN_ROOT=1 sh test/emulated.sh"
-# docs/ci.md's first sh block: the gate of its workflow, as written.
+# docs/ci.md's sh blocks, as written: the gate of its workflow, and the per-test gate of pytest
+# through the package pip installs (whose pmu emulate counts under Valgrind here).
 awk '/^```sh$/ { n++; inb = (n == 1); next } /^```/ { inb = 0 } inb' docs/ci.md > "$root$w/ci/recipe.sh"
+awk '/^```sh$/ { n++; inb = (n == 2); next } /^```/ { inb = 0 } inb' docs/ci.md > "$root$w/ci/recipe-pytest.sh"
 run ci-recipe inroot ci "bash -e -o pipefail recipe.sh"
+run ci-recipe-pytest inroot ci "bash -e -o pipefail recipe-pytest.sh"
 closing
 [ $fail -eq 0 ]
