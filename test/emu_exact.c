@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Under pmu emulate (libpmu-qemu), instructions is exact: a loop of N
+ * Under pmu emulate (libpmu-qemu, libpmu-valgrind), instructions is exact: a loop of N
  * iterations of 2 instructions counts 2N + a constant of the read path,
  * through pmu_read(), pmu_counter_read() and regions; a disabled counter
  * counts nothing, threads count their own, a forked child neither adds to
- * its parent's count nor reads it. Natively it skips: the emulated tier
- * (test/emulated.sh) runs it under QEMU for each ISA, and the arm64 tier
+ * its parent's count nor reads it, in pmu_read() or regions. Natively it skips: the emulated tier
+ * (test/emulated.sh) runs it under QEMU for each ISA and under Valgrind, and the arm64 tier
  * on the PMU under -icount (test/arm64/arm64_exact.c): the same slope.
  */
 #include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "pmu.h"
@@ -148,6 +151,44 @@ static __attribute__((noinline)) void region(const char *name, long n)
 	pmu_region_end(name);
 }
 
+/*
+ * A forked child's region counts its own instructions, as the parent's
+ * calls did (min to max), never its parent's: QEMU wipes no page at fork,
+ * and a load of the parent's table would read the parent's thread. raw:
+ * forked by the system call, without the library's fork handlers, the
+ * region may fail instead (the set is the parent's), but never count.
+ */
+static void region_in_child(const char *name, const struct pmu_region_result *before, bool raw)
+{
+	int st = 0;
+	pid_t pid = raw ? (pid_t)syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0) : fork();
+
+	if (pid == 0) {
+		struct pmu_region_result rr = { .size = sizeof(rr) };
+		struct pmu_results *r;
+		const char *const *names;
+		unsigned n, id = 0;
+		uint64_t d;
+
+		if (pmu_region_begin(name) < 0)
+			_exit(raw ? 0 : 2);
+		loop(1000);
+		pmu_region_end(name);
+		r = pmu_results_take();
+		n = pmu_results_regions(r, &names);
+		while (id < n && strcmp(names[id], name))
+			id++;
+		if (id == n || pmu_results_get(r, id, -1, &rr) < 0)
+			_exit(4);
+		/* fresh records (fork's handlers), or the parent's copy and one call more */
+		d = rr.calls == 1 ? rr.sum[0] : rr.calls == before->calls + 1 ? rr.sum[0] - before->sum[0] : 0;
+		_exit(d >= before->min[0] && d <= before->max[0] + 100 ? 0 : 3);
+	}
+	CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
+	CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 0, "a region in a child forked%s: status %d",
+		  raw ? " by the system call" : "", st);
+}
+
 static void regions(void)
 {
 	struct pmu_results *r;
@@ -177,6 +218,8 @@ static void regions(void)
 			  rr[0].max[0], rr[1].max[0]);
 		printf("regions: 2 per iteration exactly, + %" PRIu64 " a call (%" PRIu64 " more the first)\n",
 		       rr[0].min[0] - 2000, rr[0].max[0] - rr[0].min[0]);
+		region_in_child(r1000, &rr[0], false);
+		region_in_child(r1000, &rr[0], true);
 		pmu_results_free(r);
 	}
 	CHECK(pmu_thread_fini() == 0);

@@ -270,4 +270,5 @@ void pmu__settle_read_paths(struct pmu_set *set)
 	if (c->ntd)
 		pmu__topdown_settle(set);
 	pmu__set_settle_timed(set);
+	pmu__set_settle_emu(set);
 }

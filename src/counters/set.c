@@ -47,6 +47,7 @@ static void close_counters(struct pmu_set *set)
 
 	set->direct = 0;
 	set->group_n = 0;
+	set->emu1 = NULL;
 	pmu__set_settle_timed(set);
 	for (i = 0; c->ctr && i < c->nctr; i++) {
 		/* A forked child has no copy of the pages: unmapping could hit its own mappings. */
@@ -357,9 +358,10 @@ static int ioctl_groups(struct pmu_set *set, unsigned long req, const char *what
 	 * for good on some kernels. A reset must reach every member.
 	 */
 	for (g = 0; g < c->ngroups; g++)
-		if (c->ctr[c->grp[g].first].emu.on)
+		if (c->ctr[c->grp[g].first].emu.on) {
 			emu_ioctl(&c->ctr[c->grp[g].first].emu, req);
-		else if (ioctl(c->grp[g].fd, req, req == PERF_EVENT_IOC_RESET ? PERF_IOC_FLAG_GROUP : 0) < 0) {
+			pmu__set_settle_emu(set);
+		} else if (ioctl(c->grp[g].fd, req, req == PERF_EVENT_IOC_RESET ? PERF_IOC_FLAG_GROUP : 0) < 0) {
 			const char *name = c->names[c->ctr[c->grp[g].first].event];
 			struct pmu__shown b;
 			int err = errno;

@@ -52,6 +52,13 @@ struct pmu_set {			/* the hot pages */
 	uint32_t group_n;		/* events, when one read(2) of group_fd gives them in order; else 0 */
 	uint32_t topdown;		/* Intel topdown metrics: read by topdown.c, never inline (direct, group_n 0) */
 	int group_fd;
+	/*
+	 * The set's one emulated counter, when it is the whole set and enabled:
+	 * its thread's count in the table, and what to take off a load of it
+	 * for pmu_read()'s value (pmu__set_read_emu1()); else NULL.
+	 */
+	const uint64_t *emu1;
+	uint64_t emu1_base;
 	/* In the hot pages, after ev[nev]: a forked child's wipe clears them with the rest. */
 	size_t group_size;
 	struct pmu__evread *evr_tab;	/* per event, its own read(2) */
@@ -232,6 +239,36 @@ static inline __attribute__((always_inline)) unsigned pmu__set_timed(const struc
 static inline __attribute__((always_inline)) const struct perf_event_mmap_page *pmu__set_page0(const struct pmu_set *set)
 {
 	return set->ev[0].page;
+}
+
+/* Sets emu1 and emu1_base from the counters, whenever an emulated one is enabled, disabled or reset. */
+static inline void pmu__set_settle_emu(struct pmu_set *set)
+{
+	const struct pmu__cold *c = pmu__cold(set);
+	const struct pmu__emu_ctr *e = c->nctr == 1 && c->nev == 1 ? &c->ctr[0].emu : NULL;
+
+	set->emu1 = e && e->on && e->enabled && e->slot ? &e->slot->count : NULL;
+	set->emu1_base = e ? e->start - e->acc + PMU_ARCH_EMU_AFTER : 0;
+}
+
+/*
+ * What pmu_read() gives of a set of one emulated counter (emu1), with one
+ * load: 0; or 1 where the set is not that, or was opened by another process
+ * (QEMU wipes nothing at fork, and the load would read the parent's table).
+ */
+static inline __attribute__((always_inline)) int pmu__set_read_emu1(const struct pmu_set *set, uint64_t *value)
+{
+	const uint64_t *p = set->emu1;
+
+	if (!p || unlikely(pmu__cold(set)->owner != getpid()))
+		return 1;
+	*value = pmu__arch_emu_load(p) - set->emu1_base;
+	return 0;
+}
+
+static inline __attribute__((always_inline)) bool pmu__set_emu1(const struct pmu_set *set)
+{
+	return set->emu1 != NULL;
 }
 
 /* Sets timed and timed1 from direct and one_group, whenever they change. */

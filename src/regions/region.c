@@ -570,6 +570,21 @@ static __attribute__((noinline)) int push_slow(struct pmu__region_thr *t, struct
 	return 0;
 }
 
+/* push() of a set of one emulated counter: the clock, then the count with one load. */
+static __attribute__((noinline)) int push_emu(struct pmu__region_thr *t, struct pmu__acc *a, int id, const char *p)
+{
+	struct pmu__frame *fr = t->sp;
+
+	if (unlikely(fr == t->lim))
+		return too_deep_id(id);
+	fr = frame_up(fr, 1);
+	fr->t0 = clock_begin(t);
+	if (unlikely(pmu__set_read_emu1(t->set, &fr->v[0])))
+		return push_slow(t, a, id, p);
+	push_frame(t, fr, a, id, p);
+	return 0;
+}
+
 /* push() of n events, the first's page pc, n a constant where the caller knows it. */
 static inline __attribute__((always_inline)) int push_n(struct pmu__region_thr *t, struct pmu__acc *a, int id,
 							const char *p, const struct perf_event_mmap_page *pc,
@@ -610,6 +625,8 @@ static inline __attribute__((always_inline)) int push(struct pmu__region_thr *t,
 		return push_n(t, a, id, p, pmu__set_page0(set), 4);
 	if (n)
 		return push_n(t, a, id, p, pmu__set_page0(set), n);
+	if (pmu__set_emu1(set))	/* under pmu emulate: a load, not pmu_read()'s general path */
+		return push_emu(t, a, id, p);
 	return push_slow(t, a, id, p);
 }
 
@@ -853,6 +870,16 @@ static __attribute__((noinline)) int end_slow(struct pmu__region_thr *t, struct 
 	return 0;
 }
 
+/* end_top() of a set of one emulated counter: the count with one load, then the clock. */
+static __attribute__((noinline)) int end_emu(struct pmu__region_thr *t, struct pmu__frame *fr, unsigned kind)
+{
+	uint64_t v;
+
+	if (unlikely(pmu__set_read_emu1(t->set, &v)))
+		return end_slow(t, fr, kind);
+	return add_call_hot(t, fr, clock_since(t, fr->t0), &v, 1, kind);
+}
+
 /* end_top() of n events into v (registers where n is a constant), the first's page pc, n a constant where the caller knows it. */
 static inline __attribute__((always_inline)) int end_n(struct pmu__region_thr *t, struct pmu__frame *fr,
 						       const struct perf_event_mmap_page *pc, unsigned n, uint64_t *v,
@@ -887,6 +914,8 @@ static inline __attribute__((always_inline)) int end_top(struct pmu__region_thr 
 	}
 	if (n)
 		return end_n(t, fr, pmu__set_page0(set), n, t->scratch, kind);
+	if (pmu__set_emu1(set))
+		return end_emu(t, fr, kind);
 	return end_slow(t, fr, kind);
 }
 
