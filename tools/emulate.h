@@ -28,7 +28,7 @@ struct emu_launch {
 
 /*
  * Everything to run cmd (a NULL-terminated argv) under emulation by
- * backend ("qemu", "valgrind", or NULL: the fastest that works here), the
+ * backend ("qemu", "valgrind", or NULL: QEMU where it counts, else Valgrind), the
  * backend checked to count. 0, or -1 with a message on stderr naming what
  * is missing and what to install (who: "pmu emulate").
  */

@@ -117,7 +117,7 @@ struct stat_run {
 	struct stat_target tg;	/* -p, -t, -a, -C */
 	bool interrupted;	/* ^C ended the counting */
 	bool emulate;		/* --emulate: CMD runs under emulation (emu) */
-	const char *backend;	/* --emulate=qemu|valgrind; NULL: the fastest that counts */
+	const char *backend;	/* --emulate=qemu|valgrind; NULL: QEMU where it counts, else Valgrind */
 	struct emu_launch emu;
 };
 

@@ -51,7 +51,7 @@ static int usage(FILE *f)
 		"  --metric-no-group    a metric's events each alone, not in a group\n"
 		"  --perf-json PATH     perf's event and metric files (also PMU_PERF_JSON)\n"
 		"  --emulate[=BACKEND]  run CMD under emulation (pmu emulate; BACKEND qemu or\n"
-		"                       valgrind, else the fastest that counts): instructions is\n"
+		"                       valgrind, else QEMU where it counts): instructions is\n"
 		"                       its exact count, without a PMU; other hardware events are\n"
 		"                       refused, software ones count the emulator's run\n"
 		"  exit status: the command's; 127 when it cannot be run, 128+N when killed by\n"
