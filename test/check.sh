@@ -41,6 +41,12 @@
 cd "$(dirname "$0")/.." || exit 1
 # Warnings fail every build of the tiers (a plain make only warns).
 export WERROR=1
+# The tiers' builds use every core (the Makefile builds in any order: the install tier checks it);
+# a make -jN that runs this keeps its own jobserver.
+case " ${MAKEFLAGS:-} " in
+*-j*|*jobserver*) ;;
+*) MAKEFLAGS="-j$(nproc 2>/dev/null || echo 2) ${MAKEFLAGS:-}" && export MAKEFLAGS ;;
+esac
 ALL_TIERS="builds host unprivileged security asan tsan valgrind install trixie abi python compat emulated docs deb fuzz arm64 riscv64"
 
 # A tier's tests, from the manifest test/tiers.
