@@ -78,15 +78,12 @@ static double merged_sd(const struct pmu__json *o, const char *ev, double v, dou
 	const struct pmu__json *pp = pmu__json_get(o, "per_process"), *pc = pp && ev ? pmu__json_get(pp, "counts") : pp;
 	const struct pmu__json *e = pc ? pmu__json_get(pc, ev ? ev : "ns") : NULL;
 	const struct pmu__json *sq = e ? pmu__json_get(e, "sum_sq") : NULL;
-	unsigned __int128 s = 0, t = (unsigned __int128)v, ns, tt;
+	unsigned __int128 s, t = (unsigned __int128)v, ns, tt;
 	uint64_t k;
 
 	*n = num(o, "processes", 0);
-	if (!sq || sq->type != PMU_JSON_STRING || !sq->len || strspn(sq->s, "0123456789") != sq->len || *n < 2 || !c)
+	if (!sq || rep_u128(sq, &s) < 0 || *n < 2 || !c)
 		return NAN;
-	for (const char *p = sq->s; *p; p++)
-		if (__builtin_mul_overflow(s, 10, &s) || __builtin_add_overflow(s, *p - '0', &s))
-			return NAN;
 	/* n^2 times the processes' variance, n sum_sq - total^2, exact where it fits (equal values: 0) */
 	k = (uint64_t)*n;
 	if (__builtin_mul_overflow(s, k, &ns) || __builtin_mul_overflow(t, t, &tt) || ns < tt)

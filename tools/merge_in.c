@@ -39,12 +39,8 @@ static int u128_of(const struct rep_ctx *c, const struct pmu__json *o, const cha
 
 	if ((e = rep_need(c, o, key, PMU_JSON_STRING, &v)) < 0)
 		return e;
-	*x = 0;
-	if (!v->len || strspn(v->s, "0123456789") != v->len)
-		return BAD(c, v, "\"%s\" is not a string of decimal digits", key);
-	for (const char *p = v->s; *p; p++)
-		if (__builtin_mul_overflow(*x, 10, x) || __builtin_add_overflow(*x, *p - '0', x))
-			return BAD(c, v, "\"%s\" is out of range", key);
+	if ((e = rep_u128(v, x)) < 0)
+		return BAD(c, v, "\"%s\" is %s", key, e == -ERANGE ? "out of range" : "not a string of decimal digits");
 	return 0;
 }
 

@@ -69,6 +69,17 @@ int rep_need(const struct rep_ctx *c, const struct pmu__json *obj, const char *k
 	return 0;
 }
 
+int rep_u128(const struct pmu__json *v, unsigned __int128 *out)
+{
+	*out = 0;
+	if (!v || v->type != PMU_JSON_STRING || !v->len || strspn(v->s, "0123456789") != v->len)
+		return -EINVAL;
+	for (const char *p = v->s; *p; p++)
+		if (__builtin_mul_overflow(*out, 10, out) || __builtin_add_overflow(*out, *p - '0', out))
+			return -ERANGE;
+	return 0;
+}
+
 int rep_need_u64(const struct rep_ctx *c, const struct pmu__json *obj, const char *key, uint64_t *out)
 {
 	const struct pmu__json *v = pmu__json_get(obj, key);

@@ -81,6 +81,8 @@ void rep_ctx_set(struct rep_ctx *c, const char *region, const struct pmu__json *
 int rep_need(const struct rep_ctx *c, const struct pmu__json *obj, const char *key, enum pmu__json_type t,
 	     const struct pmu__json **out);
 int rep_need_u64(const struct rep_ctx *c, const struct pmu__json *obj, const char *key, uint64_t *out);
+/* v, a string of decimal digits (an exact integer past 2^64), into *out: 0, -EINVAL not one, -ERANGE too big. */
+int rep_u128(const struct pmu__json *v, unsigned __int128 *out);
 int rep_need_name(const struct rep_ctx *c, const struct pmu__json *obj, const char *key, const char **out);
 /* An optional non-negative number (of member ev of object key, when ev): 0 absent or null, 1 read, -EINVAL. */
 int rep_opt_num(const struct rep_ctx *c, const struct pmu__json *obj, const char *key, const char *ev, double *out);
