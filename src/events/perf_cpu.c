@@ -85,7 +85,7 @@ static bool cpuid_match(const char *map, const char *id, bool arm)
 }
 
 /* An arch/<arch> directory (with mapfile.csv): the running CPU's model directory into model. */
-int pj_pick_model(const char *archdir, bool arm, char *model, size_t size)
+int pmu__pj_pick_model(const char *archdir, bool arm, char *model, size_t size)
 {
 	char path[PATH_MAX], line[1024], id[96];
 	FILE *f;
@@ -126,7 +126,7 @@ int pj_pick_model(const char *archdir, bool arm, char *model, size_t size)
 }
 
 /* The arch directory above a model directory (the one with mapfile.csv), for arm64's ArchStdEvent. */
-bool pj_arch_above(const char *dir, char *out, size_t size)
+bool pmu__pj_arch_above(const char *dir, char *out, size_t size)
 {
 	char p[PATH_MAX], m[PATH_MAX + 16];
 
@@ -136,7 +136,7 @@ bool pj_arch_above(const char *dir, char *out, size_t size)
 		char *s = strrchr(p, '/');
 
 		snprintf(m, sizeof(m), "%s/mapfile.csv", p);
-		if (up && pj_is_file(m)) {
+		if (up && pmu__pj_is_file(m)) {
 			snprintf(out, size, "%s", p);
 			return true;
 		}
@@ -147,7 +147,7 @@ bool pj_arch_above(const char *dir, char *out, size_t size)
 	return false;
 }
 
-bool pj_arm_machine(const char *dir)
+bool pmu__pj_arm_machine(const char *dir)
 {
 	struct utsname u;
 

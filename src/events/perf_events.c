@@ -20,7 +20,7 @@
 #include "events/event.h"
 #include "events/sysfs.h"
 
-const char *pj_str(const struct pmu__json *o, const char *key)
+const char *pmu__pj_str(const struct pmu__json *o, const char *key)
 {
 	const struct pmu__json *v = pmu__json_get(o, key);
 
@@ -28,9 +28,9 @@ const char *pj_str(const struct pmu__json *o, const char *key)
 }
 
 /* A JSON string field holding a number ("0x3c", "1"), as perf's files write them; -1 when absent. */
-long long pj_num(const struct pmu__json *o, const char *key, bool *bad)
+long long pmu__pj_num(const struct pmu__json *o, const char *key, bool *bad)
 {
-	const char *s = pj_str(o, key);
+	const char *s = pmu__pj_str(o, key);
 	char *end;
 	long long v;
 
@@ -75,13 +75,13 @@ const char *pmu__pj_core_pmu(void)
 	return have_core ? core.name : NULL;
 }
 
-const char *pj_core_name(bool arm)
+const char *pmu__pj_core_name(bool arm)
 {
 	core_term("event");
 	return have_core ? core.name : arm ? "armv8_pmuv3_0" : "cpu";
 }
 
-char *pj_lower(const char *s)
+char *pmu__pj_lower(const char *s)
 {
 	char *l = strdup(s);
 
@@ -90,7 +90,7 @@ char *pj_lower(const char *s)
 	return l;
 }
 
-const struct pj_event *pj_find_in(const struct pj_event *ev, size_t n, const char *name, size_t len)
+const struct pj_event *pmu__pj_find_in(const struct pj_event *ev, size_t n, const char *name, size_t len)
 {
 	for (size_t i = 0; i < n; i++)
 		if (strlen(ev[i].name) == len && !strncasecmp(ev[i].name, name, len))
@@ -107,17 +107,17 @@ static int event_spec(const struct pmu__json *o, bool arm, const struct pj_event
 		{ "AnyThread", "any" }, { "CounterMask", "cmask" }, { "EdgeDetect", "edge" }, { "Edge", "edge" },
 		{ "FCMask", "fc_mask" }, { "Invert", "inv" }, { "PortMask", "ch_mask" }, { "UMask", "umask" },
 	};
-	const char *std = pj_str(o, "ArchStdEvent"), *name = pj_str(o, "EventName") ? pj_str(o, "EventName") : std;
-	const char *unit = pj_str(o, "Unit");
-	const char *msr = pj_str(o, "MSRIndex"), *msrv = pj_str(o, "MSRValue"), *pmu;
+	const char *std = pmu__pj_str(o, "ArchStdEvent"), *name = pmu__pj_str(o, "EventName") ? pmu__pj_str(o, "EventName") : std;
+	const char *unit = pmu__pj_str(o, "Unit");
+	const char *msr = pmu__pj_str(o, "MSRIndex"), *msrv = pmu__pj_str(o, "MSRValue"), *pmu;
 	char buf[512], pmubuf[80];
 	bool bad = false;
-	long long code = pj_num(o, "EventCode", &bad), ext = pj_num(o, "ExtSel", &bad), cfg = pj_num(o, "ConfigCode", &bad);
+	long long code = pmu__pj_num(o, "EventCode", &bad), ext = pmu__pj_num(o, "ExtSel", &bad), cfg = pmu__pj_num(o, "ConfigCode", &bad);
 	int len;
 
 	*spec = *why = NULL;
 	if (std && code < 0) {
-		const struct pj_event *s = pj_find_in(std_ev, nstd, std, strlen(std));
+		const struct pj_event *s = pmu__pj_find_in(std_ev, nstd, std, strlen(std));
 
 		if (!s)
 			return asprintf(why, "ArchStdEvent %s: not among arch/arm64's events", std) < 0 ? -ENOMEM : 0;
@@ -127,7 +127,7 @@ static int event_spec(const struct pmu__json *o, bool arm, const struct pj_event
 	}
 	if (unit && strcasecmp(unit, "cpu") && strcasecmp(unit, "cpu_core") && strcasecmp(unit, "cpu_atom")) {
 		/* perf's uncore names: "iMC" is uncore_imc */
-		char *l = pj_lower(unit);
+		char *l = pmu__pj_lower(unit);
 
 		if (!l)
 			return -ENOMEM;
@@ -135,7 +135,7 @@ static int event_spec(const struct pmu__json *o, bool arm, const struct pj_event
 		free(l);
 		pmu = pmubuf;
 	} else
-		pmu = pj_core_name(arm);
+		pmu = pmu__pj_core_name(arm);
 	if (bad)
 		return asprintf(why, "%s: a number field that is not a number", name) < 0 ? -ENOMEM : 0;
 	if (code < 0)	/* jevents.py's default: the fixed counters have none */
@@ -145,7 +145,7 @@ static int event_spec(const struct pmu__json *o, bool arm, const struct pj_event
 	len = cfg >= 0 ? snprintf(buf, sizeof(buf), "%s/config=0x%llx", pmu, cfg)
 		       : snprintf(buf, sizeof(buf), "%s/event=0x%llx", pmu, code);
 	for (size_t k = 0; k < PMU_ARRAY_SIZE(fields); k++) {
-		const char *v = pj_str(o, fields[k].key);
+		const char *v = pmu__pj_str(o, fields[k].key);
 
 		if (!v || !strcmp(v, "0") || !strcmp(v, "0x0") || !strcmp(v, "0x00"))
 			continue;
@@ -169,7 +169,7 @@ static int event_spec(const struct pmu__json *o, bool arm, const struct pj_event
 	return (*spec = strdup(buf)) ? 0 : -ENOMEM;
 }
 
-int pj_add_event(struct pj_event **ev, size_t *n, const struct pmu__json *o, bool arm,
+int pmu__pj_add_event(struct pj_event **ev, size_t *n, const struct pmu__json *o, bool arm,
 		 const struct pj_event *std, size_t nstd)
 {
 	struct pj_event *e;
@@ -178,7 +178,7 @@ int pj_add_event(struct pj_event **ev, size_t *n, const struct pmu__json *o, boo
 	if (pmu__grow(ev, *n, sizeof(**ev)) < 0)
 		return pmu__err(-ENOMEM, "out of memory");
 	e = *ev + *n;
-	e->name = strdup(pj_str(o, "EventName") ? pj_str(o, "EventName") : pj_str(o, "ArchStdEvent"));
+	e->name = strdup(pmu__pj_str(o, "EventName") ? pmu__pj_str(o, "EventName") : pmu__pj_str(o, "ArchStdEvent"));
 	r = event_spec(o, arm, std, nstd, &e->spec, &e->why);
 	if (!e->name || r < 0) {
 		free(e->name);
@@ -197,21 +197,21 @@ int pj_add_event(struct pj_event **ev, size_t *n, const struct pmu__json *o, boo
 			free(e->spec);
 			free(e->why);
 			e->why = NULL;
-			if (asprintf(&e->spec, "%s/%s/", pj_core_name(false), fixed[k].terms) < 0)
+			if (asprintf(&e->spec, "%s/%s/", pmu__pj_core_name(false), fixed[k].terms) < 0)
 				e->spec = NULL;
 		}
 	(*n)++;
 	return 0;
 }
 
-bool pj_is_file(const char *p)
+bool pmu__pj_is_file(const char *p)
 {
 	struct stat st;
 
 	return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-void pj_events_free(void)
+void pmu__pj_events_free(void)
 {
 	if (have_core > 0)
 		pmu__desc_free(&core);

@@ -54,9 +54,9 @@ static bool is_dir(const char *p)
 /* An event of the model's files, else an architected one (arm64 names those in metrics too). */
 static const struct pj_event *find_event(const char *name, size_t len)
 {
-	const struct pj_event *e = pj_find_in(pj.ev, pj.nev, name, len);
+	const struct pj_event *e = pmu__pj_find_in(pj.ev, pj.nev, name, len);
 
-	return e ? e : pj_find_in(pj.std, pj.nstd, name, len);
+	return e ? e : pmu__pj_find_in(pj.std, pj.nstd, name, len);
 }
 
 static void metric_free(struct pmu__pj_metric *m)
@@ -77,7 +77,7 @@ static char *dup_or_null(const char *s)
 
 static int add_metric(const struct pmu__json *o, const char *file)
 {
-	const char *expr = pj_str(o, "MetricExpr"), *name = pj_str(o, "MetricName");
+	const char *expr = pmu__pj_str(o, "MetricExpr"), *name = pmu__pj_str(o, "MetricName");
 	struct pmu__pj_metric *m;
 
 	if (pmu__grow(&pj.m, pj.nm, sizeof(*pj.m)) < 0)
@@ -86,9 +86,9 @@ static int add_metric(const struct pmu__json *o, const char *file)
 	memset(m, 0, sizeof(*m));
 	m->d.name = strdup(name);
 	m->d.expr = dup_or_null(expr);
-	m->d.groups = dup_or_null(pj_str(o, "MetricGroup"));
-	m->d.scale_unit = dup_or_null(pj_str(o, "ScaleUnit"));
-	m->d.desc = dup_or_null(pj_str(o, "BriefDescription"));
+	m->d.groups = dup_or_null(pmu__pj_str(o, "MetricGroup"));
+	m->d.scale_unit = dup_or_null(pmu__pj_str(o, "ScaleUnit"));
+	m->d.desc = dup_or_null(pmu__pj_str(o, "BriefDescription"));
 	m->file = file;
 	if (!m->d.name || (expr && !m->d.expr)) {
 		metric_free(m);
@@ -123,10 +123,10 @@ static int load_file(const char *path, struct pj_event **ev, size_t *nev, bool a
 
 		if (o->type != PMU_JSON_OBJECT)
 			r = pmu__err(-EINVAL, "%s:%u:%u: not an object", path, o->line, o->col);
-		else if (pj_str(o, "MetricName"))
+		else if (pmu__pj_str(o, "MetricName"))
 			r = add_metric(o, keep);
-		else if (pj_str(o, "EventName") || pj_str(o, "ArchStdEvent"))
-			r = pj_add_event(ev, nev, o, arm, pj.std, pj.nstd);
+		else if (pmu__pj_str(o, "EventName") || pmu__pj_str(o, "ArchStdEvent"))
+			r = pmu__pj_add_event(ev, nev, o, arm, pj.std, pj.nstd);
 	}
 	pmu__json_free(root);
 	return r;
@@ -154,7 +154,7 @@ static int load_dir_files(const char *dir, struct pj_event **ev, size_t *nev, bo
 		if (l < 6 || strcmp(de->d_name + l - 5, ".json"))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
-		if (!pj_is_file(path))
+		if (!pmu__pj_is_file(path))
 			continue;
 		if (pmu__grow(&names, n, sizeof(*names)) < 0 || !(names[n] = strdup(de->d_name))) {
 			while (n)
@@ -187,27 +187,27 @@ static int load_path(const char *path)
 	int r;
 
 	if (!is_dir(path)) {
-		if (!pj_is_file(path))
+		if (!pmu__pj_is_file(path))
 			return pmu__err(-ENOENT, "%s: no such directory or file", path);
-		return load_file(path, &pj.ev, &pj.nev, pj_arm_machine(NULL));
+		return load_file(path, &pj.ev, &pj.nev, pmu__pj_arm_machine(NULL));
 	}
 	/* pmu-events, pmu-events/arch, arch/<arch> (with mapfile.csv), or a model directory */
-	arm = pj_arm_machine(NULL);
+	arm = pmu__pj_arm_machine(NULL);
 	arch[0] = '\0';
 	for (int k = 0; k < 3 && !arch[0]; k++) {
 		snprintf(m, sizeof(m), "%s%s/mapfile.csv", path, k == 0 ? "" : k == 1 ? (arm ? "/arm64" : "/x86") :
 			 (arm ? "/arch/arm64" : "/arch/x86"));
-		if (pj_is_file(m))
+		if (pmu__pj_is_file(m))
 			snprintf(arch, sizeof(arch), "%.*s", (int)(strlen(m) - 12), m);
 	}
 	if (arch[0]) {
-		arm = pj_arm_machine(arch);
-		if ((r = pj_pick_model(arch, arm, model, sizeof(model))) < 0)
+		arm = pmu__pj_arm_machine(arch);
+		if ((r = pmu__pj_pick_model(arch, arm, model, sizeof(model))) < 0)
 			return r;
 	} else {
 		snprintf(model, sizeof(model), "%s", path);
-		arm = pj_arch_above(path, arch, sizeof(arch)) ? pj_arm_machine(arch) : pj_arm_machine(path);
-		if (!pj_arch_above(path, arch, sizeof(arch)))
+		arm = pmu__pj_arch_above(path, arch, sizeof(arch)) ? pmu__pj_arm_machine(arch) : pmu__pj_arm_machine(path);
+		if (!pmu__pj_arch_above(path, arch, sizeof(arch)))
 			arch[0] = '\0';
 	}
 	if (arm && arch[0] && !pj.nstd)	/* the architected events, for ArchStdEvent */
@@ -415,7 +415,7 @@ char *pmu__pj_metric_event(const char *id)
 			s = NULL;
 	} else if (pj.files && is_sysfs_core(id, len) && (rc = pmu_event_attr(id, &attr)) < 0 && rc != -ENOMEM) {
 		/* not a name of this machine's core PMU: in its own spelling, for the open to say why */
-		if (asprintf(&s, "%s/%.*s/%s", pj_core_name(false), (int)len, id, id[len] ? id + len + 1 : "") < 0)
+		if (asprintf(&s, "%s/%.*s/%s", pmu__pj_core_name(false), (int)len, id, id[len] ? id + len + 1 : "") < 0)
 			s = NULL;
 	} else if (!strchr(id, '/') && !strchr(id, '@') && (code = pmu__pj_arm_common_event(id)) >= 0) {
 		/* not in the armv8 PMU's events: raw, by its architected number (its levels as a name's, :uk in pmu stat) */
@@ -464,6 +464,6 @@ void pmu__pj_free(void)
 	for (size_t i = 0; i < pj.npaths; i++)
 		free(pj.paths[i]);
 	free(pj.paths);
-	pj_events_free();
+	pmu__pj_events_free();
 	memset(&pj, 0, sizeof(pj));
 }
