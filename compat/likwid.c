@@ -22,6 +22,7 @@
 
 #include <pmu.h>
 #include "plugin.h"
+#include "base/internal.h"	/* header-only: locks, atomics, clocks */
 #include "fortran.h"
 #include "likwid_protos.h"
 

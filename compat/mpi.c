@@ -18,21 +18,28 @@
 #include <string.h>
 
 #include <pmu.h>
-#include "merge.h"
 #include "plugin.h"
-#include "tool_err.h"
 
 #define API __attribute__((visibility("default")))
 #define TAG 7301	/* the reduction's messages, on a duplicate of MPI_COMM_WORLD */
 
 /* What a rank holds on the way up the tree. */
 struct part {
-	struct merge m;
+	struct merge *m;
 	unsigned n;		/* reports and merged reports added */
 	char *text;		/* the last json made or received, freed as it goes */
 	size_t len;
 	size_t most;		/* the most report text held at once, bytes */
 };
+
+/* r, with what as the head of the library's message. */
+static int fail(int r, const char *what)
+{
+	char why[512];
+
+	snprintf(why, sizeof(why), "%s", pmu_errmsg());
+	return pmu__err(r, "%s: %s", what, why);
+}
 
 static void say(int rank, const char *fmt, const char *arg)
 {
@@ -44,7 +51,7 @@ static void say(int rank, const char *fmt, const char *arg)
 /* text[0..len) (a report or a merged one; none when len is 0) into p, named name. */
 static int part_add(struct part *p, const char *name, char *text, size_t len)
 {
-	int r = len ? merge_add_buf(&p->m, name, text, len) : 0;
+	int r = len && p->m ? pmu__merge_add_buf(p->m, name, text, len) : 0;
 
 	if (r == 0 && len)
 		p->n++;
@@ -62,12 +69,12 @@ static int part_text(struct part *p)
 	p->len = 0;
 	if (!p->n)
 		return 0;
-	if ((r = merge_done(&p->m)) < 0)
+	if ((r = pmu__merge_done(p->m)) < 0)
 		return r;
 	if (!(f = open_memstream(&p->text, &p->len)))
 		return -ENOMEM;
-	merge_write(f, &p->m, "json");
-	r = fclose(f) == 0 ? 0 : -ENOMEM;
+	r = pmu__merge_write(f, p->m, "json");
+	r = fclose(f) == 0 ? r : -ENOMEM;
 	if (p->len > p->most)
 		p->most = p->len;
 	return r;
@@ -119,22 +126,13 @@ static int job_name(char *buf, size_t size, const char *path)
 /* Rank 0: the job's report, from p (merge_done() made), to PMU_REPORT's name with %r as "all". */
 static int write_job(struct part *p, const char *path, char *name, size_t size)
 {
-	struct pmu__out o = { .dir = -1 };
 	int r;
 
-	if (!strcmp(path, "stderr") || !strcmp(path, "-") || !strcmp(path, "stdout")) {
+	if (!strcmp(path, "stderr") || !strcmp(path, "-") || !strcmp(path, "stdout"))
 		snprintf(name, size, "%s", path);
-		merge_write(strcmp(path, "stdout") ? stderr : stdout, &p->m, "table");
-		return 0;
-	}
-	if ((r = job_name(name, size, path)) < 0)
-		return tool_err(r, "PMU_REPORT=%s: the name is too long", path);
-	if ((r = pmu__out_open(&o, name, false)) < 0)
-		return tool_err(r, "%s", pmu_errmsg());
-	merge_write(o.f, &p->m, pmu__report_format(name));
-	if ((r = pmu__out_close(&o, true)) < 0)
-		return tool_err(r, "%s: %s", name, strerror(-r));
-	return 0;
+	else if ((r = job_name(name, size, path)) < 0)
+		return pmu__err(r, "PMU_REPORT=%s: the name is too long", path);
+	return pmu__merge_write_path(p->m, name, NULL);
 }
 
 /* This rank's own report, as zero-code mode would have written it, when the job's cannot be. */
@@ -182,26 +180,32 @@ static int climb(MPI_Comm c, int rank, int size, struct part *p, int r)
 	for (int mask = 1; mask < size; mask <<= 1) {
 		if (rank & mask) {
 			if (r == 0 && (r = part_text(p)) < 0)
-				tool_err(r, "out of memory");
+				pmu__err(r, "out of memory");
 			size_t len = r == 0 ? p->len : 0;
 
 			if (len > INT_MAX)
-				r = tool_err(-E2BIG, "%zu bytes of merged report: more than one message takes", len);
+				r = pmu__err(-E2BIG, "%zu bytes of merged report: more than one message takes", len);
 			if (MPI_Send(r == 0 ? p->text : "", r == 0 ? (int)len : 0, MPI_BYTE, rank - mask, TAG, c) !=
 			    MPI_SUCCESS && r == 0)
-				r = tool_err(-EIO, "sending to rank %d failed", rank - mask);
+				r = pmu__err(-EIO, "sending to rank %d failed", rank - mask);
 			free(p->text);
 			p->text = NULL;
 			return r;
 		}
 		if (rank + mask < size) {
-			struct part drop = { 0 };
-			int rr = receive(c, rank + mask, r == 0 ? p : &drop);
+			struct part drop = { pmu__merge_new() };
+			int rr = drop.m ? receive(c, rank + mask, r == 0 ? p : &drop) : -ENOMEM;
 
-			merge_free(&drop.m);
-			if (r == 0 && rr < 0)
-				r = rr == -1 ? tool_err(-EIO, "receiving from rank %d failed", rank + mask) :
-				    tool_err(rr, "ranks from %d: %s", rank + mask, tool_errmsg());
+			if (drop.m)
+				pmu__merge_free(drop.m);
+			if (r == 0 && rr == -1) {
+				r = pmu__err(-EIO, "receiving from rank %d failed", rank + mask);
+			} else if (r == 0 && rr < 0) {
+				char what[32];
+
+				snprintf(what, sizeof(what), "ranks from %d", rank + mask);
+				r = fail(rr, what);
+			}
 		}
 	}
 	return r;
@@ -212,7 +216,7 @@ static void reduce(void)
 {
 	static int done;
 	int init = 0, fin = 0, rank, size, r;
-	struct part p = { 0 };
+	struct part p = { pmu__merge_new() };
 	const char *path;
 	unsigned long most, all = 0;
 	char name[PATH_MAX];
@@ -236,13 +240,15 @@ static void reduce(void)
 	MPI_Comm_size(c, &size);
 	t0 = MPI_Wtime();
 	path = own_report(&p, rank, &r);
+	if (r == 0 && !p.m)
+		r = pmu__err(-ENOMEM, "out of memory");
 	if (r < 0)
-		tool_err(r, "this rank's report: %s", pmu_errmsg());
+		fail(r, "this rank's report");
 	r = climb(c, rank, size, &p, r);
-	if (r == 0 && rank == 0 && p.n && (r = merge_done(&p.m)) == 0)
+	if (r == 0 && rank == 0 && p.n && (r = pmu__merge_done(p.m)) == 0)
 		r = write_job(&p, path ? path : "stderr", name, sizeof(name));
 	if (r < 0 && path)
-		write_own(rank, path, tool_errmsg());
+		write_own(rank, path, pmu_errmsg());
 	most = p.most;
 	MPI_Reduce(&most, &all, 1, MPI_UNSIGNED_LONG, MPI_MAX, 0, c);
 	if (rank == 0 && r == 0 && p.n)
@@ -250,7 +256,8 @@ static void reduce(void)
 			"rank): %s\n", size, size == 1 ? "" : "s", (MPI_Wtime() - t0) * 1e3, all, name);
 	else if (rank == 0 && r == 0)
 		fprintf(stderr, "libpmu-mpi: no rank counted anything (PMU_EVENTS is not set): no report\n");
-	merge_free(&p.m);
+	if (p.m)
+		pmu__merge_free(p.m);
 	MPI_Comm_free(&c);
 }
 

@@ -26,6 +26,7 @@
 
 #include <pmu.h>
 #include "plugin.h"
+#include "base/internal.h"	/* header-only: locks, atomics, clocks */
 #include "connector.h"
 
 #define API __attribute__((visibility("default")))

@@ -26,6 +26,7 @@
 
 #include <pmu.h>
 #include "plugin.h"
+#include "base/internal.h"	/* header-only: locks, atomics, clocks */
 #include "fortran.h"
 #include "papi_protos.h"
 

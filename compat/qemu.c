@@ -25,7 +25,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "plugin.h"
+#include "base/internal.h"	/* header-only: branch hints */
+#include "counters/emu_table.h"
 
 /* ---- QEMU's plugin API, version 1: what this plugin calls ---- */
 

@@ -114,8 +114,8 @@ $(O)/libpmu-%.so: $(O)/compat/%.o compat/libpmu-%.map $(SHARED_LIB) $(O)/install
 	$(CC) -shared $(LDFLAGS) -Wl,--version-script=compat/libpmu-$*.map -Wl,--no-undefined -o $@ $< \
 		-L$(O) -lpmu $(LIBS_$*) $(PLUGIN_RUNPATH) $(LDLIBS)
 
-# libpmu-mpi: built where an MPI compiler wrapper is (MPICC, Open MPI's or MPICH's mpicc), with
-# pmu report merge's code (the tool's archive) inside it.
+# libpmu-mpi: built where an MPI compiler wrapper is (MPICC, Open MPI's or MPICH's mpicc). It links
+# libpmu.so.0 alone: the merge is the library's report layer, reached by private calls (src/plugin.h).
 MPICC ?= mpicc
 # (not in a cross build: the MPI wrapper compiles for this machine)
 HAVE_MPI := $(if $(filter clean,$(MAKECMDGOALS)),,$(shell command -v $(MPICC) >/dev/null 2>&1 && \
@@ -125,16 +125,12 @@ RUNTIME_LIBS += mpi
 RUNTIME_SOS += $(O)/libpmu-mpi.so
 RUNTIME_MAN7 += man/libpmu-mpi.7
 endif
-$(O)/compat/mpi.o: compat/mpi.c include/pmu.h tools/merge.h
+$(O)/compat/mpi.o: compat/mpi.c include/pmu.h src/plugin.h
 	@mkdir -p $(@D)
-	$(MPICC) $(ALL_CFLAGS) $(TOOL_CFLAGS) -c -o $@ $<
-# The merge (libpmu-tool.a), with its pure helpers from src/base/ (JSON, escapes, HTML, histograms) as private
-# copies: stateless, they share nothing with the program. The rest (metric plans, errors, report files)
-# comes from libpmu.so.0, whose state the program shares (src/plugin.map).
-MPI_BASE_OBJS := $(addprefix $(O)/src/base/,json.o escape.o html.o format.o hist.o)
-$(O)/libpmu-mpi.so: $(O)/compat/mpi.o $(MPI_BASE_OBJS) compat/libpmu-mpi.map $(TOOL_LIB) $(SHARED_LIB) $(O)/install-paths
+	$(MPICC) $(ALL_CFLAGS) -c -o $@ $<
+$(O)/libpmu-mpi.so: $(O)/compat/mpi.o compat/libpmu-mpi.map $(SHARED_LIB) $(O)/install-paths
 	$(MPICC) -shared $(LDFLAGS) -Wl,--version-script=compat/libpmu-mpi.map -Wl,--no-undefined -o $@ $< \
-		$(MPI_BASE_OBJS) $(TOOL_LIB) -L$(O) -lpmu $(PLUGIN_RUNPATH) $(LDLIBS)
+		-L$(O) -lpmu $(PLUGIN_RUNPATH) $(LDLIBS)
 
 runtimes: $(RUNTIME_SOS) $(VG_TOOL)
 compat: runtimes

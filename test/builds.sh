@@ -21,22 +21,40 @@ b clang clang O=build-clang all tests bench python
 b generic gcc O=build-generic CFLAGS="-O2 -DPMU_ARCH_GENERIC" all tests bench
 b aarch64 aarch64-linux-gnu-gcc O=build/arm64 STATIC=1 all tests bench
 b riscv64 riscv64-linux-gnu-gcc O=build-riscv64 STATIC=1 all tests bench
-# The library/tool boundary: libpmu.a holds no code of the tool's (its JSON reader and report
-# schema, /proc's tasks). The tool links libpmu.a and stands alone; the plugins link libpmu.so.0,
-# call only the private exports src/plugin.map lists (at most 20, each declared PMU_PLUGIN and its
-# users named in src/plugin.h), keep no copy of what it exports, and fail to load, naming the
-# version they need, beside another version's library.
+# The library/tool boundary: libpmu.a holds no code of the tool's (/proc's tasks, the policy, the
+# command lines, diff's statistics), and every global of it is named pmu_ or pmu__. The tool links
+# libpmu.a and stands alone; the plugins link libpmu.so.0, call only the private exports
+# src/plugin.map lists (at most 20, each declared PMU_PLUGIN in src/plugin.h, which declares
+# nothing else, with its users named there), keep no copy of what it exports, and fail to load,
+# naming the version they need, beside another version's library. libpmu-mpi holds no tool code.
 v=$(sed -n 's/^#define PMU_VERSION_[A-Z]* //p' include/pmu.h | paste -sd.)
 no_tool_code() {
 	nm --defined-only build/libpmu.a > build/libpmu.a.nm || return 1
-	! grep -E ' (pmu__rep_[a-z]*|pmu__task_[a-z]*|pmu__online_cpus|pmu__policy|merge_[a-z]*)$' build/libpmu.a.nm &&
-		grep -q ' pmu__event_parse$' build/libpmu.a.nm
+	! grep -E ' (pmu__task_[a-z]*|pmu__online_cpus|pmu__policy[a-z_]*|tool_[a-z_]*|diff_[a-z_]*|cmd_[a-z]*)$' build/libpmu.a.nm &&
+		! grep -E ' [TDRB] ' build/libpmu.a.nm | grep -vE ' (pmu_|pmu__)[a-z0-9_]*$' &&
+		grep -q ' pmu__event_parse$' build/libpmu.a.nm && grep -q ' pmu__merge_add$' build/libpmu.a.nm
+}
+# libpmu-mpi links libpmu.so.0 and nothing of tools/: its own code is compat/mpi.c alone.
+mpi_no_tool_code() {
+	nm --defined-only build/libpmu-mpi.so | awk '$2 ~ /[TtDdRrBb]/ { print $3 }' | sort > build/mpi.defs
+	nm --defined-only build/compat/mpi.o | awk '$2 ~ /[TtDdRrBb]/ { print $3 }' | sort > build/mpi.own
+	comm -23 build/mpi.defs build/mpi.own | grep -vE '^(_init|_fini|_DYNAMIC|_GLOBAL_OFFSET_TABLE_|__dso_handle|__TMC_END__|__bss_start|_edata|_end|__FRAME_END__|__GNU_EH_FRAME_HDR|deregister_tm_clones|register_tm_clones|__do_global_dtors_aux|frame_dummy|completed\.[0-9]*|__do_global_dtors_aux_fini_array_entry|__frame_dummy_init_array_entry)$' > build/mpi.extra
+	cat build/mpi.extra
+	[ ! -s build/mpi.extra ] && readelf -d build/libpmu-mpi.so | grep -q 'NEEDED.*libpmu\.so\.0'
+}
+# The quantiles the reports give, and their names, are defined once (src/report/report_dist.c).
+one_quantile_list() {
+	grep -nE '0\.5, 0\.9, 0\.99, 0\.999|"p50", "p90"|"p99\.9"' src/*/*.[ch] tools/*.[ch] compat/*.c > build/quantiles
+	cat build/quantiles
+	[ "$(grep -c . build/quantiles)" = 2 ] && [ "$(cut -d: -f1 build/quantiles | sort -u)" = src/report/report_dist.c ]
 }
 tool_alone() { ! readelf -d build/pmu | grep 'NEEDED.*libpmu'; }
 private_exports() {
 	sed -n 's/^\t\t\(pmu__[a-z_0-9]*\);$/\1/p' src/plugin.map | sort > build/private.map
 	nm -D --defined-only build/libpmu.so.0 | sed -n 's/.* \(pmu__[a-z_0-9]*\)@.*/\1/p' | sort > build/private.nm
-	sed -n 's/^PMU_PLUGIN .*[ *]\(pmu__[a-z_0-9]*\)[();].*/\1/p' src/*/*.h | sort > build/private.decl
+	sed -n 's/^PMU_PLUGIN .*[ *]\(pmu__[a-z_0-9]*\)[();].*/\1/p' src/plugin.h | sort > build/private.decl
+	! grep -n '^PMU_PLUGIN' src/*/*.h || return 1
+	! grep -n '^#include "' src/plugin.h || return 1
 	sed -n 's/^ \*   \(pmu__[a-z_0-9]*\)  .*/\1/p' src/plugin.h | sort > build/private.doc
 	for f in nm decl doc; do diff build/private.map "build/private.$f" || { echo "src/plugin.map and $f differ"; return 1; }; done
 	echo "$(wc -l < build/private.map) private exports"
@@ -147,6 +165,9 @@ one_vocabulary() {
 }
 run one-vocabulary one_vocabulary
 run lib-has-no-tool-code no_tool_code
+if [ -f build/libpmu-mpi.so ]; then run mpi-no-tool-code mpi_no_tool_code
+else sk mpi-no-tool-code "libpmu-mpi.so is not built here (no mpicc)"; fi
+run one-quantile-list one_quantile_list
 run tool-stands-alone tool_alone
 run private-exports private_exports
 run plugins-share-library plugins_share

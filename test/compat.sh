@@ -413,6 +413,21 @@ else
 			python3 $PWD/test/compat/mpi_check.py job-all.json $np ref.json"
 		grep -E '^libpmu-mpi|^beside|^the same' "$T_OUT" | sed 's/^/    # /'
 	done
+	# Every format from each of the three producers of a report: a process (PMU_REPORT), libpmu-mpi's
+	# reduction in the job, and pmu report merge of the ranks' own reports, each file read by a reader
+	# of its format (test/compat/formats_check.py). A name asking for no format writes nothing.
+	for f in table:txt csv:csv json:json html:html prometheus:prom openmetrics:om; do
+		run formats_${f%%:*} sh -c "rm -rf $tmp/fmt && mkdir $tmp/fmt && cd $tmp/fmt &&
+			PMU_EVENTS=task-clock PMU_REPORT=proc.${f#*:} $PWD/$O/examples/zero_code >/dev/null &&
+			PMU_EVENTS=task-clock PMU_REPORT='job-%r.${f#*:}' $mpirun_ -np 2 $bin/mpi_regions 'rank-%r.json' &&
+			$PWD/$O/pmu report merge -o merged.${f#*:} rank-0.json rank-1.json &&
+			for p in proc job-all merged; do python3 $PWD/test/compat/formats_check.py ${f%%:*} \$p.${f#*:} \
+				\$([ \$p = proc ] && echo alloc || echo work) || exit 1; done"
+	done
+	run formats_refused sh -c "rm -rf $tmp/fmt && mkdir $tmp/fmt && cd $tmp/fmt &&
+		PMU_EVENTS=task-clock PMU_REPORT='job-%r.xml' $mpirun_ -np 2 $bin/mpi_regions 2> err;
+		cat err; grep -q 'job-all.xml: the extension .xml names no report format' err &&
+		[ \"\$(ls)\" = err ]"
 	for v in mpifh use_mpi; do
 		if ! command -v mpif90 >/dev/null; then sk mpi_fortran_$v "mpif90 is not installed (Debian: gfortran, libopenmpi-dev)"; continue; fi
 		run mpi_fortran_$v sh -c "rm -rf $tmp/mpi && mkdir $tmp/mpi && cd $tmp/mpi &&

@@ -102,6 +102,16 @@ static void check_merge(void)
 	pmu__json_free(rb);
 	CHECK_RUN(PMU("report", "merge", p[0], p[1], p[2]) == 0 && strstr(out, "slowest 1% of work (3 processes)"),
 		  "the merged table's tail");
+	/* the merged csv keeps them: the columns of a process's csv, on each region's total row */
+	CHECK_RUN(PMU("report", "merge", "--format", "csv", p[0], p[1], p[2]) == 0 &&
+		  strstr(out, ",ns_p50,ns_p90,ns_p99,ns_p99.9,") && strstr(out, ",tail_calls,tail_ns_from,tail(ns),rest(ns)"),
+		  "the merged csv's distribution columns");
+	CHECK_MSG(strstr(out, "\nwork,3,total,,600,"), "%s", out);
+	/* and the metrics formats: summaries over the 600 calls */
+	CHECK_RUN(PMU("report", "merge", "--format", "openmetrics", p[0], p[1], p[2]) == 0 &&
+		  strstr(out, "pmu_region_call_seconds_count{region=\"work\",thread=\"total\"} 600\n") &&
+		  strstr(out, "pmu_info{library=\"libpmu ") && strstr(out, "processes=\"3\"") && strstr(out, "# EOF\n"),
+		  "the merged OpenMetrics summaries");
 }
 
 static void check_diff(void)

@@ -75,7 +75,7 @@ int main(void)
 	free(buf);
 	/* by the file's name, and refused by name otherwise */
 	CHECK(pmu_report(stderr, "htm") == -EINVAL && strstr(pmu_errmsg(), "htm: unknown report format (use table, "
-								       "csv, json, html, trace or prometheus)"));
+								       "csv, json, html, trace, prometheus or openmetrics)"));
 	pmu_thread_fini();
 	T_DONE();
 }

@@ -12,8 +12,7 @@
 #include <sys/wait.h>
 
 #include "pmu.h"
-#include "tool_err.h"
-#include "report_read.h"
+#include "report/report_read.h"
 #include "test.h"
 #include "tool_run.h"
 
@@ -80,7 +79,7 @@ static void fixtures(void)
 	CHECK_MSG(expect[0] && !strcmp(out, expect), "json:\n%s\nexpected:\n%s", out, expect);
 
 	/* the json read back: totals, spread, and the per call ranges where both gave them */
-	CHECK_MSG(pmu__json_parse("merged", out, strlen(out), &doc) == 0, "%s", tool_errmsg());
+	CHECK_MSG(pmu__json_parse("merged", out, strlen(out), &doc) == 0, "%s", pmu_errmsg());
 	r = pmu__json_get(doc, "processes");
 	CHECK_EQ(r ? r->n : 0, 2);
 	CHECK_EQ(r && r->n == 2 ? num(&r->v[1], "pid", NULL) : 0, 202);
@@ -158,7 +157,7 @@ static void generated(void)
 	for (int k = 0; k < 3; k++) {
 		struct pmu__rep rep;
 
-		CHECK_MSG(pmu__rep_read(path[k], &rep) == 0, "%s", tool_errmsg());
+		CHECK_MSG(pmu__rep_read(path[k], &rep) == 0, "%s", pmu_errmsg());
 		pf[k] = rep.nreg && !strcmp(rep.reg[0].name, "step") ? rep.reg[0].counts[0] : 0;
 		sum += pf[k];
 		lo = pf[k] < lo ? pf[k] : lo;
@@ -171,7 +170,7 @@ static void generated(void)
 	snprintf(o, sizeof(o), "%s/merged.json", dir);
 	CHECK_EQ(PMU("report", "merge", "-o", o, path[0], path[1], path[2]), 0);
 	CHECK_MSG(!out[0] && !err[0], "%s%s", out, err);
-	CHECK_MSG(pmu__json_load(o, &doc) == 0, "%s", tool_errmsg());
+	CHECK_MSG(pmu__json_load(o, &doc) == 0, "%s", pmu_errmsg());
 	CHECK_EQ(pmu__json_get(doc, "processes") ? pmu__json_get(doc, "processes")->n : 0, 3);
 	r = region(doc, "step");
 	CHECK_EQ(num(r, "processes", NULL), 3);

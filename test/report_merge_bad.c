@@ -12,8 +12,7 @@
 #include <sys/wait.h>
 
 #include "pmu.h"
-#include "tool_err.h"
-#include "report_read.h"
+#include "report/report_read.h"
 #include "test.h"
 #include "tool_run.h"
 
@@ -44,7 +43,7 @@ static const char *edited(const char *from, const char *to)
 		pmu__rep_free(&r);
 		return "";
 	}
-	return tool_errmsg();
+	return pmu_errmsg();
 }
 
 #define REFUSED(from, to, msg) do { \
@@ -58,12 +57,12 @@ static void truncated(void)
 	struct pmu__rep r;
 	int bad = 0;
 
-	CHECK_MSG(pmu__rep_parse("a.json", good, len, &r) == 0, "%s", tool_errmsg());
+	CHECK_MSG(pmu__rep_parse("a.json", good, len, &r) == 0, "%s", pmu_errmsg());
 	pmu__rep_free(&r);
 	/* every prefix, white space at the end too */
 	for (size_t n = 0; n < len; n++) {
 		int e = pmu__rep_parse("a.json", good, n, &r);
-		const char *m = tool_errmsg();
+		const char *m = pmu_errmsg();
 		bool ws = true;
 
 		for (size_t k = n; k < len; k++)
@@ -81,7 +80,7 @@ static void truncated(void)
 	}
 	CHECK_EQ(bad, 0);
 	CHECK_MSG(pmu__rep_parse("a.json", good, len - 10, &r) < 0 &&
-		  !strcmp(tool_errmsg(), "a.json:16: unexpected end of file (truncated?)"), "%s", tool_errmsg());
+		  !strcmp(pmu_errmsg(), "a.json:16: unexpected end of file (truncated?)"), "%s", pmu_errmsg());
 }
 
 static void edits(void)
@@ -236,7 +235,12 @@ static void command_line(void)
 	CHECK_EQ(PMU("report", "merge"), 129);
 	CHECK_MSG(strstr(err, "no report to merge") && strstr(err, "usage: pmu report merge"), "%s", err);
 	CHECK_EQ(PMU("report", "merge", "--format", "xml", FIX "a.json"), 129);
-	CHECK_MSG(strstr(err, "--format xml: unknown (table, csv, json or html)"), "%s", err);
+	CHECK_MSG(strstr(err, "--format xml: unknown report format (table, csv, json, html, prometheus or "
+			      "openmetrics)"), "%s", err);
+	/* an output name that asks for no format: refused before anything is read or written */
+	CHECK_EQ(PMU("report", "merge", "-o", "/nonexistent/merged.xml", FIX "a.json"), 129);
+	CHECK_MSG(strstr(err, "pmu report merge: -o /nonexistent/merged.xml: the extension .xml names no report "
+			      "format (.csv, .json, .html, .prom, .om, or .txt or none for the table)"), "%s", err);
 	CHECK_EQ(PMU("report", "merge", "-q", FIX "a.json"), 129);
 	CHECK_MSG(strstr(err, "unknown option -q"), "%s", err);
 	CHECK_EQ(PMU("report", "merge", FIX "a.json", "-o"), 129);

@@ -13,8 +13,7 @@
 #include <unistd.h>
 
 #include "pmu.h"
-#include "tool_err.h"
-#include "report_read.h"
+#include "report/report_read.h"
 #include "test.h"
 
 static char *slurp(const char *path)
@@ -49,7 +48,7 @@ static void merged(const char *path)
 	uint64_t x;
 
 	if (pmu__json_load(path, &doc) < 0) {
-		CHECK_MSG(0, "%s", tool_errmsg());
+		CHECK_MSG(0, "%s", pmu_errmsg());
 		return;
 	}
 	p = pmu__json_get(doc, "processes");

@@ -11,7 +11,7 @@
 #include <math.h>
 #include <stdbool.h>
 
-#include "plugin.h"
+#include "layers.h"
 #include "test.h"
 #include "tool_run.h"
 

@@ -8,7 +8,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 
-#include "plugin.h"
+#include "layers.h"
 #include "policy.h"
 #include "cmds.h"
 #include "counters/set_ops.h"

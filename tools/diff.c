@@ -18,7 +18,7 @@
 
 #include "cmds.h"
 #include "diff.h"
-#include "plugin.h"
+#include "layers.h"
 #include "tool_err.h"
 
 /* One figure compared: a of base, b of new (either NULL: on one side only). */

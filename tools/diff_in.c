@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "diff.h"
-#include "plugin.h"
-#include "report_read.h"
+#include "layers.h"
+#include "report/report_read.h"
 #include "tool_err.h"
 
 static struct dreg *add_reg(struct dside *d, const char *name)
@@ -82,7 +82,7 @@ static double merged_sd(const struct pmu__json *o, const char *ev, double v, dou
 	uint64_t k;
 
 	*n = num(o, "processes", 0);
-	if (!sq || rep_u128(sq, &s) < 0 || *n < 2 || !c)
+	if (!sq || pmu__rep_u128(sq, &s) < 0 || *n < 2 || !c)
 		return NAN;
 	/* n^2 times the processes' variance, n sum_sq - total^2, exact where it fits (equal values: 0) */
 	k = (uint64_t)*n;
@@ -111,21 +111,23 @@ static struct dfig *figure(struct dreg *r, const struct pmu__json *o, const char
  */
 static int dist_figures(struct dside *d, struct dreg *r, const struct pmu__json *o)
 {
-	static const double qs[] = { 0.5, 0.9, 0.99, 0.999 };
-	static const char *const names[] = { "ns_p50", "ns_p90", "ns_p99", "ns_p99.9" };
-	struct rep_ctx c = { d->path, "" };
-	struct rep_dist *dist;
+	struct pmu__rep_ctx c = { d->path, "" };
+	struct pmu__rep_dist *dist;
 	int e;
 
-	rep_ctx_set(&c, r->name, NULL);
-	if ((e = rep_dist(&c, o, &dist)) < 0 || !dist)
+	pmu__rep_ctx_set(&c, r->name, NULL);
+	if ((e = pmu__rep_dist(&c, o, &dist)) < 0 || !dist)
 		return e;
 	r->hist = dist->h[0];
 	dist->h[0] = (struct pmu__shist){ 0 };
-	rep_dist_free(dist);
-	for (unsigned q = 0; q < 4; q++)
-		if (!add_fig(r, names[q], pmu__shist_quantile(&r->hist, qs[q])))
+	pmu__rep_dist_free(dist);
+	for (unsigned q = 0; q < PMU_DIST_NQ; q++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "ns_%s", pmu__dist_qname[q]);
+		if (!add_fig(r, name, pmu__shist_quantile(&r->hist, pmu__dist_q[q])))
 			return tool_err(-ENOMEM, "out of memory");
+	}
 	return 0;
 }
 

@@ -14,7 +14,7 @@
 
 #include <limits.h>
 
-#include "plugin.h"
+#include "layers.h"
 
 struct emu_launch {
 	int fd;				/* the table's memfd, inherited by the backend */

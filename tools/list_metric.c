@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plugin.h"
+#include "layers.h"
 #include "cmds.h"
 #include "events/perf_json.h"
 #include "tool_err.h"

@@ -9,7 +9,7 @@
 
 #include "literals.h"
 #include "events/perf_cpu.h"
-#include "plugin.h"
+#include "layers.h"
 
 /* A file of /sys/devices/system/cpu holding a number. */
 static bool cpu_sys_num(const char *file, long *v)

@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "plugin.h"
+#include "layers.h"
 
 /* The expression environment's literals (#smt_on, #num_cpus, #slots ...) of this machine. */
 int tool_metric_literal(void *ctx, enum pmu__expr_lit lit, double *out);

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "pmu.h"
-#include "plugin.h"
+#include "layers.h"
 #include "cmds.h"
 
 static const struct {

@@ -5,7 +5,7 @@
 
 #include <pmu.h>
 
-#include "plugin.h"
+#include "layers.h"
 #include "cmds.h"
 
 /* Points the library at dir; -1 (said) when it could not copy it and would read this machine's. */

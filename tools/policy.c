@@ -2,7 +2,7 @@
 /* pmu check's table of the system policy: the sysctls and files, and what their values mean on this architecture (arch.h). */
 #include <stdio.h>
 
-#include "plugin.h"
+#include "layers.h"
 #include "policy.h"
 
 

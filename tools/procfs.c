@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "plugin.h"
+#include "layers.h"
 #include "procfs.h"
 
 static bool all_digits(const char *s)

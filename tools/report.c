@@ -19,13 +19,13 @@
 #include <sys/stat.h>
 
 #include "tool_err.h"
-#include "merge.h"
-#include "plugin.h"
+#include "report/merge.h"
+#include "layers.h"
 #include "cmds.h"
 
 static int usage(FILE *f)
 {
-	fprintf(f, "usage: pmu report merge [-o FILE] [--format table|csv|json|html] [--from LIST] [REPORT.json|DIR]...\n"
+	fprintf(f, "usage: pmu report merge [-o FILE] [--format FORMAT] [--from LIST] [REPORT.json|DIR]...\n"
 		"  merges the json region reports of many processes (pmu_report_path(3),\n"
 		"  PMU_REPORT=run-%%h-%%r.json): per region, the totals over the processes and\n"
 		"  the spread across them: min, mean and max per process, and which process\n"
@@ -33,9 +33,10 @@ static int usage(FILE *f)
 		"  DIR                  the directory's *.json files, in name order\n"
 		"  --from LIST          the reports named in LIST, one per line ('-': standard input)\n"
 		"  -o, --output FILE    write to FILE (default: standard output)\n"
-		"  --format FORMAT      table, csv, json or html (default: from FILE's\n"
-		"                       extension, .csv .json .html, else table); html: one\n"
-		"                       page with a heatmap of processes by regions\n"
+		"  --format FORMAT      table, csv, json, html, prometheus or openmetrics\n"
+		"                       (default: from FILE's extension, .csv .json .html\n"
+		"                       .prom, table for .txt or none; any other is refused);\n"
+		"                       html: one page with a heatmap of processes by regions\n"
 		"  reports with different events merge on the events common to all, with a\n"
 		"  note naming the others; none in common, a process given twice, another\n"
 		"  major version of libpmu or a malformed file are refused (PATH:LINE: why)\n"
@@ -62,7 +63,7 @@ static int add_dir(struct merge *m, const char *dir)
 		if (snprintf(path, sizeof(path), "%s/%s", dir, names[i]) >= (int)sizeof(path))
 			r = tool_err(-ENAMETOOLONG, "%s/%s: the path is too long", dir, names[i]);
 		else
-			r = merge_add(m, path);
+			r = tool_err_lib(pmu__merge_add(m, path));
 		found = true;
 	}
 	pmu__names_free(names, n);
@@ -77,7 +78,7 @@ static int add_input(struct merge *m, const char *path)
 
 	if (!stat(path, &st) && S_ISDIR(st.st_mode))
 		return add_dir(m, path);
-	return merge_add(m, path);
+	return tool_err_lib(pmu__merge_add(m, path));
 }
 
 /* --from FILE ("-": standard input): a path per line; empty lines skipped. */
@@ -129,10 +130,8 @@ static int merge_args(struct merge_args *a, int argc, char **argv)
 			a->out = optarg;
 		} else if (opt == FORMAT) {
 			a->format = optarg;
-			if (strcmp(optarg, "table") && strcmp(optarg, "csv") && strcmp(optarg, "json") &&
-			    strcmp(optarg, "html")) {
-				fprintf(stderr, "pmu report merge: --format %s: unknown (table, csv, json or html)\n",
-					optarg);
+			if (pmu__merge_format(optarg) < 0) {
+				fprintf(stderr, "pmu report merge: --format %s\n", pmu_errmsg());
 				return usage(stderr);
 			}
 		} else if (opt == FROM) {
@@ -153,8 +152,10 @@ static int merge_args(struct merge_args *a, int argc, char **argv)
 		fprintf(stderr, "pmu report merge: -o: the path is empty\n");
 		return usage(stderr);
 	}
-	if (!a->format)
-		a->format = a->out ? pmu__report_format(a->out) : "table";
+	if (!a->format && a->out && !(a->format = pmu__report_format(a->out))) {
+		fprintf(stderr, "pmu report merge: -o %s: %s\n", a->out, pmu_errmsg());
+		return usage(stderr);
+	}
 	return -1;
 }
 
@@ -162,40 +163,25 @@ static int merge_main(int argc, char **argv)
 {
 	struct merge_args a = { 0 };
 	struct merge m = { 0 };
-	struct pmu__out o = { .dir = -1 };
-	FILE *f = stdout;
 	int r = merge_args(&a, argc, argv);
 
 	if (r >= 0)
 		return r;
-	m.keep_procs = !strcmp(a.format, "html");	/* each process's figures, for the heatmap */
+	m.keep_procs = a.format && !strcmp(a.format, "html");	/* each process's figures, for the heatmap */
 	r = a.from ? add_list(&m, a.from) : 0;
 	for (int i = optind; i < argc && r >= 0; i++)
 		r = add_input(&m, argv[i]);
 	if (r >= 0 && !m.nin)
 		r = tool_err(-EINVAL, "no report to merge: the lists and directories given name none");
 	if (r >= 0)
-		r = merge_done(&m);
+		r = tool_err_lib(pmu__merge_done(&m));
+	/* The figures first: a failure leaves no file made or written over. */
+	if (r >= 0)
+		r = tool_err_lib(pmu__merge_write_path(&m, a.out ? a.out : "stdout", a.format));
 	if (r < 0)
 		fprintf(stderr, "pmu report merge: %s\n", tool_errmsg());
-	/* The figures first: a failure leaves no file made or written over. */
-	if (r >= 0 && a.out) {
-		if ((r = pmu__out_open(&o, a.out, false)) < 0)
-			fprintf(stderr, "pmu report merge: %s\n", pmu_errmsg());
-		f = o.f;
-	}
-	if (r < 0) {
-		merge_free(&m);
-		return 1;
-	}
-	merge_write(f, &m, a.format);
-	merge_free(&m);
-	if (a.out ? (r = pmu__out_close(&o, true)) < 0 : (fflush(f) != 0 || ferror(f))) {
-		fprintf(stderr, "pmu report merge: %s: %s\n", a.out ? a.out : "standard output",
-			strerror(a.out ? -r : errno));
-		return 1;
-	}
-	return 0;
+	pmu__merge_free(&m);
+	return r < 0;
 }
 
 int cmd_report(int argc, char **argv)

@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
-#include "plugin.h"
+#include "layers.h"
 #include "cmds.h"
 #include "stat.h"
 #include "tool_err.h"

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plugin.h"
+#include "layers.h"
 #include "stat.h"
 #include "tool_err.h"
 

@@ -16,7 +16,7 @@
 
 #include "literals.h"
 #include "events/perf_cpu.h"
-#include "plugin.h"
+#include "layers.h"
 #include "stat.h"
 #include "tool_err.h"
 

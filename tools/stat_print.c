@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "plugin.h"
+#include "layers.h"
 #include "counters/set_ops.h"	/* pmu__set_event_emulated() */
 #include "stat.h"
 

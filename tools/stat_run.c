@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "plugin.h"
+#include "layers.h"
 #include "stat.h"
 #include "tool_err.h"
 

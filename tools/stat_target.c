@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "plugin.h"
+#include "layers.h"
 #include "procfs.h"
 #include "stat_target.h"
 

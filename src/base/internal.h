@@ -13,11 +13,11 @@
 #include <linux/perf_event.h>
 
 #include "pmu.h"
+#include "plugin.h"	/* the private calls, for the plugins */
 #include "base/atomic.h"	/* the one vocabulary of concurrency */
 
 #define PMU_API __attribute__((visibility("default")))
 /* Exported for the plugins alone, in a node named by the exact version (src/plugin.h lists each). */
-#define PMU_PLUGIN __attribute__((visibility("default")))
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #define PMU_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -110,7 +110,6 @@ static inline void pmu__unlock(pthread_mutex_t *m, int old)
  * than PMU_MSG_SIZE - 1 bytes is cut at a word's end, marked " [...]".
  */
 #define PMU_MSG_SIZE 512
-PMU_PLUGIN int pmu__err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Appends to this thread's message (e.g. a hint after a callee's message). */
 void pmu__err_append(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pmu__err_clear(void);

@@ -31,9 +31,9 @@ struct pmu__out {
  * the file is appended to in place, through no such link.
  * Descriptors are close-on-exec. 0, or -errno with a message naming the file.
  */
-PMU_PLUGIN int pmu__out_open(struct pmu__out *o, const char *name, bool append);
+int pmu__out_open(struct pmu__out *o, const char *name, bool append);
 /* Closes o->f: with ok and every write done, the file is put in place, else the temporary removed. 0 or -errno. */
-PMU_PLUGIN int pmu__out_close(struct pmu__out *o, bool ok);
+int pmu__out_close(struct pmu__out *o, bool ok);
 
 /*
  * fill(f, arg) into the file name, opened and put in place as above when

@@ -10,21 +10,29 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "base/format.h"
 #include "base/report_path.h"
+
+/* A file name's formats, by extension; a name without one is the table. */
+static const char *const exts[][2] = {
+	{ "csv", "csv" }, { "json", "json" }, { "html", "html" }, { "htm", "html" }, { "prom", "prometheus" }, { "om", "openmetrics" },
+	{ "txt", "table" }, { "text", "table" }, { "log", "table" }, { "out", "table" },
+};
 
 const char *pmu__report_format(const char *path)
 {
-	size_t n = strlen(path);
+	const char *base = strrchr(path, '/'), *dot = strrchr(base ? base : path, '.');
 
-	if (n >= 4 && !strcasecmp(path + n - 4, ".csv"))
-		return "csv";
-	if (n >= 5 && !strcasecmp(path + n - 5, ".json"))
-		return "json";
-	if ((n >= 5 && !strcasecmp(path + n - 5, ".html")) || (n >= 4 && !strcasecmp(path + n - 4, ".htm")))
-		return "html";
-	if (n >= 5 && !strcasecmp(path + n - 5, ".prom"))
-		return "prometheus";
-	return "table";
+	/* no extension: none, a dot file, one of %p's digits or a % expansion's */
+	if (!dot || dot == (base ? base + 1 : path) || !dot[1] || strchr(dot, '%') ||
+	    strspn(dot + 1, "0123456789") == strlen(dot + 1))
+		return "table";
+	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++)
+		if (!strcasecmp(dot + 1, exts[i][0]))
+			return exts[i][1];
+	pmu__err(-EINVAL, "the extension %s names no report format (.csv, .json, .html, .prom, .om, or .txt or "
+		 "none for the table)", pmu__show(&(struct pmu__shown){ 0 }, dot, strlen(dot)));
+	return NULL;
 }
 
 long pmu__mpi_rank(void)

@@ -51,12 +51,6 @@ struct pmu__event {
  */
 int pmu__event_parse(const char *s, size_t len, struct pmu__event *ev);
 
-/*
- * Splits a comma-separated list: commas inside "pmu/.../" belong to the
- * event. On the first call *p is the list. Returns 1 with [*tok, *tok+*len)
- * the next event, 0 at the end, or -EINVAL (message set) for an empty event.
- */
-PMU_PLUGIN int pmu__event_next(const char **p, const char **tok, size_t *len);
 
 /* ---- perf's generic names (event_names.c) ---- */
 

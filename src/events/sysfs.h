@@ -150,8 +150,6 @@ long pmu__pmu_number(const char *pmu, const char *file, char *path, size_t size)
  * or a die's: RAPL, uncore), into buf; NULL when it has none (or not a CPU list).
  */
 const char *pmu__pmu_cpumask(const char *pmu, char *buf, size_t size);
-/* The CPUs of a PMU's cpumask into cpus[0..max): how many (at most max), 0 when it has none. */
-PMU_PLUGIN unsigned pmu__pmu_cpus(const char *pmu, int *cpus, unsigned max);
 
 
 /* Tracepoints "sys:name" through tracefs: 1 with the id, 0 if not found, -errno. */

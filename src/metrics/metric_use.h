@@ -21,19 +21,8 @@ struct pmu__expr;
  * in any case, or by the key a region report gives it ("cache_miss_ratio"
  * for cache_miss_rate): NULL when none.
  */
-PMU_PLUGIN const struct pmu__metric_def *pmu__metric_builtin(const char *name);
+const struct pmu__metric_def *pmu__metric_builtin(const char *name);
 
-/*
- * events, a pmu_open() list, with each name that is no event but a
- * built-in metric or metric group replaced by the events of its metrics (a
- * group's: those whose events this machine names), each event once and
- * none named beside them again; duration_time is the region's own time,
- * never an event. *spec (malloc'd) is the list to open, *named (malloc'd,
- * NULL when no metric was named) the metrics named, ','-separated. Every
- * other name is left for pmu_open() to accept or refuse. 0 or -errno with
- * a message (a group none of whose metrics this machine can count).
- */
-PMU_PLUGIN int pmu__metric_expand(const char *events, char **spec, char **named);
 
 /*
  * Whether a set's event (as pmu_name() gives it: "cycles:u",
@@ -61,8 +50,8 @@ struct pmu__mplan {
  * pmu__metric_expand() gives, or NULL): the metrics named, then every other
  * built-in one whose events are all among events. 0 or -ENOMEM (message set).
  */
-PMU_PLUGIN int pmu__mplan_make(struct pmu__mplan *p, const char *const *events, unsigned n, const char *named);
-PMU_PLUGIN void pmu__mplan_free(struct pmu__mplan *p);
+int pmu__mplan_make(struct pmu__mplan *p, const char *const *events, unsigned n, const char *named);
+void pmu__mplan_free(struct pmu__mplan *p);
 
 /* The plan's metric of that key or name (any case), or -1. */
 int pmu__mplan_find(const struct pmu__mplan *p, const char *name);
@@ -72,7 +61,7 @@ int pmu__mplan_find(const struct pmu__mplan *p, const char *name);
  * sums[0..n) and ns, the time summed (duration_time): false when undefined
  * (a division by zero, an event missing).
  */
-PMU_PLUGIN bool pmu__mplan_value(const struct pmu__mplan *p, unsigned i, const char *const *events, unsigned n,
+bool pmu__mplan_value(const struct pmu__mplan *p, unsigned i, const char *const *events, unsigned n,
 			       const uint64_t *sums, uint64_t ns, double *out);
 
 #endif

@@ -166,21 +166,7 @@ static inline unsigned depth_of(const struct pmu__region_thr *t)
 	return (unsigned)(((char *)t->sp - (char *)t->stk) / (sizeof(struct pmu__frame) + 8 * t->n));
 }
 
-/*
- * What the calling thread is inside, as a runtime's connector names it
- * (libpmu-kokkos: its innermost kernel), for another connector to name work
- * it sees on other threads by it (libpmu-omp: a parallel region's team).
- * NULL, or a function giving NULL, when there is none. Set and read atomically.
- */
-PMU_PLUGIN extern const char *(*pmu__region_label)(void);
 
-/*
- * The calling thread's innermost open region becomes name's, its call
- * counted there from its begin (its frame's values kept), for libpmu-omp,
- * which learns a parallel region's name only once code inside it runs.
- * A region first seen so has the region around as its parent. 0 or -errno.
- */
-PMU_PLUGIN int pmu__region_rename(const char *name);
 
 /* Region names interned so far; ids below it have a name. */
 unsigned pmu__region_count(void);

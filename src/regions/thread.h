@@ -34,13 +34,6 @@ struct pmu__tconf {
 	struct timespec start;	/* CLOCK_REALTIME at pmu_thread_init(): the reports' start time */
 };
 
-/*
- * pmu_thread_init() of what opens: each unit of events (a '|'-separated group
- * with by_group, else each event) that cannot be opened is left out, with its
- * reason in the reports and said on stderr once, for who ("libpmu"). 0, or
- * -errno with a message when none opens.
- */
-PMU_PLUGIN int pmu__thread_init_avail(const char *events, bool by_group, const char *who);
 /* The next event left out of p ("name\treason\n" lines, as skipped holds them), copied out; NULL at the end. */
 const char *pmu__skipped_next(const char *p, char *name, size_t nsize, char *why, size_t wsize);
 

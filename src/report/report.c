@@ -22,6 +22,7 @@
 #include "regions/trace.h"
 #include "base/report_path.h"
 #include "report/report.h"
+#include "report/view.h"
 #include "regions/thread.h"	/* pmu__skipped_next() */
 #include "regions/results.h"
 #include "events/sysfs.h"
@@ -284,7 +285,8 @@ static void report_csv(FILE *f, const struct pmu_results *s)
 	fputs(s->ncomp ? ",clamped" : "", f);	/* compensated figures */
 	for (unsigned i = 0; i < s->n; i++)
 		evcol[i] = csv_event(s, i, evs[i], sizeof(evs[i]));
-	pmu__dist_csv_head(f, s, evcol);
+	if (pmu__dist_any(s))
+		pmu__dist_csv_head(f, s->n, evcol);
 	fputc('\n', f);
 	report_rows(f, s, NULL);
 }
@@ -482,9 +484,12 @@ static int format_kind(const char *format)
 		return 3;
 	if (!strcmp(format, "trace"))
 		return 4;
-	if (!strcmp(format, "prometheus") || !strcmp(format, "openmetrics"))
+	if (!strcmp(format, "prometheus"))
 		return 5;
-	return pmu__err(-EINVAL, "%s: unknown report format (use table, csv, json, html, trace or prometheus)",
+	if (!strcmp(format, "openmetrics"))
+		return 6;
+	return pmu__err(-EINVAL, "%s: unknown report format (use table, csv, json, html, trace, prometheus or "
+			"openmetrics)",
 			pmu__show(&(struct pmu__shown){ 0 }, format, strlen(format)));
 }
 
@@ -505,18 +510,19 @@ static void snap_done(void *p)
 	pmu__results_clear(j->s);
 }
 
-static void snap_kind(FILE *out, struct pmu_results *s, int kind)
+static int snap_kind(FILE *out, struct pmu_results *s, int kind)
 {
+	if (kind >= 5)
+		return pmu__report_prom(out, s, kind == 6);
 	if (kind == 0)
 		report_table(out, s);	/* text for people: the program's locale, as perf's */
 	else if (kind == 1)
 		report_csv(out, s);
 	else if (kind == 2)
 		report_json(out, s);
-	else if (kind == 5)
-		pmu__report_prom(out, s);
 	else
 		pmu__report_html(out, s);
+	return 0;
 }
 
 /*
@@ -528,7 +534,7 @@ static void snap_kind(FILE *out, struct pmu_results *s, int kind)
 static int write_snap(FILE *out, struct pmu_results *s, int kind)
 {
 	struct snap_job j = { s, (locale_t)0, (locale_t)0 };
-	int saved = errno;	/* stdio and the C locale may set it on the way (a system without locale files) */
+	int r, saved = errno;	/* stdio and the C locale may set it on the way (a system without locale files) */
 
 	errno = 0;		/* a failed write's errno, for the message */
 	/* For programs: numbers as C writes them, whatever locale the host program set. */
@@ -539,8 +545,10 @@ static int write_snap(FILE *out, struct pmu_results *s, int kind)
 	if (j.c)
 		j.old = uselocale(j.c);
 	pthread_cleanup_push(snap_done, &j);
-	snap_kind(out, s, kind);
+	r = snap_kind(out, s, kind);
 	pthread_cleanup_pop(1);
+	if (r < 0)
+		return r;
 	if (fflush(out) != 0 || ferror(out)) {
 		int e = errno ? errno : EIO;
 
@@ -589,6 +597,16 @@ static int path_fill(FILE *f, void *arg)
 	return j->kind == 4 ? trace_to(f) : write_snap(f, j->s, j->kind);
 }
 
+/* The library's message, prefixed with the file's name: r. */
+static int path_err(int r, const char *name)
+{
+	char shown[1024], why[512];
+
+	snprintf(why, sizeof(why), "%s", pmu_errmsg());
+	pmu__text_esc(shown, sizeof(shown), name, strlen(name));
+	return pmu__err(r, "%s: %s", shown, why);
+}
+
 PMU_API int pmu_report_path(const char *path, const char *format)
 {
 	char name[4096];
@@ -601,7 +619,9 @@ PMU_API int pmu_report_path(const char *path, const char *format)
 	/* The streams' names, as PMU_REPORT takes them ("./stdout" names a file) */
 	if (!strcmp(path, "stderr") || !strcmp(path, "-") || !strcmp(path, "stdout"))
 		return pmu_report(strcmp(path, "stdout") ? stderr : stdout, format);
-	j.kind = format_kind(format ? format : pmu__report_format(path));
+	if (!format && !(format = pmu__report_format(path)))
+		return path_err(-EINVAL, path);
+	j.kind = format_kind(format);
 	if (j.kind < 0)
 		return j.kind;
 	if (!pmu__report_name(name, sizeof(name), path))
@@ -609,13 +629,8 @@ PMU_API int pmu_report_path(const char *path, const char *format)
 				"expanded)", pmu__show(&(struct pmu__shown){ 0 }, path, strlen(path)), sizeof(name) - 1);
 	/* The figures first: a failure leaves no file made or written over. */
 	r = j.kind == 4 ? 0 : pmu__results_fill(&s, "pmu_report");
-	if (r < 0) {
-		char shown[1024], why[512];
-
-		snprintf(why, sizeof(why), "%s", pmu_errmsg());
-		pmu__text_esc(shown, sizeof(shown), name, strlen(name));
-		return pmu__err(r, "%s: %s", shown, why);
-	}
+	if (r < 0)
+		return path_err(r, name);
 	r = pmu__out_write(name, path_fill, &j);
 	if (r < 0 && j.kind != 4)
 		pmu__results_clear(&s);	/* the file did not open: the snapshot is still here */

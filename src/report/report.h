@@ -12,18 +12,18 @@
 /* report_html.c: the snapshot as one HTML page. */
 struct pmu_results;
 void pmu__report_html(FILE *f, const struct pmu_results *s);
-/* report_prom.c: the snapshot in the Prometheus text format. */
-void pmu__report_prom(FILE *f, const struct pmu_results *s);
+/* report_prom.c: the snapshot in the Prometheus text format, or OpenMetrics (om). 0 or -ENOMEM. */
+int pmu__report_prom(FILE *f, const struct pmu_results *s, bool om);
 
 /*
  * report_dist.c: the regions' distributions (histograms), where the snapshot
- * has any: the table's section, csv's columns (evcol: the events' headings)
- * and row cells (the caller asks pmu__dist_any() once), json's "dist" and
- * "tail" members of an entry.
+ * has any: the table's section, csv's row cells (the caller asks
+ * pmu__dist_any() once; the columns are view.h's), json's "dist" and "tail"
+ * members of an entry.
  */
 #define PMU_DIST_NQ 4
-extern const double pmu__dist_q[PMU_DIST_NQ];		/* 0.5, 0.9, 0.99, 0.999 */
-extern const char *const pmu__dist_qname[PMU_DIST_NQ];	/* "p50" ... "p99.9" */
+extern const double pmu__dist_q[PMU_DIST_NQ];		/* the quantiles every report gives */
+extern const char *const pmu__dist_qname[PMU_DIST_NQ];	/* and their names: the one list */
 struct pmu__rent;
 struct pmu__dist_tail {
 	uint64_t calls, from;
@@ -35,7 +35,6 @@ uint64_t pmu__dist_sum(const struct pmu__rent *d, unsigned i);
 /* The tail of entry d into t (its calls, from, per event the tail's and the others' means): false when d has no histograms. */
 bool pmu__dist_tail(const struct pmu__rent *d, struct pmu__dist_tail *t);
 void pmu__dist_table(FILE *f, const struct pmu_results *s);
-void pmu__dist_csv_head(FILE *f, const struct pmu_results *s, const char *const *evcol);
 void pmu__dist_csv_row(FILE *f, const struct pmu_results *s, const struct pmu__rent *d);
 void pmu__dist_json(FILE *f, const struct pmu_results *s, const struct pmu__rent *d);
 

@@ -11,6 +11,7 @@
 
 #include "base/escape.h"
 #include "report/report.h"
+#include "report/view.h"
 #include "regions/results.h"
 
 const double pmu__dist_q[PMU_DIST_NQ] = { 0.5, 0.9, 0.99, 0.999 };
@@ -74,20 +75,18 @@ void pmu__dist_table(FILE *f, const struct pmu_results *s)
 	}
 }
 
-void pmu__dist_csv_head(FILE *f, const struct pmu_results *s, const char *const *evcol)
+void pmu__dist_csv_head(FILE *f, unsigned nev, const char *const *evcol)
 {
 	char col[600];
 
-	if (!pmu__dist_any(s))
-		return;
-	for (unsigned i = 0; i <= s->n; i++)
+	for (unsigned i = 0; i <= nev; i++)
 		for (unsigned q = 0; q < PMU_DIST_NQ; q++) {
 			snprintf(col, sizeof(col), i ? "%s(%s)" : "ns_%s", pmu__dist_qname[q], i ? evcol[i - 1] : "");
 			fputc(',', f);
 			pmu__report_csv_field(f, col);
 		}
 	fputs(",tail_calls,tail_ns_from", f);
-	for (unsigned i = 0; i <= s->n; i++)
+	for (unsigned i = 0; i <= nev; i++)
 		for (unsigned j = 0; j < 2; j++) {
 			snprintf(col, sizeof(col), "%s(%s)", j ? "rest" : "tail", i ? evcol[i - 1] : "ns");
 			fputc(',', f);
@@ -95,27 +94,36 @@ void pmu__dist_csv_head(FILE *f, const struct pmu_results *s, const char *const 
 		}
 }
 
-void pmu__dist_csv_row(FILE *f, const struct pmu_results *s, const struct pmu__rent *d)
+void pmu__dist_csv_cells(FILE *f, const struct pmu__vrow *r, unsigned nev)
 {
-	double tail[s->n + 2], rest[s->n + 2];
-	struct pmu__dist_tail t = { .tail = tail, .rest = rest };
-	bool has = pmu__dist_tail(d, &t);
+	double tail[nev + 1], rest[nev + 1];
+	uint64_t from = 0, calls = pmu__vrow_tail(r, nev, &from, tail, rest);
 
-	for (unsigned i = 0; i <= s->n; i++)
-		for (unsigned q = 0; q < PMU_DIST_NQ; q++)
-			has ? fprintf(f, ",%.1f", pmu__dist_quantile(d, i, pmu__dist_q[q])) : fputc(',', f);
-	if (has)
-		fprintf(f, ",%" PRIu64 ",%" PRIu64, t.calls, t.from);
+	for (unsigned i = 0; i <= nev; i++)
+		for (unsigned q = 0; q < PMU_DIST_NQ; q++) {
+			double x = calls ? pmu__vrow_quantile(r, i, pmu__dist_q[q]) : NAN;
+
+			isnan(x) ? fputc(',', f) : fprintf(f, ",%.1f", x);
+		}
+	if (calls)
+		fprintf(f, ",%" PRIu64 ",%" PRIu64, calls, from);
 	else
 		fputs(",,", f);
-	for (unsigned i = 0; i <= s->n; i++) {
+	for (unsigned i = 0; i <= nev; i++) {
 		fputc(',', f);
-		if (has)
+		if (calls && !isnan(tail[i]))
 			pmu__put_exact(f, tail[i]);
 		fputc(',', f);
-		if (has && !isnan(rest[i]))
+		if (calls && !isnan(rest[i]))
 			pmu__put_exact(f, rest[i]);
 	}
+}
+
+void pmu__dist_csv_row(FILE *f, const struct pmu_results *s, const struct pmu__rent *d)
+{
+	struct pmu__vrow r = { .dist = d->dist, .min = d->min, .max = d->max };
+
+	pmu__dist_csv_cells(f, &r, s->n);
 }
 
 /* Figure i's quantiles and buckets: [index, calls] or, for ns, [index, calls, the sum of ns and of each event]. */

@@ -5,14 +5,6 @@
 
 #include "base/internal.h"
 
-/*
- * zerocode.c: zero-code mode's report taken over by a caller that writes it
- * otherwise (libpmu-mpi's one report per job): this thread's regions ended
- * ("(whole run)" on the main thread), none written at exit. PMU_REPORT's
- * name ("stderr" without one), or NULL when this process writes no
- * zero-code report.
- */
-PMU_PLUGIN const char *pmu__zero_finish(void);
 
 /*
  * interval.c: PMU_REPORT_INTERVAL's thread, writing the report file at path

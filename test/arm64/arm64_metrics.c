@@ -13,7 +13,7 @@
  *   blank, with the notes that name caps/slots, never a number.
  */
 #include "a64.h"
-#include "plugin.h"
+#include "layers.h"
 #include "metrics/metric_use.h"	/* pmu__metric_builtin() */
 #include "tool_run.h"
 

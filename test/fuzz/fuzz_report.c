@@ -12,8 +12,7 @@
 
 #include <pmu.h>
 
-#include "tool_err.h"
-#include "report_read.h"
+#include "report/report_read.h"
 
 /* The refusal names the input: the reader's message (the library's), or the schema's (the tool's). */
 static bool said(const char *msg)
@@ -101,7 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	e = pmu__rep_parse("in.json", (const char *)data, size, &r);
 	if (e < 0) {
-		if ((e != -EINVAL && e != -ENOMEM) || !said(tool_errmsg()) || r.doc || r.reg || r.ev)
+		if ((e != -EINVAL && e != -ENOMEM) || !said(pmu_errmsg()) || r.doc || r.reg || r.ev)
 			abort();
 		return 0;
 	}

@@ -11,8 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "merge.h"
-#include "plugin.h"
+#include "base/format.h"
+#include "base/outfile.h"
+#include "base/report_path.h"
+#include "report/merge.h"
 
 /* Up to this many processes the table lists them all; past it, those of a min or max. */
 #define TABLE_PROCS 16
@@ -106,7 +108,7 @@ static unsigned comp_procs(const struct merge *m)
 	return k;
 }
 
-void merge_table(FILE *f, const struct merge *m)
+void pmu__merge_table(FILE *f, const struct merge *m)
 {
 	const char *desc;
 	char e[PMU_ESC_SIZE];
@@ -159,29 +161,53 @@ void merge_table(FILE *f, const struct merge *m)
 			fputc('\n', f);
 		}
 	}
-	merge_dist_table(f, m);
+	pmu__merge_dist_table(f, m);
 }
 
-void merge_csv(FILE *f, const struct merge *m)
+/* Region r as a view's row (view.h): its totals over the processes, c and k per common event. */
+static struct pmu__vrow merge_row(const struct merge *m, const struct mregion *r, uint64_t *c, unsigned *k)
 {
+	for (unsigned e = 0; e < m->ncommon; e++) {
+		c[e] = r->ev[m->common[e]].tot;
+		k[e] = pmu__merge_dist_has(r, m->common[e]) ? 1 + m->common[e] : 0;
+	}
+	return (struct pmu__vrow){ r->name, -1, NULL, r->calls.tot, r->ns.tot, c, r->hproc ? r->hist : NULL, k,
+				   NULL, NULL };
+}
+
+/* The csv: per region its total, min, mean and max rows; the distribution's columns on the total's. */
+void pmu__merge_csv(FILE *f, const struct merge *m)
+{
+	const char *ev[m->ncommon + 1];
+	uint64_t c[m->ncommon + 1];
+	unsigned k[m->ncommon + 1];
+	bool dist = false;
+
 	fputs("region,processes,figure,process,calls,ns,ns_per_call", f);
 	for (unsigned i = 0; i < m->ncommon; i++) {
 		fputc(',', f);
-		pmu__report_csv_field(f, m->ev[m->common[i]]);
+		pmu__report_csv_field(f, ev[i] = m->ev[m->common[i]]);
 	}
+	for (unsigned i = 0; i < m->nreg; i++)
+		dist |= m->reg[i].hproc > 0;
+	if (dist)
+		pmu__dist_csv_head(f, m->ncommon, ev);
 	fputc('\n', f);
 	for (unsigned i = 0; i < m->nreg; i++) {
 		const struct mregion *r = &m->reg[i];
+		struct pmu__vrow row = merge_row(m, r, c, k), none = { 0 };
 
 		for (unsigned s = 0; s < 4; s++) {
 			pmu__report_csv_field(f, r->name);
 			fprintf(f, ",%u,%s,", r->nproc, stat_names[s]);
 			if (s == 1 || s == 3)
 				pmu__report_csv_field(f, m->proc[s == 1 ? r->ns.imin : r->ns.imax].file);
-			for (unsigned k = 0; k < FIG_EV + m->ncommon; k++) {
+			for (unsigned x = 0; x < FIG_EV + m->ncommon; x++) {
 				fputc(',', f);
-				put_value(f, 0, m, r, s, k);
+				put_value(f, 0, m, r, s, x);
 			}
+			if (dist)
+				pmu__dist_csv_cells(f, s ? &none : &row, m->ncommon);
 			fputc('\n', f);
 		}
 	}
@@ -268,7 +294,7 @@ static void json_region(FILE *f, const struct merge *m, const struct mregion *r)
 			fputs(i ? ", " : "", f);
 			pmu__json_str(f, m->mp.m[i].key);
 			fputs(": ", f);
-			if (merge_metric(m, r, i, &v))
+			if (pmu__merge_metric(m, r, i, &v))
 				pmu__put_exact(f, v);
 			else
 				fputs("null", f);
@@ -281,11 +307,11 @@ static void json_region(FILE *f, const struct merge *m, const struct mregion *r)
 		fputs(", \"max\": ", f);
 		json_events(f, m, r->max);
 	}
-	merge_dist_json(f, m, r);
+	pmu__merge_dist_json(f, m, r);
 	fputc('}', f);
 }
 
-void merge_json(FILE *f, const struct merge *m)
+void pmu__merge_json(FILE *f, const struct merge *m)
 {
 	fprintf(f, "{\n  \"library\": \"libpmu %s\",\n  \"merged\": %d,\n  \"files\": [", pmu_version(), MERGE_FORMAT);
 	for (unsigned i = 0; i < m->nin; i++) {
@@ -332,20 +358,96 @@ void merge_json(FILE *f, const struct merge *m)
 	fputs(m->nreg ? "\n  ]\n}\n" : "]\n}\n", f);
 }
 
-void merge_write(FILE *f, const struct merge *m, const char *format)
+/* The merged report as a view (view.h): a row per region, its totals over the processes. 0 or -ENOMEM. */
+static int merge_prom(FILE *f, const struct merge *m, bool om)
 {
-	locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0), old = c ? uselocale(c) : (locale_t)0;
+	const char *ev[m->ncommon + 1];
+	char lib[32];
+	struct pmu__view v = { lib, NULL, -1, m->nproc, m->ncommon, ev, false, 0, 0, m->nreg, NULL };
+	struct pmu__vrow *row = calloc(m->nreg + 1, sizeof(*row));
+	uint64_t *cnt = calloc((size_t)m->nreg * m->ncommon + 1, sizeof(*cnt));
+	unsigned *dk = calloc((size_t)m->nreg * m->ncommon + 1, sizeof(*dk));
 
-	if (!strcmp(format, "json"))
-		merge_json(f, m);
-	else if (!strcmp(format, "csv"))
-		merge_csv(f, m);
-	else if (!strcmp(format, "html"))
-		merge_html(f, m);
-	else
-		merge_table(f, m);
-	if (c) {
-		uselocale(old);
-		freelocale(c);
+	if (!row || !cnt || !dk) {
+		free(row), free(cnt), free(dk);
+		return pmu__merge_nomem();
 	}
+	snprintf(lib, sizeof(lib), "libpmu %s", pmu_version());
+	emu_procs(m, &v.emulated);
+	for (unsigned e = 0; e < m->ncommon; e++)
+		ev[e] = m->ev[m->common[e]];
+	for (unsigned i = 0; i < m->nreg; i++)
+		row[i] = merge_row(m, &m->reg[i], cnt + (size_t)i * m->ncommon, dk + (size_t)i * m->ncommon);
+	v.row = row;
+	pmu__prom_write(f, &v, om);
+	free(row), free(cnt), free(dk);
+	return 0;
+}
+
+/* The formats a merged report is written in, by their names. */
+static const char *const formats[] = { "table", "csv", "json", "html", "prometheus", "openmetrics" };
+
+int pmu__merge_format(const char *format)
+{
+	for (unsigned i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (!strcmp(format, formats[i]))
+			return (int)i;
+	return pmu__err(-EINVAL, "%s: unknown report format (table, csv, json, html, prometheus or openmetrics)",
+			pmu__show(&(struct pmu__shown){ 0 }, format, strlen(format)));
+}
+
+int pmu__merge_write(FILE *f, const struct merge *m, const char *format)
+{
+	int k = pmu__merge_format(format), r = 0;
+	locale_t c, old;
+
+	if (k < 0)
+		return k;
+	if (!(c = newlocale(LC_ALL_MASK, "C", (locale_t)0)))
+		return pmu__merge_nomem();
+	old = uselocale(c);
+	if (k == 0)
+		pmu__merge_table(f, m);
+	else if (k == 1)
+		pmu__merge_csv(f, m);
+	else if (k == 2)
+		pmu__merge_json(f, m);
+	else if (k == 3)
+		pmu__merge_html(f, m);
+	else
+		r = merge_prom(f, m, k == 5);
+	uselocale(old);
+	freelocale(c);
+	return r;
+}
+
+static int write_fill(FILE *f, void *arg)
+{
+	void **a = arg;
+
+	return pmu__merge_write(f, a[0], a[1]);
+}
+
+int pmu__merge_write_path(const struct merge *m, const char *path, const char *format)
+{
+	const void *a[2] = { m, NULL };
+	int r;
+
+	if (!strcmp(path, "stdout") || !strcmp(path, "stderr") || !strcmp(path, "-")) {
+		FILE *f = strcmp(path, "stdout") ? stderr : stdout;
+
+		r = pmu__merge_write(f, m, format ? format : "table");
+		return r < 0 ? r : fflush(f) != 0 || ferror(f) ? pmu__err(-EIO, "%s: writing failed", path) : 0;
+	}
+	if (!format && !(format = pmu__report_format(path))) {
+		char shown[1024], why[512];
+
+		snprintf(why, sizeof(why), "%s", pmu_errmsg());
+		pmu__text_esc(shown, sizeof(shown), path, strlen(path));
+		return pmu__err(-EINVAL, "%s: %s", shown, why);
+	}
+	if ((r = pmu__merge_format(format)) < 0)
+		return r;
+	a[1] = format;
+	return pmu__out_write(path, write_fill, (void *)a);
 }

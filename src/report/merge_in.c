@@ -2,7 +2,7 @@
 /*
  * pmu report merge's inputs, each added to the merge (merge.c) as it is
  * read: a process's report, checked by report_read.c, or a merged report,
- * whose schema (merge_json() writes it) is checked here on the tree json.c
+ * whose schema (pmu__merge_json() writes it) is checked here on the tree json.c
  * reads, its processes, events and regions added as they are checked.
  */
 #include <errno.h>
@@ -10,17 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tool_err.h"
-#include "merge.h"
-#include "plugin.h"
-#include "report_read.h"
+#include "report/merge.h"
+#include "report/report_read.h"
 
 /* A process index of the file's own list: into *g, the merge's. */
-static int need_proc(const struct rep_ctx *c, const struct pmu__json *o, const char *key, const unsigned *map,
+static int need_proc(const struct pmu__rep_ctx *c, const struct pmu__json *o, const char *key, const unsigned *map,
 		     unsigned n, unsigned *g)
 {
 	uint64_t i;
-	int e = rep_need_u64(c, o, key, &i);
+	int e = pmu__rep_need_u64(c, o, key, &i);
 
 	if (e < 0)
 		return e;
@@ -32,28 +30,28 @@ static int need_proc(const struct rep_ctx *c, const struct pmu__json *o, const c
 }
 
 /* The 128-bit integer written as the decimal string o.key into x: 0, or -EINVAL said. */
-static int u128_of(const struct rep_ctx *c, const struct pmu__json *o, const char *key, unsigned __int128 *x)
+static int u128_of(const struct pmu__rep_ctx *c, const struct pmu__json *o, const char *key, unsigned __int128 *x)
 {
 	const struct pmu__json *v;
 	int e;
 
-	if ((e = rep_need(c, o, key, PMU_JSON_STRING, &v)) < 0)
+	if ((e = pmu__rep_need(c, o, key, PMU_JSON_STRING, &v)) < 0)
 		return e;
-	if ((e = rep_u128(v, x)) < 0)
+	if ((e = pmu__rep_u128(v, x)) < 0)
 		return BAD(c, v, "\"%s\" is %s", key, e == -ERANGE ? "out of range" : "not a string of decimal digits");
 	return 0;
 }
 
 /* A figure's spread over n processes: min <= max, and a total they bound. */
-static int spread(const struct rep_ctx *c, const struct pmu__json *o, const char *key, uint64_t tot,
+static int spread(const struct pmu__rep_ctx *c, const struct pmu__json *o, const char *key, uint64_t tot,
 		  unsigned n, const unsigned *map, unsigned np, struct spread *s)
 {
 	const struct pmu__json *v;
 	int e;
 
-	if ((e = rep_need(c, o, key, PMU_JSON_OBJECT, &v)) < 0)
+	if ((e = pmu__rep_need(c, o, key, PMU_JSON_OBJECT, &v)) < 0)
 		return e;
-	if ((e = rep_need_u64(c, v, "min", &s->min)) < 0 || (e = rep_need_u64(c, v, "max", &s->max)) < 0 ||
+	if ((e = pmu__rep_need_u64(c, v, "min", &s->min)) < 0 || (e = pmu__rep_need_u64(c, v, "max", &s->max)) < 0 ||
 	    (e = need_proc(c, v, "min_process", map, np, &s->imin)) < 0 ||
 	    (e = need_proc(c, v, "max_process", map, np, &s->imax)) < 0)
 		return e;
@@ -68,52 +66,52 @@ static int spread(const struct rep_ctx *c, const struct pmu__json *o, const char
 	return s->nosq ? 0 : u128_of(c, v, "sum_sq", &s->sq);
 }
 
-static int npc(const struct rep_ctx *c, const struct pmu__json *o, const unsigned *map, unsigned np,
+static int npc(const struct pmu__rep_ctx *c, const struct pmu__json *o, const unsigned *map, unsigned np,
 	       struct npc *q)
 {
 	const struct pmu__json *v;
 	int e;
 
-	if ((e = rep_need(c, o, "ns_per_call", PMU_JSON_OBJECT, &v)) < 0 ||
+	if ((e = pmu__rep_need(c, o, "ns_per_call", PMU_JSON_OBJECT, &v)) < 0 ||
 	    (e = need_proc(c, v, "min_process", map, np, &q->imin)) < 0 ||
 	    (e = need_proc(c, v, "max_process", map, np, &q->imax)) < 0 || (e = u128_of(c, v, "sum_1024", &q->sum)) < 0)
 		return e;
-	if (rep_opt_num(c, v, "min", NULL, &q->min) != 1 || rep_opt_num(c, v, "max", NULL, &q->max) != 1 ||
+	if (pmu__rep_opt_num(c, v, "min", NULL, &q->min) != 1 || pmu__rep_opt_num(c, v, "max", NULL, &q->max) != 1 ||
 	    q->min > q->max)
 		return BAD(c, v, "\"ns_per_call\": \"min\" and \"max\" are not two non-negative numbers, min first");
 	return 0;
 }
 
 /* Region o of the file into the merge; ev maps the file's events to the merge's. */
-static int region(struct merge *m, struct rep_ctx *c, const struct pmu__json *o, const char *const *names,
+static int region(struct merge *m, struct pmu__rep_ctx *c, const struct pmu__json *o, const char *const *names,
 		  const int *ev, unsigned nev, const unsigned *map, unsigned np, unsigned in)
 {
 	const struct pmu__json *counts, *pp, *pc;
 	struct spread calls, ns, sev[nev ? nev : 1];
 	double min[nev ? nev : 1], max[nev ? nev : 1], ns_min = 0, ns_max = 0;
 	const char *name;
-	struct rep_dist *d;
+	struct pmu__rep_dist *d;
 	struct mregion *r;
 	struct npc q;
 	uint64_t n, tot;
 	int e, have = 0;
 
-	rep_ctx_set(c, NULL, NULL);
+	pmu__rep_ctx_set(c, NULL, NULL);
 	if (o->type != PMU_JSON_OBJECT)
-		return BAD(c, o, "a region is %s, not an object", rep_type_names[o->type]);
-	if ((e = rep_need_name(c, o, "name", &name)) < 0)
+		return BAD(c, o, "a region is %s, not an object", pmu__rep_type_names[o->type]);
+	if ((e = pmu__rep_need_name(c, o, "name", &name)) < 0)
 		return e;
-	rep_ctx_set(c, name, NULL);
-	if ((e = rep_need_u64(c, o, "processes", &n)) < 0)
+	pmu__rep_ctx_set(c, name, NULL);
+	if ((e = pmu__rep_need_u64(c, o, "processes", &n)) < 0)
 		return e;
 	if (!n || n > np)
 		return BAD(c, pmu__json_get(o, "processes"), "\"processes\" is %llu (1 to %u)", (unsigned long long)n, np);
-	if ((e = rep_need(c, o, "per_process", PMU_JSON_OBJECT, &pp)) < 0 ||
-	    (e = rep_need_u64(c, o, "calls", &tot)) < 0 ||
+	if ((e = pmu__rep_need(c, o, "per_process", PMU_JSON_OBJECT, &pp)) < 0 ||
+	    (e = pmu__rep_need_u64(c, o, "calls", &tot)) < 0 ||
 	    (e = spread(c, pp, "calls", tot, (unsigned)n, map, np, &calls)) < 0 ||
-	    (e = rep_need_u64(c, o, "ns", &tot)) < 0 || (e = spread(c, pp, "ns", tot, (unsigned)n, map, np, &ns)) < 0 ||
-	    (e = npc(c, pp, map, np, &q)) < 0 || (e = rep_need(c, o, "counts", PMU_JSON_OBJECT, &counts)) < 0 ||
-	    (e = rep_need(c, pp, "counts", PMU_JSON_OBJECT, &pc)) < 0)
+	    (e = pmu__rep_need_u64(c, o, "ns", &tot)) < 0 || (e = spread(c, pp, "ns", tot, (unsigned)n, map, np, &ns)) < 0 ||
+	    (e = npc(c, pp, map, np, &q)) < 0 || (e = pmu__rep_need(c, o, "counts", PMU_JSON_OBJECT, &counts)) < 0 ||
+	    (e = pmu__rep_need(c, pp, "counts", PMU_JSON_OBJECT, &pc)) < 0)
 		return e;
 	for (unsigned i = 0; i < nev; i++) {
 		const struct pmu__json *v = pmu__json_get(counts, names[i]);
@@ -122,33 +120,33 @@ static int region(struct merge *m, struct rep_ctx *c, const struct pmu__json *o,
 			return BAD(c, counts, "\"counts\": \"%.64s\" is not a non-negative integer", names[i]);
 		if ((e = spread(c, pc, names[i], tot, (unsigned)n, map, np, &sev[i])) < 0)
 			return e;
-		have += rep_opt_num(c, o, "min", names[i], &min[i]) == 1;
-		have += rep_opt_num(c, o, "max", names[i], &max[i]) == 1;
+		have += pmu__rep_opt_num(c, o, "min", names[i], &min[i]) == 1;
+		have += pmu__rep_opt_num(c, o, "max", names[i], &max[i]) == 1;
 	}
-	have += rep_opt_num(c, o, "ns_min", NULL, &ns_min) == 1;
-	have += rep_opt_num(c, o, "ns_max", NULL, &ns_max) == 1;
-	r = merge_region(m, name);
+	have += pmu__rep_opt_num(c, o, "ns_min", NULL, &ns_min) == 1;
+	have += pmu__rep_opt_num(c, o, "ns_max", NULL, &ns_max) == 1;
+	r = pmu__merge_region(m, name);
 	if (!r)
 		return -ENOMEM;
 	if (r->seen == in + 1)
 		return BAD(c, o, "a second region of this name");
 	r->seen = in + 1;
-	range_merge(r, r->nproc, have == 2 + 2 * (int)nev, ns_min, ns_max, min, max, ev, nev);
-	if (spread_merge(&r->calls, &calls) < 0 || spread_merge(&r->ns, &ns) < 0 || npc_merge(&r->npc, r->nproc, &q) < 0)
+	pmu__range_merge(r, r->nproc, have == 2 + 2 * (int)nev, ns_min, ns_max, min, max, ev, nev);
+	if (pmu__spread_merge(&r->calls, &calls) < 0 || pmu__spread_merge(&r->ns, &ns) < 0 || pmu__npc_merge(&r->npc, r->nproc, &q) < 0)
 		return BAD(c, o, "the sums overflow");
 	for (unsigned i = 0; i < nev; i++)
-		if (spread_merge(&r->ev[ev[i]], &sev[i]) < 0)
+		if (pmu__spread_merge(&r->ev[ev[i]], &sev[i]) < 0)
 			return BAD(c, o, "the sum of %.64s overflows", names[i]);
-	if ((e = rep_dist(c, o, &d)) < 0 || (d && (e = merge_dist(m, r, d, in)) < 0)) {
-		rep_dist_free(d);
+	if ((e = pmu__rep_dist(c, o, &d)) < 0 || (d && (e = pmu__merge_dist(m, r, d, in)) < 0)) {
+		pmu__rep_dist_free(d);
 		return e;
 	}
-	rep_dist_free(d);
+	pmu__rep_dist_free(d);
 	r->nproc += (unsigned)n;
 	return 0;
 }
 
-static int process(struct merge *m, const struct rep_ctx *c, unsigned in, const struct pmu__json *o)
+static int process(struct merge *m, const struct pmu__rep_ctx *c, unsigned in, const struct pmu__json *o)
 {
 	const struct pmu__json *v;
 	struct proc p = { 0 };
@@ -157,50 +155,50 @@ static int process(struct merge *m, const struct rep_ctx *c, unsigned in, const 
 	int e;
 
 	if (o->type != PMU_JSON_OBJECT)
-		return BAD(c, o, "a process is %s, not an object", rep_type_names[o->type]);
-	if ((e = rep_need_name(c, o, "file", (const char **)&p.file)) < 0 ||
-	    (e = rep_library(c, o, (const char **)&p.library, &ver[0], &ver[1], &ver[2])) < 0 ||
-	    (e = rep_need_u64(c, o, "pid", &x)) < 0)
+		return BAD(c, o, "a process is %s, not an object", pmu__rep_type_names[o->type]);
+	if ((e = pmu__rep_need_name(c, o, "file", (const char **)&p.file)) < 0 ||
+	    (e = pmu__rep_library(c, o, (const char **)&p.library, &ver[0], &ver[1], &ver[2])) < 0 ||
+	    (e = pmu__rep_need_u64(c, o, "pid", &x)) < 0)
 		return e;
 	if (!x || x > 0x7fffffff)
 		return BAD(c, pmu__json_get(o, "pid"), "\"pid\" is not a process ID");
 	p.pid = (long)x;
-	if ((e = rep_need(c, o, "hostname", PMU_JSON_STRING, &v)) < 0)
+	if ((e = pmu__rep_need(c, o, "hostname", PMU_JSON_STRING, &v)) < 0)
 		return e;
 	p.hostname = (char *)v->s;
-	if ((e = rep_need(c, o, "command", PMU_JSON_STRING, &v)) < 0)
+	if ((e = pmu__rep_need(c, o, "command", PMU_JSON_STRING, &v)) < 0)
 		return e;
 	p.command = (char *)v->s;
-	if ((e = rep_need(c, o, "start", PMU_JSON_STRING, &v)) < 0)
+	if ((e = pmu__rep_need(c, o, "start", PMU_JSON_STRING, &v)) < 0)
 		return e;
 	p.start = (char *)v->s;
-	if ((e = rep_need_u64(c, o, "start_ns", &p.start_ns)) < 0)
+	if ((e = pmu__rep_need_u64(c, o, "start_ns", &p.start_ns)) < 0)
 		return e;
 	v = pmu__json_get(o, "compensated");
 	p.comp = v && v->type == PMU_JSON_BOOL ? v->b : -1;
 	v = pmu__json_get(o, "emulated");
 	p.emulated = v && v->type == PMU_JSON_STRING ? (char *)v->s : NULL;
-	return merge_proc(m, in, &p);
+	return pmu__merge_proc(m, in, &p);
 }
 
 static int merged_read(struct merge *m, const char *path, const struct pmu__json *doc, unsigned in)
 {
-	struct rep_ctx c = { path, "" };
+	struct pmu__rep_ctx c = { path, "" };
 	const struct pmu__json *v, *procs, *evs, *regs;
 	unsigned ver[3], *map = NULL;
 	const char *lib, **names = NULL;
 	int e, *ev = NULL;
 	uint64_t fmt;
 
-	if ((e = rep_library(&c, doc, &lib, &ver[0], &ver[1], &ver[2])) < 0 ||
-	    (e = rep_need_u64(&c, doc, "merged", &fmt)) < 0)
+	if ((e = pmu__rep_library(&c, doc, &lib, &ver[0], &ver[1], &ver[2])) < 0 ||
+	    (e = pmu__rep_need_u64(&c, doc, "merged", &fmt)) < 0)
 		return e;
 	if (fmt != MERGE_FORMAT)
 		return BAD(&c, pmu__json_get(doc, "merged"), "a merged report of format %llu; this pmu reads format %d",
 			   (unsigned long long)fmt, MERGE_FORMAT);
-	if ((e = rep_need(&c, doc, "processes", PMU_JSON_ARRAY, &procs)) < 0 ||
-	    (e = rep_need(&c, doc, "events", PMU_JSON_ARRAY, &evs)) < 0 ||
-	    (e = rep_need(&c, doc, "regions", PMU_JSON_ARRAY, &regs)) < 0)
+	if ((e = pmu__rep_need(&c, doc, "processes", PMU_JSON_ARRAY, &procs)) < 0 ||
+	    (e = pmu__rep_need(&c, doc, "events", PMU_JSON_ARRAY, &evs)) < 0 ||
+	    (e = pmu__rep_need(&c, doc, "regions", PMU_JSON_ARRAY, &regs)) < 0)
 		return e;
 	if (!procs->n || procs->n > 1u << 30)
 		return BAD(&c, procs, "\"processes\" is empty");
@@ -210,7 +208,7 @@ static int merged_read(struct merge *m, const char *path, const struct pmu__json
 	names = calloc(evs->n, sizeof(*names));
 	ev = calloc(evs->n, sizeof(*ev));
 	if (!map || !names || !ev) {
-		e = merge_nomem();
+		e = pmu__merge_nomem();
 		goto out;
 	}
 	for (size_t i = 0; i < procs->n; i++) {
@@ -230,7 +228,7 @@ static int merged_read(struct merge *m, const char *path, const struct pmu__json
 				goto out;
 			}
 		names[i] = v->s;
-		if ((ev[i] = merge_event(m, v->s, in)) < 0) {
+		if ((ev[i] = pmu__merge_event(m, v->s, in)) < 0) {
 			e = ev[i];
 			goto out;
 		}
@@ -253,7 +251,7 @@ static const char *fig_name(const struct merge *m, int k)
 
 static int overflow(const struct merge *m, const char *path, const char *region, int k)
 {
-	return tool_err(-ERANGE, "%s: region \"%s\": the sum of %s overflows", path,
+	return pmu__err(-ERANGE, "%s: region \"%s\": the sum of %s overflows", path,
 			pmu__report_esc((char[PMU_ESC_SIZE]){ 0 }, region),
 			pmu__report_esc((char[PMU_ESC_SIZE]){ 0 }, fig_name(m, k)));
 }
@@ -280,16 +278,16 @@ static int add_plain(struct merge *m, const struct pmu__rep *r, unsigned in)
 {
 	struct proc p = { (char *)r->path, (char *)r->library, (char *)r->hostname, (char *)r->command,
 			  (char *)r->start, (char *)r->emulated, r->pid, r->start_ns, 0, r->comp };
-	int pi = merge_proc(m, in, &p), map[r->nev];
+	int pi = pmu__merge_proc(m, in, &p), map[r->nev];
 
 	if (pi < 0)
 		return pi;
 	for (unsigned i = 0; i < r->nev; i++)
-		if ((map[i] = merge_event(m, r->ev[i], in)) < 0)
+		if ((map[i] = pmu__merge_event(m, r->ev[i], in)) < 0)
 			return map[i];
 	for (unsigned g = 0; g < r->nreg; g++) {
 		const struct pmu__rep_region *x = &r->reg[g];
-		struct mregion *mr = merge_region(m, x->name);
+		struct mregion *mr = pmu__merge_region(m, x->name);
 		unsigned ip = (unsigned)pi;
 		struct npc q = { x->calls ? (double)x->ns / (double)x->calls : 0, 0, ip, ip,
 				 x->calls ? ((unsigned __int128)x->ns << NPC_SHIFT) / x->calls : 0 };
@@ -298,22 +296,22 @@ static int add_plain(struct merge *m, const struct pmu__rep *r, unsigned in)
 			return -ENOMEM;
 		mr->seen = in + 1;
 		q.max = q.min;
-		range_merge(mr, mr->nproc, x->range, x->ns_min, x->ns_max, x->min, x->max, map, r->nev);
-		if (spread_merge(&mr->calls, &(struct spread){ x->calls, x->calls, x->calls, ip, ip, 1, (unsigned __int128)x->calls * x->calls, false }) < 0)
+		pmu__range_merge(mr, mr->nproc, x->range, x->ns_min, x->ns_max, x->min, x->max, map, r->nev);
+		if (pmu__spread_merge(&mr->calls, &(struct spread){ x->calls, x->calls, x->calls, ip, ip, 1, (unsigned __int128)x->calls * x->calls, false }) < 0)
 			return overflow(m, r->path, x->name, -2);
-		if (spread_merge(&mr->ns, &(struct spread){ x->ns, x->ns, x->ns, ip, ip, 1, (unsigned __int128)x->ns * x->ns, false }) < 0)
+		if (pmu__spread_merge(&mr->ns, &(struct spread){ x->ns, x->ns, x->ns, ip, ip, 1, (unsigned __int128)x->ns * x->ns, false }) < 0)
 			return overflow(m, r->path, x->name, -1);
-		if (npc_merge(&mr->npc, mr->nproc, &q) < 0)
+		if (pmu__npc_merge(&mr->npc, mr->nproc, &q) < 0)
 			return overflow(m, r->path, x->name, -1);
 		if (m->keep_procs && keep_ns(mr, ip, (double)x->ns) < 0)
-			return merge_nomem();
+			return pmu__merge_nomem();
 		for (unsigned i = 0; i < r->nev; i++) {
 			uint64_t v = x->counts[i];
 
-			if (spread_merge(&mr->ev[map[i]], &(struct spread){ v, v, v, ip, ip, 1, (unsigned __int128)v * v, false }) < 0)
+			if (pmu__spread_merge(&mr->ev[map[i]], &(struct spread){ v, v, v, ip, ip, 1, (unsigned __int128)v * v, false }) < 0)
 				return overflow(m, r->path, x->name, map[i]);
 		}
-		if (x->dist && merge_dist(m, mr, x->dist, in) < 0)
+		if (x->dist && pmu__merge_dist(m, mr, x->dist, in) < 0)
 			return -ENOMEM;
 		mr->nproc++;
 	}
@@ -339,7 +337,7 @@ static int merge_metric_keys(struct merge *m, const struct pmu__json *doc)
 				continue;
 			if (pmu__grow(&m->mkeys, m->nmkeys, sizeof(*m->mkeys)) < 0 ||
 			    !(m->mkeys[m->nmkeys] = strdup(key)))
-				return merge_nomem();
+				return pmu__merge_nomem();
 			m->nmkeys++;
 		}
 	}
@@ -369,28 +367,28 @@ static int add_doc(struct merge *m, const char *name, struct pmu__json *doc, uns
 	return r;
 }
 
-int merge_add(struct merge *m, const char *path)
+int pmu__merge_add(struct merge *m, const char *path)
 {
 	struct pmu__json *doc;
-	int r = merge_input(m, path);
+	int r = pmu__merge_input(m, path);
 
 	if (r < 0)
 		return r;
 	unsigned in = (unsigned)r;
 
-	r = tool_err_lib(pmu__json_load(path, &doc));
+	r = pmu__json_load(path, &doc);
 	return r < 0 ? r : add_doc(m, path, doc, in);
 }
 
-int merge_add_buf(struct merge *m, const char *name, const char *buf, size_t len)
+int pmu__merge_add_buf(struct merge *m, const char *name, const char *buf, size_t len)
 {
 	struct pmu__json *doc;
-	int r = merge_input(m, name);
+	int r = pmu__merge_input(m, name);
 
 	if (r < 0)
 		return r;
 	unsigned in = (unsigned)r;
 
-	r = tool_err_lib(pmu__json_parse(name, buf, len, &doc));
+	r = pmu__json_parse(name, buf, len, &doc);
 	return r < 0 ? r : add_doc(m, name, doc, in);
 }

@@ -11,11 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "merge.h"
-#include "tool_err.h"
+#include "report/merge.h"
 
-static const double qs[] = { 0.5, 0.9, 0.99, 0.999 };
-static const char *const qnames[] = { "p50", "p90", "p99", "p99.9" };
 
 /* r's histograms for the union's nev events (new ones empty). 0 or -ENOMEM. */
 static int dist_room(struct mregion *r, unsigned nev)
@@ -35,19 +32,19 @@ static int dist_room(struct mregion *r, unsigned nev)
 	if (h && first)
 		h[0] = (struct pmu__shist){ .nts = 1 };	/* ns's sums; the events' are added by the widening */
 	if (!h || !c || pmu__shist_widen(&h[0], 1 + nev) < 0)
-		return merge_nomem();
+		return pmu__merge_nomem();
 	memset(h + 1 + r->hne, 0, (nev - r->hne) * sizeof(*h));
 	memset(c + r->hne, 0, (nev - r->hne) * sizeof(*c));
 	r->hne = nev;
 	return 0;
 }
 
-int merge_dist(struct merge *m, struct mregion *r, const struct rep_dist *d, unsigned in)
+int pmu__merge_dist(struct merge *m, struct mregion *r, const struct pmu__rep_dist *d, unsigned in)
 {
 	int map[1 + m->nev + d->n], u[d->n + 1];
 
 	for (unsigned i = 0; i < d->n; i++)
-		if ((u[i] = merge_event(m, d->ev[i], in)) < 0)
+		if ((u[i] = pmu__merge_event(m, d->ev[i], in)) < 0)
 			return u[i];
 	if (dist_room(r, m->nev) < 0)
 		return -ENOMEM;
@@ -57,18 +54,17 @@ int merge_dist(struct merge *m, struct mregion *r, const struct rep_dist *d, uns
 	for (unsigned i = 0; i < d->n; i++)
 		map[1 + u[i]] = 1 + (int)i;
 	if (pmu__shist_add(&r->hist[0], &d->h[0], map) < 0)
-		return merge_nomem();
+		return pmu__merge_nomem();
 	for (unsigned i = 0; i < d->n; i++) {
 		if (pmu__shist_add(&r->hist[1 + u[i]], &d->h[1 + i], NULL) < 0)
-			return merge_nomem();
+			return pmu__merge_nomem();
 		r->hcnt[u[i]] += d->nproc;
 	}
 	r->hproc += d->nproc;
 	return 0;
 }
 
-/* Whether union event e's histogram and sums cover every process with histograms in r. */
-static bool dist_has(const struct mregion *r, unsigned e)
+bool pmu__merge_dist_has(const struct mregion *r, unsigned e)
 {
 	return e < r->hne && r->hcnt[e] == r->hproc;
 }
@@ -85,8 +81,8 @@ static void json_hist(FILE *f, const struct mregion *r, unsigned k, const unsign
 {
 	const struct pmu__shist *h = &r->hist[k];
 
-	for (unsigned q = 0; q < 4; q++)
-		fprintf(f, "\"%s\": %.1f, ", qnames[q], pmu__shist_quantile(h, qs[q]));
+	for (unsigned q = 0; q < PMU_DIST_NQ; q++)
+		fprintf(f, "\"%s\": %.1f, ", pmu__dist_qname[q], pmu__shist_quantile(h, pmu__dist_q[q]));
 	fputs("\"buckets\": [", f);
 	for (unsigned b = 0; b < h->len; b++) {
 		fprintf(f, "%s[%" PRIu32 ", %" PRIu64, b ? ", " : "", h->idx[b], h->cnt[b]);
@@ -97,7 +93,7 @@ static void json_hist(FILE *f, const struct mregion *r, unsigned k, const unsign
 	fputc(']', f);
 }
 
-void merge_dist_json(FILE *f, const struct merge *m, const struct mregion *r)
+void pmu__merge_dist_json(FILE *f, const struct merge *m, const struct mregion *r)
 {
 	double tail[1 + m->nev], rest[1 + m->nev];
 	unsigned ev[m->ncommon + 1], nev = 0;
@@ -106,7 +102,7 @@ void merge_dist_json(FILE *f, const struct merge *m, const struct mregion *r)
 	if (!merged_tail(r, &from, tail, rest, &calls))
 		return;
 	for (unsigned k = 0; k < m->ncommon; k++)
-		if (dist_has(r, m->common[k]))
+		if (pmu__merge_dist_has(r, m->common[k]))
 			ev[nev++] = m->common[k];
 	fprintf(f, ", \"dist\": {\"scheme\": \"" PMU_HIST_SCHEME "\", \"processes\": %u, \"events\": [", r->hproc);
 	for (unsigned e = 0; e < nev; e++) {
@@ -138,7 +134,7 @@ void merge_dist_json(FILE *f, const struct merge *m, const struct mregion *r)
 	fputc('}', f);
 }
 
-void merge_dist_table(FILE *f, const struct merge *m)
+void pmu__merge_dist_table(FILE *f, const struct merge *m)
 {
 	double tail[1 + m->nev], rest[1 + m->nev];
 	char e[PMU_ESC_SIZE], e2[PMU_ESC_SIZE];
@@ -150,26 +146,29 @@ void merge_dist_table(FILE *f, const struct merge *m)
 
 		if (!merged_tail(r, &from, tail, rest, &calls))
 			continue;
-		if (!any)
+		if (!any) {
 			fprintf(f, "\ndistributions per call over the processes with histograms (each value within "
-				"0.8%%):\n%-24s %-16s %14s %14s %14s %14s\n", "region", "figure", "p50", "p90", "p99",
-				"p99.9");
+				"0.8%%):\n%-24s %-16s", "region", "figure");
+			for (unsigned q = 0; q < PMU_DIST_NQ; q++)
+				fprintf(f, " %14s", pmu__dist_qname[q]);
+			fputc('\n', f);
+		}
 		any = true;
 		for (unsigned k = 0; k <= m->ncommon; k++) {
 			unsigned u = k ? m->common[k - 1] : 0;
 
-			if (k && !dist_has(r, u))
+			if (k && !pmu__merge_dist_has(r, u))
 				continue;
 			fprintf(f, "%-24s %-16s", pmu__report_esc(e, r->name), k ? pmu__report_esc(e2, m->ev[u]) : "ns");
-			for (unsigned q = 0; q < 4; q++)
-				fprintf(f, " %14.1f", pmu__shist_quantile(&r->hist[k ? 1 + u : 0], qs[q]));
+			for (unsigned q = 0; q < PMU_DIST_NQ; q++)
+				fprintf(f, " %14.1f", pmu__shist_quantile(&r->hist[k ? 1 + u : 0], pmu__dist_q[q]));
 			fputc('\n', f);
 		}
 		fprintf(f, "slowest 1%% of %s (%u process%s): %" PRIu64 " calls from %" PRIu64 " ns; per call, theirs "
 			"against the others':", e, r->hproc, r->hproc == 1 ? "" : "es", calls, from);
 		pmu__hist_tail_text(f, "ns", tail[0], rest[0], true);
 		for (unsigned k = 0; k < m->ncommon; k++)
-			if (dist_has(r, m->common[k]))
+			if (pmu__merge_dist_has(r, m->common[k]))
 				pmu__hist_tail_text(f, m->ev[m->common[k]], tail[1 + m->common[k]], rest[1 + m->common[k]],
 						   false);
 		fputs(" (of the events every process with histograms counted)\n", f);

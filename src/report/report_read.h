@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A json report of pmu_report()'s read back and checked against its schema (report_read.c), for pmu report merge. */
-#ifndef PMU_TOOL_REPORT_READ_H
-#define PMU_TOOL_REPORT_READ_H
+#ifndef PMU_REPORT_READ_H
+#define PMU_REPORT_READ_H
 
 #include "base/hist.h"
 #include "base/json.h"
@@ -15,7 +15,7 @@ struct pmu__rep_region {
 	bool range;		/* per call ns_min, ns_max and min, max of each event, all given */
 	double ns_min, ns_max;
 	double *min, *max;	/* per event, when range */
-	struct rep_dist *dist;	/* or NULL: none kept */
+	struct pmu__rep_dist *dist;	/* or NULL: none kept */
 };
 
 /*
@@ -23,7 +23,7 @@ struct pmu__rep_region {
  * events whose sums it keeps, and histograms of ns (with the sums per
  * bucket of ns and each of them) and of each of them.
  */
-struct rep_dist {
+struct pmu__rep_dist {
 	unsigned nproc;		/* processes it is of: 1, or a merged report's "processes" */
 	unsigned n;
 	const char **ev;	/* into the document */
@@ -65,36 +65,36 @@ int pmu__rep_check(const char *path, struct pmu__json *doc, struct pmu__rep *r);
 #define PMU_REP_EVENTS 1024	/* events a report may list: far more than a set opens */
 
 /* What a message names: "region \"x\": thread 12: ", or "" at the top. */
-struct rep_ctx {
+struct pmu__rep_ctx {
 	const char *path;
 	char at[160];
 };
 
-#define BAD(c, v, ...) rep_bad(c, (v)->line, (char[200]){ 0 }, __VA_ARGS__)
+#define BAD(c, v, ...) pmu__rep_bad(c, (v)->line, (char[200]){ 0 }, __VA_ARGS__)
 
-extern const char *const rep_type_names[];
+extern const char *const pmu__rep_type_names[];
 /* A message "PATH:LINE: region \"x\": what": -EINVAL (buf: 200 bytes). */
-int rep_bad(const struct rep_ctx *c, unsigned line, char *buf, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+int pmu__rep_bad(const struct pmu__rep_ctx *c, unsigned line, char *buf, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* What messages name next: region (NULL: the top), and thread tid of it (NULL: none). */
-void rep_ctx_set(struct rep_ctx *c, const char *region, const struct pmu__json *tid);
+void pmu__rep_ctx_set(struct pmu__rep_ctx *c, const char *region, const struct pmu__json *tid);
 /* obj's member key: of type t; a non-negative integer; a name (not empty, no NUL). 0 or -EINVAL. */
-int rep_need(const struct rep_ctx *c, const struct pmu__json *obj, const char *key, enum pmu__json_type t,
+int pmu__rep_need(const struct pmu__rep_ctx *c, const struct pmu__json *obj, const char *key, enum pmu__json_type t,
 	     const struct pmu__json **out);
-int rep_need_u64(const struct rep_ctx *c, const struct pmu__json *obj, const char *key, uint64_t *out);
+int pmu__rep_need_u64(const struct pmu__rep_ctx *c, const struct pmu__json *obj, const char *key, uint64_t *out);
 /* v, a string of decimal digits (an exact integer past 2^64), into *out: 0, -EINVAL not one, -ERANGE too big. */
-int rep_u128(const struct pmu__json *v, unsigned __int128 *out);
-int rep_need_name(const struct rep_ctx *c, const struct pmu__json *obj, const char *key, const char **out);
+int pmu__rep_u128(const struct pmu__json *v, unsigned __int128 *out);
+int pmu__rep_need_name(const struct pmu__rep_ctx *c, const struct pmu__json *obj, const char *key, const char **out);
 /* An optional non-negative number (of member ev of object key, when ev): 0 absent or null, 1 read, -EINVAL. */
-int rep_opt_num(const struct rep_ctx *c, const struct pmu__json *obj, const char *key, const char *ev, double *out);
+int pmu__rep_opt_num(const struct pmu__rep_ctx *c, const struct pmu__json *obj, const char *key, const char *ev, double *out);
 /*
  * Region object o's "dist" into *out (NULL when it has none): its scheme
  * this library's, buckets in order and in range, every figure's histogram
  * of as many calls. 0, or -EINVAL / -ENOMEM with a message.
  */
-int rep_dist(const struct rep_ctx *c, const struct pmu__json *o, struct rep_dist **out);
-void rep_dist_free(struct rep_dist *d);
+int pmu__rep_dist(const struct pmu__rep_ctx *c, const struct pmu__json *o, struct pmu__rep_dist **out);
+void pmu__rep_dist_free(struct pmu__rep_dist *d);
 /* "library": "libpmu M.m.p" of this major version. 0 or -EINVAL. */
-int rep_library(const struct rep_ctx *c, const struct pmu__json *obj, const char **lib, unsigned *major,
+int pmu__rep_library(const struct pmu__rep_ctx *c, const struct pmu__json *obj, const char **lib, unsigned *major,
 		unsigned *minor, unsigned *patch);
 
 #endif

@@ -10,8 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "merge.h"
-#include "plugin.h"
+#include "report/merge.h"
 
 static void proc_label(char *buf, size_t size, const struct merge *m, unsigned i)
 {
@@ -120,7 +119,7 @@ static void procs_heatmap(FILE *f, const struct merge *m)
 	free(v);
 }
 
-void merge_html(FILE *f, const struct merge *m)
+void pmu__merge_html(FILE *f, const struct merge *m)
 {
 	char title[96];
 

@@ -8,13 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tool_err.h"
-#include "merge.h"
-#include "plugin.h"
+#include "report/merge.h"
 
-int merge_nomem(void)
+int pmu__merge_nomem(void)
 {
-	return tool_err(-ENOMEM, "out of memory");
+	return pmu__err(-ENOMEM, "out of memory");
 }
 
 static size_t hash_str(size_t h, const char *s)
@@ -32,7 +30,7 @@ static int rehash(unsigned **slot, size_t *mask, unsigned n, size_t (*key)(const
 	unsigned *s = calloc(size, sizeof(*s));
 
 	if (!s)
-		return merge_nomem();
+		return pmu__merge_nomem();
 	for (unsigned i = 0; i < n; i++) {
 		size_t h = key(m, i) & (size - 1);
 
@@ -66,7 +64,7 @@ static char *dup_or_empty(const char *s)
 	return strdup(s ? s : "");
 }
 
-int merge_proc(struct merge *m, unsigned in, const struct proc *p)
+int pmu__merge_proc(struct merge *m, unsigned in, const struct proc *p)
 {
 	struct proc *q;
 	size_t h;
@@ -77,7 +75,7 @@ int merge_proc(struct merge *m, unsigned in, const struct proc *p)
 		q = &m->proc[m->pslot[h] - 1];
 		/* named as given, and where a merged input holds it, the file it came from */
 		if (q->pid == p->pid && q->start_ns == p->start_ns && !strcmp(q->hostname, p->hostname))
-			return tool_err(-EINVAL, "%s%s%s%s: the same process as %s%s%s%s (pid %ld on %s, started %s): "
+			return pmu__err(-EINVAL, "%s%s%s%s: the same process as %s%s%s%s (pid %ld on %s, started %s): "
 					"a report given twice?", m->in[in], strcmp(p->file, m->in[in]) ? " (" : "",
 					strcmp(p->file, m->in[in]) ? p->file : "", strcmp(p->file, m->in[in]) ? ")" : "",
 					m->in[q->in], strcmp(q->file, m->in[q->in]) ? " (" : "",
@@ -90,7 +88,7 @@ int merge_proc(struct merge *m, unsigned in, const struct proc *p)
 		struct proc *v = realloc(m->proc, cap * sizeof(*v));
 
 		if (!v)
-			return merge_nomem();
+			return pmu__merge_nomem();
 		m->proc = v;
 		m->pcap = cap;
 	}
@@ -105,7 +103,7 @@ int merge_proc(struct merge *m, unsigned in, const struct proc *p)
 		free(q->hostname);
 		free(q->command);
 		free(q->start);
-		return merge_nomem();
+		return pmu__merge_nomem();
 	}
 	m->pslot[h] = ++m->nproc;
 	return (int)(m->nproc - 1);
@@ -129,7 +127,7 @@ static int region_events(struct mregion *r, unsigned nev)
 	if (hi)
 		r->max = hi;
 	if (!ev || !lo || !hi)
-		return merge_nomem();
+		return pmu__merge_nomem();
 	memset(ev + r->ne, 0, (nev - r->ne) * sizeof(*ev));
 	memset(lo + r->ne, 0, (nev - r->ne) * sizeof(*lo));
 	memset(hi + r->ne, 0, (nev - r->ne) * sizeof(*hi));
@@ -137,7 +135,7 @@ static int region_events(struct mregion *r, unsigned nev)
 	return 0;
 }
 
-struct mregion *merge_region(struct merge *m, const char *name)
+struct mregion *pmu__merge_region(struct merge *m, const char *name)
 {
 	struct mregion *r;
 	size_t h;
@@ -154,7 +152,7 @@ struct mregion *merge_region(struct merge *m, const char *name)
 		struct mregion *v = realloc(m->reg, cap * sizeof(*v));
 
 		if (!v) {
-			merge_nomem();
+			pmu__merge_nomem();
 			return NULL;
 		}
 		m->reg = v;
@@ -168,7 +166,7 @@ struct mregion *merge_region(struct merge *m, const char *name)
 		free(r->min);
 		free(r->max);
 		if (!r->name)
-			merge_nomem();
+			pmu__merge_nomem();
 		return NULL;
 	}
 	m->slot[h] = ++m->nreg;
@@ -185,13 +183,13 @@ static int inputs_room(struct merge *m, unsigned in)
 		return 0;
 	v = realloc(m->in, cap * sizeof(*v));
 	if (!v)
-		return merge_nomem();
+		return pmu__merge_nomem();
 	m->in = v;
 	for (unsigned e = 0; e < m->nev; e++) {
 		unsigned char *b = realloc(m->has[e], cap / 8);
 
 		if (!b)
-			return merge_nomem();
+			return pmu__merge_nomem();
 		memset(b + m->incap / 8, 0, (cap - m->incap) / 8);
 		m->has[e] = b;
 	}
@@ -199,17 +197,17 @@ static int inputs_room(struct merge *m, unsigned in)
 	return 0;
 }
 
-int merge_input(struct merge *m, const char *path)
+int pmu__merge_input(struct merge *m, const char *path)
 {
 	if (inputs_room(m, m->nin) < 0)
 		return -ENOMEM;
 	m->in[m->nin] = strdup(path);
 	if (!m->in[m->nin])
-		return merge_nomem();
+		return pmu__merge_nomem();
 	return (int)m->nin++;
 }
 
-int merge_event(struct merge *m, const char *name, unsigned in)
+int pmu__merge_event(struct merge *m, const char *name, unsigned in)
 {
 	unsigned e = 0;
 
@@ -224,7 +222,7 @@ int merge_event(struct merge *m, const char *name, unsigned in)
 			if (v)
 				m->ev = v;
 			if (!b)
-				return merge_nomem();
+				return pmu__merge_nomem();
 			m->has = b;
 			m->evcap = cap;
 		}
@@ -233,7 +231,7 @@ int merge_event(struct merge *m, const char *name, unsigned in)
 		if (!m->ev[e] || !m->has[e]) {
 			free(m->ev[e]);
 			free(m->has[e]);
-			return merge_nomem();
+			return pmu__merge_nomem();
 		}
 		m->nev++;
 	}
@@ -253,7 +251,7 @@ int merge_event(struct merge *m, const char *name, unsigned in)
 	} \
 } while (0)
 
-int spread_merge(struct spread *s, const struct spread *x)
+int pmu__spread_merge(struct spread *s, const struct spread *x)
 {
 	if (!s->n) {
 		*s = *x;
@@ -269,7 +267,7 @@ int spread_merge(struct spread *s, const struct spread *x)
 	return 0;
 }
 
-int npc_merge(struct npc *s, unsigned n, const struct npc *x)
+int pmu__npc_merge(struct npc *s, unsigned n, const struct npc *x)
 {
 	if (!n) {
 		*s = *x;
@@ -281,7 +279,7 @@ int npc_merge(struct npc *s, unsigned n, const struct npc *x)
 	return 0;
 }
 
-void range_merge(struct mregion *r, unsigned n, bool range, double ns_min, double ns_max, const double *min,
+void pmu__range_merge(struct mregion *r, unsigned n, bool range, double ns_min, double ns_max, const double *min,
 		 const double *max, const int *ev, unsigned nev)
 {
 	r->range = r->range && range;
@@ -311,18 +309,18 @@ static int merge_plan(struct merge *m)
 	for (unsigned i = 0; i < m->nmkeys; i++)
 		len += strlen(m->mkeys[i]) + 1;
 	if (!(named = malloc(len)))
-		return merge_nomem();
+		return pmu__merge_nomem();
 	named[0] = '\0';
 	for (unsigned i = 0; i < m->nmkeys; i++)
 		strcat(strcat(named, i ? "," : ""), m->mkeys[i]);
 	r = pmu__mplan_make(&m->mp, ev, m->ncommon, named);
 	free(named);
 	if (r == -ENOMEM)
-		return merge_nomem();
-	return r < 0 ? tool_err(r, "%s", pmu_errmsg()) : 0;
+		return pmu__merge_nomem();
+	return r < 0 ? r : 0;
 }
 
-bool merge_metric(const struct merge *m, const struct mregion *r, unsigned i, double *v)
+bool pmu__merge_metric(const struct merge *m, const struct mregion *r, unsigned i, double *v)
 {
 	const char *ev[m->ncommon];
 	uint64_t sums[m->ncommon];
@@ -334,11 +332,11 @@ bool merge_metric(const struct merge *m, const struct mregion *r, unsigned i, do
 	return pmu__mplan_value(&m->mp, i, ev, m->ncommon, sums, r->ns.tot, v);
 }
 
-int merge_done(struct merge *m)
+int pmu__merge_done(struct merge *m)
 {
 	m->common = calloc(m->nev ? m->nev : 1, sizeof(*m->common));
 	if (!m->common)
-		return merge_nomem();
+		return pmu__merge_nomem();
 	for (unsigned e = 0; e < m->nev; e++) {
 		unsigned lack = 0;
 
@@ -356,11 +354,11 @@ int merge_done(struct merge *m)
 		fputc('\n', stderr);
 	}
 	if (!m->ncommon)
-		return tool_err(-EINVAL, "no event is common to all the reports: nothing to merge");
+		return pmu__err(-EINVAL, "no event is common to all the reports: nothing to merge");
 	return merge_plan(m);
 }
 
-void merge_free(struct merge *m)
+void pmu__merge_free(struct merge *m)
 {
 	for (unsigned i = 0; i < m->nmkeys; i++)
 		free(m->mkeys[i]);
@@ -372,7 +370,7 @@ void merge_free(struct merge *m)
 		free(m->reg[i].min);
 		free(m->reg[i].max);
 		free(m->reg[i].pns);
-		merge_dist_free(&m->reg[i]);
+		pmu__merge_dist_free(&m->reg[i]);
 	}
 	for (unsigned i = 0; i < m->nproc; i++) {
 		free(m->proc[i].file);
@@ -396,5 +394,17 @@ void merge_free(struct merge *m)
 	free(m->proc);
 	free(m->pslot);
 	free(m->common);
-	memset(m, 0, sizeof(*m));
+	if (m->own)
+		free(m);
+	else
+		memset(m, 0, sizeof(*m));
+}
+
+struct merge *pmu__merge_new(void)
+{
+	struct merge *m = calloc(1, sizeof(*m));
+
+	if (m)
+		m->own = true;
+	return m;
 }

@@ -6,8 +6,8 @@
  * merged report (its json) is an input too: merging merged reports gives
  * the figures of merging all their processes at once.
  */
-#ifndef PMU_TOOL_MERGE_H
-#define PMU_TOOL_MERGE_H
+#ifndef PMU_REPORT_MERGE_H
+#define PMU_REPORT_MERGE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -15,8 +15,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "plugin.h"
-#include "report_read.h"
+#include "base/internal.h"
+#include "base/escape.h"
+#include "base/html.h"
+#include "base/metric_defs.h"
+#include "metrics/metric_use.h"
+#include "report/report.h"
+#include "report/report_read.h"
+#include "report/view.h"
 
 /* The version of the merged report's json ("merged"), that merge_in.c reads back. */
 #define MERGE_FORMAT 1
@@ -84,45 +90,43 @@ struct merge {
 	struct mregion *reg;
 	unsigned *slot;		/* regions by name: 1 + index, 0 free */
 	size_t mask;
-	unsigned ncommon, *common;	/* after merge_done(): the events every input has */
+	unsigned ncommon, *common;	/* after pmu__merge_done(): the events every input has */
 	unsigned nmkeys;
 	char **mkeys;		/* the built-in metrics the inputs' regions gave, by their keys */
-	struct pmu__mplan mp;	/* after merge_done(): those and every other the common events give */
+	struct pmu__mplan mp;	/* after pmu__merge_done(): those and every other the common events give */
 	bool keep_procs;	/* keep each process's ns per region (the HTML heatmap): memory grows with them */
+	bool own;		/* pmu__merge_new() made it: pmu__merge_free() frees it too */
 };
 
 /* Reads the report at path, a process's or a merged one, into m (merge_in.c). 0, or -errno with a message. */
-int merge_add(struct merge *m, const char *path);
-/* The same from the report's text buf[0..len), named name in messages and in the merged report's files. */
-int merge_add_buf(struct merge *m, const char *name, const char *buf, size_t len);
-/* After the last input: the common events, a note on stderr for each left out. 0 or -errno. */
-int merge_done(struct merge *m);
-void merge_free(struct merge *m);
+int pmu__merge_add(struct merge *m, const char *path);
+/* pmu__merge_add_buf(), pmu__merge_done() (a note on stderr for each event left out), pmu__merge_free():
+ * plugin.h. */
 
 /* For merge_in.c: input path added to the list: its index, or -ENOMEM with a message. */
-int merge_input(struct merge *m, const char *path);
+int pmu__merge_input(struct merge *m, const char *path);
 /* Process p (strings copied) of input in: its index, or -errno with a message
  * (-EINVAL: m has it already). */
-int merge_proc(struct merge *m, unsigned in, const struct proc *p);
+int pmu__merge_proc(struct merge *m, unsigned in, const struct proc *p);
 /* The region named name, made when new, with every event of the union: NULL when out of memory. */
-struct mregion *merge_region(struct merge *m, const char *name);
+struct mregion *pmu__merge_region(struct merge *m, const char *name);
 /* Event name's index in the union, added when new, and marked as had by input in. -ENOMEM or the index. */
-int merge_event(struct merge *m, const char *name, unsigned in);
+int pmu__merge_event(struct merge *m, const char *name, unsigned in);
 /* "out of memory": -ENOMEM. */
-int merge_nomem(void);
+int pmu__merge_nomem(void);
 /* x into s: sums, and the least and most (the earlier process on a tie). -ERANGE when a sum overflows. */
-int spread_merge(struct spread *s, const struct spread *x);
+int pmu__spread_merge(struct spread *s, const struct spread *x);
 /* x into s, which n processes gave so far. -ERANGE when the sum overflows. */
-int npc_merge(struct npc *s, unsigned n, const struct npc *x);
+int pmu__npc_merge(struct npc *s, unsigned n, const struct npc *x);
 /* Per call ranges of x's events (per union event in ev) into region r, which n processes gave so far. */
-void range_merge(struct mregion *r, unsigned n, bool range, double ns_min, double ns_max, const double *min,
+void pmu__range_merge(struct mregion *r, unsigned n, bool range, double ns_min, double ns_max, const double *min,
 		 const double *max, const int *ev, unsigned nev);
 
 /* A region's histograms d (a process's, or a merged report's) into r (merge_dist.c). 0 or -ENOMEM. */
-int merge_dist(struct merge *m, struct mregion *r, const struct rep_dist *d, unsigned in);
+int pmu__merge_dist(struct merge *m, struct mregion *r, const struct pmu__rep_dist *d, unsigned in);
 
-/* Frees r's histograms (inline: merge.c's merge_free() calls merge_dist.c nothing, which calls merge.c). */
-static inline void merge_dist_free(struct mregion *r)
+/* Frees r's histograms (inline: merge.c's pmu__merge_free() calls merge_dist.c nothing, which calls merge.c). */
+static inline void pmu__merge_dist_free(struct mregion *r)
 {
 	for (unsigned i = 0; r->hist && i <= r->hne; i++)
 		pmu__shist_free(&r->hist[i]);
@@ -130,18 +134,21 @@ static inline void merge_dist_free(struct mregion *r)
 	free(r->hcnt);
 }
 /* Its "dist" and "tail" json members, after its others; the table's section on every region's. */
-void merge_dist_json(FILE *f, const struct merge *m, const struct mregion *r);
-void merge_dist_table(FILE *f, const struct merge *m);
+void pmu__merge_dist_json(FILE *f, const struct merge *m, const struct mregion *r);
+void pmu__merge_dist_table(FILE *f, const struct merge *m);
 
 /* Output (merge_out.c), with numbers as C writes them. */
-void merge_table(FILE *f, const struct merge *m);
-void merge_csv(FILE *f, const struct merge *m);
-void merge_json(FILE *f, const struct merge *m);
+void pmu__merge_table(FILE *f, const struct merge *m);
+void pmu__merge_csv(FILE *f, const struct merge *m);
+void pmu__merge_json(FILE *f, const struct merge *m);
 /* The merged report as one HTML page (merge_html.c): regions, their spread, a heatmap with keep_procs. */
-void merge_html(FILE *f, const struct merge *m);
-/* After merge_done(): the merged report in format ("table", "csv", "json", "html") to f, in the C locale. */
-void merge_write(FILE *f, const struct merge *m, const char *format);
+void pmu__merge_html(FILE *f, const struct merge *m);
+/* format's index among a merged report's formats, or -EINVAL with a message. pmu__merge_write() and
+ * pmu__merge_write_path() (plugin.h) write it, in the C locale. */
+int pmu__merge_format(const char *format);
+/* Whether union event e's histogram and sums cover every process with histograms in r. */
+bool pmu__merge_dist_has(const struct mregion *r, unsigned e);
 /* Metric i of region r, from the merged sums of the common events and ns: false when undefined. */
-bool merge_metric(const struct merge *m, const struct mregion *r, unsigned i, double *v);
+bool pmu__merge_metric(const struct merge *m, const struct mregion *r, unsigned i, double *v);
 
 #endif

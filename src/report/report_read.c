@@ -14,14 +14,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tool_err.h"
-#include "plugin.h"
-#include "report_read.h"
+#include "base/internal.h"
+#include "base/escape.h"
+#include "report/report_read.h"
 
 
 
 /* A name taken from the file, fit for a message: escaped as text (escape.c), long ones cut. */
-void rep_ctx_set(struct rep_ctx *c, const char *region, const struct pmu__json *tid)
+void pmu__rep_ctx_set(struct pmu__rep_ctx *c, const char *region, const struct pmu__json *tid)
 {
 	size_t k = 0, len, used;
 
@@ -39,24 +39,24 @@ void rep_ctx_set(struct rep_ctx *c, const char *region, const struct pmu__json *
 		snprintf(c->at + k, sizeof(c->at) - k, "thread %.20s: ", tid->type == PMU_JSON_NUMBER ? tid->s : "?");
 }
 
-const char *const rep_type_names[] = {
+const char *const pmu__rep_type_names[] = {
 	[PMU_JSON_NULL] = "null", [PMU_JSON_BOOL] = "a boolean", [PMU_JSON_NUMBER] = "a number",
 	[PMU_JSON_STRING] = "a string", [PMU_JSON_ARRAY] = "an array", [PMU_JSON_OBJECT] = "an object",
 };
 
 
-int __attribute__((format(printf, 4, 5))) rep_bad(const struct rep_ctx *c, unsigned line, char *buf, const char *fmt, ...)
+int __attribute__((format(printf, 4, 5))) pmu__rep_bad(const struct pmu__rep_ctx *c, unsigned line, char *buf, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(buf, 200, fmt, ap);
 	va_end(ap);
-	return tool_err(-EINVAL, "%s:%u: %s%s", c->path, line, c->at, buf);
+	return pmu__err(-EINVAL, "%s:%u: %s%s", c->path, line, c->at, buf);
 }
 
 /* obj's member key of type t into *out; missing or of another type: refused. */
-int rep_need(const struct rep_ctx *c, const struct pmu__json *obj, const char *key, enum pmu__json_type t,
+int pmu__rep_need(const struct pmu__rep_ctx *c, const struct pmu__json *obj, const char *key, enum pmu__json_type t,
 		const struct pmu__json **out)
 {
 	const struct pmu__json *v = pmu__json_get(obj, key);
@@ -64,12 +64,12 @@ int rep_need(const struct rep_ctx *c, const struct pmu__json *obj, const char *k
 	if (!v)
 		return BAD(c, obj, "\"%s\" is missing", key);
 	if (v->type != t)
-		return BAD(c, v, "\"%s\" is %s, not %s", key, rep_type_names[v->type], rep_type_names[t]);
+		return BAD(c, v, "\"%s\" is %s, not %s", key, pmu__rep_type_names[v->type], pmu__rep_type_names[t]);
 	*out = v;
 	return 0;
 }
 
-int rep_u128(const struct pmu__json *v, unsigned __int128 *out)
+int pmu__rep_u128(const struct pmu__json *v, unsigned __int128 *out)
 {
 	*out = 0;
 	if (!v || v->type != PMU_JSON_STRING || !v->len || strspn(v->s, "0123456789") != v->len)
@@ -80,7 +80,7 @@ int rep_u128(const struct pmu__json *v, unsigned __int128 *out)
 	return 0;
 }
 
-int rep_need_u64(const struct rep_ctx *c, const struct pmu__json *obj, const char *key, uint64_t *out)
+int pmu__rep_need_u64(const struct pmu__rep_ctx *c, const struct pmu__json *obj, const char *key, uint64_t *out)
 {
 	const struct pmu__json *v = pmu__json_get(obj, key);
 
@@ -92,10 +92,10 @@ int rep_need_u64(const struct rep_ctx *c, const struct pmu__json *obj, const cha
 }
 
 /* A string that names something: not empty, no NUL inside. */
-int rep_need_name(const struct rep_ctx *c, const struct pmu__json *obj, const char *key, const char **out)
+int pmu__rep_need_name(const struct pmu__rep_ctx *c, const struct pmu__json *obj, const char *key, const char **out)
 {
 	const struct pmu__json *v;
-	int r = rep_need(c, obj, key, PMU_JSON_STRING, &v);
+	int r = pmu__rep_need(c, obj, key, PMU_JSON_STRING, &v);
 
 	if (r < 0)
 		return r;
@@ -106,13 +106,13 @@ int rep_need_name(const struct rep_ctx *c, const struct pmu__json *obj, const ch
 }
 
 /* An optional non-negative number: 0 absent or null, 1 read into *out, -EINVAL refused. */
-int rep_opt_num(const struct rep_ctx *c, const struct pmu__json *obj, const char *key, const char *ev, double *out)
+int pmu__rep_opt_num(const struct pmu__rep_ctx *c, const struct pmu__json *obj, const char *key, const char *ev, double *out)
 {
 	const struct pmu__json *v = pmu__json_get(obj, key);
 
 	if (v && ev) {
 		if (v->type != PMU_JSON_OBJECT)
-			return BAD(c, v, "\"%s\" is %s, not an object", key, rep_type_names[v->type]);
+			return BAD(c, v, "\"%s\" is %s, not an object", key, pmu__rep_type_names[v->type]);
 		v = pmu__json_get(v, ev);
 	}
 	if (!v || v->type == PMU_JSON_NULL)
@@ -124,13 +124,13 @@ int rep_opt_num(const struct rep_ctx *c, const struct pmu__json *obj, const char
 }
 
 /* calls, ns, ns_per_call and counts of a region or thread into d (calls, ns, counts). */
-static int figures(const struct rep_ctx *c, const struct pmu__rep *r, const struct pmu__json *o, uint64_t *d)
+static int figures(const struct pmu__rep_ctx *c, const struct pmu__rep *r, const struct pmu__json *o, uint64_t *d)
 {
 	const struct pmu__json *counts, *npc, *m;
 	double x;
 	int e;
 
-	if ((e = rep_need_u64(c, o, "calls", &d[0])) < 0 || (e = rep_need_u64(c, o, "ns", &d[1])) < 0)
+	if ((e = pmu__rep_need_u64(c, o, "calls", &d[0])) < 0 || (e = pmu__rep_need_u64(c, o, "ns", &d[1])) < 0)
 		return e;
 	npc = pmu__json_get(o, "ns_per_call");
 	if (!npc)
@@ -142,7 +142,7 @@ static int figures(const struct rep_ctx *c, const struct pmu__rep *r, const stru
 		     (double)d[1] / (double)d[0] - x > 0.051 + 1e-9 * x))
 		return BAD(c, npc, "\"ns_per_call\" is %s, but \"ns\" / \"calls\" is %.1f (an edited file?)", npc->s,
 			   (double)d[1] / (double)d[0]);
-	if ((e = rep_need(c, o, "counts", PMU_JSON_OBJECT, &counts)) < 0)
+	if ((e = pmu__rep_need(c, o, "counts", PMU_JSON_OBJECT, &counts)) < 0)
 		return e;
 	for (unsigned i = 0; i < r->nev; i++) {
 		/* written in the order of "events" */
@@ -158,33 +158,33 @@ static int figures(const struct rep_ctx *c, const struct pmu__rep *r, const stru
 	for (size_t i = 0; counts->n > r->nev && i < counts->n; i++)
 		for (unsigned k = 0;; k++) {
 			if (k == r->nev)
-				return rep_bad(c, counts->v[i].kline, (char[200]){ 0 },
+				return pmu__rep_bad(c, counts->v[i].kline, (char[200]){ 0 },
 					   "\"counts\" has \"%.64s\", which \"events\" does not list",
 					   pmu__report_esc((char[PMU_ESC_SIZE]){ 0 }, counts->v[i].key));
 			if (!strcmp(r->ev[k], counts->v[i].key) && strlen(counts->v[i].key) == counts->v[i].klen)
 				break;
 		}
 	if ((m = pmu__json_get(o, "metrics")) && m->type != PMU_JSON_OBJECT)
-		return BAD(c, m, "\"metrics\" is %s, not an object", rep_type_names[m->type]);
+		return BAD(c, m, "\"metrics\" is %s, not an object", pmu__rep_type_names[m->type]);
 	return 0;
 }
 
 /* The optional per call spread of a region: used only when complete. */
-static int ranges(const struct rep_ctx *c, const struct pmu__rep *r, const struct pmu__json *o, struct pmu__rep_region *g)
+static int ranges(const struct pmu__rep_ctx *c, const struct pmu__rep *r, const struct pmu__json *o, struct pmu__rep_region *g)
 {
 	int have, n = 0;
 
-	have = rep_opt_num(c, o, "ns_min", NULL, &g->ns_min);
+	have = pmu__rep_opt_num(c, o, "ns_min", NULL, &g->ns_min);
 	n += have > 0;
-	if (have < 0 || (have = rep_opt_num(c, o, "ns_max", NULL, &g->ns_max)) < 0)
+	if (have < 0 || (have = pmu__rep_opt_num(c, o, "ns_max", NULL, &g->ns_max)) < 0)
 		return -EINVAL;
 	n += have > 0;
 	if (n == 2 && g->ns_min > g->ns_max)
 		return BAD(c, pmu__json_get(o, "ns_min"), "\"ns_min\" is more than \"ns_max\"");
 	for (unsigned i = 0; i < r->nev; i++) {
-		int a = rep_opt_num(c, o, "min", r->ev[i], &g->min[i]), b;
+		int a = pmu__rep_opt_num(c, o, "min", r->ev[i], &g->min[i]), b;
 
-		if (a < 0 || (b = rep_opt_num(c, o, "max", r->ev[i], &g->max[i])) < 0)
+		if (a < 0 || (b = pmu__rep_opt_num(c, o, "max", r->ev[i], &g->max[i])) < 0)
 			return -EINVAL;
 		if (a > 0 && b > 0 && g->min[i] > g->max[i])
 			return BAD(c, pmu__json_get(o, "min"), "\"min\" of \"%s\" is more than its \"max\"",
@@ -195,33 +195,33 @@ static int ranges(const struct rep_ctx *c, const struct pmu__rep *r, const struc
 	return 0;
 }
 
-static int threads(struct rep_ctx *c, const struct pmu__rep *r, const struct pmu__json *o, struct pmu__rep_region *g)
+static int threads(struct pmu__rep_ctx *c, const struct pmu__rep *r, const struct pmu__json *o, struct pmu__rep_region *g)
 {
 	const struct pmu__json *th, *v;
 	uint64_t d[2 + r->nev], sum[2 + r->nev];
 	int e;
 
-	if ((e = rep_need(c, o, "threads", PMU_JSON_ARRAY, &th)) < 0)
+	if ((e = pmu__rep_need(c, o, "threads", PMU_JSON_ARRAY, &th)) < 0)
 		return e;
 	memset(sum, 0, sizeof(sum));
 	for (size_t k = 0; k < th->n; k++) {
 		const struct pmu__json *t = &th->v[k];
 		uint64_t tid;
 
-		rep_ctx_set(c, g->name, NULL);
+		pmu__rep_ctx_set(c, g->name, NULL);
 		if (t->type != PMU_JSON_OBJECT)
-			return BAD(c, t, "a thread is %s, not an object", rep_type_names[t->type]);
-		if ((e = rep_need_u64(c, t, "tid", &tid)) < 0)
+			return BAD(c, t, "a thread is %s, not an object", pmu__rep_type_names[t->type]);
+		if ((e = pmu__rep_need_u64(c, t, "tid", &tid)) < 0)
 			return e;
-		rep_ctx_set(c, g->name, pmu__json_get(t, "tid"));
-		if ((e = rep_need(c, t, "name", PMU_JSON_STRING, &v)) < 0 ||
-		    (e = rep_need(c, t, "exited", PMU_JSON_BOOL, &v)) < 0 || (e = figures(c, r, t, d)) < 0)
+		pmu__rep_ctx_set(c, g->name, pmu__json_get(t, "tid"));
+		if ((e = pmu__rep_need(c, t, "name", PMU_JSON_STRING, &v)) < 0 ||
+		    (e = pmu__rep_need(c, t, "exited", PMU_JSON_BOOL, &v)) < 0 || (e = figures(c, r, t, d)) < 0)
 			return e;
 		for (unsigned i = 0; i < 2 + r->nev; i++)
 			if (__builtin_add_overflow(sum[i], d[i], &sum[i]))
 				return BAD(c, t, "the threads' figures overflow 64 bits");
 	}
-	rep_ctx_set(c, g->name, NULL);
+	pmu__rep_ctx_set(c, g->name, NULL);
 	if (!th->n)
 		return BAD(c, th, "\"threads\" is empty");
 	d[0] = g->calls;
@@ -238,29 +238,29 @@ static int threads(struct rep_ctx *c, const struct pmu__rep *r, const struct pmu
 	return 0;
 }
 
-static int region(struct rep_ctx *c, struct pmu__rep *r, const struct pmu__json *o, struct pmu__rep_region *g)
+static int region(struct pmu__rep_ctx *c, struct pmu__rep *r, const struct pmu__json *o, struct pmu__rep_region *g)
 {
 	uint64_t d[2 + r->nev];
 	int e;
 
-	rep_ctx_set(c, NULL, NULL);
+	pmu__rep_ctx_set(c, NULL, NULL);
 	if (o->type != PMU_JSON_OBJECT)
-		return BAD(c, o, "a region is %s, not an object", rep_type_names[o->type]);
-	if ((e = rep_need_name(c, o, "name", &g->name)) < 0)
+		return BAD(c, o, "a region is %s, not an object", pmu__rep_type_names[o->type]);
+	if ((e = pmu__rep_need_name(c, o, "name", &g->name)) < 0)
 		return e;
 	g->line = o->line;
-	rep_ctx_set(c, g->name, NULL);
+	pmu__rep_ctx_set(c, g->name, NULL);
 	g->counts = calloc(r->nev ? r->nev : 1, sizeof(*g->counts));
 	g->min = calloc(r->nev ? r->nev : 1, sizeof(*g->min));
 	g->max = calloc(r->nev ? r->nev : 1, sizeof(*g->max));
 	if (!g->counts || !g->min || !g->max)
-		return tool_err(-ENOMEM, "%s: out of memory", c->path);
+		return pmu__err(-ENOMEM, "%s: out of memory", c->path);
 	if ((e = figures(c, r, o, d)) < 0)
 		return e;
 	g->calls = d[0];
 	g->ns = d[1];
 	memcpy(g->counts, d + 2, r->nev * sizeof(*d));
-	if ((e = ranges(c, r, o, g)) < 0 || (e = threads(c, r, o, g)) < 0 || (e = rep_dist(c, o, &g->dist)) < 0)
+	if ((e = ranges(c, r, o, g)) < 0 || (e = threads(c, r, o, g)) < 0 || (e = pmu__rep_dist(c, o, &g->dist)) < 0)
 		return e;
 	return 0;
 }
@@ -275,20 +275,20 @@ static int by_name(const void *a, const void *b)
 }
 
 /* A name twice: sorted, as a report may have many. */
-static int unique_regions(struct rep_ctx *c, const struct pmu__rep *r)
+static int unique_regions(struct pmu__rep_ctx *c, const struct pmu__rep *r)
 {
 	const struct pmu__rep_region **s = malloc((r->nreg ? r->nreg : 1) * sizeof(*s));
 	int e = 0;
 
 	if (!s)
-		return tool_err(-ENOMEM, "%s: out of memory", c->path);
+		return pmu__err(-ENOMEM, "%s: out of memory", c->path);
 	for (unsigned i = 0; i < r->nreg; i++)
 		s[i] = &r->reg[i];
 	qsort(s, r->nreg, sizeof(*s), by_name);
 	for (unsigned i = 1; i < r->nreg && !e; i++) {
 		if (!strcmp(s[i - 1]->name, s[i]->name)) {
-			rep_ctx_set(c, s[i]->name, NULL);
-			e = rep_bad(c, s[i]->line, (char[200]){ 0 }, "a second region of this name (the first on line %u)",
+			pmu__rep_ctx_set(c, s[i]->name, NULL);
+			e = pmu__rep_bad(c, s[i]->line, (char[200]){ 0 }, "a second region of this name (the first on line %u)",
 				s[i - 1]->line);
 		}
 	}
@@ -296,13 +296,13 @@ static int unique_regions(struct rep_ctx *c, const struct pmu__rep *r)
 	return e;
 }
 
-int rep_library(const struct rep_ctx *c, const struct pmu__json *obj, const char **lib, unsigned *major,
+int pmu__rep_library(const struct pmu__rep_ctx *c, const struct pmu__json *obj, const char **lib, unsigned *major,
 		unsigned *minor, unsigned *patch)
 {
 	const struct pmu__json *v;
 	int e, n = -1;
 
-	if ((e = rep_need(c, obj, "library", PMU_JSON_STRING, &v)) < 0)
+	if ((e = pmu__rep_need(c, obj, "library", PMU_JSON_STRING, &v)) < 0)
 		return e;
 	*lib = v->s;
 	if (strncmp(v->s, "libpmu ", 7) || v->s[7] < '0' || v->s[7] > '9' ||
@@ -317,42 +317,42 @@ int rep_library(const struct rep_ctx *c, const struct pmu__json *obj, const char
 
 static int check_report(struct pmu__rep *r)
 {
-	struct rep_ctx c = { r->path, "" };
+	struct pmu__rep_ctx c = { r->path, "" };
 	const struct pmu__json *top = r->doc, *v, *ev, *regs;
 	uint64_t x;
 	int e;
 
 	if (top->type != PMU_JSON_OBJECT)
-		return BAD(&c, top, "the report is %s, not an object", rep_type_names[top->type]);
-	if ((e = rep_library(&c, top, &r->library, &r->major, &r->minor, &r->patch)) < 0)
+		return BAD(&c, top, "the report is %s, not an object", pmu__rep_type_names[top->type]);
+	if ((e = pmu__rep_library(&c, top, &r->library, &r->major, &r->minor, &r->patch)) < 0)
 		return e;
-	if ((e = rep_need_u64(&c, top, "pid", &x)) < 0)
+	if ((e = pmu__rep_need_u64(&c, top, "pid", &x)) < 0)
 		return e;
 	if (!x || x > 0x7fffffff)
 		return BAD(&c, pmu__json_get(top, "pid"), "\"pid\" is not a process ID");
 	r->pid = (long)x;
-	if ((e = rep_need(&c, top, "hostname", PMU_JSON_STRING, &v)) < 0)
+	if ((e = pmu__rep_need(&c, top, "hostname", PMU_JSON_STRING, &v)) < 0)
 		return e;
 	r->hostname = v->s;
 	v = pmu__json_get(top, "emulated");
 	r->emulated = v && v->type == PMU_JSON_STRING ? v->s : NULL;
-	if ((e = rep_need(&c, top, "command", PMU_JSON_STRING, &v)) < 0)
+	if ((e = pmu__rep_need(&c, top, "command", PMU_JSON_STRING, &v)) < 0)
 		return e;
 	r->command = v->s;
-	if ((e = rep_need(&c, top, "start", PMU_JSON_STRING, &v)) < 0)
+	if ((e = pmu__rep_need(&c, top, "start", PMU_JSON_STRING, &v)) < 0)
 		return e;
 	r->start = v->s;
-	if ((e = rep_need_u64(&c, top, "start_ns", &r->start_ns)) < 0)
+	if ((e = pmu__rep_need_u64(&c, top, "start_ns", &r->start_ns)) < 0)
 		return e;
 	v = pmu__json_get(top, "compensated");
 	r->comp = v ? v->type == PMU_JSON_OBJECT : -1;
-	if ((e = rep_need(&c, top, "events", PMU_JSON_ARRAY, &ev)) < 0)
+	if ((e = pmu__rep_need(&c, top, "events", PMU_JSON_ARRAY, &ev)) < 0)
 		return e;
 	if (!ev->n || ev->n > PMU_REP_EVENTS)
 		return BAD(&c, ev, "\"events\" has %zu events (1 to %d)", ev->n, PMU_REP_EVENTS);
 	r->ev = calloc(ev->n, sizeof(*r->ev));
 	if (!r->ev)
-		return tool_err(-ENOMEM, "%s: out of memory", r->path);
+		return pmu__err(-ENOMEM, "%s: out of memory", r->path);
 	for (size_t i = 0; i < ev->n; i++) {
 		v = &ev->v[i];
 		if (v->type != PMU_JSON_STRING || !v->len || strlen(v->s) != v->len)
@@ -362,11 +362,11 @@ static int check_report(struct pmu__rep *r)
 				return BAD(&c, v, "\"events\" has \"%.64s\" twice", v->s);
 		r->ev[r->nev++] = v->s;
 	}
-	if ((e = rep_need(&c, top, "regions", PMU_JSON_ARRAY, &regs)) < 0)
+	if ((e = pmu__rep_need(&c, top, "regions", PMU_JSON_ARRAY, &regs)) < 0)
 		return e;
 	r->reg = calloc(regs->n ? regs->n : 1, sizeof(*r->reg));
 	if (!r->reg)
-		return tool_err(-ENOMEM, "%s: out of memory", r->path);
+		return pmu__err(-ENOMEM, "%s: out of memory", r->path);
 	for (size_t i = 0; i < regs->n; i++) {
 		r->nreg++;
 		if ((e = region(&c, r, &regs->v[i], &r->reg[i])) < 0)
@@ -381,7 +381,7 @@ void pmu__rep_free(struct pmu__rep *r)
 		free(r->reg[i].counts);
 		free(r->reg[i].min);
 		free(r->reg[i].max);
-		rep_dist_free(r->reg[i].dist);
+		pmu__rep_dist_free(r->reg[i].dist);
 	}
 	free(r->reg);
 	free(r->ev);
@@ -402,7 +402,7 @@ int pmu__rep_parse(const char *name, const char *buf, size_t len, struct pmu__re
 {
 	memset(r, 0, sizeof(*r));
 	r->path = name;
-	return rep_done(r, tool_err_lib(pmu__json_parse(name, buf, len, &r->doc)));
+	return rep_done(r, pmu__json_parse(name, buf, len, &r->doc));
 }
 
 int pmu__rep_check(const char *path, struct pmu__json *doc, struct pmu__rep *r)
@@ -417,10 +417,10 @@ int pmu__rep_read(const char *path, struct pmu__rep *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->path = path;
-	return rep_done(r, tool_err_lib(pmu__json_load(path, &r->doc)));
+	return rep_done(r, pmu__json_load(path, &r->doc));
 }
 
-void rep_dist_free(struct rep_dist *d)
+void pmu__rep_dist_free(struct pmu__rep_dist *d)
 {
 	for (unsigned i = 0; d && d->h && i <= d->n; i++)
 		pmu__shist_free(&d->h[i]);
@@ -432,21 +432,21 @@ void rep_dist_free(struct rep_dist *d)
 }
 
 /* Figure object fig's "buckets": [index, calls, then width - 2 sums] each, indices increasing, into h. */
-static int buckets(const struct rep_ctx *c, const struct pmu__json *fig, const char *what, unsigned width,
+static int buckets(const struct pmu__rep_ctx *c, const struct pmu__json *fig, const char *what, unsigned width,
 		   struct pmu__shist *h)
 {
 	const struct pmu__json *b;
 	uint64_t x;
 	int e;
 
-	if ((e = rep_need(c, fig, "buckets", PMU_JSON_ARRAY, &b)) < 0)
+	if ((e = pmu__rep_need(c, fig, "buckets", PMU_JSON_ARRAY, &b)) < 0)
 		return e;
 	h->nts = width - 2;
 	h->idx = malloc((b->n + 1) * sizeof(*h->idx));
 	h->cnt = malloc((b->n + 1) * sizeof(*h->cnt));
 	h->ts = malloc((b->n + 1) * (width - 2 + 1) * sizeof(*h->ts));
 	if (!h->idx || !h->cnt || !h->ts)
-		return tool_err(-ENOMEM, "%s: out of memory", c->path);
+		return pmu__err(-ENOMEM, "%s: out of memory", c->path);
 	h->len = (unsigned)b->n;
 	for (size_t k = 0; k < b->n; k++) {
 		const struct pmu__json *v = &b->v[k];
@@ -474,12 +474,12 @@ static int buckets(const struct rep_ctx *c, const struct pmu__json *fig, const c
 }
 
 /* The names of "events" into d. */
-static int dist_events(const struct rep_ctx *c, const struct pmu__json *dist, struct rep_dist *d)
+static int dist_events(const struct pmu__rep_ctx *c, const struct pmu__json *dist, struct pmu__rep_dist *d)
 {
 	const struct pmu__json *ev;
 	int e;
 
-	if ((e = rep_need(c, dist, "events", PMU_JSON_ARRAY, &ev)) < 0)
+	if ((e = pmu__rep_need(c, dist, "events", PMU_JSON_ARRAY, &ev)) < 0)
 		return e;
 	if (ev->n > PMU_REP_EVENTS)
 		return BAD(c, ev, "\"dist\": \"events\" has %zu events (at most %d)", ev->n, PMU_REP_EVENTS);
@@ -487,7 +487,7 @@ static int dist_events(const struct rep_ctx *c, const struct pmu__json *dist, st
 	d->ev = calloc(d->n + 1, sizeof(*d->ev));
 	d->h = calloc(d->n + 1, sizeof(*d->h));
 	if (!d->ev || !d->h)
-		return tool_err(-ENOMEM, "%s: out of memory", c->path);
+		return pmu__err(-ENOMEM, "%s: out of memory", c->path);
 	for (unsigned i = 0; i < d->n; i++) {
 		if (ev->v[i].type != PMU_JSON_STRING || !ev->v[i].len || strlen(ev->v[i].s) != ev->v[i].len)
 			return BAD(c, &ev->v[i], "\"dist\": \"events\": item %u is not an event name", i + 1);
@@ -496,13 +496,13 @@ static int dist_events(const struct rep_ctx *c, const struct pmu__json *dist, st
 	return 0;
 }
 
-static int dist_read(const struct rep_ctx *c, const struct pmu__json *dist, struct rep_dist *d)
+static int dist_read(const struct pmu__rep_ctx *c, const struct pmu__json *dist, struct pmu__rep_dist *d)
 {
 	const struct pmu__json *v, *fig;
 	uint64_t np;
 	int e;
 
-	if ((e = rep_need(c, dist, "scheme", PMU_JSON_STRING, &v)) < 0)
+	if ((e = pmu__rep_need(c, dist, "scheme", PMU_JSON_STRING, &v)) < 0)
 		return e;
 	if (strcmp(v->s, PMU_HIST_SCHEME))
 		return BAD(c, v, "\"dist\": histograms of scheme \"%.32s\"; this pmu reads \"" PMU_HIST_SCHEME "\"", v->s);
@@ -511,11 +511,11 @@ static int dist_read(const struct rep_ctx *c, const struct pmu__json *dist, stru
 		return BAD(c, v, "\"dist\": \"processes\" is not a count of processes");
 	if (v)
 		d->nproc = (unsigned)np;
-	if ((e = dist_events(c, dist, d)) < 0 || (e = rep_need(c, dist, "ns", PMU_JSON_OBJECT, &fig)) < 0 ||
+	if ((e = dist_events(c, dist, d)) < 0 || (e = pmu__rep_need(c, dist, "ns", PMU_JSON_OBJECT, &fig)) < 0 ||
 	    (e = buckets(c, fig, "ns", 3 + d->n, &d->h[0])) < 0)
 		return e;
 	for (unsigned i = 0; i < d->n; i++) {
-		if ((e = rep_need(c, dist, d->ev[i], PMU_JSON_OBJECT, &fig)) < 0 ||
+		if ((e = pmu__rep_need(c, dist, d->ev[i], PMU_JSON_OBJECT, &fig)) < 0 ||
 		    (e = buckets(c, fig, d->ev[i], 2, &d->h[1 + i])) < 0)
 			return e;
 		if (pmu__shist_total(&d->h[1 + i]) != pmu__shist_total(&d->h[0]))
@@ -526,7 +526,7 @@ static int dist_read(const struct rep_ctx *c, const struct pmu__json *dist, stru
 	return 0;
 }
 
-int rep_dist(const struct rep_ctx *c, const struct pmu__json *o, struct rep_dist **out)
+int pmu__rep_dist(const struct pmu__rep_ctx *c, const struct pmu__json *o, struct pmu__rep_dist **out)
 {
 	const struct pmu__json *dist = pmu__json_get(o, "dist");
 	int e;
@@ -535,11 +535,11 @@ int rep_dist(const struct rep_ctx *c, const struct pmu__json *o, struct rep_dist
 	if (!dist || dist->type == PMU_JSON_NULL)
 		return 0;
 	if (dist->type != PMU_JSON_OBJECT)
-		return BAD(c, dist, "\"dist\" is %s, not an object", rep_type_names[dist->type]);
+		return BAD(c, dist, "\"dist\" is %s, not an object", pmu__rep_type_names[dist->type]);
 	if (!(*out = calloc(1, sizeof(**out))))
-		return tool_err(-ENOMEM, "%s: out of memory", c->path);
+		return pmu__err(-ENOMEM, "%s: out of memory", c->path);
 	if ((e = dist_read(c, dist, *out)) < 0) {
-		rep_dist_free(*out);
+		pmu__rep_dist_free(*out);
 		*out = NULL;
 	}
 	return e;
