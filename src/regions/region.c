@@ -514,7 +514,8 @@ static struct pmu__acc *acc_new(struct pmu__thr *thr, struct pmu__region_thr *t,
 
 static __attribute__((cold)) int too_deep(const char *name)
 {
-	return pmu__err(-ENOSPC, "%s: more than %d regions open in this thread (a missing pmu_region_end()?)",
+	return pmu__err(-ENOSPC, "%s: more than %d regions open in this thread (a missing pmu_region_end() or "
+			"pmu_region_exit()?)",
 			name, PMU_REGION_DEPTH);
 }
 
@@ -919,14 +920,15 @@ static inline __attribute__((always_inline)) int end_top(struct pmu__region_thr 
 	return end_slow(t, fr, kind);
 }
 
-/* Why region id (name) cannot end now: open further down, or not open in this thread at all. */
-static __attribute__((noinline, cold)) int not_innermost(struct pmu__region_thr *t, const char *name, uint64_t id)
+/* Why region id (name) cannot end now (by who, the call): open further down, or not open in this thread. */
+static __attribute__((noinline, cold)) int not_innermost(struct pmu__region_thr *t, const char *name, uint64_t id,
+							 const char *who)
 {
 	for (struct pmu__frame *fr = frame_down(t->sp, t->n); fr->id != PMU_FRAME_NONE; fr = frame_down(fr, t->n))
 		if (fr->id == id)
 			return pmu__err(-EINVAL, "%s: ended while \"%s\" is the innermost open region "
 					"(end the inner region first)", name, pmu__region_name((unsigned)t->sp->id));
-	return pmu__err(-EINVAL, "%s: pmu_region_end() of a region not open in this thread", name);
+	return pmu__err(-EINVAL, "%s: %s() of a region not open in this thread", name, who);
 }
 
 /*
@@ -946,7 +948,7 @@ static __attribute__((noinline)) int end_named(struct pmu__region_thr *t, const 
 		return id != -ENOENT ? id : pmu__err(-EINVAL, "%s: pmu_region_end() of a region never "
 						     "begun", name);
 	if (unlikely(top->id != (unsigned)id))
-		return not_innermost(t, name, (uint64_t)id);
+		return not_innermost(t, name, (uint64_t)id, "pmu_region_end");
 	return end_top(t, fr, PMU_END_NAME);
 }
 
@@ -976,10 +978,10 @@ static __attribute__((noinline)) int exit_slow(int h)
 	if (!name)
 		return bad_handle("pmu_region_exit", h);
 	if (!t || (fr = t->sp)->id == PMU_FRAME_NONE)
-		return pmu__err(-EINVAL, "%s: pmu_region_end() without pmu_region_begin() in this "
+		return pmu__err(-EINVAL, "%s: pmu_region_exit() without pmu_region_enter() in this "
 				"thread", name);
 	if (fr->id != pmu__frame_id(h))
-		return not_innermost(t, name, pmu__frame_id(h));
+		return not_innermost(t, name, pmu__frame_id(h), "pmu_region_exit");
 	return end_top(t, fr, PMU_END_HANDLE);
 }
 
