@@ -297,10 +297,14 @@ int pmu_region_histograms(int on);
  * it as one call of region name in the calling thread's figures (and
  * histograms): ns and each event summed over its intervals alone, never
  * the time it waited, and frees it. pmu_task_read() gives those sums so
- * far (the running interval's too, on its thread): ns into *ns, at most n
- * events into values; the number of events. A task is used by one thread
- * at a time, like the work it stands for. 0 or -errno (begin: NULL and
- * errno), the message naming the region and the threads.
+ * far (the running interval's too, on its thread; any thread may read it):
+ * ns into *ns, at most n events into values; the number of events. A task
+ * is used by one thread at a time, like the work it stands for. 0 or -errno
+ * (begin: NULL and errno), the message naming the region and the threads.
+ * pmu_task_end() frees the task whatever it returns, but for two refusals
+ * that leave it as it was: a NULL task, and one that runs on another
+ * thread (-EINVAL: its thread ends it); after any other failure its counts
+ * are not added, and the message says so.
  */
 struct pmu_task;	/* opaque */
 struct pmu_task *pmu_task_begin(const char *name);

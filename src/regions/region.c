@@ -1068,13 +1068,12 @@ int pmu__region_task_add(const char *who, unsigned id, uint64_t ns, const uint64
 	struct pmu__acc *a;
 	unsigned n;
 	uint64_t seq;
-	int r = pmu__thr_current(&thr);
+	int r = rec_self(who, &thr, &t);	/* a suspended task may end on a thread new to regions */
 
 	if (r < 0)
 		return r;
-	t = thr->upper;	/* made by the task's last read on this thread, or before */
-	if (!t || !(a = acc_of(thr, t, id, who)))
-		return t ? -ENOMEM : pmu__err(-EINVAL, "%s: the thread has no regions", who);
+	if (!(a = acc_of(thr, t, id, who)))
+		return -ENOMEM;
 	n = t->n;
 	seq = fig_open(t, a);
 	fig_add(&a->f[0], ns);

@@ -28,7 +28,10 @@ unsigned pmu__region_count(void)
 
 const char *pmu__region_name(unsigned id)
 {
-	return rname(PMU_LOAD_ACQUIRE(pmu__region_byid[id]));
+	const struct pmu__rname *r = id < PMU_REGION_MAX ? PMU_LOAD_ACQUIRE(pmu__region_byid[id]) : NULL;
+
+	/* none: a task's or a handle's region named before pmu_thread_fini() emptied the table */
+	return r ? rname(r) : "(a region of before pmu_thread_fini())";
 }
 
 /* Fork: the child gets a name table no other thread is changing. */
