@@ -164,6 +164,17 @@ one_vocabulary() {
 	[ ! -s build/vocabulary.bad ]
 }
 run one-vocabulary one_vocabulary
+# No raw lock (HACKING.md, "No lock across a cancellation point") but a fork handler's, said on its
+# line or the one above.
+raw_locks() {
+	for f in src/*/*.c compat/*.c; do
+		awk -v f="$f" '/pthread_mutex_(lock|unlock)\(/ && $0 !~ /raw: a fork handler/ && prev !~ /raw: a fork handler/ {
+			printf "%s:%d: %s\n", f, FNR, $0 } { prev = $0 }' "$f"
+	done > build/raw.locks
+	cat build/raw.locks
+	[ ! -s build/raw.locks ]
+}
+run raw-locks raw_locks
 run lib-has-no-tool-code no_tool_code
 if [ -f build/libpmu-mpi.so ]; then run mpi-no-tool-code mpi_no_tool_code
 else sk mpi-no-tool-code "libpmu-mpi.so is not built here (no mpicc)"; fi

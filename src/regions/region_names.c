@@ -34,15 +34,15 @@ const char *pmu__region_name(unsigned id)
 	return r ? rname(r) : "(a region of before pmu_thread_fini())";
 }
 
-/* Fork: the child gets a name table no other thread is changing. */
+/* Fork: the child gets a name table no other thread is changing (raw locks: thread.c's atfork_prepare says why). */
 void pmu__names_prepare(void)
 {
-	pthread_mutex_lock(&names_lock);
+	pthread_mutex_lock(&names_lock);	/* raw: a fork handler */
 }
 
 void pmu__names_parent(void)
 {
-	pthread_mutex_unlock(&names_lock);
+	pthread_mutex_unlock(&names_lock);	/* raw: a fork handler */
 }
 
 void pmu__names_child(bool raw)
@@ -50,7 +50,7 @@ void pmu__names_child(bool raw)
 	if (raw)	/* its holder may be a thread the child does not have */
 		pthread_mutex_init(&names_lock, NULL);
 	else
-		pthread_mutex_unlock(&names_lock);
+		pthread_mutex_unlock(&names_lock);	/* raw: a fork handler */
 }
 
 /* pmu_thread_fini(): the names go with the figures, so a new start has room for as many. */

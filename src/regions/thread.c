@@ -258,7 +258,13 @@ static void atfork_prepare(void)
 
 	if (h)
 		h->prepare();
-	pthread_mutex_lock(&tlock);
+	/*
+	 * Raw lock: a fork handler. pmu__lock()'s rule is for a lock held across a
+	 * cancellation point; between fork()'s prepare and parent or child handlers
+	 * none runs (fork() is not one, nor is any call of these handlers), and the
+	 * lock is let go in another handler, which a saved cancel state cannot span.
+	 */
+	pthread_mutex_lock(&tlock);	/* raw: a fork handler */
 	fork_hooks = h;
 }
 
@@ -266,7 +272,7 @@ static void atfork_parent(void)
 {
 	const struct pmu__thr_hooks *h = fork_hooks;
 
-	pthread_mutex_unlock(&tlock);
+	pthread_mutex_unlock(&tlock);	/* raw: a fork handler (atfork_prepare) */
 	if (h)
 		h->parent();
 }
@@ -283,7 +289,7 @@ static void reset_child(bool raw)
 	if (key_made)
 		pthread_setspecific(key, NULL);
 	PMU_WRITE_ONCE(tpid, getpid());
-	pthread_mutex_unlock(&tlock);
+	pthread_mutex_unlock(&tlock);	/* raw: a fork handler (atfork_prepare) */
 	if (h)
 		h->child(raw);
 }
@@ -808,6 +814,7 @@ int pmu__thr_read_slow(struct pmu__thr **tp, uint64_t *values, int err)
 	if (err != -ECHILD || getpid() == PMU_READ_ONCE(tpid))
 		return err;
 	pthread_mutex_init(&tlock, NULL);
+	/* raw: a fork handler's, for a raw fork (clone): the child's one thread, no cancellation point held */
 	pthread_mutex_lock(&tlock);
 	reset_child(true);
 	r = pmu__thr_get(tp);
