@@ -126,6 +126,7 @@ int main(void)
 	CHECK_MSG(t_fd_count() == fds, "%d descriptors, %d before", t_fd_count(), fds);
 	/* each cancelled reporter: an exited thread with its complete call */
 	res = pmu_results_take();
+	CHECK_MSG(res, "pmu_results_take: %s", pmu_errmsg());	/* a failure is one, never a skipped check */
 	if (res) {
 		const char *const *names;
 		unsigned nr = pmu_results_regions(res, &names), found = 0;
