@@ -97,7 +97,7 @@ TARGET_ARCH_DIR := $(if $(filter clean,$(MAKECMDGOALS)),,$(patsubst aarch64%,arm
 TESTS += $(patsubst test/$(TARGET_ARCH_DIR)/%.c,$(O)/test/%,$(wildcard test/$(TARGET_ARCH_DIR)/$(TARGET_ARCH_DIR)_*.c))
 # The x86 rdpmc emulations once more against libpmu.so, whose calls their mmap and read interpose.
 ifneq ($(STATIC),1)
-TESTS += $(O)/test/x86_rdpmc_emu_so $(O)/test/x86_topdown_emu_so
+TESTS += $(O)/test/x86_rdpmc_emu_so $(O)/test/x86_topdown_emu_so $(O)/test/x86_rdpmc_emu_step
 endif
 # bench/omp is an OpenMP program: the compat tier builds it with clang -fopenmp (libomp)
 BENCHES := $(patsubst bench/%.c,$(O)/bench/%,$(filter-out bench/omp.c,$(wildcard bench/*.c)))
@@ -174,6 +174,11 @@ $(O)/test/$(TARGET_ARCH_DIR)_%: test/$(TARGET_ARCH_DIR)/$(TARGET_ARCH_DIR)_%.c $
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(TOOL_CFLAGS) -Itest $(PROG_LDFLAGS) -o $@ $< $(TOOL_LIB) $(STATIC_LIB) $(LDLIBS)
 endif
+
+# rdtsc single-stepped to natively, as where PR_SET_TSC does not make it fault
+$(O)/test/x86_rdpmc_emu_step: test/x86_rdpmc_emu.c $(TOOL_LIB) $(STATIC_LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(TOOL_CFLAGS) -DEMU_TSC_STEP $(PROG_LDFLAGS) -o $@ $< $(TOOL_LIB) $(STATIC_LIB) $(LDLIBS)
 
 $(O)/test/x86_%_emu_so: test/x86_%_emu.c $(SHARED_LIB)
 	@mkdir -p $(@D)
