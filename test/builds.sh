@@ -28,6 +28,11 @@ b riscv64 riscv64-linux-gnu-gcc O=build-riscv64 STATIC=1 all tests bench
 # nothing else, with its users named there), keep no copy of what it exports, and fail to load,
 # naming the version they need, beside another version's library. libpmu-mpi holds no tool code.
 v=$(sed -n 's/^#define PMU_VERSION_[A-Z]* //p' include/pmu.h | paste -sd.)
+# The sources the checks read, at any depth: a layer's own folders (src/counters/arch/) are its.
+SRC=$(find src -name '*.[ch]' -not -path 'src/uapi/*' | sort)
+LIBC=$(find src -name '*.c' | sort)
+PLUG=$(find compat emulation -name '*.[ch]' -not -path '*/valgrind/*' 2>/dev/null | sort)
+PLUGC=$(echo "$PLUG" | grep '\.c$')
 no_tool_code() {
 	nm --defined-only build/libpmu.a > build/libpmu.a.nm || return 1
 	! grep -E ' (pmu__task_[a-z]*|pmu__online_cpus|pmu__policy[a-z_]*|tool_[a-z_]*|diff_[a-z_]*|cmd_[a-z]*)$' build/libpmu.a.nm &&
@@ -44,7 +49,7 @@ mpi_no_tool_code() {
 }
 # The quantiles the reports give, and their names, are defined once (src/report/report_dist.c).
 one_quantile_list() {
-	grep -nE '0\.5, 0\.9, 0\.99, 0\.999|"p50", "p90"|"p99\.9"' src/*/*.[ch] tools/*.[ch] compat/*.c > build/quantiles
+	grep -nE '0\.5, 0\.9, 0\.99, 0\.999|"p50", "p90"|"p99\.9"' $SRC tools/*.[ch] $PLUGC > build/quantiles
 	cat build/quantiles
 	[ "$(grep -c . build/quantiles)" = 2 ] && [ "$(cut -d: -f1 build/quantiles | sort -u)" = src/report/report_dist.c ]
 }
@@ -53,7 +58,7 @@ private_exports() {
 	sed -n 's/^\t\t\(pmu__[a-z_0-9]*\);$/\1/p' src/plugin.map | sort > build/private.map
 	nm -D --defined-only build/libpmu.so.0 | sed -n 's/.* \(pmu__[a-z_0-9]*\)@.*/\1/p' | sort > build/private.nm
 	sed -n 's/^PMU_PLUGIN .*[ *]\(pmu__[a-z_0-9]*\)[();].*/\1/p' src/plugin.h | sort > build/private.decl
-	! grep -n '^PMU_PLUGIN' src/*/*.h || return 1
+	! grep -n '^PMU_PLUGIN' $(echo "$SRC" | grep '/.*/.*\.h$') || return 1
 	! grep -n '^#include "' src/plugin.h || return 1
 	sed -n 's/^ \*   \(pmu__[a-z_0-9]*\)  .*/\1/p' src/plugin.h | sort > build/private.doc
 	for f in nm decl doc; do diff build/private.map "build/private.$f" || { echo "src/plugin.map and $f differ"; return 1; }; done
@@ -75,7 +80,7 @@ other_version() {
 }
 # No circle: neither #include "..." between src/ and tools/ files, nor calls between their objects.
 no_circle() {
-	for f in src/*/*.[ch] src/*.h tools/*.[ch]; do
+	for f in $SRC tools/*.[ch]; do
 		for i in $(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f"); do
 			for t in "$(dirname "$f")/$i" "src/$i" "tools/$i"; do
 				[ -f "$t" ] && { echo "$f $(realpath --relative-to=. "$t")"; break; }
@@ -83,9 +88,9 @@ no_circle() {
 		done
 	done > build/include.edges
 	tsort build/include.edges > /dev/null || return 1
-	for o in build/src/*/*.o build/tools/*.o; do nm --defined-only -g "$o" | awk -v o="$o" '{ print $3, o }'; done |
+	for o in $(find build/src -name '*.o') build/tools/*.o; do nm --defined-only -g "$o" | awk -v o="$o" '{ print $3, o }'; done |
 		sort > build/defs.list
-	for o in build/src/*/*.o build/tools/*.o; do nm -u "$o" | awk -v o="$o" '{ print $2, o }'; done | sort > build/uses.list
+	for o in $(find build/src -name '*.o') build/tools/*.o; do nm -u "$o" | awk -v o="$o" '{ print $2, o }'; done | sort > build/uses.list
 	join build/uses.list build/defs.list | awk '$2 != $3 { print $2, $3 }' | sort -u > build/call.edges
 	[ -s build/call.edges ] && tsort build/call.edges > /dev/null
 }
@@ -99,17 +104,18 @@ layers() {
 	[ -n "$order" ] || { echo "no layer table in HACKING.md"; return 1; }
 	for d in src/*/; do
 		l=$(basename "$d")
-		case " $order arch uapi " in *" $l "*) ;; *) echo "src/$l/: not a layer of HACKING.md's table ($order)"; return 1 ;; esac
+		case " $order uapi " in *" $l "*) ;; *) echo "src/$l/: not a layer of HACKING.md's table ($order)"; return 1 ;; esac
 	done
-	for f in src/*/*.[ch]; do
-		l=$(basename "$(dirname "$f")")
+	layer() { echo "$1" | cut -d/ -f2; }	# src/LAYER/...
+	for f in $(echo "$SRC" | grep '^src/.*/'); do
+		l=$(layer "$f")
 		for i in $(sed -n 's/^#include "\([a-z]*\)\/.*/\1/p' "$f"); do
-			[ "$i" = arch ] || [ "$(rank "$i")" -le "$(rank "$l")" ] || echo "$f ($l) includes $i/"
+			[ "$(rank "$i")" -le "$(rank "$l")" ] || echo "$f ($l) includes $i/"
 		done
 	done > build/layer.bad
-	for o in build/src/*/*.o; do nm --defined-only -g "$o" | awk -v l="$(basename "$(dirname "$o")")" '{ print $3, l }'; done |
+	for o in $(find build/src -name '*.o'); do nm --defined-only -g "$o" | awk -v l="$(layer "${o#build/}")" '{ print $3, l }'; done |
 		sort > build/layer.defs
-	for o in build/src/*/*.o; do nm -u "$o" | awk -v l="$(basename "$(dirname "$o")")" -v o="$o" '{ print $2, l, o }'; done |
+	for o in $(find build/src -name '*.o'); do nm -u "$o" | awk -v l="$(layer "${o#build/}")" -v o="$o" '{ print $2, l, o }'; done |
 		sort | join - build/layer.defs | while read -r sym lu o ld; do
 			[ "$(rank "$ld")" -le "$(rank "$lu")" ] || echo "$o ($lu) calls $sym ($ld)"
 		done >> build/layer.bad
@@ -151,14 +157,14 @@ short_functions() {
 		/^\{$/ { start = sig }
 		/^\}$/ && start { if (FNR - start + 1 > 80) { printf "%s:%d: %d lines\n", FILENAME, start, FNR - start + 1; bad = 1 } start = 0 }
 		/^$|^[}#]|^\/\*|^ \*|;$/ { sig = FNR + 1 }
-		END { exit !bad }' src/*/*.[ch] src/*.h tools/*.[ch] compat/*.c
+		END { exit !bad }' $SRC tools/*.[ch] $PLUGC
 }
 run functions-80-lines short_functions
 # One vocabulary of concurrency: atomics, fences and barriers in src/base/atomic.h alone (the
 # public pmu/inline.h keeps the page's own); volatile only for a signal's flag and the arch's asm.
 one_vocabulary() {
 	grep -nE '__atomic_|__sync_|stdatomic|_Atomic|atomic_(load|store|exchange|fetch|thread_fence|signal_fence)|"memory"|volatile' \
-		src/*/*.[ch] src/*.h tools/*.[ch] compat/*.c compat/*.h | grep -v '^src/base/atomic\.h:' |
+		$SRC tools/*.[ch] $PLUG | grep -v '^src/base/atomic\.h:' |
 		grep -vE 'volatile sig_atomic_t|__asm__ (__volatile__|volatile)\("(mrs|csrr|rdtsc|\.balign 8)|^[^:]*:[0-9]+: \* ' > build/vocabulary.bad
 	cat build/vocabulary.bad
 	[ ! -s build/vocabulary.bad ]
@@ -167,7 +173,7 @@ run one-vocabulary one_vocabulary
 # No raw lock (HACKING.md, "No lock across a cancellation point") but a fork handler's, said on its
 # line or the one above.
 raw_locks() {
-	for f in src/*/*.c compat/*.c; do
+	for f in $LIBC $PLUGC; do
 		awk -v f="$f" '/pthread_mutex_(lock|unlock)\(/ && $0 !~ /raw: a fork handler/ && prev !~ /raw: a fork handler/ {
 			printf "%s:%d: %s\n", f, FNR, $0 } { prev = $0 }' "$f"
 	done > build/raw.locks

@@ -13,7 +13,7 @@
 
 #include "test.h"
 #include "base/internal.h"
-#include "base/expr.h"
+#include "parse/expr.h"
 
 /* ---- callbacks: events FOO=1, BAR=2 (as perf's test), literals, metrics ---- */
 

@@ -21,7 +21,7 @@
 
 #include "test.h"
 #include "base/internal.h"
-#include "base/expr.h"
+#include "parse/expr.h"
 
 #define TARBALL "/usr/src/linux-source-6.1.tar.xz"
 #define TAR_ARCH "linux-source-6.1/tools/perf/pmu-events/arch"

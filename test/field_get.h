@@ -2,7 +2,7 @@
 #ifndef PMU_TEST_FIELD_GET_H
 #define PMU_TEST_FIELD_GET_H
 
-#include "base/format.h"
+#include "parse/format.h"
 
 /* A field read back from the config words: the inverse of pmu__field_put(), which the library needs alone. */
 static inline uint64_t field_get(const struct pmu__field *f, const uint64_t cfg[4])

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The log-linear histograms (src/base/hist.c) against exact answers: every
+ * The log-linear histograms (src/regions/hist.c) against exact answers: every
  * value lies in its bucket, whose midpoint is within 1/128 of it; quantiles
  * of skewed samples within 1% of the sorted samples'; sums of histograms
  * equal the histogram of the union; the tail of a known mix; Mann-Whitney U
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "test.h"
-#include "base/hist.h"
+#include "regions/hist.h"
 #include "../tools/stats.h"
 
 #define N 100000

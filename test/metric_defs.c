@@ -9,8 +9,8 @@
 
 #include "test.h"
 #include "base/internal.h"
-#include "base/expr.h"
-#include "base/metric_defs.h"
+#include "parse/expr.h"
+#include "parse/metric_defs.h"
 #include "metrics/metric_use.h"	/* pmu__metric_builtin() */
 
 static const struct {

@@ -21,7 +21,7 @@
 #include "results_index.h"
 #include "report_capture.h"
 #include "regions/results.h"
-#include "base/json.h"
+#include "parse/json.h"
 
 #define PF 2	/* page-faults: figure 2 (event 1; task-clock is event 0) */
 #define CHURN 300	/* short threads: past the 256 exited the thread layer keeps, so some are folded */

@@ -12,7 +12,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-#include "base/json.h"
+#include "parse/json.h"
 #include "report_capture.h"
 #include "test.h"
 

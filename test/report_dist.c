@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "report_capture.h"
-#include "base/json.h"
+#include "parse/json.h"
 
 #define HOSTILE "a,\"b\"\n<i>"
 

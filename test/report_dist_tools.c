@@ -15,7 +15,7 @@
 #include "pmu.h"
 #include "test.h"
 #include "tool_run.h"
-#include "base/json.h"
+#include "parse/json.h"
 
 static char dir[256];
 

@@ -13,7 +13,7 @@
 
 #include <pmu.h>
 
-#include "base/html.h"
+#include "report/html.h"
 #include "report_capture.h"
 #include "test.h"
 

@@ -7,7 +7,7 @@
  */
 #include <errno.h>
 
-#include "base/expr.h"
+#include "parse/expr.h"
 #include "metrics/metric_use.h"
 #include "events/spellings.h"
 #include "test.h"

@@ -8,12 +8,12 @@
 
 #include "base/internal.h"	/* errors; locks that cancellation cannot interrupt */
 #include "base/escape.h"	/* the output escapers: text, csv, json */
-#include "base/json.h"		/* the JSON reader: perf's files, reports */
-#include "base/html.h"		/* the HTML report's pieces */
-#include "base/expr.h"		/* perf's metric expressions */
-#include "base/metric_defs.h"	/* metric definitions and the built-in set */
-#include "base/outfile.h"	/* report files: written beside the name and renamed into place */
-#include "base/report_path.h"	/* report paths and formats; the MPI rank */
+#include "parse/json.h"		/* the JSON reader: perf's files, reports */
+#include "report/html.h"		/* the HTML report's pieces */
+#include "parse/expr.h"		/* perf's metric expressions */
+#include "parse/metric_defs.h"	/* metric definitions and the built-in set */
+#include "output/outfile.h"	/* report files: written beside the name and renamed into place */
+#include "output/report_path.h"	/* report paths and formats; the MPI rank */
 #include "events/event.h"	/* resolving events, perf's generic names, format fields */
 #include "events/sysfs.h"	/* PMUs of the sysfs root, aliases, tracepoints, sysctls, bounded file reads */
 #include "events/event_pfm.h"	/* libpfm4's event list */

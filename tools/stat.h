@@ -13,7 +13,7 @@
 #include <sys/resource.h>
 #include <sys/types.h>
 
-#include "base/outfile.h"
+#include "output/outfile.h"
 #include "pmu.h"
 #include "events/perf_json.h"
 #include "stat_target.h"

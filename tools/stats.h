@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "base/hist.h"
+#include "regions/hist.h"
 
 /* One side: a mean, the variance of that mean (s^2/n) and its samples n (0: unknown, a normal test). */
 struct sample {

@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#define PMU_INL_ARCH aarch64	/* its name, which also picks the library's file for it (src/arch/aarch64.h) */
+#define PMU_INL_ARCH aarch64	/* its name, which also picks the library's file for it (src/counters/arch/aarch64.h) */
 #define PMU_INL_USER_READ 1
 
 /*

@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#define PMU_INL_ARCH generic	/* its name, which also picks the library's file for it (src/arch/generic.h) */
+#define PMU_INL_ARCH generic	/* its name, which also picks the library's file for it (src/counters/arch/generic.h) */
 #define PMU_INL_USER_READ 0
 
 static inline uint64_t pmu_inl_rdpmc(uint32_t idx)

@@ -9,7 +9,7 @@
 
 #include <stdint.h>
 
-#define PMU_INL_ARCH riscv64	/* its name, which also picks the library's file for it (src/arch/riscv64.h) */
+#define PMU_INL_ARCH riscv64	/* its name, which also picks the library's file for it (src/counters/arch/riscv64.h) */
 #define PMU_INL_USER_READ 1
 
 #define PMU_INL_CSRR(n) do { __asm__ __volatile__("csrr %0, %1" : "=r"(v) : "i"(0xc00 + (n))); } while (0)

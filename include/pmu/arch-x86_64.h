@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#define PMU_INL_ARCH x86_64	/* its name, which also picks the library's file for it (src/arch/x86_64.h) */
+#define PMU_INL_ARCH x86_64	/* its name, which also picks the library's file for it (src/counters/arch/x86_64.h) */
 #define PMU_INL_USER_READ 1
 
 static inline __attribute__((always_inline)) uint64_t pmu_inl_rdpmc(uint32_t idx)

@@ -25,7 +25,7 @@
 
 /*
  * The one place the architecture is picked, for this header and for the
- * library's own hooks (src/arch.h includes src/arch/PMU_INL_ARCH.h). Each
+ * library's own hooks (src/counters/arch.h includes src/counters/arch/PMU_INL_ARCH.h). Each
  * file defines PMU_INL_ARCH (its name as a token), PMU_INL_USER_READ and
  * pmu_inl_rdpmc(idx), the counter instruction for the page's 1-based index.
  */

@@ -4,7 +4,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 
-#include "base/format.h"
+#include "base/escape.h"
 #include "base/internal.h"
 
 bool pmu__secure(void)

@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "base/escape.h"
-#include "base/format.h"
 
 static const char hex[] = "0123456789abcdef";
 

@@ -40,4 +40,15 @@ void pmu__json_str(FILE *f, const char *s);
 /* s in HTML text or a quoted attribute: escaped as text, then & < > " ' as references. */
 void pmu__html_str(FILE *f, const char *s);
 
+/*
+ * Input as shown in messages (escape.c): its first PMU_SHOW_MAX bytes as
+ * text (pmu__text_esc: control characters and bytes that are not UTF-8
+ * escaped), "..." when longer.
+ */
+#define PMU_SHOW_MAX 64
+struct pmu__shown {
+	char s[PMU_SHOW_MAX * 4 + 16];	/* a character cut at the bound is shown whole */
+};
+const char *pmu__show(struct pmu__shown *b, const char *s, size_t len);
+
 #endif

@@ -2,7 +2,7 @@
 /*
  * The library's hooks for the architecture the installed inline read picked
  * (pmu/inline.h, the one place that chooses, -DPMU_ARCH_GENERIC included):
- * src/arch/PMU_INL_ARCH.h. Each provides pmu__arch_clock(), the clock behind
+ * src/counters/arch/PMU_INL_ARCH.h. Each provides pmu__arch_clock(), the clock behind
  * the page's time_* fields; the counter instruction is the inline read's
  * pmu_inl_rdpmc(idx), and PMU_INL_USER_READ says whether there is one.
  *
@@ -22,7 +22,7 @@
 
 #define PMU_ARCH_STR_(x) #x
 #define PMU_ARCH_STR(x) PMU_ARCH_STR_(x)
-#include PMU_ARCH_STR(arch/PMU_INL_ARCH.h)
+#include PMU_ARCH_STR(counters/arch/PMU_INL_ARCH.h)
 
 /* "x86_64", "aarch64", "riscv64", "generic": for messages. */
 #define PMU_ARCH_NAME PMU_ARCH_STR(PMU_INL_ARCH)

@@ -15,6 +15,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "base/escape.h"
 #include "counters/emulated.h"
 #include "counters/set_ops.h"
 

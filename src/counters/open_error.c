@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/escape.h"
 #include "counters/emulated.h"
 #include "counters/set_ops.h"
 #include "events/sysfs.h"

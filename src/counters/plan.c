@@ -10,8 +10,9 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "base/escape.h"
 #include "counters/set_ops.h"
-#include "base/format.h"
+#include "parse/format.h"
 
 /* Room for n more counters in c->attr / c->ctr, which grow as needed: most sets have a few. */
 static int grow_counters(struct pmu__cold *c, unsigned n, unsigned *cap)

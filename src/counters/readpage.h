@@ -3,7 +3,7 @@
  * pmu_read()'s read of one event from its perf_event_mmap_page: the count,
  * and the times that scaling needs, through the one page reader
  * (pmu/inline.h's pmu_inl_read()). The counter and clock readers are
- * parameters so that the same code runs on hardware (src/arch/) and over a
+ * parameters so that the same code runs on hardware (src/counters/arch/) and over a
  * simulated page in the tests; always_inline makes them direct instructions.
  */
 #ifndef PMU_READPAGE_H

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/escape.h"
 #include "events/sysfs.h"
 
 /* ---- resolved events (event.c) ---- */

@@ -14,7 +14,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "base/json.h"
+#include "parse/json.h"
 #include "events/perf_cpu.h"
 #include "events/perf_events.h"
 #include "events/event.h"

@@ -13,9 +13,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "base/expr.h"
+#include "parse/expr.h"
 #include "base/internal.h"
-#include "base/metric_defs.h"
+#include "parse/metric_defs.h"
 
 /* A metric offered: its definition, its parse, or why it is refused. */
 struct pmu__pj_metric {

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/escape.h"
 #include "events/sysfs.h"
 
 void pmu__desc_free(struct pmu__desc *d)

@@ -2,7 +2,7 @@
 /* Events by their every spelling, for the metrics: see metrics.h. */
 #include <string.h>
 
-#include "base/format.h"
+#include "parse/format.h"
 #include "events/spellings.h"
 
 #define CYCLES "cycles", "cpu-cycles", "cpu_cycles"

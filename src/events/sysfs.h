@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "base/format.h"
+#include "parse/format.h"
 
 #define PMU_MAX_PMUS 32		/* PMUs one event counts on: a hybrid machine's core PMUs, an uncore family's instances */
 #define PMU_PMU_NAME 48

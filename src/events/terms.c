@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "events/event.h"
-#include "base/metric_defs.h"	/* pmu__metric_scale_unit(): a ScaleUnit and a .scale are read alike */
+#include "parse/metric_defs.h"	/* pmu__metric_scale_unit(): a ScaleUnit and a .scale are read alike */
 
 enum { T_USER = 1, T_ALIAS = 2, T_NEED = 4 };
 

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "events/event.h"
-#include "base/expr.h"
+#include "parse/expr.h"
 #include "metrics/metric_use.h"
 #include "events/spellings.h"
 #include "events/perf_json.h"

@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "base/internal.h"
-#include "base/metric_defs.h"
+#include "parse/metric_defs.h"
 
 struct pmu__expr;
 

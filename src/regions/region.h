@@ -79,7 +79,7 @@ struct pmu__frame {
 struct pmu__rname;	/* region.c's interned name */
 struct pmu__trace;	/* trace.c's buffer of a thread's calls */
 struct pmu__hblk;	/* region_hist.h's histograms */
-struct pmu__shist;	/* base/hist.h's, sparse */
+struct pmu__shist;	/* regions/hist.h's, sparse */
 
 enum {
 	PMU_TIMES_NONE,		/* none (user-space reads never multiplexed so far) */

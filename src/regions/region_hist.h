@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A region's histograms in a thread (PMU_HISTOGRAMS, pmu_region_histograms()):
- * one dense log-linear histogram (base/hist.h) per figure, ns and each event,
+ * one dense log-linear histogram (regions/hist.h) per figure, ns and each event,
  * and per ns bucket each figure's sum over the calls in it, which gives the
  * tail attribution and exact sums. Fixed memory: (2n + 2) * 3,776 counters mapped at the
  * region's first call in the thread, of which only the pages values land in
@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "base/hist.h"
+#include "regions/hist.h"
 #include "base/internal.h"
 
 struct pmu__hblk {

@@ -14,7 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/format.h"
+#include "base/escape.h"
+#include "parse/format.h"
 #include "regions/region.h"
 #include "regions/results.h"
 

@@ -9,7 +9,7 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "base/hist.h"
+#include "regions/hist.h"
 #include "metrics/metric_use.h"
 #include "regions/thread.h"
 

@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "base/escape.h"
-#include "base/outfile.h"
-#include "base/report_path.h"
+#include "output/outfile.h"
+#include "output/report_path.h"
 #include "counters/set.h"
 #include "regions/thread.h"
 #include "regions/trace.h"

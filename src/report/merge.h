@@ -17,8 +17,8 @@
 
 #include "base/internal.h"
 #include "base/escape.h"
-#include "base/html.h"
-#include "base/metric_defs.h"
+#include "report/html.h"
+#include "parse/metric_defs.h"
 #include "metrics/metric_use.h"
 #include "report/report.h"
 #include "report/report_read.h"

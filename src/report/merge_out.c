@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/format.h"
-#include "base/outfile.h"
-#include "base/report_path.h"
+#include "parse/format.h"
+#include "output/outfile.h"
+#include "output/report_path.h"
 #include "report/merge.h"
 
 /* Up to this many processes the table lists them all; past it, those of a min or max. */

@@ -17,10 +17,10 @@
 #include <unistd.h>
 
 #include "base/escape.h"
-#include "base/outfile.h"
+#include "output/outfile.h"
 #include "regions/region.h"
 #include "regions/trace.h"
-#include "base/report_path.h"
+#include "output/report_path.h"
 #include "report/report.h"
 #include "report/view.h"
 #include "regions/thread.h"	/* pmu__skipped_next() */

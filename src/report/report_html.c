@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "base/escape.h"
-#include "base/html.h"
+#include "report/html.h"
 #include "report/report.h"
 #include "regions/results.h"
 #include "events/sysfs.h"

@@ -3,8 +3,8 @@
 #ifndef PMU_REPORT_READ_H
 #define PMU_REPORT_READ_H
 
-#include "base/hist.h"
-#include "base/json.h"
+#include "regions/hist.h"
+#include "parse/json.h"
 
 /* A region of a json report read back: its totals over threads. */
 struct pmu__rep_region {

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "base/hist.h"
+#include "regions/hist.h"
 
 struct pmu__vrow {
 	const char *region;

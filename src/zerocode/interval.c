@@ -15,7 +15,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "base/format.h"	/* pmu__show() */
+#include "base/escape.h"
+#include "parse/format.h"	/* pmu__show() */
 #include "zerocode/zerocode.h"
 
 static pthread_mutex_t ilock = PTHREAD_MUTEX_INITIALIZER;	/* held across a write: the exit's waits for it */

@@ -12,9 +12,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "base/format.h"	/* pmu__show() */
+#include "base/escape.h"
+#include "parse/format.h"	/* pmu__show() */
 #include "regions/region.h"
-#include "base/report_path.h"
+#include "output/report_path.h"
 #include "zerocode/zerocode.h"
 #include "regions/thread.h"
 #include "regions/trace.h"

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "base/internal.h"
-#include "base/expr.h"
+#include "parse/expr.h"
 
 static struct pmu__expr *input, *other;
 

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "../field_get.h"
-#include "base/format.h"
+#include "parse/format.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "base/internal.h"
-#include "base/expr_int.h"
+#include "parse/expr_int.h"
 
 /* ---- messages ---- */
 

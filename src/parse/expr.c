@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "base/internal.h"
-#include "base/expr_int.h"
+#include "parse/expr_int.h"
 
 static const char *const lit_names[PMU_EXPR_NLITS] = {
 	[PMU_EXPR_SMT_ON] = "#smt_on",

@@ -7,7 +7,7 @@
 
 #include "base/atomic.h"
 #include "base/escape.h"
-#include "base/hist.h"
+#include "regions/hist.h"
 
 uint64_t pmu__shist_total(const struct pmu__shist *h)
 {

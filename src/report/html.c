@@ -6,8 +6,8 @@
 #include <stdlib.h>
 
 #include "base/escape.h"
-#include "base/hist.h"
-#include "base/html.h"
+#include "regions/hist.h"
+#include "report/html.h"
 
 void pmu__html_head(FILE *f, const char *title)
 {

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "base/internal.h"
-#include "base/expr_int.h"
+#include "parse/expr_int.h"
 
 /* ---- evaluation ---- */
 

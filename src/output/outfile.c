@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "base/escape.h"
-#include "base/outfile.h"
+#include "output/outfile.h"
 
 /* A link to a stream is followed only when its owner is root or the caller (as /dev/stderr is root's). */
 static bool link_trusted(const struct stat *lst)

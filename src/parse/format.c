@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "base/format.h"
+#include "parse/format.h"
 
 const char *const pmu__config_words[4] = { "config", "config1", "config2", "config3" };
 

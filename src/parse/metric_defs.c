@@ -8,7 +8,7 @@
 #include <strings.h>
 
 #include "base/internal.h"
-#include "base/metric_defs.h"
+#include "parse/metric_defs.h"
 
 /*
  * The generic events' names, '-' escaped as the language wants. A division

@@ -22,7 +22,7 @@ void pmu__html_num(FILE *f, double x);
 void pmu__html_bars(FILE *f, unsigned n, const char *const *labels, const double *v, const char *unit);
 
 /*
- * Histogram h (base/hist.h) as bars over its buckets, whose order is
+ * Histogram h (regions/hist.h) as bars over its buckets, whose order is
  * log-linear in the value: heights the square root of the calls (a tail of
  * a few calls stays visible), p50 and p99 marked, each bar's range and
  * calls in its tooltip, values in unit (a word of the caller's own, not

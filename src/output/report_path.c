@@ -10,8 +10,9 @@
 #include <strings.h>
 #include <unistd.h>
 
-#include "base/format.h"
-#include "base/report_path.h"
+#include "base/escape.h"
+#include "parse/format.h"
+#include "output/report_path.h"
 
 /* A file name's formats, by extension; a name without one is the table. */
 static const char *const exts[][2] = {

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "base/expr.h"
+#include "parse/expr.h"
 
 enum op {
 	N_NUM, N_LIT, N_ID, N_SRC,	/* leaves */

@@ -19,9 +19,9 @@
 #include <unistd.h>
 
 #include "base/escape.h"
-#include "base/format.h"
+#include "parse/format.h"
 #include "base/internal.h"
-#include "base/json.h"
+#include "parse/json.h"
 
 struct parser {
 	const char *name;	/* for messages: the file's path */

@@ -56,17 +56,6 @@ static inline __u64 *pmu__attr_word(struct perf_event_attr *a, unsigned w)
 	return NULL;
 }
 
-/*
- * Input as shown in messages (escape.c): its first PMU_SHOW_MAX bytes as
- * text (pmu__text_esc: control characters and bytes that are not UTF-8
- * escaped), "..." when longer.
- */
-#define PMU_SHOW_MAX 64
-struct pmu__shown {
-	char s[PMU_SHOW_MAX * 4 + 16];	/* a character cut at the bound is shown whole */
-};
-const char *pmu__show(struct pmu__shown *b, const char *s, size_t len);
-
 /* Whitespace as sysfs files and event lists have it; trims both ends of [*s, *s+*len). */
 bool pmu__is_space(char c);
 void pmu__trim(const char **s, size_t *len);
