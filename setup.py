@@ -16,7 +16,7 @@ from setuptools.dist import Distribution
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 BUILT = ("libpmu.so.0", "pmu", "libpmu-qemu.so")   # by make, beside the extension
-VG_TOOL = "libpmu-valgrind"   # too, where Valgrind's tool libraries are (GPL-2.0+: compat/valgrind/COPYING)
+VG_TOOL = "libpmu-valgrind"   # too, where Valgrind's tool libraries are (GPL-2.0+: emulation/valgrind/COPYING)
 
 
 def version():

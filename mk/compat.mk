@@ -15,18 +15,24 @@ COMPAT_MOD := $(if $(HAVE_FC),$(O)/compat/likwid.mod)
 
 compat: $(COMPAT_SOS) $(COMPAT_MOD)
 
-# LIKWID's Fortran module (use likwid) for gfortran, from compat/likwid.f90.
-$(O)/compat/likwid.mod: compat/likwid.f90
+# LIKWID's Fortran module (use likwid) for gfortran, from compat/dropins/likwid.f90.
+$(O)/compat/likwid.mod: compat/dropins/likwid.f90
 	@mkdir -p $(@D)
 	$(FC) -c -J$(@D) -o $(@D)/likwid_f90.o $<
 
-$(O)/compat/%.o: compat/%.c compat/papi_protos.h compat/likwid_protos.h include/pmu.h
+$(O)/compat/%.o: compat/dropins/%.c compat/dropins/papi_protos.h compat/dropins/likwid_protos.h include/pmu.h src/plugin.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+$(O)/compat/%.o: compat/runtimes/%.c compat/runtimes/connector.h include/pmu.h src/plugin.h
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+$(O)/emulation/%.o: emulation/%.c src/counters/emu_table.h
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # Linked with libpmu.so from the same build, found beside them (LIB_RUNPATH) outside the system's directories.
-$(O)/libpmu-%.so.$(VERSION): $(O)/compat/%.o compat/libpmu-%.map $(SHARED_LIB) $(O)/install-paths
-	$(CC) -shared $(LDFLAGS) -Wl,-soname,libpmu-$*.so.$(SOMAJOR) -Wl,--version-script=compat/libpmu-$*.map \
+$(O)/libpmu-%.so.$(VERSION): $(O)/compat/%.o compat/dropins/libpmu-%.map $(SHARED_LIB) $(O)/install-paths
+	$(CC) -shared $(LDFLAGS) -Wl,-soname,libpmu-$*.so.$(SOMAJOR) -Wl,--version-script=compat/dropins/libpmu-$*.map \
 		-Wl,--no-undefined -o $@ $< -L$(O) -lpmu $(LIB_RUNPATH) $(LDLIBS)
 	ln -sf libpmu-$*.so.$(VERSION) $(O)/libpmu-$*.so.$(SOMAJOR)
 	ln -sf libpmu-$*.so.$(SOMAJOR) $(O)/libpmu-$*.so
@@ -39,13 +45,13 @@ $(O)/bench/compat: bench/compat.c $(COMPAT_SOS)
 
 define stage-compat
 	install -d $(S)$(LIBDIR) $(S)$(PKGDIR) $(S)$(MANDIR)/man7 $(S)$(INCDIR)/libpmu-papi $(S)$(INCDIR)/libpmu-likwid
-	install -m 644 compat/papi_protos.h $(S)$(INCDIR)/libpmu-papi/papi.h
-	install -m 644 compat/likwid_protos.h $(S)$(INCDIR)/libpmu-likwid/likwid.h
-	install -m 644 compat/likwid-marker.h $(COMPAT_MOD) $(S)$(INCDIR)/libpmu-likwid/
+	install -m 644 compat/dropins/papi_protos.h $(S)$(INCDIR)/libpmu-papi/papi.h
+	install -m 644 compat/dropins/likwid_protos.h $(S)$(INCDIR)/libpmu-likwid/likwid.h
+	install -m 644 compat/dropins/likwid-marker.h $(COMPAT_MOD) $(S)$(INCDIR)/libpmu-likwid/
 	$(foreach l,$(COMPAT_LIBS),install -m 644 $(O)/libpmu-$(l).so.$(VERSION) $(S)$(LIBDIR)/ && \
 		ln -sf libpmu-$(l).so.$(VERSION) $(S)$(LIBDIR)/libpmu-$(l).so.$(SOMAJOR) && \
 		ln -sf libpmu-$(l).so.$(SOMAJOR) $(S)$(LIBDIR)/libpmu-$(l).so && \
-		$(SUBST_IN) compat/libpmu-$(l).pc.in > $(S)$(PKGDIR)/libpmu-$(l).pc;)
+		$(SUBST_IN) compat/dropins/libpmu-$(l).pc.in > $(S)$(PKGDIR)/libpmu-$(l).pc;)
 	install -m 644 $(COMPAT_MAN7) $(S)$(MANDIR)/man7/
 endef
 stage: $(COMPAT_SOS) $(COMPAT_MOD)
@@ -72,12 +78,12 @@ endif
 RUNTIME_LIBS += qemu
 RUNTIME_SOS += $(O)/libpmu-qemu.so
 RUNTIME_MAN7 += man/libpmu-qemu.7
-$(O)/libpmu-qemu.so: $(O)/compat/qemu.o compat/libpmu-qemu.map
-	$(CC) -shared $(LDFLAGS) -Wl,--version-script=compat/libpmu-qemu.map -o $@ $< -ldl
+$(O)/libpmu-qemu.so: $(O)/emulation/qemu.o emulation/libpmu-qemu.map
+	$(CC) -shared $(LDFLAGS) -Wl,--version-script=emulation/libpmu-qemu.map -o $@ $< -ldl
 
 # libpmu-valgrind: a Valgrind tool (pmu emulate --backend valgrind, libpmu-valgrind(7)), where
 # Valgrind's tool libraries are (Debian's valgrind package) and CC builds for this machine. It links
-# them, which are GPL-2.0, and so is a separate program under the GPL (compat/valgrind/COPYING).
+# them, which are GPL-2.0, and so is a separate program under the GPL (emulation/valgrind/COPYING).
 VG_PLATFORM := $(if $(filter clean,$(MAKECMDGOALS)),,$(shell [ "$$($(CC) -dumpmachine 2>/dev/null)" = \
 	"$$(cc -dumpmachine 2>/dev/null)" ] && pkg-config --variable=platform valgrind 2>/dev/null))
 VG_LIBDIR := $(if $(VG_PLATFORM),$(shell pkg-config --variable=libdir valgrind)/valgrind)
@@ -86,13 +92,13 @@ HAVE_VG_TOOL := $(if $(VG_PLATFORM),$(wildcard $(VG_LIBDIR)/libcoregrind-$(VG_PL
 ifneq ($(HAVE_VG_TOOL),)
 RUNTIME_MAN7 += man/libpmu-valgrind.7
 VG_TOOL := $(O)/libpmu-valgrind
-$(O)/compat/valgrind/tool.o: compat/valgrind/tool.c src/counters/emu_table.h
+$(O)/emulation/valgrind/tool.o: emulation/valgrind/tool.c src/counters/emu_table.h
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 $(WARN) -Wno-unused-parameter -O2 -g -fno-stack-protector -fno-builtin -fno-strict-aliasing \
 		-fno-pie -DVGA_$(VG_ARCH)=1 -DVGO_linux=1 -DVGP_$(VG_ARCH)_linux=1 -DVGPV_$(VG_ARCH)_linux_vanilla=1 \
 		$$(pkg-config --cflags valgrind) -Isrc -c -o $@ $<
 # Linked as Valgrind links its own tools: static, at its tools' load address, with its libraries alone.
-$(VG_TOOL): $(O)/compat/valgrind/tool.o
+$(VG_TOOL): $(O)/emulation/valgrind/tool.o
 	$(CC) -o $@ -static -nodefaultlibs -nostartfiles -u _start -no-pie -Wl,--build-id=none \
 		-Wl,-Ttext-segment=$$(pkg-config --variable=valt_load_address valgrind) $< \
 		$(VG_LIBDIR)/libcoregrind-$(VG_PLATFORM).a $(VG_LIBDIR)/libvex-$(VG_PLATFORM).a \
@@ -110,8 +116,8 @@ endif
 # The tool alone, or the note (setup.py asks for it beside the QEMU plugin).
 .PHONY: valgrind-tool
 
-$(O)/libpmu-%.so: $(O)/compat/%.o compat/libpmu-%.map $(SHARED_LIB) $(O)/install-paths
-	$(CC) -shared $(LDFLAGS) -Wl,--version-script=compat/libpmu-$*.map -Wl,--no-undefined -o $@ $< \
+$(O)/libpmu-%.so: $(O)/compat/%.o compat/runtimes/libpmu-%.map $(SHARED_LIB) $(O)/install-paths
+	$(CC) -shared $(LDFLAGS) -Wl,--version-script=compat/runtimes/libpmu-$*.map -Wl,--no-undefined -o $@ $< \
 		-L$(O) -lpmu $(LIBS_$*) $(PLUGIN_RUNPATH) $(LDLIBS)
 
 # libpmu-mpi: built where an MPI compiler wrapper is (MPICC, Open MPI's or MPICH's mpicc). It links
@@ -125,11 +131,11 @@ RUNTIME_LIBS += mpi
 RUNTIME_SOS += $(O)/libpmu-mpi.so
 RUNTIME_MAN7 += man/libpmu-mpi.7
 endif
-$(O)/compat/mpi.o: compat/mpi.c include/pmu.h src/plugin.h
+$(O)/compat/mpi.o: compat/runtimes/mpi.c include/pmu.h src/plugin.h
 	@mkdir -p $(@D)
 	$(MPICC) $(ALL_CFLAGS) -c -o $@ $<
-$(O)/libpmu-mpi.so: $(O)/compat/mpi.o compat/libpmu-mpi.map $(SHARED_LIB) $(O)/install-paths
-	$(MPICC) -shared $(LDFLAGS) -Wl,--version-script=compat/libpmu-mpi.map -Wl,--no-undefined -o $@ $< \
+$(O)/libpmu-mpi.so: $(O)/compat/mpi.o compat/runtimes/libpmu-mpi.map $(SHARED_LIB) $(O)/install-paths
+	$(MPICC) -shared $(LDFLAGS) -Wl,--version-script=compat/runtimes/libpmu-mpi.map -Wl,--no-undefined -o $@ $< \
 		-L$(O) -lpmu $(PLUGIN_RUNPATH) $(LDLIBS)
 
 runtimes: $(RUNTIME_SOS) $(VG_TOOL)

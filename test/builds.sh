@@ -39,7 +39,7 @@ no_tool_code() {
 		! grep -E ' [TDRB] ' build/libpmu.a.nm | grep -vE ' (pmu_|pmu__)[a-z0-9_]*$' &&
 		grep -q ' pmu__event_parse$' build/libpmu.a.nm && grep -q ' pmu__merge_add$' build/libpmu.a.nm
 }
-# libpmu-mpi links libpmu.so.0 and nothing of tools/: its own code is compat/mpi.c alone.
+# libpmu-mpi links libpmu.so.0 and nothing of tools/: its own code is compat/runtimes/mpi.c alone.
 mpi_no_tool_code() {
 	nm --defined-only build/libpmu-mpi.so | awk '$2 ~ /[TtDdRrBb]/ { print $3 }' | sort > build/mpi.defs
 	nm --defined-only build/compat/mpi.o | awk '$2 ~ /[TtDdRrBb]/ { print $3 }' | sort > build/mpi.own

@@ -260,7 +260,7 @@ else
 	sk likwid_nan "$nolikwid"
 fi
 
-# likwid_fortran: LIKWID's Fortran names and module (use likwid), built from compat/likwid.f90.
+# likwid_fortran: LIKWID's Fortran names and module (use likwid), built from compat/dropins/likwid.f90.
 if ! command -v gfortran >/dev/null; then
 	sk likwid_fortran "gfortran is not installed"
 else

@@ -88,7 +88,7 @@ run zero-code sh -c "cd $d && LD_PRELOAD=$PWD/$O/libpmu.so.0 PMU_EVENTS=instruct
 	grep -q '\"instructions\": [1-9]' zero.json"
 
 # The PAPI drop-in: PAPI_TOT_INS is the emulated count.
-mkdir -p "$d/inc" && ln -sf "$PWD/compat/papi_protos.h" "$d/inc/papi.h"
+mkdir -p "$d/inc" && ln -sf "$PWD/compat/dropins/papi_protos.h" "$d/inc/papi.h"
 if make -s --no-print-directory O="$O" compat >/dev/null 2>&1 &&
    cc -I"$d/inc" -o "$d/papi_prog" test/compat/papi_prog.c -L"$O" -lpmu-papi -Wl,-rpath,"$PWD/$O" -pthread 2>"$d/cc"; then
 	run papi sh -c "cd $d && PAPI_EVENTS=PAPI_TOT_INS $pmu emulate ./papi_prog 16 > out &&

@@ -42,9 +42,9 @@ run exports sh -c "objdump -T $p/lib/libpmu.so | awk '\$2 == \"g\" && \$4 != \"*
 run header-only-public sh -c "cmp -s $p/include/pmu.h include/pmu.h &&
 	cd $p/include && find . ! -type d | sed 's|^\./||' | while read -r f; do
 		case \$f in pmu.h|pmu/*.h) cmp -s \"\$f\" \"$PWD/include/\$f\" || { echo \"not from include/: \$f\"; exit 1; } ;;
-		libpmu-papi/papi.h) cmp -s \"\$f\" $PWD/compat/papi_protos.h || exit 1 ;;
-		libpmu-likwid/likwid.h) cmp -s \"\$f\" $PWD/compat/likwid_protos.h || exit 1 ;;
-		libpmu-likwid/likwid-marker.h) cmp -s \"\$f\" $PWD/compat/likwid-marker.h || exit 1 ;;
+		libpmu-papi/papi.h) cmp -s \"\$f\" $PWD/compat/dropins/papi_protos.h || exit 1 ;;
+		libpmu-likwid/likwid.h) cmp -s \"\$f\" $PWD/compat/dropins/likwid_protos.h || exit 1 ;;
+		libpmu-likwid/likwid-marker.h) cmp -s \"\$f\" $PWD/compat/dropins/likwid-marker.h || exit 1 ;;
 		libpmu-likwid/likwid.mod) ;;
 		*) echo \"not a public header: \$f\"; exit 1 ;; esac; done"
 run man-pages sh -c "ls $p/share/man/man3/pmu_open.3 $p/share/man/man1/pmu.1"

@@ -104,7 +104,7 @@ src = tarfile.open(sys.argv[2]).getnames()
 assert any(n.endswith("/src/regions/region.c") for n in src) and any(n.endswith("/Makefile") for n in src), src
 # the Valgrind tool where Valgrind's tool libraries are, and its licence in the sdist
 assert ("pmu/libpmu-valgrind" in names) == (sys.argv[3] == "yes"), (sys.argv[3], names)
-assert any(n.endswith("/compat/valgrind/COPYING") for n in src), src
+assert any(n.endswith("/emulation/valgrind/COPYING") for n in src), src
 EOF
 	result $? build "$d/build.log" "sdist and wheel: $(ls "$d/dist" 2>/dev/null | tr '\n' ' ')"
 else

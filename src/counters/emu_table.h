@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The table of emulated counts: libpmu-qemu (compat/qemu.c), a plugin of
- * QEMU's user-mode emulation, or libpmu-valgrind (compat/valgrind/tool.c),
+ * The table of emulated counts: libpmu-qemu (emulation/qemu.c), a plugin of
+ * QEMU's user-mode emulation, or libpmu-valgrind (emulation/valgrind/tool.c),
  * a Valgrind tool, keeps it in a memfd for the program it runs;
  * the library reads it there (counters/emulated.c), and pmu stat --emulate
  * (the launcher, which makes the first one) reads the whole run's total.

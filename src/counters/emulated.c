@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Emulated counters: see emulated.h. The table is emu_table.h's, written
- * by libpmu-qemu (compat/qemu.c); a process finds its own through the
+ * by libpmu-qemu (emulation/qemu.c); a process finds its own through the
  * descriptor PMU_EMULATED_FD names, which the plugin gives a forked child
  * anew and which an execve closes.
  */

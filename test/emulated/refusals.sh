@@ -46,7 +46,7 @@ refused no-plugin-support "PATH=$d/noplugin:$PATH" "$d/noplugin/qemu-x86_64 \\(Q
 	'configured with --enable-plugins'
 if [ -n "$qemu" ]; then
 	refused plugin-missing "PMU_QEMU_PLUGIN=$d/none.so" "QEMU [0-9.]+\\) found, but no plugin for it: PMU_QEMU_PLUGIN=$d/none.so: No such file"
-	if cc -shared -fPIC -Isrc -Iinclude -Isrc/uapi -D_GNU_SOURCE -DPLUGIN_API=99 -o "$d/v99.so" compat/qemu.c 2>"$d/cc"; then
+	if cc -shared -fPIC -Isrc -Iinclude -Isrc/uapi -D_GNU_SOURCE -DPLUGIN_API=99 -o "$d/v99.so" emulation/qemu.c 2>"$d/cc"; then
 		refused plugin-version "PMU_QEMU_PLUGIN=$d/v99.so" "did not attach $d/v99.so" 'version 99' \
 			"the plugin's API does not match this QEMU's"
 	else
