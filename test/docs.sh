@@ -10,6 +10,7 @@
 #  - Each pmu command's options: every option its --help names is in its manual, and every option
 #    its manual or the documents name on a "pmu CMD" line is in its --help.
 #  - test/README.md maps every test program, and test/tiers names only test programs.
+#  - docs/api.md names every exported call, report format and environment variable.
 #  - No version number written by hand where the build could give it: man pages, the CMake
 #    example, the Python package.
 # Prints "docs: N passed, N failed, N skipped".
@@ -117,6 +118,17 @@ unmapped=$(for f in test/*.c; do t=$(basename "$f" .c); grep -q "\`$t\`" test/RE
 unknown=$(sed -n 's/^[a-z0-9]*: //p' test/tiers | tr ' ' '\n' | while read -r t; do [ -z "$t" ] || [ -f "test/$t.c" ] || echo "$t"; done)
 if [ -z "$unmapped$unknown" ]; then ok test-map; else ko test-map "not in test/README.md: $unmapped
 in test/tiers, no test/NAME.c: $unknown"; fi
+
+# The API reference names every exported call (src/libpmu.map), every report format pmu_report()
+# takes (src/report/report.c) and every environment variable the library reads (src/).
+api_missing=$(
+	for c in $(sed -n 's/^\t\t\(pmu_[a-z_0-9]*\);$/\1/p' src/libpmu.map | sort -u); do
+		grep -q "\b$c\b" docs/api.md || echo "call $c"; done
+	for f in $(sed -n 's/.*strcmp(format, "\([a-z]*\)").*/\1/p' src/report/report.c | sort -u); do
+		grep -qF "\`\"$f\"\`" docs/api.md || echo "format \"$f\""; done
+	for v in $(grep -rhoE '"(PMU_[A-Z_0-9]+|OMPI_[A-Z_]+|PMIX?_RANK|SLURM_PROCID)"' src | tr -d '"' | sort -u); do
+		grep -q "\b$v\b" docs/api.md || echo "variable $v"; done)
+if [ -z "$api_missing" ]; then ok api-reference; else ko api-reference "not in docs/api.md: $api_missing"; fi
 
 # Versions: given by the build (include/pmu.h), never by hand.
 hand=$(grep -nE '"libpmu [0-9]+\.[0-9]+|^\.B #define PMU_VERSION_[A-Z]+ [0-9]' man/* ;
