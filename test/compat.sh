@@ -15,7 +15,7 @@ T_TIER=compat
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp" "$T_OUT"' EXIT
 
-make -s --no-print-directory O="$O" compat "$O/pmu" >/dev/null || { fail=1; closing "make compat failed"; exit 1; }
+make -s --no-print-directory O="$O" compat "$O/pmu" "$O/examples/zero_code" >/dev/null || { fail=1; closing "make compat failed"; exit 1; }
 bin=$tmp/bin
 mkdir -p "$bin"
 export LD_LIBRARY_PATH="$PWD/$O${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -37,7 +37,7 @@ fi
 
 # protos: our prototypes against the installed papi.h and likwid.h.
 if [ $have_papi = yes ] && [ $have_likwid = yes ]; then
-	run protos sh -c "$CC $CFLAGS_T -Icompat -o $bin/protos test/compat/protos.c $LINK -lpmu-papi -lpmu-likwid && $bin/protos"
+	run protos sh -c "$CC $CFLAGS_T -Icompat/dropins -o $bin/protos test/compat/protos.c $LINK -lpmu-papi -lpmu-likwid && $bin/protos"
 else
 	sk protos "$([ $have_papi = yes ] && echo "$nolikwid" || echo "$nopapi")"
 fi
