@@ -90,7 +90,9 @@ TOOL_SRCS := $(wildcard tools/*.c)
 TOOL_OBJS := $(TOOL_SRCS:tools/%.c=$(O)/tools/%.o)
 # The tool's code but its main(), for the tests that drive its parts.
 TOOL_LIB := $(O)/libpmu-tool.a
-TESTS := $(patsubst test/%.c,$(O)/test/%,$(wildcard test/*.c))
+# The test programs, grouped by what they test (test/README.md), built side by side in $(O)/test/.
+TEST_GROUPS := counters events threads regions report tool
+TESTS := $(foreach g,$(TEST_GROUPS),$(patsubst test/$(g)/%.c,$(O)/test/%,$(wildcard test/$(g)/*.c)))
 # The architecture's own tests (test/arm64/, test/riscv64/), built for that architecture only.
 TARGET_ARCH_DIR := $(if $(filter clean,$(MAKECMDGOALS)),,$(patsubst aarch64%,arm64,$(patsubst riscv64%,riscv64,\
 	$(filter aarch64% riscv64%,$(shell $(CC) -dumpmachine 2>/dev/null)))))
@@ -165,24 +167,27 @@ $(O)/pmu: $(TOOL_OBJS) $(STATIC_LIB)
 
 # Tests and benchmarks link the static library: they may use internal headers,
 # and the tool's code (its JSON reader, its /proc readers) from its archive.
-$(O)/test/%: test/%.c $(TOOL_LIB) $(STATIC_LIB)
-	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(TOOL_CFLAGS) $(PROG_LDFLAGS) -o $@ $< $(TOOL_LIB) $(STATIC_LIB) $(LDLIBS)
+define test_group
+$$(O)/test/%: test/$(1)/%.c $$(TOOL_LIB) $$(STATIC_LIB)
+	@mkdir -p $$(@D)
+	$$(CC) $$(ALL_CFLAGS) $$(TOOL_CFLAGS) -Itest/lib $$(PROG_LDFLAGS) -o $$@ $$< $$(TOOL_LIB) $$(STATIC_LIB) $$(LDLIBS)
+endef
+$(foreach g,$(TEST_GROUPS),$(eval $(call test_group,$(g))))
 
 ifneq ($(TARGET_ARCH_DIR),)
 $(O)/test/$(TARGET_ARCH_DIR)_%: test/$(TARGET_ARCH_DIR)/$(TARGET_ARCH_DIR)_%.c $(TOOL_LIB) $(STATIC_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(TOOL_CFLAGS) -Itest $(PROG_LDFLAGS) -o $@ $< $(TOOL_LIB) $(STATIC_LIB) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(TOOL_CFLAGS) -Itest/lib $(PROG_LDFLAGS) -o $@ $< $(TOOL_LIB) $(STATIC_LIB) $(LDLIBS)
 endif
 
 # rdtsc single-stepped to natively, as where PR_SET_TSC does not make it fault
-$(O)/test/x86_rdpmc_emu_step: test/x86_rdpmc_emu.c $(TOOL_LIB) $(STATIC_LIB)
+$(O)/test/x86_rdpmc_emu_step: test/counters/x86_rdpmc_emu.c $(TOOL_LIB) $(STATIC_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) $(TOOL_CFLAGS) -DEMU_TSC_STEP $(PROG_LDFLAGS) -o $@ $< $(TOOL_LIB) $(STATIC_LIB) $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) $(TOOL_CFLAGS) -Itest/lib -DEMU_TSC_STEP $(PROG_LDFLAGS) -o $@ $< $(TOOL_LIB) $(STATIC_LIB) $(LDLIBS)
 
-$(O)/test/x86_%_emu_so: test/x86_%_emu.c $(SHARED_LIB)
+$(O)/test/x86_%_emu_so: test/counters/x86_%_emu.c $(SHARED_LIB)
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -o $@ $< $(SHARED_LIB) -Wl,-rpath,'$$ORIGIN/..' $(LDLIBS)
+	$(CC) $(ALL_CFLAGS) -Itest/lib -o $@ $< $(SHARED_LIB) -Wl,-rpath,'$$ORIGIN/..' $(LDLIBS)
 
 # Makes the cost of a region pair, as measured, far dearer than it is.
 $(O)/test/region_compensate: LDLIBS += -Wl,--wrap=pmu_read,--wrap=pmu__read_group_times

@@ -32,7 +32,7 @@
 
 #include "pmu.h"
 #include "counters/arch.h"
-#include "../test/set_peek.h"
+#include "../test/lib/set_peek.h"
 
 #define SW1 "task-clock"
 #define SW4 "task-clock,page-faults,context-switches,cpu-migrations"

@@ -16,7 +16,7 @@
 #include <time.h>
 
 #include "pmu.h"
-#include "../test/fds.h"
+#include "../test/lib/fds.h"
 
 #define RSS_SLACK_KB 1024	/* allocator and page-table noise, not a leak of one record per cycle */
 

@@ -114,10 +114,15 @@ done
 
 # Tests a contributor can find: every test program in test/README.md's map, every name of
 # test/tiers a test program.
-unmapped=$(for f in test/*.c; do t=$(basename "$f" .c); grep -q "\`$t\`" test/README.md || echo "$t"; done)
-unknown=$(sed -n 's/^[a-z0-9]*: //p' test/tiers | tr ' ' '\n' | while read -r t; do [ -z "$t" ] || [ -f "test/$t.c" ] || echo "$t"; done)
-if [ -z "$unmapped$unknown" ]; then ok test-map; else ko test-map "not in test/README.md: $unmapped
-in test/tiers, no test/NAME.c: $unknown"; fi
+groups=$(sed -n 's/^TEST_GROUPS := //p' Makefile)
+unmapped=$(for g in $groups; do for f in test/$g/*.c; do t=$(basename "$f" .c)
+	grep -q "\`$t\`" test/README.md || echo "$t"; done; done)
+unknown=$(sed -n 's/^[a-z0-9]*: //p' test/tiers | tr ' ' '\n' | while read -r t; do
+	[ -z "$t" ] || ls test/*/"$t.c" >/dev/null 2>&1 || echo "$t"; done)
+loose=$(ls test/*.c test/*.h 2>/dev/null)	# a program belongs to a group, a header to test/lib/
+if [ -z "$unmapped$unknown$loose" ]; then ok test-map; else ko test-map "not in test/README.md: $unmapped
+in test/tiers, no test/GROUP/NAME.c: $unknown
+at test/'s top, in no group: $loose"; fi
 
 # The API reference names every exported call (src/libpmu.map), every report format pmu_report()
 # takes (src/report/report.c) and every environment variable the library reads (src/).

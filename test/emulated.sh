@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # The emulated tier: exact instruction counts without a PMU, under QEMU's user-mode emulation
 # with libpmu-qemu and under Valgrind with libpmu-valgrind (pmu emulate, pmu stat --emulate).
-# Exact and the same each run for x86-64, arm64 and riscv64 programs (test/emu_exact.c: loops,
+# Exact and the same each run for x86-64, arm64 and riscv64 programs (test/counters/emu_exact.c: loops,
 # reads, regions, threads, fork), the same counts under both backends; zero-code mode, the PAPI
 # drop-in, pmu stat -r with no spread, pmu report diff's exact gate; what an exec leaves; every
 # QEMU that cannot count named before the program runs, with no count (test/emulated/refusals.sh);

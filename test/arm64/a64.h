@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Helpers of the arm64 live tests (test/arm64_*.c), over test/guest.h's:
+ * Helpers of the arm64 live tests (test/arm64_*.c), over test/lib/guest.h's:
  * they run in the QEMU guest of test/arm64/run.sh; elsewhere they skip.
  */
 #ifndef PMU_TEST_A64_H
 #define PMU_TEST_A64_H
 
-#include "../guest.h"
+#include "guest.h"
 #include "counters/arch.h"
 
 #define A64_CYCLE_IDX 32	/* PMCCNTR_EL0 in the page's 1-based index */

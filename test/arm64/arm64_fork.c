@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * arm64: a forked child never reads its parent's counters through mrs
- * (test/guest_fork.h). Before Linux 5.17 (no user access) the same holds of
+ * (test/lib/guest_fork.h). Before Linux 5.17 (no user access) the same holds of
  * the read(2) path.
  */
 #include "a64.h"

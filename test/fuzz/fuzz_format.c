@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../field_get.h"
+#include "../lib/field_get.h"
 #include "parse/format.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -60,7 +60,7 @@ mkdir -p "$O"
 # test/$tier/*.h is not among the Makefile's headers: rebuild what includes it.
 for f in "$O"/test/${tier}_*; do
 	[ -e "$f" ] || continue
-	for h in test/$tier/*.h test/guest.h; do
+	for h in test/$tier/*.h test/lib/guest.h; do
 		[ "$h" -nt "$f" ] && rm -f "$f"
 	done
 done

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * riscv64: a forked child never reads its parent's counters through csrr
- * (test/guest_fork.h).
+ * (test/lib/guest_fork.h).
  */
 #include "rv64.h"
 #include "guest_fork.h"

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Helpers of the riscv64 live tests (test/riscv64_*.c), over test/guest.h's:
+ * Helpers of the riscv64 live tests (test/riscv64_*.c), over test/lib/guest.h's:
  * they run in the QEMU guest of test/riscv64/run.sh; elsewhere they skip.
  */
 #ifndef PMU_TEST_RV64_H
 #define PMU_TEST_RV64_H
 
-#include "../guest.h"
+#include "guest.h"
 #include "counters/arch.h"
 
 /* The page's index is 1 + the counter's CSR number - 0xc00: 1 cycle, 3 instret, 4.. hpmcounter3.. */

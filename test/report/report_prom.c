@@ -48,7 +48,7 @@ static int check_with(const char *text, const char *cmd)
 #define PROMTOOL "command -v promtool >/dev/null || exit 77; promtool check metrics"
 /* Debian's python3 (a pyenv's first in PATH may lack the package) */
 #define PARSER(opt) "for p in python3 /usr/bin/python3; do $p -c 'import prometheus_client' 2>/dev/null && " \
-	"exec $p test/metrics_parse.py " opt "; done; exit 77"
+	"exec $p test/report/metrics_parse.py " opt "; done; exit 77"
 
 /* Each checker on p (Prometheus text) and o (OpenMetrics): a failure counts, one not installed is said. */
 static void check_parsers(const char *p, const char *o)

@@ -3,7 +3,7 @@
  * pmu list metric and metricgroup: the built-in set, perf-format files given
  * by --perf-json and PMU_PERF_JSON (each metric listed, or refused with its
  * reason), their events in the core PMU's terms (pmu encode), and every
- * metric of the Linux 6.1 tree when the user has it (as test/expr_tree.c
+ * metric of the Linux 6.1 tree when the user has it (as test/events/expr_tree.c
  * finds it; not shipped).
  */
 #include <dirent.h>
@@ -157,7 +157,7 @@ int main(void)
 	if (access(sysfs, R_OK) != 0) {
 		if (t_failures)
 			return 1;
-		printf("SKIP: the fixtures pass; no Linux 6.1 pmu-events tree at %s (test/expr_tree.c extracts one "
+		printf("SKIP: the fixtures pass; no Linux 6.1 pmu-events tree at %s (test/events/expr_tree.c extracts one "
 		       "there from linux-source-6.1)\n", path);
 		return 77;
 	}
