@@ -2,12 +2,15 @@
 /*
  * A server that serves its own region counts to Prometheus: worker threads
  * run a region per request of their own, and GET /metrics on 127.0.0.1
- * answers with pmu_report(f, "prometheus"), read while the workers count.
+ * answers with pmu_report(f, "prometheus"), read while the workers count,
+ * or with "openmetrics" when the request accepts it (Prometheus asks for
+ * OpenMetrics first). Each answer's format is said on stderr.
  *   build: cc -pthread metrics_server.c $(pkg-config --cflags --libs libpmu)
  *   run:   ./metrics_server [PORT [REQUESTS [EVENTS]]]
  * PORT 0 (the default) takes a free port; the port is printed first. It ends
  * after REQUESTS HTTP requests (0, the default: never).
  */
+#define _GNU_SOURCE	/* strcasestr */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <pthread.h>
@@ -38,18 +41,22 @@ static void *worker(void *arg)
 /* One request on connection c: /metrics, or 404. */
 static void serve(int c)
 {
-	char req[1024], *body = NULL;
+	char req[4096], *body = NULL;
 	size_t len = 0;
 	ssize_t n = read(c, req, sizeof(req) - 1);
 	FILE *f = open_memstream(&body, &len);
-	int ok;
+	int ok, om;
 
 	req[n > 0 ? n : 0] = '\0';
-	ok = f && !strncmp(req, "GET /metrics ", 13) && pmu_report(f, "prometheus") == 0;
+	om = strcasestr(req, "\naccept:") && strstr(req, "application/openmetrics-text");
+	ok = f && !strncmp(req, "GET /metrics ", 13) && pmu_report(f, om ? "openmetrics" : "prometheus") == 0;
 	if (f)
 		fclose(f);
 	if (ok)
-		dprintf(c, "HTTP/1.0 200 OK\r\nContent-Type: text/plain; version=0.0.4\r\nContent-Length: %zu\r\n\r\n%s",
+		fprintf(stderr, "metrics_server: /metrics as %s\n", om ? "openmetrics" : "prometheus");
+	if (ok)
+		dprintf(c, "HTTP/1.0 200 OK\r\nContent-Type: %s\r\nContent-Length: %zu\r\n\r\n%s",
+			om ? "application/openmetrics-text; version=1.0.0; charset=utf-8" : "text/plain; version=0.0.4",
 			len, body);
 	else
 		dprintf(c, "HTTP/1.0 404 Not Found\r\nContent-Length: 0\r\n\r\n");

@@ -3,7 +3,8 @@
  * examples/metrics_server on loopback: GET /metrics while its two workers
  * are inside their regions answers 200 with Prometheus text whose calls
  * counter never goes down from one request to the next, and which promtool
- * check metrics accepts where it is installed; another path answers 404.
+ * check metrics accepts where it is installed; a request accepting OpenMetrics
+ * (as Prometheus sends it) gets OpenMetrics; another path answers 404.
  * A bounded number of requests; the server is killed at the end.
  */
 #include <arpa/inet.h>
@@ -22,8 +23,8 @@
 
 static int port;
 
-/* GET path from the server: the whole response, malloc'd, or NULL. */
-static char *get(const char *path)
+/* GET path from the server (with accept, an Accept header): the whole response, malloc'd, or NULL. */
+static char *get_as(const char *path, const char *accept)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((unsigned short)port),
 				 .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
@@ -38,7 +39,8 @@ static char *get(const char *path)
 			close(s);
 		return NULL;
 	}
-	dprintf(s, "GET %s HTTP/1.0\r\n\r\n", path);
+	dprintf(s, "GET %s HTTP/1.0\r\n%s%s%s\r\n", path, accept ? "Accept: " : "", accept ? accept : "",
+		accept ? "\r\n" : "");
 	while ((n = read(s, buf + len, cap - len - 1)) > 0)
 		if ((len += (size_t)n) + 1 == cap && !(buf = realloc(buf, cap *= 2)))
 			break;
@@ -46,6 +48,11 @@ static char *get(const char *path)
 	if (buf)
 		buf[len] = '\0';
 	return buf;
+}
+
+static char *get(const char *path)
+{
+	return get_as(path, NULL);
 }
 
 /* The total calls of region work in a response, or -1. */
@@ -102,6 +109,12 @@ int main(int argc, char **argv)
 	} else {
 		printf("promtool is not installed (Debian: prometheus): the answer is not checked by it\n");
 	}
+	free(r);
+	/* Prometheus' own Accept header: OpenMetrics, said so, ended by # EOF */
+	r = get_as("/metrics", "application/openmetrics-text;version=1.0.0,application/openmetrics-text;"
+		   "version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1");
+	CHECK_MSG(r && strstr(r, "\r\nContent-Type: application/openmetrics-text; version=1.0.0; charset=utf-8\r\n") &&
+		  strlen(r) > 6 && !strcmp(r + strlen(r) - 6, "# EOF\n") && calls(r) >= last, "%s", r ? r : "no answer");
 	free(r);
 	r = get("/nothing");
 	CHECK_MSG(r && !strncmp(r, "HTTP/1.0 404 ", 13), "%s", r ? r : "no answer");
