@@ -133,9 +133,8 @@ static inline void pmu__merge_dist_free(struct mregion *r)
 	free(r->hist);
 	free(r->hcnt);
 }
-/* Its "dist" and "tail" json members, after its others; the table's section on every region's. */
-void pmu__merge_dist_json(FILE *f, const struct merge *m, const struct mregion *r);
-void pmu__merge_dist_table(FILE *f, const struct merge *m);
+/* m as a view (view.h): a row per region, its totals over the processes; ev: room for its common events. */
+void pmu__merge_view(const struct merge *m, struct pmu__view *v, const char **ev);
 
 /* Output (merge_out.c), with numbers as C writes them. */
 void pmu__merge_table(FILE *f, const struct merge *m);

@@ -67,27 +67,6 @@ static void spread_bars(FILE *f, const struct merge *m)
 	}
 }
 
-/* Per region with histograms: its calls' ns over the processes that kept them. */
-static void dist_charts(FILE *f, const struct merge *m)
-{
-	bool any = false;
-
-	for (unsigned i = 0; i < m->nreg; i++) {
-		const struct mregion *r = &m->reg[i];
-
-		if (!r->hproc || !r->hist[0].len)
-			continue;
-		if (!any)
-			fputs("<h2>Distributions</h2>\n<p class=\"note\">ns per call, from histograms (each value "
-			      "within 0.8%).</p>\n", f);
-		any = true;
-		fputs("<h3>", f);
-		pmu__html_str(f, r->name);
-		fprintf(f, " (%u process%s)</h3>\n", r->hproc, r->hproc == 1 ? "" : "es");
-		pmu__html_hist(f, &r->hist[0], "ns");
-	}
-}
-
 /* Processes by regions, from the processes' own reports (a merged input's have no per-region figures). */
 static void procs_heatmap(FILE *f, const struct merge *m)
 {
@@ -121,6 +100,8 @@ static void procs_heatmap(FILE *f, const struct merge *m)
 
 void pmu__merge_html(FILE *f, const struct merge *m)
 {
+	const char *ev[m->ncommon + 1];
+	struct pmu__view v;
 	char title[96];
 
 	snprintf(title, sizeof(title), "libpmu merged report: %u processes", m->nproc);
@@ -134,7 +115,8 @@ void pmu__merge_html(FILE *f, const struct merge *m)
 	fputs("</p>\n", f);
 	regions_table(f, m);
 	spread_bars(f, m);
-	dist_charts(f, m);
+	pmu__merge_view(m, &v, ev);
+	pmu__dist_html(f, &v);
 	if (m->keep_procs)
 		procs_heatmap(f, m);
 	pmu__html_tail(f);

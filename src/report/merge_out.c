@@ -108,8 +108,43 @@ static unsigned comp_procs(const struct merge *m)
 	return k;
 }
 
+/* Region r as a view's row (view.h): its totals over the processes, c and k per common event. */
+static struct pmu__vrow merge_row(const struct merge *m, const struct mregion *r, uint64_t *c, unsigned *k)
+{
+	for (unsigned e = 0; e < m->ncommon; e++) {
+		c[e] = r->ev[m->common[e]].tot;
+		k[e] = pmu__merge_dist_has(r, m->common[e]) ? 1 + m->common[e] : 0;
+	}
+	return (struct pmu__vrow){ r->name, -1, NULL, r->calls.tot, r->ns.tot, c, r->hproc ? r->hist : NULL, k,
+				   NULL, NULL, r->hproc };
+}
+
+static void merge_vrow(const struct pmu__view *v, unsigned i, struct pmu__vrow *r, struct pmu__vbuf *buf)
+{
+	const struct merge *m = v->src;
+
+	*r = merge_row(m, &m->reg[i], buf->ev, buf->dk);
+}
+
+void pmu__merge_view(const struct merge *m, struct pmu__view *v, const char **ev)
+{
+	const char *emu;
+
+	emu_procs(m, &emu);
+	for (unsigned e = 0; e < m->ncommon; e++)
+		ev[e] = m->ev[m->common[e]];
+	*v = (struct pmu__view){ .emulated = emu, .pid = -1, .nproc = m->nproc, .nev = m->ncommon, .ev = ev,
+				 .nrow = m->nreg, .row = merge_vrow, .src = m };
+	snprintf(v->lib, sizeof(v->lib), "libpmu %s", pmu_version());
+	v->library = v->lib;
+}
+
+
+
 void pmu__merge_table(FILE *f, const struct merge *m)
 {
+	const char *ev[m->ncommon + 1];
+	struct pmu__view v;
 	const char *desc;
 	char e[PMU_ESC_SIZE];
 	int wr = 6, we[m->ncommon ? m->ncommon : 1];
@@ -161,18 +196,8 @@ void pmu__merge_table(FILE *f, const struct merge *m)
 			fputc('\n', f);
 		}
 	}
-	pmu__merge_dist_table(f, m);
-}
-
-/* Region r as a view's row (view.h): its totals over the processes, c and k per common event. */
-static struct pmu__vrow merge_row(const struct merge *m, const struct mregion *r, uint64_t *c, unsigned *k)
-{
-	for (unsigned e = 0; e < m->ncommon; e++) {
-		c[e] = r->ev[m->common[e]].tot;
-		k[e] = pmu__merge_dist_has(r, m->common[e]) ? 1 + m->common[e] : 0;
-	}
-	return (struct pmu__vrow){ r->name, -1, NULL, r->calls.tot, r->ns.tot, c, r->hproc ? r->hist : NULL, k,
-				   NULL, NULL };
+	pmu__merge_view(m, &v, ev);
+	pmu__dist_table(f, &v);
 }
 
 /* The csv: per region its total, min, mean and max rows; the distribution's columns on the total's. */
@@ -260,8 +285,12 @@ static void json_events(FILE *f, const struct merge *m, const double *x)
 	fputc('}', f);
 }
 
-static void json_region(FILE *f, const struct merge *m, const struct mregion *r)
+static void json_region(FILE *f, const struct merge *m, const struct pmu__view *v, const struct mregion *r)
 {
+	uint64_t c[m->ncommon + 1];
+	unsigned dk[m->ncommon + 1];
+	struct pmu__vrow row = merge_row(m, r, c, dk);
+
 	pmu__json_str(f, r->name);
 	fprintf(f, ", \"processes\": %u, \"calls\": %" PRIu64 ", \"ns\": %" PRIu64 ", \"ns_per_call\": %.1f, "
 		"\"counts\": {", r->nproc, r->calls.tot, r->ns.tot,
@@ -307,12 +336,16 @@ static void json_region(FILE *f, const struct merge *m, const struct mregion *r)
 		fputs(", \"max\": ", f);
 		json_events(f, m, r->max);
 	}
-	pmu__merge_dist_json(f, m, r);
+	pmu__dist_json(f, v, &row);
 	fputc('}', f);
 }
 
 void pmu__merge_json(FILE *f, const struct merge *m)
 {
+	const char *ev[m->ncommon + 1];
+	struct pmu__view v;
+
+	pmu__merge_view(m, &v, ev);
 	fprintf(f, "{\n  \"library\": \"libpmu %s\",\n  \"merged\": %d,\n  \"files\": [", pmu_version(), MERGE_FORMAT);
 	for (unsigned i = 0; i < m->nin; i++) {
 		fputs(i ? ", " : "", f);
@@ -353,35 +386,19 @@ void pmu__merge_json(FILE *f, const struct merge *m)
 	fputs("],\n  \"regions\": [", f);
 	for (unsigned i = 0; i < m->nreg; i++) {
 		fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
-		json_region(f, m, &m->reg[i]);
+		json_region(f, m, &v, &m->reg[i]);
 	}
 	fputs(m->nreg ? "\n  ]\n}\n" : "]\n}\n", f);
 }
 
-/* The merged report as a view (view.h): a row per region, its totals over the processes. 0 or -ENOMEM. */
-static int merge_prom(FILE *f, const struct merge *m, bool om)
+/* The merged report in the Prometheus text format, or OpenMetrics (om). */
+static void merge_prom(FILE *f, const struct merge *m, bool om)
 {
 	const char *ev[m->ncommon + 1];
-	char lib[32];
-	struct pmu__view v = { lib, NULL, -1, m->nproc, m->ncommon, ev, false, 0, 0, m->nreg, NULL };
-	struct pmu__vrow *row = calloc(m->nreg + 1, sizeof(*row));
-	uint64_t *cnt = calloc((size_t)m->nreg * m->ncommon + 1, sizeof(*cnt));
-	unsigned *dk = calloc((size_t)m->nreg * m->ncommon + 1, sizeof(*dk));
+	struct pmu__view v;
 
-	if (!row || !cnt || !dk) {
-		free(row), free(cnt), free(dk);
-		return pmu__merge_nomem();
-	}
-	snprintf(lib, sizeof(lib), "libpmu %s", pmu_version());
-	emu_procs(m, &v.emulated);
-	for (unsigned e = 0; e < m->ncommon; e++)
-		ev[e] = m->ev[m->common[e]];
-	for (unsigned i = 0; i < m->nreg; i++)
-		row[i] = merge_row(m, &m->reg[i], cnt + (size_t)i * m->ncommon, dk + (size_t)i * m->ncommon);
-	v.row = row;
+	pmu__merge_view(m, &v, ev);
 	pmu__prom_write(f, &v, om);
-	free(row), free(cnt), free(dk);
-	return 0;
 }
 
 /* The formats a merged report is written in, by their names. */
@@ -398,7 +415,7 @@ int pmu__merge_format(const char *format)
 
 int pmu__merge_write(FILE *f, const struct merge *m, const char *format)
 {
-	int k = pmu__merge_format(format), r = 0;
+	int k = pmu__merge_format(format);
 	locale_t c, old;
 
 	if (k < 0)
@@ -415,10 +432,10 @@ int pmu__merge_write(FILE *f, const struct merge *m, const char *format)
 	else if (k == 3)
 		pmu__merge_html(f, m);
 	else
-		r = merge_prom(f, m, k == 5);
+		merge_prom(f, m, k == 5);
 	uselocale(old);
 	freelocale(c);
-	return r;
+	return 0;
 }
 
 static int write_fill(FILE *f, void *arg)

@@ -55,13 +55,14 @@ static void value(FILE *f, uint64_t x, bool ns)
 /* A counter family, a sample per row with calls: fig -1 calls, 0 seconds, 1 each event. */
 static void counter(FILE *f, const struct pmu__view *v, bool om, const char *name, const char *help, int fig)
 {
+	VROW_DECL(v, r, buf);
+
 	head(f, om, name, "counter", fig == 0 ? "seconds" : NULL, help);
 	for (unsigned j = 0; j < v->nrow; j++) {
-		const struct pmu__vrow *r = &v->row[j];
-
-		for (int e = fig > 0 ? 0 : -1; r->calls && e < (fig > 0 ? (int)v->nev : 0); e++) {
-			labels(f, v, r, name, "_total", e);
-			value(f, fig < 0 ? r->calls : fig == 0 ? r->ns : r->ev[e], fig == 0);
+		v->row(v, j, &r, &buf);
+		for (int e = fig > 0 ? 0 : -1; r.calls && e < (fig > 0 ? (int)v->nev : 0); e++) {
+			labels(f, v, &r, name, "_total", e);
+			value(f, fig < 0 ? r.calls : fig == 0 ? r.ns : r.ev[e], fig == 0);
 		}
 	}
 }
@@ -90,11 +91,15 @@ static void summary_of(FILE *f, const struct pmu__view *v, const struct pmu__vro
 /* The distributions (PMU_HISTOGRAMS) as summaries of each call's seconds, or each event's count per call. */
 static void summary(FILE *f, const struct pmu__view *v, bool om, const char *name, const char *help, bool ns)
 {
+	VROW_DECL(v, r, buf);
+
 	head(f, om, name, "summary", ns ? "seconds" : NULL, help);
-	for (unsigned j = 0; j < v->nrow; j++)
-		for (unsigned i = ns ? 0 : 1; i <= (ns ? 0 : v->nev); i++)
-			if (pmu__vrow_hist(&v->row[j], i) && pmu__shist_total(&v->row[j].dist[0]))
-				summary_of(f, v, &v->row[j], name, i);
+	for (unsigned j = 0; j < v->nrow; j++) {
+		v->row(v, j, &r, &buf);
+		for (unsigned i = ns ? 0 : 1; pmu__vrow_has_dist(&r) && i <= (ns ? 0 : v->nev); i++)
+			if (pmu__vrow_hist(&r, i))
+				summary_of(f, v, &r, name, i);
+	}
 }
 
 static void info(FILE *f, const struct pmu__view *v, bool om)
@@ -115,8 +120,6 @@ static void info(FILE *f, const struct pmu__view *v, bool om)
 
 void pmu__prom_write(FILE *f, const struct pmu__view *v, bool om)
 {
-	bool dist = false;
-
 	info(f, v, om);
 	if (v->refusals) {
 		head(f, om, "pmu_threads_not_counted", "gauge", NULL, "Threads refused their counters (file "
@@ -129,9 +132,7 @@ void pmu__prom_write(FILE *f, const struct pmu__view *v, bool om)
 	counter(f, v, om, "pmu_region_seconds", "Time inside the region's calls.", 0);
 	if (v->nev)
 		counter(f, v, om, "pmu_region_events", "Each event's count inside the region's calls.", 1);
-	for (unsigned j = 0; j < v->nrow; j++)
-		dist |= v->row[j].dist && pmu__shist_total(&v->row[j].dist[0]);
-	if (dist) {
+	if (pmu__view_dist_any(v)) {
 		summary(f, v, om, "pmu_region_call_seconds", "Each outermost call's time, by quantile (within 0.8%).", true);
 		if (v->nev)
 			summary(f, v, om, "pmu_region_call_events", "Each event's count per outermost call, by quantile "

@@ -92,7 +92,11 @@ struct widths {
 static void report_rows(FILE *f, const struct pmu_results *s, const struct widths *w)
 {
 	char lab[96], e[PMU_ESC_SIZE], nm[PMU_ESC_SIZE], why[PMU_ESC_SIZE];
-	bool dist = !w && pmu__dist_any(s);	/* csv's distribution columns: once, not per row */
+	struct pmu__view v;
+	bool dist;
+
+	pmu__snap_view(s, &v);
+	dist = !w && pmu__view_dist_any(&v);	/* csv's distribution columns: once, not per row */
 
 	for (unsigned id = 0; id < s->nreg; id++) {
 		const struct pmu__rent *tot = ENT(s, -1, id);
@@ -148,8 +152,11 @@ static void report_rows(FILE *f, const struct pmu_results *s, const struct width
 				fputs(",<not supported>", f);
 			if (!w && s->ncomp)
 				fprintf(f, ",%" PRIu64, d->clamped);
-			if (dist)
-				pmu__dist_csv_row(f, s, d);
+			if (dist) {
+				struct pmu__vrow r = pmu__snap_row(s, k, id);
+
+				pmu__dist_csv_cells(f, &r, s->n);
+			}
 			for (unsigned i = 0; w && w->run && i < s->n; i++)
 				fprintf(f, " %*.2f", (int)w->run[i], d->pct[1 + i]);
 			fputc('\n', f);
@@ -185,6 +192,7 @@ static void report_table(FILE *f, const struct pmu_results *s)
 {
 	size_t we[s->n ? s->n : 1], wr[s->n ? s->n : 1];
 	struct widths w = { 6, 6, we, multiplexed(s) ? wr : NULL };
+	struct pmu__view v;
 	unsigned nreg = 0;
 	char lab[96], e[PMU_ESC_SIZE], nm[PMU_ESC_SIZE], why[PMU_ESC_SIZE];
 
@@ -245,7 +253,8 @@ static void report_table(FILE *f, const struct pmu_results *s)
 	}
 	fputc('\n', f);
 	report_rows(f, s, &w);
-	pmu__dist_table(f, s);
+	pmu__snap_view(s, &v);
+	pmu__dist_table(f, &v);
 }
 
 /* Event i's csv heading: its name, marked when socket-wide or emulated (the table's notes have no place in csv). */
@@ -261,6 +270,7 @@ static void report_csv(FILE *f, const struct pmu_results *s)
 	static const char *const per[] = { "min", "max", "stddev", "running_pct" };
 	char col[560], ev[512], nm[PMU_ESC_SIZE], why[PMU_ESC_SIZE], evs[s->n + 1][512];
 	const char *evcol[s->n + 1];
+	struct pmu__view v;
 
 	fputs("region,thread,tid,calls,ns,ns_per_call", f);
 	for (unsigned i = 0; i < s->n; i++) {
@@ -285,7 +295,8 @@ static void report_csv(FILE *f, const struct pmu_results *s)
 	fputs(s->ncomp ? ",clamped" : "", f);	/* compensated figures */
 	for (unsigned i = 0; i < s->n; i++)
 		evcol[i] = csv_event(s, i, evs[i], sizeof(evs[i]));
-	if (pmu__dist_any(s))
+	pmu__snap_view(s, &v);
+	if (pmu__view_dist_any(&v))
 		pmu__dist_csv_head(f, s->n, evcol);
 	fputc('\n', f);
 	report_rows(f, s, NULL);
@@ -310,6 +321,8 @@ static void json_per_event(FILE *f, const struct pmu_results *s, const char *key
 static void json_figures(FILE *f, const struct pmu_results *s, int k, unsigned id)
 {
 	const struct pmu__rent *d = ENT(s, k, id);
+	struct pmu__view v;
+	struct pmu__vrow row;
 	double x;
 
 	fprintf(f, "\"calls\": %" PRIu64 ", \"spans\": %" PRIu64 ", \"ns\": %" PRIu64 ", \"ns_per_call\": %.1f, "
@@ -333,7 +346,9 @@ static void json_figures(FILE *f, const struct pmu_results *s, int k, unsigned i
 			fputs("null", f);
 	}
 	fputc('}', f);
-	pmu__dist_json(f, s, d);
+	pmu__snap_view(s, &v);
+	row = pmu__snap_row(s, k, id);
+	pmu__dist_json(f, &v, &row);
 }
 
 /* The events left out, as "name": "why" members. */
@@ -513,8 +528,8 @@ static void snap_done(void *p)
 static int snap_kind(FILE *out, struct pmu_results *s, int kind)
 {
 	if (kind >= 5)
-		return pmu__report_prom(out, s, kind == 6);
-	if (kind == 0)
+		pmu__report_prom(out, s, kind == 6);
+	else if (kind == 0)
 		report_table(out, s);	/* text for people: the program's locale, as perf's */
 	else if (kind == 1)
 		report_csv(out, s);

@@ -15,6 +15,7 @@
 #include "base/escape.h"
 #include "report/html.h"
 #include "report/report.h"
+#include "report/view.h"
 #include "regions/results.h"
 #include "events/sysfs.h"
 #include "counters/emulated.h"
@@ -141,51 +142,6 @@ static void thread_bars(FILE *f, const struct pmu_results *s, char *const *label
 	}
 }
 
-/* Per region with histograms: its calls' ns drawn, each figure's quantiles, and what the slowest 1% counted. */
-static void distributions(FILE *f, const struct pmu_results *s)
-{
-	double tail[s->n + 2], rest[s->n + 2];
-	struct pmu__dist_tail t = { .tail = tail, .rest = rest };
-
-	if (!pmu__dist_any(s))
-		return;
-	fputs("<h2>Distributions</h2>\n<p class=\"note\">Per outermost call, from histograms: each value within "
-	      "0.8%.</p>\n", f);
-	for (unsigned id = 0; id < s->nreg; id++) {
-		const struct pmu__rent *d = pmu__results_ent(s, -1, id);
-
-		if (!pmu__dist_tail(d, &t))
-			continue;
-		fputs("<h3>", f);
-		pmu__html_str(f, s->reg[id]);
-		fputs("</h3>\n", f);
-		pmu__html_hist(f, &d->dist[0], "ns");
-		fputs("<table><tr><th>figure</th>", f);
-		for (unsigned q = 0; q < PMU_DIST_NQ; q++)
-			fprintf(f, "<th>%s</th>", pmu__dist_qname[q]);
-		fputs("<th>max</th><th>slowest 1%</th><th>the others</th></tr>\n", f);
-		for (unsigned i = 0; i <= s->n; i++) {
-			fputs("<tr><td>", f);
-			pmu__html_str(f, i ? s->ev[i - 1] : "ns");
-			fputs("</td>", f);
-			for (unsigned q = 0; q < PMU_DIST_NQ; q++) {
-				fputs("<td>", f);
-				pmu__html_num(f, pmu__dist_quantile(d, i, pmu__dist_q[q]));
-				fputs("</td>", f);
-			}
-			fputs("<td>", f);
-			pmu__html_num(f, (double)d->max[i]);
-			fputs("</td><td>", f);
-			pmu__html_num(f, tail[i]);
-			fputs("</td><td>", f);
-			pmu__html_num(f, rest[i]);
-			fputs("</td></tr>\n", f);
-		}
-		fprintf(f, "</table>\n<p class=\"note\">slowest 1%%: %" PRIu64 " call%s from %" PRIu64 " ns</p>\n",
-			t.calls, t.calls == 1 ? "" : "s", t.from);
-	}
-}
-
 /* Whether the figures are compensated, and the regions with calls clamped at 0. */
 static void comp_note(FILE *f, const struct pmu_results *s)
 {
@@ -207,6 +163,7 @@ static void comp_note(FILE *f, const struct pmu_results *s)
 
 static void page(FILE *f, const struct pmu_results *s, const struct page_mem *m, const char *cmd, const char *host)
 {
+	struct pmu__view v;
 	char title[4200];
 
 	snprintf(title, sizeof(title), "libpmu report: %s", cmd);
@@ -236,7 +193,8 @@ static void page(FILE *f, const struct pmu_results *s, const struct page_mem *m,
 	}
 	comp_note(f, s);
 	regions_table(f, s, m->seen);
-	distributions(f, s);
+	pmu__snap_view(s, &v);
+	pmu__dist_html(f, &v);
 	if (s->nthr > 1 && m->rows) {
 		thread_bars(f, s, m->labels, m->ns);
 		fputs("<h2>Imbalance</h2>\n", f);

@@ -38,3 +38,8 @@ uint64_t pmu__vrow_tail(const struct pmu__vrow *r, unsigned nev, uint64_t *from,
 	}
 	return calls;
 }
+
+bool pmu__vrow_has_dist(const struct pmu__vrow *r)
+{
+	return r->calls && r->dist && pmu__shist_total(&r->dist[0]);
+}

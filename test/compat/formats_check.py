@@ -3,7 +3,8 @@
 # format that libpmu did not write: csv by Python's csv, json by json, html by
 # html.parser (every tag closed), Prometheus text by promtool check metrics
 # where installed and by python3-prometheus-client's parser, OpenMetrics by its
-# strict OpenMetrics parser; and the region argv[3] is in it, with its calls.
+# strict OpenMetrics parser; and the region argv[3] is in it, with its calls,
+# and (argv[4] "dist") its distributions: quantiles and the tail.
 import csv
 import json
 import subprocess
@@ -11,6 +12,10 @@ import sys
 from html.parser import HTMLParser
 
 fmt, path, region = sys.argv[1], sys.argv[2], sys.argv[3]
+dist = sys.argv[4:] == ["dist"]
+marks = {"table": "slowest 1% of " + region, "csv": ",ns_p99.9,", "json": '"dist": {"scheme"',
+         "html": "<h2>Distributions</h2>", "prometheus": "pmu_region_call_seconds{region=\"%s\"" % region,
+         "openmetrics": "pmu_region_call_seconds{region=\"%s\"" % region}
 text = open(path, encoding="utf-8").read()
 assert text, "%s is empty" % path
 
@@ -65,4 +70,5 @@ elif fmt in ("prometheus", "openmetrics"):
     assert (fmt == "openmetrics") == text.endswith("# EOF\n")
 else:
     raise SystemExit("unknown format " + fmt)
-print("%s: %s, region %s: read" % (path, fmt, region))
+assert not dist or marks[fmt] in text, "%s: no distributions (%s)" % (path, marks[fmt])
+print("%s: %s, region %s%s: read" % (path, fmt, region, ", with its distributions" if dist else ""))
