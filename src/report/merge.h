@@ -133,8 +133,11 @@ static inline void pmu__merge_dist_free(struct mregion *r)
 	free(r->hist);
 	free(r->hcnt);
 }
-/* m as a view (view.h): a row per region, its totals over the processes; ev: room for its common events. */
+/* merge_view.c: m as a view (view.h), a row per region, its totals over the processes (ev: room for its
+ * common events); region r as one (c, k: room for them); the processes emulated, and the first's words. */
 void pmu__merge_view(const struct merge *m, struct pmu__view *v, const char **ev);
+struct pmu__vrow pmu__merge_row(const struct merge *m, const struct mregion *r, uint64_t *c, unsigned *k);
+unsigned pmu__merge_emulated(const struct merge *m, const char **desc);
 
 /* Output (merge_out.c), with numbers as C writes them. */
 void pmu__merge_table(FILE *f, const struct merge *m);

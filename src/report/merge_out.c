@@ -86,18 +86,6 @@ static void table_procs(FILE *f, const struct merge *m)
 	free(mark);
 }
 
-/* The processes whose instructions were emulated (pmu emulate), and the first one's description. */
-static unsigned emu_procs(const struct merge *m, const char **desc)
-{
-	unsigned k = 0;
-
-	*desc = NULL;
-	for (unsigned i = 0; i < m->nproc; i++)
-		if (m->proc[i].emulated && k++ == 0)
-			*desc = m->proc[i].emulated;
-	return k;
-}
-
 /* The processes whose regions were compensated (pmu_region_compensate()). */
 static unsigned comp_procs(const struct merge *m)
 {
@@ -107,39 +95,6 @@ static unsigned comp_procs(const struct merge *m)
 		k += m->proc[i].comp == 1;
 	return k;
 }
-
-/* Region r as a view's row (view.h): its totals over the processes, c and k per common event. */
-static struct pmu__vrow merge_row(const struct merge *m, const struct mregion *r, uint64_t *c, unsigned *k)
-{
-	for (unsigned e = 0; e < m->ncommon; e++) {
-		c[e] = r->ev[m->common[e]].tot;
-		k[e] = pmu__merge_dist_has(r, m->common[e]) ? 1 + m->common[e] : 0;
-	}
-	return (struct pmu__vrow){ r->name, -1, NULL, r->calls.tot, r->ns.tot, c, r->hproc ? r->hist : NULL, k,
-				   NULL, NULL, r->hproc };
-}
-
-static void merge_vrow(const struct pmu__view *v, unsigned i, struct pmu__vrow *r, struct pmu__vbuf *buf)
-{
-	const struct merge *m = v->src;
-
-	*r = merge_row(m, &m->reg[i], buf->ev, buf->dk);
-}
-
-void pmu__merge_view(const struct merge *m, struct pmu__view *v, const char **ev)
-{
-	const char *emu;
-
-	emu_procs(m, &emu);
-	for (unsigned e = 0; e < m->ncommon; e++)
-		ev[e] = m->ev[m->common[e]];
-	*v = (struct pmu__view){ .emulated = emu, .pid = -1, .nproc = m->nproc, .nev = m->ncommon, .ev = ev,
-				 .nrow = m->nreg, .row = merge_vrow, .src = m };
-	snprintf(v->lib, sizeof(v->lib), "libpmu %s", pmu_version());
-	v->library = v->lib;
-}
-
-
 
 void pmu__merge_table(FILE *f, const struct merge *m)
 {
@@ -161,9 +116,9 @@ void pmu__merge_table(FILE *f, const struct merge *m)
 	if (comp_procs(m))
 		fprintf(f, "compensated (%u of %u processes): each region leaves out the region calls inside it\n",
 			comp_procs(m), m->nproc);
-	if (emu_procs(m, &desc))
+	if (pmu__merge_emulated(m, &desc))
 		fprintf(f, "instructions: emulated (%u of %u processes, %s): counted by emulation, not by a PMU\n",
-			emu_procs(m, &desc), m->nproc, pmu__report_esc(e, desc));
+			pmu__merge_emulated(m, &desc), m->nproc, pmu__report_esc(e, desc));
 	if (!m->nreg)
 		return;
 	fprintf(f, "%-*s %5s  %-5s %12s %16s %14s", wr, "region", "procs", "", "calls", "ns", "ns/call");
@@ -220,7 +175,7 @@ void pmu__merge_csv(FILE *f, const struct merge *m)
 	fputc('\n', f);
 	for (unsigned i = 0; i < m->nreg; i++) {
 		const struct mregion *r = &m->reg[i];
-		struct pmu__vrow row = merge_row(m, r, c, k), none = { 0 };
+		struct pmu__vrow row = pmu__merge_row(m, r, c, k), none = { 0 };
 
 		for (unsigned s = 0; s < 4; s++) {
 			pmu__report_csv_field(f, r->name);
@@ -289,7 +244,7 @@ static void json_region(FILE *f, const struct merge *m, const struct pmu__view *
 {
 	uint64_t c[m->ncommon + 1];
 	unsigned dk[m->ncommon + 1];
-	struct pmu__vrow row = merge_row(m, r, c, dk);
+	struct pmu__vrow row = pmu__merge_row(m, r, c, dk);
 
 	pmu__json_str(f, r->name);
 	fprintf(f, ", \"processes\": %u, \"calls\": %" PRIu64 ", \"ns\": %" PRIu64 ", \"ns_per_call\": %.1f, "
