@@ -301,10 +301,10 @@ int pmu_region_histograms(int on);
  * ns into *ns, at most n events into values; the number of events. A task
  * is used by one thread at a time, like the work it stands for. 0 or -errno
  * (begin: NULL and errno), the message naming the region and the threads.
- * pmu_task_end() frees the task whatever it returns, but for two refusals
- * that leave it as it was: a NULL task, and one that runs on another
- * thread (-EINVAL: its thread ends it); after any other failure its counts
- * are not added, and the message says so.
+ * pmu_task_end() frees the task whatever it returns but -EBUSY: the task
+ * runs on another thread, which ends it, and is left as it was (since
+ * 0.8; -EINVAL before). After any other failure its counts are not added,
+ * and the message says so.
  */
 struct pmu_task;	/* opaque */
 struct pmu_task *pmu_task_begin(const char *name);

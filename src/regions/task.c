@@ -153,7 +153,7 @@ PMU_API int pmu_task_resume(struct pmu_task *task)
 	return open_interval(task, "pmu_task_resume", NULL);
 }
 
-/* Frees task but when refused for NULL or for running on another thread (pmu.h). */
+/* Frees task whatever it returns but -EBUSY (it runs on another thread) and a NULL task's -EINVAL (pmu.h). */
 PMU_API int pmu_task_end(struct pmu_task *task)
 {
 	const struct pmu__thr *on, *me;
@@ -164,8 +164,10 @@ PMU_API int pmu_task_end(struct pmu_task *task)
 		return pmu__err(-EINVAL, "pmu_task_end: the task is NULL");
 	on = snap(task, &tid, NULL, NULL, 0);
 	me = self();
-	if (on && me && on != me)
-		return here(task, "pmu_task_end");	/* its thread ends it */
+	if (on && me && on != me)	/* its thread ends it: -EBUSY, apart from the failures that free it */
+		return pmu__err(-EBUSY, "pmu_task_end: task %s runs on thread %d, not on this one (%d): only that "
+				"thread ends it (the task is left as it was)", pmu__region_name(task->id), (int)tid,
+				(int)me->tid);
 	/* here, or the layer gone under it: the interval's read fails then, saying why */
 	r = on ? close_interval(task, "pmu_task_end") : 0;
 	if (r == 0)
