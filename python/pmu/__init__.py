@@ -124,6 +124,8 @@ for _f in ("pmu_enable", "pmu_disable", "pmu_reset"):
     getattr(_lib, _f).argtypes = [ctypes.c_void_p]
 _lib.pmu_errmsg.restype = ctypes.c_char_p
 _lib.pmu_thread_init.argtypes = [ctypes.c_char_p]
+_lib.pmu_thread_event_name.argtypes = [ctypes.c_uint]
+_lib.pmu_thread_event_name.restype = ctypes.c_char_p
 _lib.pmu_region_begin.argtypes = [ctypes.c_char_p]
 _lib.pmu_region_end.argtypes = [ctypes.c_char_p]
 _lib.pmu_region_register.argtypes = [ctypes.c_char_p]
@@ -164,6 +166,20 @@ if _has_metrics:
     _lib.pmu_results_metrics.restype = ctypes.c_uint
     _lib.pmu_results_metric.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_int, ctypes.c_char_p,
                                         ctypes.POINTER(ctypes.c_double)]
+
+
+_has_dist = hasattr(_lib, "pmu_results_quantile")   # 0.7: histograms, tasks
+if _has_dist:
+    _lib.pmu_results_quantile.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_int, ctypes.c_uint,
+                                          ctypes.c_double, ctypes.POINTER(ctypes.c_double)]
+    _lib.pmu_results_tail.argtypes = [ctypes.c_void_p, ctypes.c_uint, ctypes.c_int, ctypes.c_uint, _u64p,
+                                      ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_double)]
+    _lib.pmu_task_begin.argtypes = [ctypes.c_char_p]
+    _lib.pmu_task_begin.restype = ctypes.c_void_p
+    for _f in ("pmu_task_suspend", "pmu_task_resume", "pmu_task_end"):
+        getattr(_lib, _f).argtypes = [ctypes.c_void_p]
+    _lib.pmu_task_read.argtypes = [ctypes.c_void_p, _u64p, _u64p, ctypes.c_uint]
+QUANTILES = (0.5, 0.9, 0.99, 0.999)   # the reports' own: p50, p90, p99, p99.9
 
 
 def _check(r):
@@ -357,6 +373,76 @@ else:
         _check(_lib.pmu_region_exit(_int(handle, "region_exit")))
 
 
+def _since(call, version_of):
+    if not hasattr(_lib, call):
+        raise OSError(errno.ENOSYS, "%s: not in this libpmu (%s; since %s)" % (call, version(), version_of))
+
+
+def region_histograms(on):
+    """pmu_region_histograms: regions keep a histogram of each figure per call, for Region.quantiles and
+    Region.tail (in the threads that begin regions later, and this one with no region open)."""
+    _since("pmu_region_histograms", "0.7")
+    _check(_lib.pmu_region_histograms(1 if on else 0))
+
+
+class Task:
+    """pmu_task_*: work that moves between threads, counted over the intervals it ran, added to region
+    name as one call when it ends. Begun on the calling thread; suspend() on the thread it runs on,
+    resume() on any; end() once; read() gives (ns, {event: count}) so far. As a context manager it ends
+    at the block's end (an exception in the block ends it too)."""
+
+    def __init__(self, name):
+        _since("pmu_task_begin", "0.7")
+        if "\0" in name:
+            raise ValueError("Task(%r): a name with a NUL character" % (name,))
+        self.name = name
+        self._t = _lib.pmu_task_begin(name.encode())
+        if not self._t:
+            _check(-(ctypes.get_errno() or errno.EINVAL))
+
+    def _task(self, call):
+        if not self._t:
+            raise ValueError("%s: the task %r has ended" % (call, self.name))
+        return self._t
+
+    def suspend(self):
+        _check(_lib.pmu_task_suspend(self._task("suspend")))
+
+    def resume(self):
+        _check(_lib.pmu_task_resume(self._task("resume")))
+
+    def end(self):
+        t, self._t = self._task("end"), None
+        r = _lib.pmu_task_end(t)
+        if r == -errno.EBUSY:
+            self._t = t   # refused and left as it was: it runs on another thread, which ends it
+        _check(r)         # any other failure freed it, its counts not added
+
+    def read(self):
+        n = _lib.pmu_thread_event_count()
+        ns, vals = ctypes.c_uint64(), (ctypes.c_uint64 * max(n, 1))()
+        n = _check(_lib.pmu_task_read(self._task("read"), ctypes.byref(ns), vals, max(n, 0)))
+        return ns.value, {thread_event_name(i): vals[i] for i in range(n)}
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self._t:
+            self.end()
+
+    def __repr__(self):
+        return "Task(%r%s)" % (self.name, "" if self._t else ", ended")
+
+
+def thread_event_name(i):
+    """The name of event i of thread_init()'s list."""
+    name = _lib.pmu_thread_event_name(ctypes.c_uint(i))
+    if name is None:
+        raise IndexError("thread_event_name(%d): out of range" % i)
+    return name.decode()
+
+
 def region_compensate(on):
     """pmu_region_compensate: regions leave out what the region calls inside them cost, in this thread (no
     region open) and in the threads that begin regions later."""
@@ -379,7 +465,9 @@ class Region:
     """A region's figures in total (threads: the same per thread, each with .thread), per outermost call
     for ns_min/ns_max/ns_stddev and the min/max/stddev dicts; running_pct is 100 when never multiplexed.
     metrics: {name: value} computed from the region's summed counts (None where undefined: a zero
-    denominator), as pmu_results_metric gives them: before their scale (0.025 for 2.5 %)."""
+    denominator), as pmu_results_metric gives them: before their scale (0.025 for 2.5 %).
+    With histograms (region_histograms): quantiles, {"ns" or event: {0.5: value, ...}} at QUANTILES,
+    and tail, {"calls": slowest 1% of calls, event: (mean there, mean over the others)}; else empty."""
 
     def __init__(self, res, events, thread=None, metrics=None):
         n = res.nevents
@@ -394,10 +482,26 @@ class Region:
         self.stddev = {events[i]: res.stddev[i] for i in range(n)}
         self.running_pct = {events[i]: res.running_pct[i] for i in range(n)}
         self.metrics = metrics or {}
+        self.quantiles, self.tail = {}, {}
         self.threads = []
 
     def __repr__(self):
         return "Region(%r, calls=%d, ns=%d, counts=%r)" % (self.name, self.calls, self.ns, self.counts)
+
+
+def _dist(reg, h, region, thread, events):
+    """Region's quantiles and tail in thread (-1: the total) into reg, where it kept histograms."""
+    v, t, o, calls = ctypes.c_double(), ctypes.c_double(), ctypes.c_double(), ctypes.c_uint64()
+    if not _has_dist or _lib.pmu_results_quantile(h, region, thread, 0, 0.5, ctypes.byref(v)) == -errno.ENOENT:
+        return
+    for f, name in enumerate(["ns"] + events):
+        reg.quantiles[name] = {}
+        for q in QUANTILES:
+            _check(_lib.pmu_results_quantile(h, region, thread, f, q, ctypes.byref(v)))
+            reg.quantiles[name][q] = v.value
+    for i, name in enumerate(events):
+        _check(_lib.pmu_results_tail(h, region, thread, i, ctypes.byref(calls), ctypes.byref(t), ctypes.byref(o)))
+        reg.tail["calls"], reg.tail[name] = calls.value, (t.value, o.value)
 
 
 def _metrics(h, region, thread, names):
@@ -450,9 +554,11 @@ def results():
                 continue
             _check(r)
             reg = Region(res, events, metrics=_metrics(h, i, -1, metric_names))
+            _dist(reg, h, i, -1, events)
             for k, t in enumerate(threads):
                 if _lib.pmu_results_get(h, i, k, ctypes.byref(res)) == 0:
                     reg.threads.append(Region(res, events, t, _metrics(h, i, k, metric_names)))
+                    _dist(reg.threads[-1], h, i, k, events)
             out.append(reg)
         return out
     finally:
@@ -460,7 +566,7 @@ def results():
 
 
 def report(format="table", path=None):  # noqa: A002 - the library's own word
-    """The region report as text (table, csv, json, html, trace or prometheus), or written to path
+    """The region report as text (table, csv, json, html, trace, prometheus or openmetrics), or written to path
     (%p %h %r expanded; the format from its extension when format is None)."""
     if path is not None:
         _check(_lib.pmu_report_path(path.encode(), format.encode() if format else None))
