@@ -41,13 +41,14 @@ if ! make -s --no-print-directory all tests python >/dev/null; then
 	exit 1
 fi
 
-# A copy nobody can read: build/test, the tool, the library, the fixtures,
-# and what man_pages checks (the header, the map, the manuals).
+# A copy nobody can read: build/test, the tool, the library, the fixtures, the tests' helper
+# scripts, and what man_pages checks (the header, the map, the manuals).
 tmp=$(mktemp -d /tmp/pmu-unprivileged.XXXXXX) || exit 1
 trap 'rm -rf "$tmp" "$T_OUT"' EXIT
-mkdir -p "$tmp/build" "$tmp/test" "$tmp/tracefs/events"
+mkdir -p "$tmp/build" "$tmp/test/report" "$tmp/tracefs/events"
 cp -R build/test "$tmp/build/" && cp build/pmu build/libpmu.so* "$tmp/build/" &&
-	cp -R test/fixtures test/run.sh "$tmp/test/" && cp -R include man completion "$tmp/" && mkdir -p "$tmp/src" &&
+	cp -R test/fixtures test/run.sh "$tmp/test/" && cp test/report/metrics_parse.py "$tmp/test/report/" &&
+	cp -R include man completion "$tmp/" && mkdir -p "$tmp/src" &&
 	cp src/libpmu.map "$tmp/src/" || { fail=1; closing "cannot copy the build output"; exit 1; }
 chmod -R a+rX "$tmp"
 chmod 700 "$tmp/tracefs/events"	# tracefs mounted, not readable by the user
