@@ -55,6 +55,13 @@ int main(int argc, char **argv)
 	s = t_file_in(dir, "sh.json");
 	CHECK_MSG(s && strstr(s, "\"(whole run)\"") && strstr(s, "\"task-clock\""), "%s", s ? s : "no report");
 
+	/* A report name whose extension asks for no format: said, nothing written, the status kept. */
+	snprintf(rep, sizeof(rep), "%s/run.xml", dir);
+	CHECK_EQ(sh("task-clock", rep, "exit 4"), 4);
+	s = t_file(out);
+	CHECK_MSG(s && strstr(s, "run.xml: the extension .xml names no report format"), "%s", s ? s : "");
+	CHECK_MSG(access(rep, F_OK) != 0, "%s was written", rep);
+
 	/* An event that does not open (a software config no kernel has): left out, the rest counted. */
 	CHECK_EQ(sh("task-clock,software/config=0x7777/", "stderr", ":"), 0);
 	s = t_file(out);
