@@ -2,19 +2,12 @@
 """Histograms (quantiles and the tail) and tasks from Python, over this build's libpmu.so."""
 import errno
 import json
-import mmap
 import threading
 
 import pytest
+from test_pmu import touch_pages
 
 import pmu
-
-
-def touch_pages(n):
-    m = mmap.mmap(-1, n * 4096)
-    for i in range(0, n * 4096, 4096):
-        m[i] = 1
-    m.close()
 
 
 def test_quantiles_and_tail_as_the_json_report_gives_them():
