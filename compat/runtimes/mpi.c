@@ -35,10 +35,7 @@ struct part {
 /* r, with what as the head of the library's message. */
 static int fail(int r, const char *what)
 {
-	char why[512];
-
-	snprintf(why, sizeof(why), "%s", pmu_errmsg());
-	return pmu__err(r, "%s: %s", what, why);
+	return pmu__err(r, "%s: %s", what, pmu_errmsg());
 }
 
 static void say(int rank, const char *fmt, const char *arg)

@@ -26,13 +26,21 @@ static void mark_cut(char *m, size_t size)
 	memcpy(m + end, cut_mark, sizeof(cut_mark));
 }
 
-/* vsnprintf() into buf at n, the whole buffer's text marked when it did not fit. */
+/*
+ * vsnprintf() into buf at n, the whole buffer's text marked when it did not
+ * fit. Written apart, then copied: an argument may be the message itself
+ * (pmu_errmsg()), which a new head then quotes.
+ */
 static void put(char *buf, size_t size, size_t n, const char *fmt, va_list ap)
 {
-	int len = vsnprintf(buf + n, size - n, fmt, ap);
+	char tmp[PMU_MSG_SIZE];
+	int len;
 
+	memcpy(tmp, buf, n);
+	len = vsnprintf(tmp + n, size - n, fmt, ap);
 	if (len >= 0 && (size_t)len >= size - n)
-		mark_cut(buf, size);
+		mark_cut(tmp, size);
+	memcpy(buf, tmp, size);
 }
 
 int pmu__err(int err, const char *fmt, ...)

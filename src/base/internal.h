@@ -106,7 +106,8 @@ static inline void pmu__unlock(pthread_mutex_t *m, int old)
 
 /*
  * error.c: sets this thread's message and returns err; a -errno also sets
- * errno, so that every call that fails says so both ways. A message longer
+ * errno, so that every call that fails says so both ways. An argument may
+ * be pmu_errmsg() itself (a new head on the message). A message longer
  * than PMU_MSG_SIZE - 1 bytes is cut at a word's end, marked " [...]".
  */
 #define PMU_MSG_SIZE 512

@@ -91,13 +91,9 @@ int pmu__pj_pick_model(const char *archdir, bool arm, char *model, size_t size)
 	FILE *f;
 	int r = cpu_id(arm, id, sizeof(id));
 
-	if (r < 0) {
-		char why[512];
-
-		snprintf(why, sizeof(why), "%s", pmu_errmsg());
+	if (r < 0)
 		return pmu__err(r, "%s: the running CPU's directory cannot be picked: %s (name the model directory)",
-				archdir, why);
-	}
+				archdir, pmu_errmsg());
 	snprintf(path, sizeof(path), "%s/mapfile.csv", archdir);
 	f = fopen(path, "re");
 	if (!f)

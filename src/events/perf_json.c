@@ -277,13 +277,7 @@ static size_t nbuiltin;
 /* r, with the message it set after prefix. */
 static int prefixed(int r, const char *prefix)
 {
-	char why[512];
-
-	if (r < 0) {
-		snprintf(why, sizeof(why), "%s", pmu_errmsg());
-		pmu__err(r, "%s%s", prefix, why);
-	}
-	return r;
+	return r < 0 ? pmu__err(r, "%s%s", prefix, pmu_errmsg()) : r;
 }
 
 int pmu__pj_load(void)

@@ -145,7 +145,6 @@ static void out_abort(void *o)
 int pmu__out_write(const char *name, int (*fill)(FILE *f, void *arg), void *arg)
 {
 	struct pmu__out o;
-	char why[512];
 	int cs = pmu__nocancel(), r = pmu__out_open(&o, name, false), rc;
 
 	pmu__cancel_restore(cs);
@@ -159,10 +158,13 @@ int pmu__out_write(const char *name, int (*fill)(FILE *f, void *arg), void *arg)
 	pmu__cancel_restore(cs);
 	if (r >= 0 && rc < 0)
 		return fail(rc, name);
-	if (r < 0) {
-		snprintf(why, sizeof(why), "%s", pmu_errmsg());
-		pmu__text_esc(o.tmp, sizeof(o.tmp), name, strlen(name));
-		return pmu__err(r, "%s: %s", o.tmp, why);
-	}
-	return 0;
+	return r < 0 ? pmu__out_err(r, name) : 0;
+}
+
+int pmu__out_err(int r, const char *name)
+{
+	char shown[1024];
+
+	pmu__text_esc(shown, sizeof(shown), name, strlen(name));
+	return pmu__err(r, "%s: %s", shown, pmu_errmsg());
 }

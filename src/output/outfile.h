@@ -32,6 +32,8 @@ struct pmu__out {
  * Descriptors are close-on-exec. 0, or -errno with a message naming the file.
  */
 int pmu__out_open(struct pmu__out *o, const char *name, bool append);
+/* The thread's message headed by file name (escaped as text): "NAME: message". Returns r. */
+int pmu__out_err(int r, const char *name);
 /* Closes o->f: with ok and every write done, the file is put in place, else the temporary removed. 0 or -errno. */
 int pmu__out_close(struct pmu__out *o, bool ok);
 

@@ -411,13 +411,8 @@ int pmu__merge_write_path(const struct merge *m, const char *path, const char *f
 		r = pmu__merge_write(f, m, format ? format : "table");
 		return r < 0 ? r : fflush(f) != 0 || ferror(f) ? pmu__err(-EIO, "%s: writing failed", path) : 0;
 	}
-	if (!format && !(format = pmu__report_format(path))) {
-		char shown[1024], why[512];
-
-		snprintf(why, sizeof(why), "%s", pmu_errmsg());
-		pmu__text_esc(shown, sizeof(shown), path, strlen(path));
-		return pmu__err(-EINVAL, "%s: %s", shown, why);
-	}
+	if (!format && !(format = pmu__report_format(path)))
+		return pmu__out_err(-EINVAL, path);
 	if ((r = pmu__merge_format(format)) < 0)
 		return r;
 	a[1] = format;

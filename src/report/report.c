@@ -87,16 +87,12 @@ struct widths {
  * thread's (in the table only when more than one thread used the region).
  * Columns: calls, ns (csv), ns/call, the events' sums, metrics, ns min, max
  * and stddev per outermost call, then (csv) each event's min, max, stddev
- * and running percentage, or (table, when multiplexed) its running percentage.
+ * and running percentage, or (table, when multiplexed) its running percentage,
+ * and (csv, dist) the distributions' cells.
  */
-static void report_rows(FILE *f, const struct pmu_results *s, const struct widths *w)
+static void report_rows(FILE *f, const struct pmu_results *s, const struct widths *w, bool dist)
 {
 	char lab[96], e[PMU_ESC_SIZE], nm[PMU_ESC_SIZE], why[PMU_ESC_SIZE];
-	struct pmu__view v;
-	bool dist;
-
-	pmu__snap_view(s, &v);
-	dist = !w && pmu__view_dist_any(&v);	/* csv's distribution columns: once, not per row */
 
 	for (unsigned id = 0; id < s->nreg; id++) {
 		const struct pmu__rent *tot = ENT(s, -1, id);
@@ -252,7 +248,7 @@ static void report_table(FILE *f, const struct pmu_results *s)
 		fprintf(f, " %*s run%%", (int)wr[i] - 5, e);
 	}
 	fputc('\n', f);
-	report_rows(f, s, &w);
+	report_rows(f, s, &w, false);
 	pmu__snap_view(s, &v);
 	pmu__dist_table(f, &v);
 }
@@ -271,6 +267,7 @@ static void report_csv(FILE *f, const struct pmu_results *s)
 	char col[560], ev[512], nm[PMU_ESC_SIZE], why[PMU_ESC_SIZE], evs[s->n + 1][512];
 	const char *evcol[s->n + 1];
 	struct pmu__view v;
+	bool dist;
 
 	fputs("region,thread,tid,calls,ns,ns_per_call", f);
 	for (unsigned i = 0; i < s->n; i++) {
@@ -296,10 +293,11 @@ static void report_csv(FILE *f, const struct pmu_results *s)
 	for (unsigned i = 0; i < s->n; i++)
 		evcol[i] = csv_event(s, i, evs[i], sizeof(evs[i]));
 	pmu__snap_view(s, &v);
-	if (pmu__view_dist_any(&v))
+	dist = pmu__view_dist_any(&v);	/* csv's distribution columns: once, not per row */
+	if (dist)
 		pmu__dist_csv_head(f, s->n, evcol);
 	fputc('\n', f);
-	report_rows(f, s, NULL);
+	report_rows(f, s, NULL, dist);
 }
 
 /* "key": {EVENT: value, ...} */
@@ -318,10 +316,10 @@ static void json_per_event(FILE *f, const struct pmu_results *s, const char *key
 	fputc('}', f);
 }
 
-static void json_figures(FILE *f, const struct pmu_results *s, int k, unsigned id)
+/* Entry k, id's figures; v: the snapshot's view, for its distributions. */
+static void json_figures(FILE *f, const struct pmu_results *s, const struct pmu__view *v, int k, unsigned id)
 {
 	const struct pmu__rent *d = ENT(s, k, id);
-	struct pmu__view v;
 	struct pmu__vrow row;
 	double x;
 
@@ -346,9 +344,8 @@ static void json_figures(FILE *f, const struct pmu_results *s, int k, unsigned i
 			fputs("null", f);
 	}
 	fputc('}', f);
-	pmu__snap_view(s, &v);
 	row = pmu__snap_row(s, k, id);
-	pmu__dist_json(f, &v, &row);
+	pmu__dist_json(f, v, &row);
 }
 
 /* The events left out, as "name": "why" members. */
@@ -429,8 +426,10 @@ static void json_head(FILE *f, const struct pmu_results *s)
 
 static void report_json(FILE *f, const struct pmu_results *s)
 {
+	struct pmu__view v;
 	unsigned nr = 0;
 
+	pmu__snap_view(s, &v);
 	json_head(f, s);
 	for (unsigned i = 0; i < s->n; i++) {
 		fputs(i ? ", " : "", f);
@@ -468,7 +467,7 @@ static void report_json(FILE *f, const struct pmu_results *s)
 		else
 			fputs("null", f);
 		fputs(", ", f);
-		json_figures(f, s, -1, id);
+		json_figures(f, s, &v, -1, id);
 		fputs(",\n      \"threads\": [", f);
 		for (unsigned k = 0; k < s->nthr; k++) {
 			const struct pmu__rent *d = ENT(s, (int)k, id);
@@ -478,7 +477,7 @@ static void report_json(FILE *f, const struct pmu_results *s)
 			fprintf(f, "%s\n        {\"tid\": %d, \"name\": ", nt++ ? "," : "", (int)s->thr[k].tid);
 			pmu__json_str(f, s->thr[k].name);
 			fprintf(f, ", \"exited\": %s, ", s->thr[k].exited ? "true" : "false");
-			json_figures(f, s, (int)k, id);
+			json_figures(f, s, &v, (int)k, id);
 			fputc('}', f);
 		}
 		fputs("]}", f);
@@ -525,7 +524,7 @@ static void snap_done(void *p)
 	pmu__results_clear(j->s);
 }
 
-static int snap_kind(FILE *out, struct pmu_results *s, int kind)
+static void snap_kind(FILE *out, struct pmu_results *s, int kind)
 {
 	if (kind >= 5)
 		pmu__report_prom(out, s, kind == 6);
@@ -537,7 +536,6 @@ static int snap_kind(FILE *out, struct pmu_results *s, int kind)
 		report_json(out, s);
 	else
 		pmu__report_html(out, s);
-	return 0;
 }
 
 /*
@@ -549,7 +547,7 @@ static int snap_kind(FILE *out, struct pmu_results *s, int kind)
 static int write_snap(FILE *out, struct pmu_results *s, int kind)
 {
 	struct snap_job j = { s, (locale_t)0, (locale_t)0 };
-	int r, saved = errno;	/* stdio and the C locale may set it on the way (a system without locale files) */
+	int saved = errno;	/* stdio and the C locale may set it on the way (a system without locale files) */
 
 	errno = 0;		/* a failed write's errno, for the message */
 	/* For programs: numbers as C writes them, whatever locale the host program set. */
@@ -560,10 +558,8 @@ static int write_snap(FILE *out, struct pmu_results *s, int kind)
 	if (j.c)
 		j.old = uselocale(j.c);
 	pthread_cleanup_push(snap_done, &j);
-	r = snap_kind(out, s, kind);
+	snap_kind(out, s, kind);
 	pthread_cleanup_pop(1);
-	if (r < 0)
-		return r;
 	if (fflush(out) != 0 || ferror(out)) {
 		int e = errno ? errno : EIO;
 
@@ -612,16 +608,6 @@ static int path_fill(FILE *f, void *arg)
 	return j->kind == 4 ? trace_to(f) : write_snap(f, j->s, j->kind);
 }
 
-/* The library's message, prefixed with the file's name: r. */
-static int path_err(int r, const char *name)
-{
-	char shown[1024], why[512];
-
-	snprintf(why, sizeof(why), "%s", pmu_errmsg());
-	pmu__text_esc(shown, sizeof(shown), name, strlen(name));
-	return pmu__err(r, "%s: %s", shown, why);
-}
-
 PMU_API int pmu_report_path(const char *path, const char *format)
 {
 	char name[4096];
@@ -635,7 +621,7 @@ PMU_API int pmu_report_path(const char *path, const char *format)
 	if (!strcmp(path, "stderr") || !strcmp(path, "-") || !strcmp(path, "stdout"))
 		return pmu_report(strcmp(path, "stdout") ? stderr : stdout, format);
 	if (!format && !(format = pmu__report_format(path)))
-		return path_err(-EINVAL, path);
+		return pmu__out_err(-EINVAL, path);
 	j.kind = format_kind(format);
 	if (j.kind < 0)
 		return j.kind;
@@ -645,7 +631,7 @@ PMU_API int pmu_report_path(const char *path, const char *format)
 	/* The figures first: a failure leaves no file made or written over. */
 	r = j.kind == 4 ? 0 : pmu__results_fill(&s, "pmu_report");
 	if (r < 0)
-		return path_err(r, name);
+		return pmu__out_err(r, name);
 	r = pmu__out_write(name, path_fill, &j);
 	if (r < 0 && j.kind != 4)
 		pmu__results_clear(&s);	/* the file did not open: the snapshot is still here */
