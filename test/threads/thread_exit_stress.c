@@ -6,6 +6,9 @@
  *   exits_inside  16 threads at a time read their set inside a region and pthread_exit() there
  *   report        the same, while another thread takes results and writes reports
  *   fork          the same, while another thread forks (the child checks its own fresh count)
+ * The fork round is not run under ASan: GCC 12's libasan takes no allocator lock at fork, so a
+ * child forked while another thread allocates can wait forever on that lock in its first malloc
+ * (google/sanitizers#1814; seen here, 1 run in 30). The host, tsan and valgrind tiers run it.
  */
 #include <pmu.h>
 #include <pthread.h>
@@ -113,6 +116,10 @@ int main(void)
 		T_SKIP("task-clock: %s", pmu_errmsg());
 	round_with(NULL, "exits_inside", n);
 	round_with(reporter, "report", 2 * n);
+#ifdef T_ASAN
+	printf("fork: not run under ASan (its allocator is not fork-safe; the other tiers run it)\n");
+#else
 	round_with(forker, "fork", 3 * n);
+#endif
 	T_DONE();
 }
