@@ -283,13 +283,42 @@ static void rec_drop(void *p)
 {
 	struct pmu__region_thr *r = p;
 
-	for (unsigned i = 0; i < PMU_REGION_MAX; i++)
-		pmu__region_acc_free(r->acc[i]);
+	for (unsigned i = 0; r->accs && i < r->accs->n; i++)
+		pmu__region_acc_free(r->accs->v[i]);
+	for (struct pmu__accv *v = r->accs, *old; v; v = old) {
+		old = v->old;
+		free(v);
+	}
 	free(r->scratch);
 	free(r->rd);
 	free(r->comp);
 	pmu__trace_free(r->trace);
 	free(r);
+}
+
+/*
+ * t's slot for region id's figures, its array of them grown to hold it
+ * (the old one kept for reports that may be reading it); NULL: no memory.
+ */
+static struct pmu__acc **acc_slot(struct pmu__region_thr *t, unsigned id)
+{
+	struct pmu__accv *v = t->accs, *w;
+	unsigned n = v ? v->n : 0;
+
+	if (id < n)
+		return &v->v[id];
+	while (n <= id)
+		n = n < 16 ? 16 : 2 * n;
+	if (!(w = calloc(1, sizeof(*w) + n * sizeof(w->v[0]))))
+		return NULL;
+	w->n = n;
+	w->old = v;
+	if (v)
+		memcpy(w->v, v->v, v->n * sizeof(w->v[0]));
+	PMU_STORE_RELEASE(t->accs, w);
+	t->acc = w->v;
+	t->nacc = n;
+	return &w->v[id];
 }
 
 /* One figure of an exited thread's into the folded ones'. */
@@ -319,13 +348,15 @@ static int rec_fold(void **into, void *from, unsigned n)
 	d->n = n;
 	d->used = true;
 	*into = d;
-	for (unsigned id = 0; s && id < PMU_REGION_MAX; id++) {
-		const struct pmu__acc *a = s->acc[id];
-		struct pmu__acc *b = d->acc[id];
+	for (unsigned id = 0; s && s->accs && id < s->accs->n; id++) {
+		const struct pmu__acc *a = s->accs->v[id];
+		struct pmu__acc **slot, *b;
 
 		if (!a)
 			continue;
-		if (!b && !(b = d->acc[id] = pmu__region_acc_alloc(n, false)))
+		if (!(slot = acc_slot(d, id)))
+			return -ENOMEM;
+		if (!(b = *slot) && !(b = *slot = pmu__region_acc_alloc(a->r, id, n, false)))
 			return -ENOMEM;
 		if (pmu__hblk_fold(&b->h, a->h, n) < 0)
 			return -ENOMEM;
@@ -364,9 +395,11 @@ static __attribute__((noinline)) struct pmu__region_thr *rec_new(struct pmu__thr
 	struct pmu__region_thr *r = calloc(1, sizeof(*r) + stk + 2 * (PMU_REGION_DEPTH + 1) * n * sizeof(uint64_t));
 
 	if (!r || !(r->scratch = calloc((size_t)n + 1, sizeof(uint64_t))) ||
-	    !(r->rd = calloc((size_t)n + 1, sizeof(*r->rd)))) {
-		if (r)
+	    !(r->rd = calloc((size_t)n + 1, sizeof(*r->rd))) || !acc_slot(r, pmu__region_count())) {
+		if (r) {
 			free(r->scratch);
+			free(r->rd);
+		}
 		free(r);
 		return NULL;
 	}
@@ -397,11 +430,11 @@ static inline __attribute__((always_inline)) struct pmu__region_thr *self_rec(vo
 static inline int region_id(struct pmu__region_thr *t, const char *name, int create)
 {
 	unsigned c = cache_slot(name);
-	const struct pmu__rname *r = t->cache[c].r;
+	const struct pmu__acc *a = t->cache[c].a;
 
-	if (likely(t->cache[c].p == name && name_eq(r, name)))
-		return (int)r->id;
-	return pmu__region_intern(t, name, c, create);
+	if (likely(t->cache[c].p == name && name_eq(a->r, name)))
+		return (int)a->id;
+	return pmu__region_intern(name, create);
 }
 
 /*
@@ -500,7 +533,8 @@ static __attribute__((noinline)) unsigned want_times(const struct pmu_set *s, un
 
 static struct pmu__acc *acc_new(struct pmu__thr *thr, struct pmu__region_thr *t, unsigned id)
 {
-	struct pmu__acc *a = pmu__region_acc_alloc(t->n, t->hist);
+	struct pmu__acc **slot = acc_slot(t, id);
+	struct pmu__acc *a = slot ? pmu__region_acc_alloc(pmu__region_rname(id), id, t->n, t->hist) : NULL;
 
 	if (!a)
 		return NULL;
@@ -508,7 +542,7 @@ static struct pmu__acc *acc_new(struct pmu__thr *thr, struct pmu__region_thr *t,
 	/* Figures to report: the thread's records stay after it exits. */
 	PMU_WRITE_ONCE(t->used, true);
 	PMU_WRITE_ONCE(thr->keep, true);
-	PMU_STORE_RELEASE(t->acc[id], a);
+	PMU_STORE_RELEASE(*slot, a);
 	return a;
 }
 
@@ -693,7 +727,7 @@ static int open_slow(const char *name, struct pmu__thr **thr, struct pmu__region
 /* Region id's figures in t, made at the thread's first call of it; NULL (the message set) without memory. */
 static struct pmu__acc *acc_of(struct pmu__thr *thr, struct pmu__region_thr *t, unsigned id, const char *name)
 {
-	struct pmu__acc *a = t->acc[id];
+	struct pmu__acc *a = id < t->nacc ? t->acc[id] : NULL;
 
 	if (!a && !(a = acc_new(thr, t, id)))
 		pmu__err(-ENOMEM, "%s: out of memory", name);
@@ -717,7 +751,11 @@ static __attribute__((noinline)) int begin_slow(const char *name)
 	if (id < 0)
 		return id;
 	a = acc_of(thr, t, (unsigned)id, name);
-	return a ? push(t, a, id, name) : -ENOMEM;
+	if (!a)
+		return -ENOMEM;
+	t->cache[cache_slot(name)].p = name;
+	t->cache[cache_slot(name)].a = a;
+	return push(t, a, id, name);
 }
 
 /*
@@ -725,31 +763,30 @@ static __attribute__((noinline)) int begin_slow(const char *name)
  * string literals that are not 8-aligned (x86's) are: its call wants a
  * stack frame, which the hot path then does without.
  */
-static __attribute__((noinline)) int begin_compared(struct pmu__region_thr *t, const char *name,
-						    const struct pmu__rname *rn, struct pmu__acc *a)
+static __attribute__((noinline)) int begin_compared(struct pmu__region_thr *t, const char *name, struct pmu__acc *a)
 {
-	if (unlikely(!name_eq(rn, name)))
+	if (unlikely(!name_eq(a->r, name)))
 		return begin_slow(name);
-	return push(t, a, (int)rn->id, name);
+	return push(t, a, (int)a->id, name);
 }
 
 /* The usual case here, the rest in begin_compared() and begin_slow(): no call, and so no stack frame. */
 PMU_API int pmu_region_begin(const char *name)
 {
 	struct pmu__region_thr *t = self_rec();
-	const struct pmu__rname *rn;
 	struct pmu__acc *a;
 	unsigned c;
 
 	if (unlikely(!name || !t))
 		return begin_slow(name);
+	/* a pointer in the cache has its figures there: no NULL check */
 	c = cache_slot(name);
-	rn = t->cache[c].r;
-	if (unlikely(t->cache[c].p != name || !(a = t->acc[rn->id])))
+	if (unlikely(t->cache[c].p != name))
 		return begin_slow(name);
-	if (unlikely(!name_eq_hot(rn, name)))
-		return begin_compared(t, name, rn, a);
-	return push(t, a, (int)rn->id, name);
+	a = t->cache[c].a;
+	if (unlikely(!name_eq_hot(a->r, name)))
+		return begin_compared(t, name, a);
+	return push(t, a, (int)a->id, name);
 }
 
 int pmu__region_rename(const char *name)
@@ -784,7 +821,7 @@ int pmu__region_rename(const char *name)
 /* The handle's name for a message, or NULL when it has none. */
 static const char *handle_name(int h)
 {
-	return h >= 0 && (unsigned)h < pmu__region_count() ? pmu__region_name((unsigned)h) : NULL;
+	return h > 0 && (unsigned)h <= pmu__region_count() ? pmu__region_name((unsigned)h) : NULL;
 }
 
 static __attribute__((cold)) int bad_handle(const char *fn, int h)
@@ -821,7 +858,7 @@ PMU_API int pmu_region_enter(int h)
 	struct pmu__acc *a;
 
 	/* h, an int, indexes as it is (sign-extended: free) once its bound is checked. */
-	if (unlikely(!t || (unsigned)h >= PMU_REGION_MAX || !(a = t->acc[h])))
+	if (unlikely(!t || (uint64_t)(unsigned)h >= t->nacc || !(a = t->acc[h])))
 		return enter_slow(h);
 	return push(t, a, h, NULL);
 }
@@ -832,7 +869,7 @@ PMU_API int pmu_region_register(const char *name)
 		return pmu__err(-EINVAL, "pmu_region_register: the name is NULL");
 	/* The names now have a state to keep across fork and to free at pmu_thread_fini(). */
 	pmu__thr_set_hooks(&pmu__region_hooks);
-	return pmu__region_intern(NULL, name, 0, 1);
+	return pmu__region_intern(name, 1);
 }
 
 /* end_slow()'s add_call() into the histograms too, out of its way. */
@@ -937,7 +974,7 @@ static __attribute__((noinline, cold)) int not_innermost(struct pmu__region_thr 
  */
 static __attribute__((noinline)) int end_named(struct pmu__region_thr *t, const char *name, struct pmu__frame *fr)
 {
-	const struct pmu__rname *top = pmu__region_byid[fr->id];
+	const struct pmu__rname *top = fr->a->r;
 	int id;
 
 	/* A name begun through this pointer that name_eq_hot() left to name_eq() (not 8-aligned). */
@@ -963,7 +1000,7 @@ PMU_API int pmu_region_end(const char *name)
 		return pmu__err(-EINVAL, "%s: pmu_region_end() without pmu_region_begin() in this "
 				"thread", name);
 	/* The usual case: the name begun last, often through the same pointer. */
-	if (likely(name == fr->p && name_eq_hot(pmu__region_byid[fr->id], name)))
+	if (likely(name == fr->p && name_eq_hot(fr->a->r, name)))
 		return end_top(t, fr, PMU_END_NAME);
 	return end_named(t, name, fr);
 }
@@ -1027,15 +1064,16 @@ PMU_API int pmu_region_histograms(int on)
 	if (!t)
 		return 0;
 	/* The regions this thread has run so far get theirs now, empty: their calls from here on. */
-	for (unsigned id = 0; on && id < PMU_REGION_NAMES; id++) {
+	for (unsigned id = 0; on && id < t->nacc; id++) {
+		struct pmu__acc *a = t->acc[id];
 		struct pmu__hblk *h;
 
-		if (!t->acc[id] || t->acc[id]->h)
+		if (!a || a->h)
 			continue;
 		if (!(h = pmu__hblk_new(t->n)))
 			return pmu__err(-ENOMEM, "pmu_region_histograms: no memory for the histograms of region %s",
 					pmu__region_name(id));
-		PMU_STORE_RELEASE(t->acc[id]->h, h);
+		PMU_STORE_RELEASE(a->h, h);
 	}
 	t->hist = on;
 	pmu__region_rare(t);

@@ -13,9 +13,12 @@
 
 #include "regions/thread.h"
 
-#define PMU_REGION_NAMES 256	/* distinct region names per process */
-#define PMU_REGION_CAL PMU_REGION_NAMES	/* the id of compensation's own region (region_comp.c), no name's */
-#define PMU_REGION_MAX (PMU_REGION_NAMES + 1)	/* ids */
+/*
+ * Distinct region names per process: ids 1 to it, in chunks made as names
+ * come (region_names.c), so that the bound costs nothing until met.
+ */
+#define PMU_REGION_NAMES (1u << 20)
+#define PMU_REGION_CAL 0	/* the id of compensation's own region (region_comp.c), no name's */
 #define PMU_REGION_DEPTH 64	/* open regions per thread */
 #define PMU_REGION_NAME 128	/* longest name, NUL included */
 #define PMU_NAME_CACHE 64	/* per-thread pointer -> region cache, a power of 2 */
@@ -49,7 +52,20 @@ struct pmu__acc {
 	uint64_t parent;	/* the region open around its first call in the thread (a frame id; PMU_FRAME_NONE: none) */
 	uint64_t clamped;	/* compensated outermost calls with a figure that came out below 0, counted as 0 */
 	struct pmu__hblk *h;	/* its histograms (region_hist.h), or NULL; set before the figures are published */
+	const struct pmu__rname *r;	/* its name, and id */
+	uint64_t id;
 	struct pmu__fig f[];	/* ns, then the n events */
+};
+
+/*
+ * A thread's figures by region id (NULL: none yet), grown by the owner as it
+ * meets higher ids: the array it outgrew stays, in old, for a report that
+ * may still be reading it, until the record goes.
+ */
+struct pmu__accv {
+	unsigned n;
+	struct pmu__accv *old;
+	struct pmu__acc *v[];	/* published with release */
 };
 
 /*
@@ -89,7 +105,13 @@ enum {
 
 /* A thread's regions: written by the thread only, but for the figures a report copies. */
 struct pmu__region_thr {
-	struct pmu__acc *acc[PMU_REGION_MAX];	/* first, indexed by handle with no offset; published with release */
+	/*
+	 * First, side by side for one load pair: the owner's copy of accs->v
+	 * and accs->n, indexed by handle with no offset.
+	 */
+	struct pmu__acc **acc;
+	uint64_t nacc;
+	struct pmu__accv *accs;	/* published with release, for the reports */
 	/*
 	 * The last frame of the stack, the thread's set (pmu__thr.set, for as
 	 * long as this record is reachable), and the top frame (the sentinel
@@ -118,8 +140,8 @@ struct pmu__region_thr {
 	unsigned times;
 	unsigned times_from;
 	struct {
-		const char *p;
-		const struct pmu__rname *r;
+		const char *p;		/* a name pointer begun in this thread, */
+		struct pmu__acc *a;	/* and its region's figures, whose name it held then */
 	} cache[PMU_NAME_CACHE];
 	uint64_t grp_en[PMU_REGION_DEPTH + 1];	/* PMU_TIMES_GROUP: at begin per depth, then at end */
 	uint64_t grp_run[PMU_REGION_DEPTH + 1];
@@ -168,7 +190,7 @@ static inline unsigned depth_of(const struct pmu__region_thr *t)
 
 
 
-/* Region names interned so far; ids below it have a name. */
+/* Region names interned so far: ids 1 to it. */
 unsigned pmu__region_count(void);
 /* The name of region id; it lives as long as the name table. */
 const char *pmu__region_name(unsigned id);
@@ -193,9 +215,9 @@ static inline size_t pmu__rcopy_size(unsigned n)
 bool pmu__region_used(const struct pmu__thr *t);
 
 /*
- * Copies t's figures for regions 0..nreg into d (nreg of pmu__rcopy_size(t->n)
- * bytes, zeroed), consistently: the owner may be updating them right now.
- * 0, or -ENOMEM (what was copied is d's still).
+ * Copies t's figures for regions 1..nreg into d (nreg of pmu__rcopy_size(t->n)
+ * bytes, zeroed; region id into d's id - 1), consistently: the owner may be
+ * updating them right now. 0, or -ENOMEM (what was copied is d's still).
  */
 int pmu__region_copy(const struct pmu__thr *t, unsigned nreg, struct pmu__rcopy *d);
 

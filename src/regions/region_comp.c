@@ -101,11 +101,12 @@ static int calibrate(struct pmu__region_thr *t, struct pmu__comp *c, pmu__cal_pa
 	uint64_t *buf = calloc(4 * ((size_t)n + 1), sizeof(uint64_t));
 	__typeof__(t->cache[0]) saved = t->cache[slot];
 	struct pmu__trace *tr = t->trace;
+	struct pmu__acc **a = &t->acc[PMU_REGION_CAL];	/* every thread's array has room for it */
 	int r = -ENOMEM;
 
-	if (name && buf && (t->acc[PMU_REGION_CAL] = pmu__region_acc_alloc(n, t->hist))) {
+	if (name && buf && (*a = pmu__region_acc_alloc(pmu__region_rname(PMU_REGION_CAL), PMU_REGION_CAL, n, t->hist))) {
 		t->cache[slot].p = name;
-		t->cache[slot].r = pmu__region_byid[PMU_REGION_CAL];
+		t->cache[slot].a = *a;
 		t->trace = NULL;
 		t->comp = c;
 		PMU_WRITE_ONCE(t->comp_on, true);
@@ -117,8 +118,8 @@ static int calibrate(struct pmu__region_thr *t, struct pmu__comp *c, pmu__cal_pa
 		t->cache[slot] = saved;
 		memset(c->inside, 0, sizeof(c->inside));
 	}
-	pmu__region_acc_free(t->acc[PMU_REGION_CAL]);
-	t->acc[PMU_REGION_CAL] = NULL;
+	pmu__region_acc_free(*a);
+	*a = NULL;
 	free(buf);
 	return r;
 }

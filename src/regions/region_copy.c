@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* A thread's region figures for a snapshot (results.c): copied whole under the regions' seqcounts (region.c tells the protocol). */
+#include <errno.h>
 #include <sched.h>
 #include <string.h>
 
@@ -15,14 +16,22 @@ bool pmu__region_used(const struct pmu__thr *thr)
 /* Lock-free tries at a copy before a report holds the owner still (it waits at its next update). */
 #define COPY_TRIES 16
 
-/* Looks at every region's figures pointer and seqcount once: false while the owner is adding a call. */
+/* Region id's figures in t (NULL: none yet), as the owner last published them. */
+static const struct pmu__acc *acc_at(const struct pmu__region_thr *t, unsigned id)
+{
+	const struct pmu__accv *v = t ? PMU_LOAD_ACQUIRE(t->accs) : NULL;
+
+	return v && id < v->n ? PMU_LOAD_ACQUIRE(v->v[id]) : NULL;
+}
+
+/* Looks at every region's figures pointer and seqcount once (region id at id - 1): false while the owner is adding a call. */
 static bool look(const struct pmu__region_thr *t, unsigned nreg, const struct pmu__acc **acc, uint64_t *seq)
 {
 	/* A region's figures are looked at like its seqcount: made later, it must still be absent at the last look. */
-	for (unsigned id = 0; id < nreg; id++) {
-		acc[id] = t ? PMU_LOAD_ACQUIRE(t->acc[id]) : NULL;
-		seq[id] = acc[id] ? pmu_seq_read_begin(&acc[id]->seq) : 0;
-		if (seq[id] & 1)
+	for (unsigned k = 0; k < nreg; k++) {
+		acc[k] = acc_at(t, k + 1);
+		seq[k] = acc[k] ? pmu_seq_read_begin(&acc[k]->seq) : 0;
+		if (seq[k] & 1)
 			return false;
 	}
 	return true;
@@ -72,14 +81,14 @@ static int copy_one(const struct pmu__acc *a, uint64_t seq, unsigned n, struct p
 static bool unchanged(const struct pmu__region_thr *t, unsigned nreg, const struct pmu__acc *const *acc,
 		      const uint64_t *seq)
 {
-	for (unsigned id = 0; id < nreg; id++)
-		if (acc[id] ? pmu_seq_read_retry(&acc[id]->seq, seq[id]) : t && PMU_READ_ONCE(t->acc[id]))
+	for (unsigned k = 0; k < nreg; k++)
+		if (acc[k] ? pmu_seq_read_retry(&acc[k]->seq, seq[k]) : acc_at(t, k + 1) != NULL)
 			return false;
 	return true;
 }
 
 /*
- * Copies t's figures for regions 0..nreg into d (nreg of pmu__rcopy_size(t->n)
+ * Copies t's figures for regions 1..nreg into d (nreg of pmu__rcopy_size(t->n)
  * bytes) as they were at one instant: no region's seqcount changed from the
  * first look at all of them to the last, so the copy is the state between the
  * last first look and the first last look. An owner that adds calls faster
@@ -89,12 +98,17 @@ static bool unchanged(const struct pmu__region_thr *t, unsigned nreg, const stru
 int pmu__region_copy(const struct pmu__thr *thr, unsigned nreg, struct pmu__rcopy *d)
 {
 	struct pmu__region_thr *t = PMU_LOAD_ACQUIRE(thr->upper);
-	const struct pmu__acc *acc[PMU_REGION_MAX];
-	uint64_t seq[PMU_REGION_MAX];
+	const struct pmu__acc **acc = malloc(((size_t)nreg + 1) * sizeof(*acc));
+	uint64_t *seq = malloc(((size_t)nreg + 1) * sizeof(*seq));
 	unsigned n = thr->n, tries = 0;
 	size_t size = pmu__rcopy_size(n);
 	int r = 0;
 
+	if (!acc || !seq) {
+		free(acc);
+		free(seq);
+		return -ENOMEM;
+	}
 	for (;; tries++) {
 		if (tries == COPY_TRIES && t)
 			PMU_ADD(t->hold, 1);
@@ -109,5 +123,7 @@ int pmu__region_copy(const struct pmu__thr *thr, unsigned nreg, struct pmu__rcop
 	}
 	if (tries >= COPY_TRIES && t)
 		PMU_ADD(t->hold, -1);
+	free(acc);
+	free(seq);
 	return r;
 }

@@ -23,6 +23,7 @@ typedef uint64_t __attribute__((may_alias)) pmu__word;
 struct pmu__rname {
 	unsigned id;
 	unsigned words;		/* of the name with its NUL */
+	uint32_t hash;		/* region_names.c's */
 	uint64_t last;		/* the bytes of the last word that belong to the name, NUL included */
 	pmu__word w[];		/* the name */
 };
@@ -38,11 +39,15 @@ static inline unsigned cache_slot(const char *name)
 	return (unsigned)((uintptr_t)name >> 3 ^ (uintptr_t)name >> 11) & (PMU_NAME_CACHE - 1);
 }
 
-/* A region's figures, zero and with no call yet, for n events, with histograms when hist; NULL: no memory. */
-static inline struct pmu__acc *pmu__region_acc_alloc(unsigned n, bool hist)
+/* Region id's figures (its name r), zero and with no call yet, for n events, with histograms when hist; NULL: no memory. */
+static inline struct pmu__acc *pmu__region_acc_alloc(const struct pmu__rname *r, unsigned id, unsigned n, bool hist)
 {
 	struct pmu__acc *a = calloc(1, sizeof(*a) + (n + 1) * sizeof(a->f[0]));
 
+	if (a) {
+		a->r = r;
+		a->id = id;
+	}
 	for (unsigned i = 0; a && i <= n; i++)
 		a->f[i].min = UINT64_MAX;
 	if (a && hist && !(a->h = pmu__hblk_new(n))) {
@@ -62,13 +67,10 @@ static inline void pmu__region_acc_free(struct pmu__acc *a)
 /* region_names.c */
 /* The name of compensation's own region, id PMU_REGION_CAL, made once and never interned; NULL: no memory. */
 const char *pmu__region_cal_name(void);
-/* written once per id, under the names' lock; hidden, so addressed without the GOT */
-extern struct pmu__rname *pmu__region_byid[PMU_REGION_MAX] __attribute__((visibility("hidden")));
-/*
- * The region id of name, interned if create, and cached in t's slot cslot
- * when t is not NULL. -ENOENT (no message) when absent and !create.
- */
-int pmu__region_intern(struct pmu__region_thr *t, const char *name, unsigned cslot, int create);
+/* Region id's interned name (PMU_REGION_CAL's too), or NULL when it has none. */
+const struct pmu__rname *pmu__region_rname(unsigned id);
+/* The region id of name, interned if create. -ENOENT (no message) when absent and !create. */
+int pmu__region_intern(const char *name, int create);
 /* The thread layer's hooks for the names: fork (prepare, parent, child) and pmu_thread_fini(). */
 void pmu__names_prepare(void);
 void pmu__names_parent(void);

@@ -250,8 +250,9 @@ static void parents(struct pmu_results *r, struct pmu__rcopy *const *copy)
 		for (unsigned k = 0; k < r->nthr && r->parent[id] < 0; k++) {
 			const struct pmu__rcopy *o = (const struct pmu__rcopy *)((const char *)copy[k] + id * size);
 
-			if (o->calls && o->parent < r->nreg && o->parent != id)
-				r->parent[id] = (int)o->parent;
+			/* a frame id: region k's is k + 1; compensation's (0) and the sentinel are no region's */
+			if (o->calls && o->parent - 1 < r->nreg && o->parent != id + 1)
+				r->parent[id] = (int)o->parent - 1;
 			else if (o->calls)
 				break;	/* at the top in the first thread that ran it */
 		}
@@ -283,7 +284,7 @@ static int copy_names(struct pmu_results *r, const struct pmu__tconf *c, unsigne
 		if (!(r->ev[i] = strdup(c->names[i])))
 			return -ENOMEM;
 	for (unsigned id = 0; id < r->nreg; id++)
-		if (!(r->reg[id] = strdup(pmu__region_name(id))))
+		if (!(r->reg[id] = strdup(pmu__region_name(id + 1))))
 			return -ENOMEM;
 	if ((c->metrics && !(r->named = strdup(c->metrics))) || (c->skipped && !(r->skipped = strdup(c->skipped))))
 		return -ENOMEM;

@@ -146,19 +146,11 @@ int main(void)
 	CHECK(row(csv, "deep", &calls, &ns, &tc, &pf) && calls == (uint64_t)depth);
 	free(csv);
 
-	/* Too many names: the ones before keep working. */
-	int names = 0;
-	for (;;) {
+	/* Many names (more than 0.7's 256): the ones before keep working (region_names tests 10^5 and the cap). */
+	for (int names = 0; names < 1000; names++) {
 		snprintf(buf, sizeof(buf), "r%d", names);
-		if ((r = pmu_region_begin(buf)) != 0)
-			break;
-		CHECK(pmu_region_end(buf) == 0);
-		if (++names > 100000)
-			break;
+		CHECK_MSG((r = pmu_region_begin(buf)) == 0 && pmu_region_end(buf) == 0, "%s: %s", buf, pmu_errmsg());
 	}
-	CHECK(r == -ENOSPC);
-	CHECK_MSG(strstr(pmu_errmsg(), "region names"), "%s", pmu_errmsg());
-	CHECK(names >= 64 && names < 100000);
 	CHECK(pmu_region_begin("r0") == 0 && pmu_region_end("r0") == 0);
 	csv = report();
 	CHECK(row(csv, "r0", &calls, &ns, &tc, &pf) && calls == 2);
