@@ -283,54 +283,12 @@ static void rec_drop(void *p)
 {
 	struct pmu__region_thr *r = p;
 
-	for (unsigned i = 0; r->accs && i < r->accs->n; i++)
-		pmu__region_acc_free(r->accs->v[i]);
-	for (struct pmu__accv *v = r->accs, *old; v; v = old) {
-		old = v->old;
-		free(v);
-	}
+	pmu__nodes_free(r);
 	free(r->scratch);
 	free(r->rd);
 	free(r->comp);
 	pmu__trace_free(r->trace);
 	free(r);
-}
-
-/*
- * t's slot for region id's figures, its array of them grown to hold it
- * (the old one kept for reports that may be reading it); NULL: no memory.
- */
-static struct pmu__acc **acc_slot(struct pmu__region_thr *t, unsigned id)
-{
-	struct pmu__accv *v = t->accs, *w;
-	unsigned n = v ? v->n : 0;
-
-	if (id < n)
-		return &v->v[id];
-	while (n <= id)
-		n = n < 16 ? 16 : 2 * n;
-	if (!(w = calloc(1, sizeof(*w) + n * sizeof(w->v[0]))))
-		return NULL;
-	w->n = n;
-	w->old = v;
-	if (v)
-		memcpy(w->v, v->v, v->n * sizeof(w->v[0]));
-	PMU_STORE_RELEASE(t->accs, w);
-	t->acc = w->v;
-	t->nacc = n;
-	return &w->v[id];
-}
-
-/* One figure of an exited thread's into the folded ones'. */
-static void fig_fold(struct pmu__fig *d, const struct pmu__fig *s)
-{
-	d->sum += s->sum;
-	d->min = s->min < d->min ? s->min : d->min;
-	d->max = s->max > d->max ? s->max : d->max;
-	d->sq[1] += s->sq[1] + (d->sq[0] + s->sq[0] < d->sq[0]);	/* the 128-bit sum of squares, with its carry */
-	d->sq[0] += s->sq[0];
-	d->en += s->en;
-	d->run += s->run;
 }
 
 /*
@@ -342,32 +300,35 @@ static void fig_fold(struct pmu__fig *d, const struct pmu__fig *s)
 static int rec_fold(void **into, void *from, unsigned n)
 {
 	struct pmu__region_thr *d = *into, *s = from;
+	struct pmu__acc **map = NULL;
 
-	if (!d && !(d = calloc(1, sizeof(*d))))
+	if (!d && (!(d = calloc(1, sizeof(*d))) || !(d->root = pmu__region_acc_alloc(NULL, 0, n, false)))) {
+		free(d);
 		return -ENOMEM;
+	}
+	d->root->id = PMU_FRAME_NONE;
 	d->n = n;
 	d->used = true;
 	*into = d;
-	for (unsigned id = 0; s && s->accs && id < s->accs->n; id++) {
-		const struct pmu__acc *a = s->accs->v[id];
-		struct pmu__acc **slot, *b;
+	if (s && s->nodes && !(map = malloc(s->nodes * sizeof(*map))))
+		return -ENOMEM;
+	/* s's nodes by index: a node's up is before it, and mapped already */
+	for (unsigned i = 0; s && i < s->nodes; i++) {
+		const struct pmu__acc *a = s->accs->v[i];
+		struct pmu__acc *up = a->up == s->root ? d->root : map[a->up->idx], *b = pmu__nodes_find(d, up, (unsigned)a->id);
 
-		if (!a)
-			continue;
-		if (!(slot = acc_slot(d, id)))
+		if ((!b && !(b = pmu__nodes_add(d, up, (unsigned)a->id, false))) || pmu__hblk_fold(&b->h, a->h, n) < 0) {
+			free(map);
 			return -ENOMEM;
-		if (!(b = *slot) && !(b = *slot = pmu__region_acc_alloc(a->r, id, n, false)))
-			return -ENOMEM;
-		if (pmu__hblk_fold(&b->h, a->h, n) < 0)
-			return -ENOMEM;
-		if (!b->seq)
-			b->parent = a->parent;
+		}
+		map[i] = b;
 		b->seq += a->seq;
 		b->nested += a->nested;
 		b->clamped += a->clamped;
-		for (unsigned i = 0; i <= n; i++)
-			fig_fold(&b->f[i], &a->f[i]);
+		for (unsigned k = 0; k <= n; k++)
+			pmu__fig_fold(&b->f[k], &a->f[k]);
 	}
+	free(map);
 	if (s)
 		pmu__trace_folded(s->trace);
 	return 0;
@@ -395,19 +356,20 @@ static __attribute__((noinline)) struct pmu__region_thr *rec_new(struct pmu__thr
 	struct pmu__region_thr *r = calloc(1, sizeof(*r) + stk + 2 * (PMU_REGION_DEPTH + 1) * n * sizeof(uint64_t));
 
 	if (!r || !(r->scratch = calloc((size_t)n + 1, sizeof(uint64_t))) ||
-	    !(r->rd = calloc((size_t)n + 1, sizeof(*r->rd))) || !acc_slot(r, pmu__region_count())) {
-		if (r) {
-			free(r->scratch);
-			free(r->rd);
-		}
-		free(r);
+	    !(r->rd = calloc((size_t)n + 1, sizeof(*r->rd))) || !(r->root = pmu__region_acc_alloc(NULL, 0, n, false))) {
+		if (r)
+			rec_drop(r);
 		return NULL;
 	}
+	r->root->id = PMU_FRAME_NONE;
+	for (unsigned i = 0; i < PMU_MEMO; i++)
+		r->acc[i] = &pmu__node_none;
 	r->n = n;
 	r->set = t->set;
 	r->tm = (uint64_t *)((char *)r->stk + stk);
 	r->sp = (struct pmu__frame *)r->stk;
 	r->sp->id = PMU_FRAME_NONE;	/* the sentinel */
+	r->sp->a = r->root;
 	r->lim = (struct pmu__frame *)((char *)r->stk + stk - stride);
 	r->clk_page = pmu__set_has_clock(t->set);
 	r->trace = pmu__trace_new(n, t->set, r->clk_page);
@@ -531,19 +493,32 @@ static __attribute__((noinline)) unsigned want_times(const struct pmu_set *s, un
 	return PMU_TIMES_NONE;
 }
 
-static struct pmu__acc *acc_new(struct pmu__thr *thr, struct pmu__region_thr *t, unsigned id)
+/*
+ * The node region id opens in t under up (t's top frame's node, or its
+ * root), made on the path's first call and remembered by id; up itself
+ * when it is the region's (nested directly in itself, which folds). NULL
+ * (the message set, naming name) without memory.
+ */
+static struct pmu__acc *node_of(struct pmu__thr *thr, struct pmu__region_thr *t, struct pmu__acc *up, unsigned id,
+				const char *name)
 {
-	struct pmu__acc **slot = acc_slot(t, id);
-	struct pmu__acc *a = slot ? pmu__region_acc_alloc(pmu__region_rname(id), id, t->n, t->hist) : NULL;
+	struct pmu__acc *a = up;
 
-	if (!a)
-		return NULL;
-	a->parent = t->sp->id;	/* before its frame is pushed: the region around, or the sentinel's none */
-	/* Figures to report: the thread's records stay after it exits. */
-	PMU_WRITE_ONCE(t->used, true);
-	PMU_WRITE_ONCE(thr->keep, true);
-	PMU_STORE_RELEASE(*slot, a);
+	if (up->id != id) {
+		if (!(a = pmu__nodes_find(t, up, id))) {
+			/* Figures to report: the thread's records stay after it exits. */
+			PMU_WRITE_ONCE(t->used, true);
+			PMU_WRITE_ONCE(thr->keep, true);
+			if (!(a = pmu__nodes_add(t, up, id, t->hist)))
+				goto nomem;
+		}
+		if (id < PMU_MEMO)
+			t->acc[id] = a;
+	}
 	return a;
+nomem:
+	pmu__err(-ENOMEM, "%s: out of memory", name);
+	return NULL;
 }
 
 static __attribute__((cold)) int too_deep(const char *name)
@@ -724,16 +699,6 @@ static int open_slow(const char *name, struct pmu__thr **thr, struct pmu__region
 	return 0;
 }
 
-/* Region id's figures in t, made at the thread's first call of it; NULL (the message set) without memory. */
-static struct pmu__acc *acc_of(struct pmu__thr *thr, struct pmu__region_thr *t, unsigned id, const char *name)
-{
-	struct pmu__acc *a = id < t->nacc ? t->acc[id] : NULL;
-
-	if (!a && !(a = acc_new(thr, t, id)))
-		pmu__err(-ENOMEM, "%s: out of memory", name);
-	return a;
-}
-
 /* begin's refusals, the thread's first region, a name's first use in it: all but the usual case. */
 static __attribute__((noinline)) int begin_slow(const char *name)
 {
@@ -750,7 +715,7 @@ static __attribute__((noinline)) int begin_slow(const char *name)
 	id = region_id(t, name, 1);
 	if (id < 0)
 		return id;
-	a = acc_of(thr, t, (unsigned)id, name);
+	a = node_of(thr, t, t->sp->a, (unsigned)id, name);
 	if (!a)
 		return -ENOMEM;
 	t->cache[cache_slot(name)].p = name;
@@ -784,6 +749,8 @@ PMU_API int pmu_region_begin(const char *name)
 	if (unlikely(t->cache[c].p != name))
 		return begin_slow(name);
 	a = t->cache[c].a;
+	if (unlikely(a->up != t->sp->a))	/* another path: its own node */
+		return begin_slow(name);
 	if (unlikely(!name_eq_hot(a->r, name)))
 		return begin_compared(t, name, a);
 	return push(t, a, (int)a->id, name);
@@ -808,9 +775,7 @@ int pmu__region_rename(const char *name)
 	id = region_id(t, name, 1);
 	if (id < 0 || fr->id == pmu__frame_id(id))
 		return id < 0 ? id : 0;
-	t->sp = frame_down(fr, t->n);	/* acc_new() takes the top as the parent: the region around */
-	a = acc_of(thr, t, (unsigned)id, name);
-	t->sp = fr;
+	a = node_of(thr, t, frame_down(fr, t->n)->a, (unsigned)id, name);	/* under the region around */
 	if (!a)
 		return -ENOMEM;
 	fr->a->depth--;
@@ -844,7 +809,7 @@ static __attribute__((noinline)) int enter_slow(int h)
 	r = open_slow(name, &thr, &t);
 	if (r < 0)
 		return r;
-	a = acc_of(thr, t, (unsigned)h, name);
+	a = node_of(thr, t, t->sp->a, (unsigned)h, name);
 	return a ? push(t, a, h, NULL) : -ENOMEM;
 }
 
@@ -857,8 +822,8 @@ PMU_API int pmu_region_enter(int h)
 	struct pmu__region_thr *t = self_rec();
 	struct pmu__acc *a;
 
-	/* h, an int, indexes as it is (sign-extended: free) once its bound is checked. */
-	if (unlikely(!t || (uint64_t)(unsigned)h >= t->nacc || !(a = t->acc[h])))
+	/* h, an int, indexes as it is (sign-extended: free) once its bound is checked; pmu__node_none's up is no frame's. */
+	if (unlikely(!t || (unsigned)h >= PMU_MEMO || (a = t->acc[h])->up != t->sp->a))
 		return enter_slow(h);
 	return push(t, a, h, NULL);
 }
@@ -1064,15 +1029,15 @@ PMU_API int pmu_region_histograms(int on)
 	if (!t)
 		return 0;
 	/* The regions this thread has run so far get theirs now, empty: their calls from here on. */
-	for (unsigned id = 0; on && id < t->nacc; id++) {
-		struct pmu__acc *a = t->acc[id];
+	for (unsigned i = 0; on && i < t->nodes; i++) {
+		struct pmu__acc *a = t->accs->v[i];
 		struct pmu__hblk *h;
 
-		if (!a || a->h)
+		if (a->h)
 			continue;
 		if (!(h = pmu__hblk_new(t->n)))
 			return pmu__err(-ENOMEM, "pmu_region_histograms: no memory for the histograms of region %s",
-					pmu__region_name(id));
+					rname(a->r));
 		PMU_STORE_RELEASE(a->h, h);
 	}
 	t->hist = on;
@@ -1110,7 +1075,7 @@ int pmu__region_task_add(const char *who, unsigned id, uint64_t ns, const uint64
 
 	if (r < 0)
 		return r;
-	if (!(a = acc_of(thr, t, id, who)))
+	if (!(a = node_of(thr, t, t->root, id, who)))	/* a task runs under no thread's regions: at the top */
 		return -ENOMEM;
 	n = t->n;
 	seq = fig_open(t, a);

@@ -22,6 +22,12 @@
 #define PMU_REGION_DEPTH 64	/* open regions per thread */
 #define PMU_REGION_NAME 128	/* longest name, NUL included */
 #define PMU_NAME_CACHE 64	/* per-thread pointer -> region cache, a power of 2 */
+/*
+ * Region ids remembered per thread for the handles' hot path (later ids
+ * take the hash): the memo, the hot fields after it and the name cache's
+ * start within 2 KiB of the record's, riscv64's reach from one register.
+ */
+#define PMU_MEMO 192
 
 /*
  * One figure of a region (its ns, or an event) over its outermost calls;
@@ -39,7 +45,11 @@ struct pmu__fig {
 	uint64_t en, run;	/* enabled and running ns, over the calls read with times */
 };
 
-/* What a thread has accumulated for one region; written by its owner only. */
+/*
+ * What a thread has accumulated for one call path, a node of its tree (a
+ * region begun inside another is a child of its node; one begun directly
+ * inside itself folds into it); written by its owner only.
+ */
 struct pmu__acc {
 	/*
 	 * Twice the calls, and a seqcount over the figures: odd while the
@@ -54,13 +64,21 @@ struct pmu__acc {
 	struct pmu__hblk *h;	/* its histograms (region_hist.h), or NULL; set before the figures are published */
 	const struct pmu__rname *r;	/* its name, and id */
 	uint64_t id;
+	/*
+	 * The call path's node around (the thread's root at the top), this
+	 * node's index in the thread's nodes, and the next in its hash chain
+	 * by (up, id): set before it is published, never changed.
+	 */
+	struct pmu__acc *up;
+	struct pmu__acc *hnext;
+	uint64_t idx;
 	struct pmu__fig f[];	/* ns, then the n events */
 };
 
 /*
- * A thread's figures by region id (NULL: none yet), grown by the owner as it
- * meets higher ids: the array it outgrew stays, in old, for a report that
- * may still be reading it, until the record goes.
+ * A thread's nodes by index (NULL: none yet), grown by the owner as it makes
+ * more: the array it outgrew stays, in old, for a report that may still be
+ * reading it, until the record goes.
  */
 struct pmu__accv {
 	unsigned n;
@@ -106,12 +124,11 @@ enum {
 /* A thread's regions: written by the thread only, but for the figures a report copies. */
 struct pmu__region_thr {
 	/*
-	 * First, side by side for one load pair: the owner's copy of accs->v
-	 * and accs->n, indexed by handle with no offset.
+	 * First, by region id below PMU_MEMO (a handle, with no offset): the
+	 * node its last begin in this thread opened (pmu__node_none: none yet),
+	 * which a begin takes when its up is the top frame's node. Owner-only.
 	 */
-	struct pmu__acc **acc;
-	uint64_t nacc;
-	struct pmu__accv *accs;	/* published with release, for the reports */
+	struct pmu__acc *acc[PMU_MEMO];
 	/*
 	 * The last frame of the stack, the thread's set (pmu__thr.set, for as
 	 * long as this record is reachable), and the top frame (the sentinel
@@ -143,6 +160,11 @@ struct pmu__region_thr {
 		const char *p;		/* a name pointer begun in this thread, */
 		struct pmu__acc *a;	/* and its region's figures, whose name it held then */
 	} cache[PMU_NAME_CACHE];
+	struct pmu__accv *accs;	/* the nodes by index, published with release, for the reports */
+	unsigned nodes;		/* atomic: nodes made, published after accs holds them */
+	unsigned hmask;		/* the nodes' hash by (up, id): a power of 2 less 1, chained */
+	struct pmu__acc **htab;
+	struct pmu__acc *root;	/* the sentinel frame's node: no region's, never reported */
 	uint64_t grp_en[PMU_REGION_DEPTH + 1];	/* PMU_TIMES_GROUP: at begin per depth, then at end */
 	uint64_t grp_run[PMU_REGION_DEPTH + 1];
 	uint64_t *scratch;		/* n values, for end */
@@ -202,6 +224,7 @@ const char *pmu__region_name(unsigned id);
  */
 struct pmu__rcopy {
 	uint64_t calls, spans, parent, clamped;
+	uint64_t id, up;	/* a node's (pmu__region_copy_nodes()): its region id, its up node's index (-1: none) */
 	struct pmu__shist *dist;
 	struct pmu__fig f[];
 };
@@ -215,11 +238,18 @@ static inline size_t pmu__rcopy_size(unsigned n)
 bool pmu__region_used(const struct pmu__thr *t);
 
 /*
- * Copies t's figures for regions 1..nreg into d (nreg of pmu__rcopy_size(t->n)
- * bytes, zeroed; region id into d's id - 1), consistently: the owner may be
- * updating them right now. 0, or -ENOMEM (what was copied is d's still).
+ * Copies t's call path nodes, consistently, into *d (made, pmu__rcopy_size(t->n)
+ * bytes each, the caller's to free with their histograms) and their count into
+ * *n; a node's up comes before it. 0, or -ENOMEM.
  */
-int pmu__region_copy(const struct pmu__thr *t, unsigned nreg, struct pmu__rcopy *d);
+int pmu__region_copy_nodes(const struct pmu__thr *t, struct pmu__rcopy **d, unsigned *n);
+
+/*
+ * The flat view, by region: m nodes c (n events) folded into regions 1..nreg
+ * of d (nreg of pmu__rcopy_size(n) bytes, zeroed; region id at d's id - 1),
+ * the nodes' histograms taken or freed. 0 or -ENOMEM.
+ */
+int pmu__region_flat(struct pmu__rcopy *c, unsigned m, unsigned n, unsigned nreg, struct pmu__rcopy *d);
 
 /*
  * Compensation: each thread measures what a pair of region calls costs a

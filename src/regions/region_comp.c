@@ -101,10 +101,11 @@ static int calibrate(struct pmu__region_thr *t, struct pmu__comp *c, pmu__cal_pa
 	uint64_t *buf = calloc(4 * ((size_t)n + 1), sizeof(uint64_t));
 	__typeof__(t->cache[0]) saved = t->cache[slot];
 	struct pmu__trace *tr = t->trace;
-	struct pmu__acc **a = &t->acc[PMU_REGION_CAL];	/* every thread's array has room for it */
+	struct pmu__acc **a = &t->acc[PMU_REGION_CAL];
 	int r = -ENOMEM;
 
 	if (name && buf && (*a = pmu__region_acc_alloc(pmu__region_rname(PMU_REGION_CAL), PMU_REGION_CAL, n, t->hist))) {
+		(*a)->up = t->root;	/* no region open: at the top */
 		t->cache[slot].p = name;
 		t->cache[slot].a = *a;
 		t->trace = NULL;
@@ -119,7 +120,7 @@ static int calibrate(struct pmu__region_thr *t, struct pmu__comp *c, pmu__cal_pa
 		memset(c->inside, 0, sizeof(c->inside));
 	}
 	pmu__region_acc_free(*a);
-	*a = NULL;
+	*a = &pmu__node_none;
 	free(buf);
 	return r;
 }

@@ -64,6 +64,28 @@ static inline void pmu__region_acc_free(struct pmu__acc *a)
 	free(a);
 }
 
+/* One figure's calls (s) added into another's (d): sums, extremes, the 128-bit sum of squares with its carry, times. */
+static inline void pmu__fig_fold(struct pmu__fig *d, const struct pmu__fig *s)
+{
+	d->sum += s->sum;
+	d->min = s->min < d->min ? s->min : d->min;
+	d->max = s->max > d->max ? s->max : d->max;
+	d->sq[1] += s->sq[1] + (d->sq[0] + s->sq[0] < d->sq[0]);
+	d->sq[0] += s->sq[0];
+	d->en += s->en;
+	d->run += s->run;
+}
+
+/* region_nodes.c: t's call path nodes (struct pmu__acc), the owner's but for pmu__nodes_free(). */
+/* What a thread's memo (acc) holds for an id with no node yet: a node under no frame's node. */
+extern struct pmu__acc pmu__node_none __attribute__((visibility("hidden")));
+/* The node of region id under up, or NULL when none was made. */
+struct pmu__acc *pmu__nodes_find(const struct pmu__region_thr *t, const struct pmu__acc *up, unsigned id);
+/* A new node of region id under up, with histograms when hist, published for the reports; NULL: no memory. */
+struct pmu__acc *pmu__nodes_add(struct pmu__region_thr *t, struct pmu__acc *up, unsigned id, bool hist);
+/* Frees t's nodes, its root and its arrays of them (not t). */
+void pmu__nodes_free(struct pmu__region_thr *t);
+
 /* region_names.c */
 /* The name of compensation's own region, id PMU_REGION_CAL, made once and never interned; NULL: no memory. */
 const char *pmu__region_cal_name(void);

@@ -88,6 +88,9 @@ void pmu__results_clear(struct pmu_results *r)
 	pmu__mplan_free(&r->mp);
 	free(r->mkeys);
 	free(r->mv);
+	free(r->path_up);
+	free(r->path_reg);
+	free(r->pv);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -259,13 +262,57 @@ static void parents(struct pmu_results *r, struct pmu__rcopy *const *copy)
 	}
 }
 
-static void free_copies(struct pmu__rcopy **copy, unsigned n, unsigned nreg, unsigned nev)
+/* Path (up, reg) in r's paths by hash h (mask: its size less 1; slots hold index + 1), added when new. */
+static unsigned path_at(struct pmu_results *r, unsigned *h, unsigned mask, int up, unsigned reg)
+{
+	unsigned k = ((unsigned)(up + 1) * 2654435761u ^ reg * 40503u) & mask;
+
+	for (; h[k]; k = (k + 1) & mask)
+		if (r->path_up[h[k] - 1] == up && r->path_reg[h[k] - 1] == reg)
+			return h[k] - 1;
+	r->path_up[r->npath] = up;
+	r->path_reg[r->npath] = reg;
+	h[k] = ++r->npath;
+	return r->npath - 1;
+}
+
+/* Self: each path's total less its children's, not below 0; for thread k (-1: the total). */
+static void path_self(struct pmu_results *r, int k)
+{
+	unsigned w = r->n + 1;
+
+	for (unsigned p = 0; p < r->npath; p++) {
+		uint64_t *e = (uint64_t *)pmu__results_path(r, k, p);
+
+		memcpy(e + 1 + w, e + 1, w * sizeof(*e));
+	}
+	for (unsigned p = 0; p < r->npath; p++) {
+		const uint64_t *c = pmu__results_path(r, k, p);
+		uint64_t *u = r->path_up[p] < 0 ? NULL : (uint64_t *)pmu__results_path(r, k, (unsigned)r->path_up[p]);
+
+		for (unsigned i = 0; u && i < w; i++)
+			u[1 + w + i] = u[1 + w + i] > c[1 + i] ? u[1 + w + i] - c[1 + i] : 0;
+	}
+}
+
+struct nodes;
+static int paths(struct pmu_results *r, const struct nodes *nd);
+
+/* A thread's call path nodes, as copied (their histograms gone to its flat copy). */
+struct nodes {
+	struct pmu__rcopy *c;
+	unsigned m;
+};
+
+static void free_copies(struct pmu__rcopy **copy, struct nodes *nd, unsigned n, unsigned nreg, unsigned nev)
 {
 	for (unsigned j = 0; copy && j < n; j++) {
 		free_dists(copy[j], nreg, pmu__rcopy_size(nev), offsetof(struct pmu__rcopy, dist), nev + 1);
 		free(copy[j]);
+		free(nd[j].c);
 	}
 	free(copy);
+	free(nd);
 }
 
 /* The names of the configuration c and of the regions into r, with room for nthr threads. 0 or -ENOMEM. */
@@ -297,7 +344,7 @@ static int copy_names(struct pmu_results *r, const struct pmu__tconf *c, unsigne
  * later in the walk, the caller say, would be left out: each thread does so once, so this
  * ends), or -ENOMEM. Under the walk's lock.
  */
-static int copy_threads(struct pmu_results *r, struct pmu__rcopy **copy, unsigned nthr, size_t size)
+static int copy_threads(struct pmu_results *r, struct pmu__rcopy **copy, struct nodes *nd, unsigned nthr, size_t size)
 {
 	uint64_t cost[2 * (r->n + 1)];
 	const struct pmu__thr *t;
@@ -316,8 +363,12 @@ static int copy_threads(struct pmu_results *r, struct pmu__rcopy **copy, unsigne
 		copy[r->nthr] = calloc((size_t)r->nreg + 1, size);
 		if (!copy[r->nthr])
 			return -ENOMEM;
-		if (pmu__region_copy(t, r->nreg, copy[r->nthr++]) < 0)
+		if (pmu__region_copy_nodes(t, &nd[r->nthr].c, &nd[r->nthr].m) < 0 ||
+		    pmu__region_flat(nd[r->nthr].c, nd[r->nthr].m, r->n, r->nreg, copy[r->nthr]) < 0) {
+			r->nthr++;
 			return -ENOMEM;
+		}
+		r->nthr++;
 		if (!(rt->comp = pmu__region_comp(t, cost)))
 			continue;
 		r->ncomp++;
@@ -328,7 +379,7 @@ static int copy_threads(struct pmu_results *r, struct pmu__rcopy **copy, unsigne
 }
 
 /* One try at a consistent copy of every thread's regions into r and *copy: 0, 1 to try again, -errno. */
-static int snapshot(struct pmu_results *r, struct pmu__rcopy ***copy, const char *who)
+static int snapshot(struct pmu_results *r, struct pmu__rcopy ***copy, struct nodes **nd, const char *who)
 {
 	const struct pmu__tconf *c;
 	const struct pmu__thr *t;
@@ -337,6 +388,7 @@ static int snapshot(struct pmu_results *r, struct pmu__rcopy ***copy, const char
 
 	memset(r, 0, sizeof(*r));
 	*copy = NULL;
+	*nd = NULL;
 	c = pmu__thr_walk_begin();
 	if (!c) {
 		pmu__thr_walk_end();
@@ -349,9 +401,10 @@ static int snapshot(struct pmu_results *r, struct pmu__rcopy ***copy, const char
 	for (t = pmu__thr_walk_next(NULL); t; t = pmu__thr_walk_next(t))
 		nthr += pmu__region_used(t);
 	*copy = calloc(nthr + 1, sizeof(**copy));
-	rc = !*copy ? -ENOMEM : copy_names(r, c, nthr);
+	*nd = calloc(nthr + 1, sizeof(**nd));
+	rc = !*copy || !*nd ? -ENOMEM : copy_names(r, c, nthr);
 	if (rc == 0)
-		rc = copy_threads(r, *copy, nthr, pmu__rcopy_size(r->n));
+		rc = copy_threads(r, *copy, *nd, nthr, pmu__rcopy_size(r->n));
 	pmu__thr_walk_end();
 	/*
 	 * A region named for the first time meanwhile is missing from the copy while
@@ -361,20 +414,75 @@ static int snapshot(struct pmu_results *r, struct pmu__rcopy ***copy, const char
 	if (rc == 0 && pmu__region_count() != r->nreg)
 		rc = 1;
 	if (rc != 0) {
-		free_copies(*copy, r->nthr, r->nreg, r->n);
+		free_copies(*copy, *nd, r->nthr, r->nreg, r->n);
 		*copy = NULL;
+		*nd = NULL;
 		r->nthr = 0;
 		pmu__results_clear(r);
 	}
 	return rc == -ENOMEM ? pmu__err(rc, "%s: out of memory", who) : rc;
 }
 
+/*
+ * The call paths of every thread's nodes nd into r: one per (path around,
+ * region), each thread's calls and totals, their sum, and self. 0 or -ENOMEM.
+ */
+static int paths(struct pmu_results *r, const struct nodes *nd)
+{
+	size_t size = pmu__rcopy_size(r->n), w = 2 * ((size_t)r->n + 1) + 1;
+	unsigned all = 0, mask = 15, *h, *map, at = 0;
+
+	for (unsigned k = 0; k < r->nthr; k++)
+		all += nd[k].m;
+	while (mask < 2 * all)
+		mask = 2 * mask + 1;
+	h = calloc((size_t)mask + 1, sizeof(*h));
+	map = malloc((all + 1) * sizeof(*map));
+	r->path_up = malloc((all + 1) * sizeof(*r->path_up));
+	r->path_reg = malloc((all + 1) * sizeof(*r->path_reg));
+	if (!h || !map || !r->path_up || !r->path_reg)
+		goto nomem;
+	for (unsigned k = 0; k < r->nthr; at += nd[k++].m)	/* a node's up is before it: mapped already */
+		for (unsigned i = 0; i < nd[k].m; i++) {
+			const struct pmu__rcopy *o = (const struct pmu__rcopy *)((const char *)nd[k].c + i * size);
+
+			map[at + i] = path_at(r, h, mask, o->up == (uint64_t)-1 ? -1 : (int)map[at + o->up],
+					      (unsigned)o->id - 1);
+		}
+	if (!(r->pv = calloc((r->nthr + 1) * (size_t)r->npath * w + 1, sizeof(*r->pv))))
+		goto nomem;
+	at = 0;
+	for (unsigned k = 0; k < r->nthr; at += nd[k++].m)
+		for (unsigned i = 0; i < nd[k].m; i++) {
+			const struct pmu__rcopy *o = (const struct pmu__rcopy *)((const char *)nd[k].c + i * size);
+			uint64_t *e = (uint64_t *)pmu__results_path(r, (int)k, map[at + i]);
+			uint64_t *t = (uint64_t *)pmu__results_path(r, -1, map[at + i]);
+
+			e[0] += o->calls;
+			t[0] += o->calls;
+			for (unsigned f = 0; f <= r->n; f++) {
+				e[1 + f] += o->f[f].sum;
+				t[1 + f] += o->f[f].sum;
+			}
+		}
+	for (int k = -1; k < (int)r->nthr; k++)
+		path_self(r, k);
+	free(h);
+	free(map);
+	return 0;
+nomem:
+	free(h);
+	free(map);
+	return -ENOMEM;
+}
+
 int pmu__results_fill(struct pmu_results *r, const char *who)
 {
 	struct pmu__rcopy **copy;
+	struct nodes *nd;
 	int rc;
 
-	while ((rc = snapshot(r, &copy, who)) == 1)
+	while ((rc = snapshot(r, &copy, &nd, who)) == 1)
 		;
 	if (rc < 0)
 		return rc;
@@ -389,9 +497,10 @@ int pmu__results_fill(struct pmu_results *r, const char *who)
 		total_entries(r, copy);
 		parents(r, copy);
 	}
-	free_copies(copy, r->nthr, r->nreg, r->n);
+	rc = paths(r, nd);
+	free_copies(copy, nd, r->nthr, r->nreg, r->n);
 	pmu__thr_refusals(&r->refused);
-	if (!r->ent || !r->u || !r->x || !r->parent || total_dists(r) < 0 || metrics(r) < 0) {
+	if (rc < 0 || !r->ent || !r->u || !r->x || !r->parent || total_dists(r) < 0 || metrics(r) < 0) {
 		pmu__results_clear(r);
 		return pmu__err(-ENOMEM, "%s: out of memory", who);
 	}

@@ -47,7 +47,22 @@ struct pmu_results {
 	struct pmu__mplan mp;		/* the metrics given */
 	const char **mkeys;		/* their names, NULL-ended */
 	double *mv;			/* per entry, each metric's value (NaN: undefined) */
+	/*
+	 * Call paths: each a region (path_reg) inside another path (path_up,
+	 * -1: at the top), a path's up before it; per thread and in total
+	 * (pmu__results_path()) calls, then total and self for ns and each event.
+	 */
+	unsigned npath;
+	int *path_up;
+	unsigned *path_reg;
+	uint64_t *pv;
 };
+
+/* Path p in thread k (-1: the total): calls, total[n + 1], self[n + 1]. */
+static inline const uint64_t *pmu__results_path(const struct pmu_results *r, int k, unsigned p)
+{
+	return &r->pv[((size_t)(k + 1) * r->npath + p) * (2 * (r->n + 1) + 1)];
+}
 
 /* Metric i of region id in thread k (-1: the total): NaN when undefined. */
 static inline double pmu__results_metric(const struct pmu_results *r, int k, unsigned id, unsigned i)
