@@ -29,7 +29,7 @@ extern "C" {
 #endif
 
 #define PMU_VERSION_MAJOR 0
-#define PMU_VERSION_MINOR 7
+#define PMU_VERSION_MINOR 8
 #define PMU_VERSION_PATCH 0
 
 /* True when these headers are version major.minor.patch or later (compile time). */
@@ -408,6 +408,37 @@ struct pmu_region_result {
  * NULL arguments, a region or thread out of range, or a size too small.
  */
 int pmu_results_get(const struct pmu_results *r, unsigned region, int thread, struct pmu_region_result *out);
+
+/*
+ * Since 0.8: the snapshot's call paths. A path is a region begun inside the
+ * path of the regions open around it (-1: none, at the top); a region begun
+ * directly inside itself folds into its path. Per path, in a thread or in
+ * total: its calls, its total (between begin and end, as the region's own
+ * figures) and its self (the total less the totals of the paths inside it,
+ * not below 0), for ns and each event.
+ */
+struct pmu_path_result {
+	size_t size;		/* set by the caller, for compatibility */
+	int up;			/* the path around it (a path number), -1 at the top; before it in number */
+	unsigned region;	/* its region: a number of pmu_results_regions() */
+	unsigned depth;		/* 0 at the top */
+	uint64_t calls;		/* completed calls */
+	uint64_t ns, self_ns;
+	unsigned nevents;
+	const uint64_t *sum;	/* each event's total */
+	const uint64_t *self;	/* each event's self */
+};
+
+/* The number of call paths in the snapshot (0 for NULL r). */
+unsigned pmu_results_paths(const struct pmu_results *r);
+
+/*
+ * Path number path in thread number thread, or in total (-1), into *out:
+ * valid until pmu_results_free(). 0, or -errno: -EINVAL for NULL
+ * arguments, a path or thread out of range, or a size too small. A path
+ * with no completed call there gives calls 0 (its paths inside may have some).
+ */
+int pmu_results_path(const struct pmu_results *r, unsigned path, int thread, struct pmu_path_result *out);
 
 /*
  * The metrics the snapshot gives: those pmu_thread_init() named, then every

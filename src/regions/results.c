@@ -634,6 +634,38 @@ PMU_API int pmu_results_get(const struct pmu_results *r, unsigned region, int th
 	return 0;
 }
 
+PMU_API unsigned pmu_results_paths(const struct pmu_results *r)
+{
+	return r ? r->npath : 0;
+}
+
+PMU_API int pmu_results_path(const struct pmu_results *r, unsigned path, int thread, struct pmu_path_result *out)
+{
+	int err = check_out("pmu_results_path", "struct pmu_path_result", r, out, sizeof(*out));
+	const uint64_t *e;
+
+	if (err < 0)
+		return err;
+	if (path >= r->npath)
+		return pmu__err(-EINVAL, "pmu_results_path: path %u out of range (the results have %u)", path,
+				r->npath);
+	if (thread < -1 || thread >= (int)r->nthr)
+		return pmu__err(-EINVAL, "pmu_results_path: thread %d out of range (-1 for the total, or 0 to %d)",
+				thread, (int)r->nthr - 1);
+	e = pmu__results_path(r, thread, path);
+	out->up = r->path_up[path];
+	out->region = r->path_reg[path];
+	for (int up = out->up; up >= 0; up = r->path_up[up])
+		out->depth++;
+	out->calls = e[0];
+	out->ns = e[1];
+	out->self_ns = e[2 + r->n];
+	out->nevents = r->n;
+	out->sum = e + 2;
+	out->self = e + 3 + r->n;
+	return 0;
+}
+
 PMU_API unsigned pmu_results_metrics(const struct pmu_results *r, const char *const **names)
 {
 	if (names)

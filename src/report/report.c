@@ -251,6 +251,7 @@ static void report_table(FILE *f, const struct pmu_results *s)
 	report_rows(f, s, &w, false);
 	pmu__snap_view(s, &v);
 	pmu__dist_table(f, &v);
+	pmu__paths_table(f, s);
 }
 
 /* Event i's csv heading: its name, marked when socket-wide or emulated (the table's notes have no place in csv). */
@@ -482,7 +483,9 @@ static void report_json(FILE *f, const struct pmu_results *s)
 		}
 		fputs("]}", f);
 	}
-	fputs(nr ? "\n  ]\n}\n" : "]\n}\n", f);
+	fputs(nr ? "\n  ]" : "]", f);
+	pmu__paths_json(f, s);
+	fputs("\n}\n", f);
 }
 
 /* 0 table (NULL too), 1 csv, 2 json, 3 html, 4 trace, 5 prometheus; else -EINVAL with the message. */

@@ -20,6 +20,10 @@ struct pmu__vrow pmu__snap_row(const struct pmu_results *s, int k, unsigned id);
 /* The snapshot in the Prometheus text format, or OpenMetrics (om). */
 void pmu__report_prom(FILE *f, const struct pmu_results *s, bool om);
 
+/* report_paths.c: the call paths as a table section (when any path is nested) and as json's "paths". */
+void pmu__paths_table(FILE *f, const struct pmu_results *s);
+void pmu__paths_json(FILE *f, const struct pmu_results *s);
+
 /* report_dist.c: the quantiles every report gives (view.h has the writers). */
 #define PMU_DIST_NQ 4
 extern const double pmu__dist_q[PMU_DIST_NQ];		/* the quantiles every report gives */

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: MIT */
+/* A process's call paths (results.h's) in the table and json reports: each with calls, total and self. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/escape.h"
+#include "regions/results.h"
+#include "report/report.h"
+
+/* The paths as a tree: each one's first child and next sibling (npath: none), in the order first called. */
+struct tree {
+	unsigned *kid, *next, top;
+};
+
+static int tree_of(const struct pmu_results *s, struct tree *t)
+{
+	unsigned np = s->npath;
+
+	t->kid = malloc((np + 1) * sizeof(*t->kid));
+	t->next = malloc((np + 1) * sizeof(*t->next));
+	t->top = np;
+	if (!t->kid || !t->next) {
+		free(t->kid);
+		free(t->next);
+		return -1;
+	}
+	for (unsigned p = 0; p < np; p++)
+		t->kid[p] = np;
+	for (unsigned p = np; p-- > 0;) {	/* backwards: each list in index order */
+		unsigned *head = s->path_up[p] < 0 ? &t->top : &t->kid[s->path_up[p]];
+
+		t->next[p] = *head;
+		*head = p;
+	}
+	return 0;
+}
+
+static void tree_free(struct tree *t)
+{
+	free(t->kid);
+	free(t->next);
+}
+
+/* Whether any path is nested: else the paths are the regions, and the table says nothing more. */
+static bool nested(const struct pmu_results *s)
+{
+	for (unsigned p = 0; p < s->npath; p++)
+		if (s->path_up[p] >= 0 && pmu__results_path(s, -1, p)[0])
+			return true;
+	return false;
+}
+
+/* Path p and those under it, depth deep (bounded by the regions open at once), as table rows. */
+static void table_rows(FILE *f, const struct pmu_results *s, const struct tree *t, unsigned p, unsigned depth, int wn)
+{
+	char e[PMU_ESC_SIZE];
+
+	for (; p != s->npath; p = t->next[p]) {
+		const uint64_t *v = pmu__results_path(s, -1, p);
+		unsigned w = s->n + 1;
+		int ind = (int)(2 * depth);
+
+		fprintf(f, "%*s%-*s %10" PRIu64, ind, "", wn - ind > 0 ? wn - ind : 0,
+			pmu__report_esc(e, s->reg[s->path_reg[p]]), v[0]);
+		for (unsigned i = 0; i < w; i++)
+			fprintf(f, " %16" PRIu64 " %16" PRIu64, v[1 + i], v[1 + w + i]);
+		fputc('\n', f);
+		table_rows(f, s, t, t->kid[p], depth + 1, wn);
+	}
+}
+
+void pmu__paths_table(FILE *f, const struct pmu_results *s)
+{
+	char e[PMU_ESC_SIZE];
+	struct tree t;
+	int wn = 4;
+
+	if (!nested(s) || tree_of(s, &t) < 0)
+		return;
+	for (unsigned p = 0, d; p < s->npath; p++) {
+		int up = s->path_up[p], len = (int)strlen(pmu__report_esc(e, s->reg[s->path_reg[p]]));
+
+		for (d = 0; up >= 0; up = s->path_up[up])
+			d++;
+		wn = (int)(2 * d) + len > wn ? (int)(2 * d) + len : wn;
+	}
+	fprintf(f, "\ncall paths: total and self (total less the paths inside), all threads\n%-*s %10s %16s %16s", wn,
+		"path", "calls", "ns", "self ns");
+	for (unsigned i = 0; i < s->n; i++) {
+		char self[PMU_ESC_SIZE + 8];
+
+		snprintf(self, sizeof(self), "self %s", pmu__report_esc(e, s->ev[i]));
+		fprintf(f, " %16s %16s", e, self);
+	}
+	fputc('\n', f);
+	table_rows(f, s, &t, t.top, 0, wn);
+	tree_free(&t);
+}
+
+/* Path p's names from the top, as a json array. */
+static void json_path(FILE *f, const struct pmu_results *s, unsigned p)
+{
+	if (s->path_up[p] >= 0) {
+		json_path(f, s, (unsigned)s->path_up[p]);
+		fputs(", ", f);
+	}
+	pmu__json_str(f, s->reg[s->path_reg[p]]);
+}
+
+/* One figure set of path entry v (calls, total, self): total (self when self) per event. */
+static void json_events(FILE *f, const struct pmu_results *s, const uint64_t *v, bool self)
+{
+	fputs(self ? ", \"self_counts\": {" : ", \"counts\": {", f);
+	for (unsigned i = 0; i < s->n; i++) {
+		fputs(i ? ", " : "", f);
+		pmu__json_str(f, s->ev[i]);
+		fprintf(f, ": %" PRIu64, v[1 + (self ? s->n + 1 : 0) + 1 + i]);
+	}
+	fputc('}', f);
+}
+
+void pmu__paths_json(FILE *f, const struct pmu_results *s)
+{
+	unsigned n = 0, w = s->n + 1;
+
+	fputs(",\n  \"paths\": [", f);	/* since 0.8: every call path, its names from the top */
+	for (unsigned p = 0; p < s->npath; p++) {
+		const uint64_t *v = pmu__results_path(s, -1, p);
+
+		fputs(n++ ? ",\n    {\"path\": [" : "\n    {\"path\": [", f);
+		json_path(f, s, p);
+		fprintf(f, "], \"calls\": %" PRIu64 ", \"ns\": %" PRIu64 ", \"self_ns\": %" PRIu64, v[0], v[1], v[1 + w]);
+		json_events(f, s, v, false);
+		json_events(f, s, v, true);
+		fputc('}', f);
+	}
+	fputs(n ? "\n  ]" : "]", f);
+}
