@@ -625,6 +625,24 @@ def _rows(doc, where):
         raise ValueError("%s: not a libpmu JSON report (a region without %s)" % (where, e)) from e
 
 
+def _path_rows(doc, where):
+    """A JSON report's call paths (since 0.8), in total: process, path (the names from the top, a
+    tuple), region, depth, calls, ns, self_ns, and per event its total and self_ its self."""
+    process = "all" if doc.get("merged") else "%s:%s" % (doc.get("hostname", ""), doc.get("pid", ""))
+    rows = []
+    for p in doc.get("paths") or []:
+        try:
+            row = {"process": process, "path": tuple(p["path"]), "region": p["path"][-1],
+                   "depth": len(p["path"]) - 1, "calls": p["calls"], "ns": p["ns"], "self_ns": p["self_ns"]}
+            for e, v in p["counts"].items():
+                row[e] = v
+                row["self_" + e] = p["self_counts"][e]
+        except (KeyError, TypeError, IndexError) as e:
+            raise ValueError("%s: not a libpmu JSON report (a path without %s)" % (where, e)) from e
+        rows.append(row)
+    return rows
+
+
 def _report_files(path):
     if isinstance(path, (list, tuple)):
         return [os.fspath(p) for p in path]
@@ -634,11 +652,13 @@ def _report_files(path):
     return [path]
 
 
-def dataframe(path=None):
+def dataframe(path=None, paths=False):
     """A pandas DataFrame, one row per region and thread: process, region, thread (tid), thread_name,
     calls, ns, a column per event, then the metrics. Of the current results, or of libpmu JSON reports:
     path a file (a merged one gives a row per region, process and thread_name "all", thread 0), a
-    directory (its *.json) or a list of files."""
+    directory (its *.json) or a list of files. With paths=True, one row per call path in total instead:
+    process, path (the names from the top, a tuple), region, depth, calls, ns, self_ns, and each event
+    beside its self_ column (self: the total less the paths inside)."""
     try:
         import pandas
     except ImportError as e:
@@ -653,8 +673,9 @@ def dataframe(path=None):
                     docs.append((json.load(fh), f))
                 except ValueError as e:
                     raise ValueError("%s: not JSON: %s" % (f, e)) from e
-    rows = [row for doc, where in docs for row in _rows(doc, where)]
-    columns = ["process", "region", "thread", "thread_name", "calls", "ns"]
+    rows = [row for doc, where in docs for row in (_path_rows if paths else _rows)(doc, where)]
+    columns = (["process", "path", "region", "depth", "calls", "ns", "self_ns"] if paths else
+               ["process", "region", "thread", "thread_name", "calls", "ns"])
     for row in rows:
         columns += [k for k in row if k not in columns]
     return pandas.DataFrame(rows, columns=columns)

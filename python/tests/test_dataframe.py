@@ -97,3 +97,32 @@ def test_results_html_without_pandas():
     finally:
         pmu.thread_fini()
     assert page.startswith("<table>") and "<td>&lt;b&gt;&amp;</td>" in page and "<th>task-clock</th>" in page
+
+
+def test_paths():
+    """paths=True: a row per call path, with path, depth and self_ columns; solve under setup and under
+    step are two rows, each self its total less the paths inside."""
+    pmu.thread_init("page-faults")
+    try:
+        def solve(pages):
+            with pmu.region("solve"):
+                touch(pages)
+        with pmu.region("setup"):
+            touch(50)
+            solve(100)
+        with pmu.region("step"):
+            solve(300)
+        frame = pmu.dataframe(paths=True)
+    finally:
+        pmu.thread_fini()
+    rows = {r.path: r for r in frame.itertuples()}
+    assert set(rows) >= {("setup",), ("setup", "solve"), ("step",), ("step", "solve")}, list(rows)
+    assert list(frame.columns[:7]) == ["process", "path", "region", "depth", "calls", "ns", "self_ns"]
+    a, b = rows[("setup", "solve")], rows[("step", "solve")]
+    assert a.depth == 1 and a.region == "solve" and a.calls == 1 and b.calls == 1
+    faults = frame.set_index("path")["page-faults"]
+    assert faults[("step", "solve")] > faults[("setup", "solve")] * 2   # 300 pages against 100
+    setup = rows[("setup",)]
+    assert setup.self_ns == setup.ns - a.ns
+    assert frame["self_page-faults"].sum() == frame[frame.depth == 0]["page-faults"].sum()
+    print(frame[["path", "calls", "page-faults", "self_page-faults"]].to_string())
