@@ -509,10 +509,12 @@ static struct pmu__acc *node_of(struct pmu__thr *thr, struct pmu__region_thr *t,
 			/* Figures to report: the thread's records stay after it exits. */
 			PMU_WRITE_ONCE(t->used, true);
 			PMU_WRITE_ONCE(thr->keep, true);
-			if (!(a = pmu__nodes_add(t, up, id, t->hist)))
+			a = pmu__nodes_full(t, up) ? pmu__nodes_other(t, up, name) : pmu__nodes_add(t, up, id, t->hist);
+			if (!a)
 				goto nomem;
 		}
-		if (id < PMU_MEMO)
+		/* (other paths)' node is never remembered: its begins take this way, which keeps their ids */
+		if (id < PMU_MEMO && a->id == id)
 			t->acc[id] = a;
 	}
 	return a;
@@ -718,8 +720,10 @@ static __attribute__((noinline)) int begin_slow(const char *name)
 	a = node_of(thr, t, t->sp->a, (unsigned)id, name);
 	if (!a)
 		return -ENOMEM;
-	t->cache[cache_slot(name)].p = name;
-	t->cache[cache_slot(name)].a = a;
+	if (a->id == (unsigned)id) {	/* not (other paths)': the hot path pushes the node's id */
+		t->cache[cache_slot(name)].p = name;
+		t->cache[cache_slot(name)].a = a;
+	}
 	return push(t, a, id, name);
 }
 
@@ -949,7 +953,7 @@ static __attribute__((noinline)) int end_named(struct pmu__region_thr *t, const 
 	if (unlikely(id < 0))
 		return id != -ENOENT ? id : pmu__err(-EINVAL, "%s: pmu_region_end() of a region never "
 						     "begun", name);
-	if (unlikely(top->id != (unsigned)id))
+	if (unlikely(fr->id != pmu__frame_id(id)))	/* the frame's: its node may be (other paths)' */
 		return not_innermost(t, name, (uint64_t)id, "pmu_region_end");
 	return end_top(t, fr, PMU_END_NAME);
 }

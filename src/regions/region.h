@@ -165,6 +165,7 @@ struct pmu__region_thr {
 	unsigned hmask;		/* the nodes' hash by (up, id): a power of 2 less 1, chained */
 	struct pmu__acc **htab;
 	struct pmu__acc *root;	/* the sentinel frame's node: no region's, never reported */
+	bool said_full;		/* the cap on its paths was met, and said */
 	uint64_t grp_en[PMU_REGION_DEPTH + 1];	/* PMU_TIMES_GROUP: at begin per depth, then at end */
 	uint64_t grp_run[PMU_REGION_DEPTH + 1];
 	uint64_t *scratch;		/* n values, for end */
@@ -211,6 +212,16 @@ static inline unsigned depth_of(const struct pmu__region_thr *t)
 }
 
 
+
+/*
+ * The cap on a thread's call paths: past it, a new path's calls go to one
+ * node "(other paths)" under the path around (and what begins inside it,
+ * into it), said once per thread. PMU_PATHS sets it (16 to PMU_PATHS_LIMIT).
+ */
+#define PMU_PATHS_DEFAULT (1u << 17)
+#define PMU_PATHS_LIMIT (1u << 24)
+#define PMU_OTHER_PATHS "(other paths)"
+unsigned pmu__paths_max(void);
 
 /* Region names interned so far: ids 1 to it. */
 unsigned pmu__region_count(void);

@@ -7,8 +7,12 @@
  * freed before the record.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
+#include "base/escape.h"
 #include "regions/region_int.h"
 
 static unsigned hash_of(const struct pmu__acc *up, uint64_t id)
@@ -79,6 +83,61 @@ struct pmu__acc *pmu__nodes_add(struct pmu__region_thr *t, struct pmu__acc *up, 
 	t->htab[k] = a;
 	PMU_STORE_RELEASE(t->accs->v[t->nodes], a);
 	PMU_STORE_RELEASE(t->nodes, t->nodes + 1);
+	return a;
+}
+
+/* The cap on a thread's paths: PMU_PATHS when set and valid (said once when not), else the default. */
+static unsigned paths_max(void)
+{
+	static unsigned max;	/* atomic: 0 until read */
+	static bool said;
+	unsigned m = PMU_READ_ONCE(max);
+	const char *v;
+	char *end;
+
+	if (m)
+		return m;
+	m = PMU_PATHS_DEFAULT;
+	if ((v = pmu__getenv("PMU_PATHS")) && *v) {
+		unsigned long x = strtoul(v, &end, 10);
+
+		if (*end || x < 16 || x > PMU_PATHS_LIMIT) {
+			if (PMU_ONCE(said))
+				pmu__print(PMU_PRINT_WARN, "libpmu: PMU_PATHS=%s: not a number of paths from 16 to %u: "
+					   "%u per thread\n", pmu__show(&(struct pmu__shown){ 0 }, v, strlen(v)),
+					   PMU_PATHS_LIMIT, m);
+		} else {
+			m = (unsigned)x;
+		}
+	}
+	PMU_WRITE_ONCE(max, m);
+	return m;
+}
+
+unsigned pmu__paths_max(void)
+{
+	return paths_max();
+}
+
+bool pmu__nodes_full(const struct pmu__region_thr *t, const struct pmu__acc *up)
+{
+	return t->nodes >= paths_max() || (up->r && !strcmp(rname(up->r), PMU_OTHER_PATHS));
+}
+
+struct pmu__acc *pmu__nodes_other(struct pmu__region_thr *t, struct pmu__acc *up, const char *name)
+{
+	int id = pmu__region_intern(PMU_OTHER_PATHS, 1);
+	struct pmu__acc *a;
+
+	if (id < 0)
+		return NULL;
+	if (up->id == (unsigned)id)	/* inside it: the same node, as a region nested in itself */
+		return up;
+	if (!(a = pmu__nodes_find(t, up, (unsigned)id)) && (a = pmu__nodes_add(t, up, (unsigned)id, t->hist)) &&
+	    PMU_ONCE(t->said_full))
+		pmu__print(PMU_PRINT_WARN, "libpmu: %s: thread %d has %u call paths, its cap (PMU_PATHS): new "
+			   "paths are counted as \"%s\" under the path around them\n", name, (int)syscall(SYS_gettid),
+			   t->nodes - 1, PMU_OTHER_PATHS);
 	return a;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/escape.h"
+#include "regions/region.h"
 #include "regions/results.h"
 #include "report/report.h"
 
@@ -42,6 +43,17 @@ static void tree_free(struct tree *t)
 	free(t->next);
 }
 
+/* The calls that went to "(other paths)", past a thread's cap. */
+static uint64_t other_calls(const struct pmu_results *s)
+{
+	uint64_t n = 0;
+
+	for (unsigned p = 0; p < s->npath; p++)
+		if (!strcmp(s->reg[s->path_reg[p]], PMU_OTHER_PATHS))
+			n += pmu__results_path(s, -1, p)[0];
+	return n;
+}
+
 /* Whether any path is nested: else the paths are the regions, and the table says nothing more. */
 static bool nested(const struct pmu_results *s)
 {
@@ -76,7 +88,7 @@ void pmu__paths_table(FILE *f, const struct pmu_results *s)
 	struct tree t;
 	int wn = 4;
 
-	if (!nested(s) || tree_of(s, &t) < 0)
+	if ((!nested(s) && !other_calls(s)) || tree_of(s, &t) < 0)
 		return;
 	for (unsigned p = 0, d; p < s->npath; p++) {
 		int up = s->path_up[p], len = (int)strlen(pmu__report_esc(e, s->reg[s->path_reg[p]]));
@@ -85,8 +97,11 @@ void pmu__paths_table(FILE *f, const struct pmu_results *s)
 			d++;
 		wn = (int)(2 * d) + len > wn ? (int)(2 * d) + len : wn;
 	}
-	fprintf(f, "\ncall paths: total and self (total less the paths inside), all threads\n%-*s %10s %16s %16s", wn,
-		"path", "calls", "ns", "self ns");
+	fprintf(f, "\ncall paths: total and self (total less the paths inside), all threads\n");
+	if (other_calls(s))
+		fprintf(f, "%s: %" PRIu64 " calls of paths past a thread's cap of %u (PMU_PATHS)\n", PMU_OTHER_PATHS,
+			other_calls(s), pmu__paths_max());
+	fprintf(f, "%-*s %10s %16s %16s", wn, "path", "calls", "ns", "self ns");
 	for (unsigned i = 0; i < s->n; i++) {
 		char self[PMU_ESC_SIZE + 8];
 
