@@ -52,6 +52,7 @@ static void *reporter(void *arg)
 	return NULL;
 }
 
+#ifndef T_ASAN	/* see the top: not run under ASan */
 static void *forker(void *arg)
 {
 	(void)arg;
@@ -69,6 +70,7 @@ static void *forker(void *arg)
 	}
 	return NULL;
 }
+#endif
 
 /*
  * ROUNDS rounds of THREADS threads exiting inside a region, beside a thread running other (or
