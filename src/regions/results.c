@@ -295,9 +295,6 @@ static void path_self(struct pmu_results *r, int k)
 	}
 }
 
-struct nodes;
-static int paths(struct pmu_results *r, const struct nodes *nd);
-
 /* A thread's call path nodes, as copied (their histograms gone to its flat copy). */
 struct nodes {
 	struct pmu__rcopy *c;
@@ -348,6 +345,8 @@ static int copy_threads(struct pmu_results *r, struct pmu__rcopy **copy, struct 
 {
 	uint64_t cost[2 * (r->n + 1)];
 	const struct pmu__thr *t;
+	struct pmu__rcopy *flat;
+	struct nodes *nodes;
 
 	for (t = pmu__thr_walk_next(NULL); t; t = pmu__thr_walk_next(t)) {
 		struct pmu__rthr *rt = &r->thr[r->nthr];
@@ -363,12 +362,12 @@ static int copy_threads(struct pmu_results *r, struct pmu__rcopy **copy, struct 
 		copy[r->nthr] = calloc((size_t)r->nreg + 1, size);
 		if (!copy[r->nthr])
 			return -ENOMEM;
-		if (pmu__region_copy_nodes(t, &nd[r->nthr].c, &nd[r->nthr].m) < 0 ||
-		    pmu__region_flat(nd[r->nthr].c, nd[r->nthr].m, r->n, r->nreg, copy[r->nthr]) < 0) {
-			r->nthr++;
+		/* counted first: on a failure, what was copied is freed with the rest */
+		nodes = &nd[r->nthr];
+		flat = copy[r->nthr++];
+		if (pmu__region_copy_nodes(t, &nodes->c, &nodes->m) < 0 ||
+		    pmu__region_flat(nodes->c, nodes->m, r->n, r->nreg, flat) < 0)
 			return -ENOMEM;
-		}
-		r->nthr++;
 		if (!(rt->comp = pmu__region_comp(t, cost)))
 			continue;
 		r->ncomp++;
@@ -655,8 +654,7 @@ PMU_API int pmu_results_path(const struct pmu_results *r, unsigned path, int thr
 	e = pmu__results_path(r, thread, path);
 	out->up = r->path_up[path];
 	out->region = r->path_reg[path];
-	for (int up = out->up; up >= 0; up = r->path_up[up])
-		out->depth++;
+	out->depth = pmu__results_depth(r, path);
 	out->calls = e[0];
 	out->ns = e[1];
 	out->self_ns = e[2 + r->n];

@@ -58,6 +58,16 @@ struct pmu_results {
 	uint64_t *pv;
 };
 
+/* Path p's depth: 0 at the top. */
+static inline unsigned pmu__results_depth(const struct pmu_results *r, unsigned p)
+{
+	unsigned d = 0;
+
+	for (int up = r->path_up[p]; up >= 0; up = r->path_up[up])
+		d++;
+	return d;
+}
+
 /* Path p in thread k (-1: the total): calls, total[n + 1], self[n + 1]. */
 static inline const uint64_t *pmu__results_path(const struct pmu_results *r, int k, unsigned p)
 {

@@ -84,23 +84,22 @@ static void table_rows(FILE *f, const struct pmu_results *s, const struct tree *
 
 void pmu__paths_table(FILE *f, const struct pmu_results *s)
 {
+	uint64_t other = other_calls(s);
 	char e[PMU_ESC_SIZE];
 	struct tree t;
 	int wn = 4;
 
-	if ((!nested(s) && !other_calls(s)) || tree_of(s, &t) < 0)
+	if ((!nested(s) && !other) || tree_of(s, &t) < 0)
 		return;
-	for (unsigned p = 0, d; p < s->npath; p++) {
-		int up = s->path_up[p], len = (int)strlen(pmu__report_esc(e, s->reg[s->path_reg[p]]));
+	for (unsigned p = 0; p < s->npath; p++) {
+		int w = (int)(2 * pmu__results_depth(s, p) + strlen(pmu__report_esc(e, s->reg[s->path_reg[p]])));
 
-		for (d = 0; up >= 0; up = s->path_up[up])
-			d++;
-		wn = (int)(2 * d) + len > wn ? (int)(2 * d) + len : wn;
+		wn = w > wn ? w : wn;
 	}
 	fprintf(f, "\ncall paths: total and self (total less the paths inside), all threads\n");
-	if (other_calls(s))
+	if (other)
 		fprintf(f, "%s: %" PRIu64 " calls of paths past a thread's cap of %u (PMU_PATHS)\n", PMU_OTHER_PATHS,
-			other_calls(s), pmu__paths_max());
+			other, pmu__paths_max());
 	fprintf(f, "%-*s %10s %16s %16s", wn, "path", "calls", "ns", "self ns");
 	for (unsigned i = 0; i < s->n; i++) {
 		char self[PMU_ESC_SIZE + 8];
