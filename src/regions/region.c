@@ -302,11 +302,10 @@ static int rec_fold(void **into, void *from, unsigned n)
 	struct pmu__region_thr *d = *into, *s = from;
 	struct pmu__acc **map = NULL;
 
-	if (!d && (!(d = calloc(1, sizeof(*d))) || !(d->root = pmu__region_acc_alloc(NULL, 0, n, false)))) {
+	if (!d && (!(d = calloc(1, sizeof(*d))) || !(d->root = pmu__nodes_root(n)))) {
 		free(d);
 		return -ENOMEM;
 	}
-	d->root->id = PMU_FRAME_NONE;
 	d->n = n;
 	d->used = true;
 	*into = d;
@@ -356,12 +355,11 @@ static __attribute__((noinline)) struct pmu__region_thr *rec_new(struct pmu__thr
 	struct pmu__region_thr *r = calloc(1, sizeof(*r) + stk + 2 * (PMU_REGION_DEPTH + 1) * n * sizeof(uint64_t));
 
 	if (!r || !(r->scratch = calloc((size_t)n + 1, sizeof(uint64_t))) ||
-	    !(r->rd = calloc((size_t)n + 1, sizeof(*r->rd))) || !(r->root = pmu__region_acc_alloc(NULL, 0, n, false))) {
+	    !(r->rd = calloc((size_t)n + 1, sizeof(*r->rd))) || !(r->root = pmu__nodes_root(n))) {
 		if (r)
 			rec_drop(r);
 		return NULL;
 	}
-	r->root->id = PMU_FRAME_NONE;
 	for (unsigned i = 0; i < PMU_MEMO; i++)
 		r->acc[i] = &pmu__node_none;
 	r->n = n;
@@ -509,7 +507,8 @@ static struct pmu__acc *node_of(struct pmu__thr *thr, struct pmu__region_thr *t,
 			/* Figures to report: the thread's records stay after it exits. */
 			PMU_WRITE_ONCE(t->used, true);
 			PMU_WRITE_ONCE(thr->keep, true);
-			a = pmu__nodes_full(t, up) ? pmu__nodes_other(t, up, name) : pmu__nodes_add(t, up, id, t->hist);
+			a = t->nodes >= pmu__paths_max() ? pmu__nodes_other(t, up, name) :
+							   pmu__nodes_add(t, up, id, t->hist);
 			if (!a)
 				goto nomem;
 		}

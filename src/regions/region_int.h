@@ -83,10 +83,14 @@ extern struct pmu__acc pmu__node_none __attribute__((visibility("hidden")));
 struct pmu__acc *pmu__nodes_find(const struct pmu__region_thr *t, const struct pmu__acc *up, unsigned id);
 /* A new node of region id under up, with histograms when hist, published for the reports; NULL: no memory. */
 struct pmu__acc *pmu__nodes_add(struct pmu__region_thr *t, struct pmu__acc *up, unsigned id, bool hist);
-/* Whether a new path under up is past the cap: t is full, or up is "(other paths)". */
-bool pmu__nodes_full(const struct pmu__region_thr *t, const struct pmu__acc *up);
-/* "(other paths)"' node under up (up itself when it is one), made when new; NULL: no memory (message set, naming name). */
+/*
+ * Past t's cap (t->nodes >= pmu__paths_max(), which stays so: nodes are
+ * never freed before the record): "(other paths)"' node under up (up itself
+ * when it is one), made when new; NULL: no memory (message set, naming name).
+ */
 struct pmu__acc *pmu__nodes_other(struct pmu__region_thr *t, struct pmu__acc *up, const char *name);
+/* A record's root node, for n events: the sentinel frame's, no region's; NULL: no memory. */
+struct pmu__acc *pmu__nodes_root(unsigned n);
 /* Frees t's nodes, its root and its arrays of them (not t). */
 void pmu__nodes_free(struct pmu__region_thr *t);
 

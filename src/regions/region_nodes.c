@@ -24,6 +24,15 @@ static unsigned hash_of(const struct pmu__acc *up, uint64_t id)
 
 struct pmu__acc pmu__node_none;	/* up NULL: no frame's node */
 
+struct pmu__acc *pmu__nodes_root(unsigned n)
+{
+	struct pmu__acc *a = pmu__region_acc_alloc(NULL, 0, n, false);
+
+	if (a)
+		a->id = PMU_FRAME_NONE;	/* the sentinel frame's: no region's */
+	return a;
+}
+
 struct pmu__acc *pmu__nodes_find(const struct pmu__region_thr *t, const struct pmu__acc *up, unsigned id)
 {
 	struct pmu__acc *a = t->htab ? t->htab[hash_of(up, id) & t->hmask] : NULL;
@@ -86,8 +95,8 @@ struct pmu__acc *pmu__nodes_add(struct pmu__region_thr *t, struct pmu__acc *up, 
 	return a;
 }
 
-/* The cap on a thread's paths: PMU_PATHS when set and valid (said once when not), else the default. */
-static unsigned paths_max(void)
+/* PMU_PATHS when set and valid (said once when not), else the default; read once. */
+unsigned pmu__paths_max(void)
 {
 	static unsigned max;	/* atomic: 0 until read */
 	static bool said;
@@ -112,16 +121,6 @@ static unsigned paths_max(void)
 	}
 	PMU_WRITE_ONCE(max, m);
 	return m;
-}
-
-unsigned pmu__paths_max(void)
-{
-	return paths_max();
-}
-
-bool pmu__nodes_full(const struct pmu__region_thr *t, const struct pmu__acc *up)
-{
-	return t->nodes >= paths_max() || (up->r && !strcmp(rname(up->r), PMU_OTHER_PATHS));
 }
 
 struct pmu__acc *pmu__nodes_other(struct pmu__region_thr *t, struct pmu__acc *up, const char *name)
