@@ -129,7 +129,7 @@ at test/'s top, in no group: $loose"; fi
 api_missing=$(
 	for c in $(sed -n 's/^\t\t\(pmu_[a-z_0-9]*\);$/\1/p' src/libpmu.map | sort -u); do
 		grep -q "\b$c\b" docs/api.md || echo "call $c"; done
-	for f in $(sed -n 's/.*strcmp(format, "\([a-z]*\)").*/\1/p' src/report/report.c | sort -u); do
+	for f in $(sed -n 's/.*strn*cmp(format, "\([a-z-]*\)".*/\1/p' src/report/report.c | sort -u); do
 		grep -qF "\`\"$f\"\`" docs/api.md || echo "format \"$f\""; done
 	for v in $(grep -rhoE '"(PMU_[A-Z_0-9]+|OMPI_[A-Z_]+|PMIX?_RANK|SLURM_PROCID)"' src | tr -d '"' | sort -u); do
 		grep -q "\b$v\b" docs/api.md || echo "variable $v"; done)

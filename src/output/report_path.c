@@ -17,7 +17,7 @@
 /* A file name's formats, by extension; a name without one is the table. */
 static const char *const exts[][2] = {
 	{ "csv", "csv" }, { "json", "json" }, { "html", "html" }, { "htm", "html" }, { "prom", "prometheus" }, { "om", "openmetrics" },
-	{ "txt", "table" }, { "text", "table" }, { "log", "table" }, { "out", "table" },
+	{ "folded", "folded" }, { "txt", "table" }, { "text", "table" }, { "log", "table" }, { "out", "table" },
 };
 
 const char *pmu__report_format(const char *path)
@@ -31,8 +31,8 @@ const char *pmu__report_format(const char *path)
 	for (size_t i = 0; i < sizeof(exts) / sizeof(exts[0]); i++)
 		if (!strcasecmp(dot + 1, exts[i][0]))
 			return exts[i][1];
-	pmu__err(-EINVAL, "the extension %s names no report format (.csv, .json, .html, .prom, .om, or .txt or "
-		 "none for the table)", pmu__show(&(struct pmu__shown){ 0 }, dot, strlen(dot)));
+	pmu__err(-EINVAL, "the extension %s names no report format (.csv, .json, .html, .prom, .om, .folded, "
+		 "or .txt or none for the table)", pmu__show(&(struct pmu__shown){ 0 }, dot, strlen(dot)));
 	return NULL;
 }
 

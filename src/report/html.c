@@ -25,6 +25,13 @@ void pmu__html_head(FILE *f, const char *title)
 	      ".note { color: #555; }\n"
 	      ".bar { fill: #3b6ea8; }\n"
 	      "table.heat td { border: 0; padding: 0 8px; }\n"
+	      /* the call paths' icicle: a row per depth, each region as wide as its share of the one around it */
+	      ".flame, .fk { display: flex; }\n"
+	      ".flame { margin: 0.5em 0 1.5em; }\n"
+	      ".fl { flex: none; min-width: 0; overflow: hidden; }\n"
+	      ".fn { font-size: 12px; padding: 2px 4px; border: 1px solid #fff; white-space: nowrap; overflow: hidden; "
+	      "text-overflow: ellipsis; }\n"
+	      ".fl:hover > .fn { outline: 1px solid #222; }\n"
 	      "</style>\n</head>\n<body>\n", f);
 }
 

@@ -488,7 +488,10 @@ static void report_json(FILE *f, const struct pmu_results *s)
 	fputs("\n}\n", f);
 }
 
-/* 0 table (NULL too), 1 csv, 2 json, 3 html, 4 trace, 5 prometheus; else -EINVAL with the message. */
+/*
+ * 0 table (NULL too), 1 csv, 2 json, 3 html, 4 trace, 5 prometheus, 6 openmetrics, 7 folded[:FIGURE],
+ * 8 hatchet, 9 json-split; else -EINVAL with the message.
+ */
 static int format_kind(const char *format)
 {
 	if (!format || !strcmp(format, "table"))
@@ -505,8 +508,14 @@ static int format_kind(const char *format)
 		return 5;
 	if (!strcmp(format, "openmetrics"))
 		return 6;
-	return pmu__err(-EINVAL, "%s: unknown report format (use table, csv, json, html, trace, prometheus or "
-			"openmetrics)",
+	if (!strncmp(format, "folded", 6) && (!format[6] || format[6] == ':'))
+		return 7;
+	if (!strcmp(format, "hatchet"))
+		return 8;
+	if (!strcmp(format, "json-split"))
+		return 9;
+	return pmu__err(-EINVAL, "%s: unknown report format (use table, csv, json, html, trace, prometheus, "
+			"openmetrics, folded, hatchet or json-split)",
 			pmu__show(&(struct pmu__shown){ 0 }, format, strlen(format)));
 }
 
@@ -514,6 +523,7 @@ static int format_kind(const char *format)
 struct snap_job {
 	struct pmu_results *s;
 	locale_t c, old;
+	int fig;	/* folded's figure (report_tree.c) */
 };
 
 static void snap_done(void *p)
@@ -527,9 +537,15 @@ static void snap_done(void *p)
 	pmu__results_clear(j->s);
 }
 
-static void snap_kind(FILE *out, struct pmu_results *s, int kind)
+static void snap_kind(FILE *out, struct pmu_results *s, int kind, int fig)
 {
-	if (kind >= 5)
+	if (kind == 7)
+		pmu__report_folded(out, s, fig);
+	else if (kind == 8)
+		pmu__report_hatchet(out, s);
+	else if (kind == 9)
+		pmu__report_jsonsplit(out, s);
+	else if (kind >= 5)
 		pmu__report_prom(out, s, kind == 6);
 	else if (kind == 0)
 		report_table(out, s);	/* text for people: the program's locale, as perf's */
@@ -547,9 +563,9 @@ static void snap_kind(FILE *out, struct pmu_results *s, int kind)
  * then holds a first part of the report, and what the writers hold is freed
  * (snap_done(), and pmu__report_html()'s own).
  */
-static int write_snap(FILE *out, struct pmu_results *s, int kind)
+static int write_snap(FILE *out, struct pmu_results *s, int kind, int fig)
 {
-	struct snap_job j = { s, (locale_t)0, (locale_t)0 };
+	struct snap_job j = { s, (locale_t)0, (locale_t)0, fig };
 	int saved = errno;	/* stdio and the C locale may set it on the way (a system without locale files) */
 
 	errno = 0;		/* a failed write's errno, for the message */
@@ -561,7 +577,7 @@ static int write_snap(FILE *out, struct pmu_results *s, int kind)
 	if (j.c)
 		j.old = uselocale(j.c);
 	pthread_cleanup_push(snap_done, &j);
-	snap_kind(out, s, kind);
+	snap_kind(out, s, kind, fig);
 	pthread_cleanup_pop(1);
 	if (fflush(out) != 0 || ferror(out)) {
 		int e = errno ? errno : EIO;
@@ -582,6 +598,16 @@ static int trace_to(FILE *out)
 	return r;
 }
 
+/* The figure format kind weighs by (folded's), checked before anything is written: s is freed on an error. */
+static int snap_fig(struct pmu_results *s, const char *format, int kind)
+{
+	int fig = kind == 7 ? pmu__tree_fig(s, format) : 0;
+
+	if (fig < 0)
+		pmu__results_clear(s);
+	return fig;
+}
+
 PMU_API int pmu_report(FILE *out, const char *format)
 {
 	struct pmu_results s;
@@ -595,27 +621,29 @@ PMU_API int pmu_report(FILE *out, const char *format)
 	if (kind == 4)	/* the timeline (trace.c), not a snapshot */
 		return trace_to(out);
 	r = pmu__results_fill(&s, "pmu_report");
-	return r < 0 ? r : write_snap(out, &s, kind);
+	if (r < 0 || (r = snap_fig(&s, format, kind)) < 0)
+		return r;
+	return write_snap(out, &s, kind, r);
 }
 
 /* pmu_report_path()'s writer: the snapshot, or the trace (kind 4, s NULL). */
 struct path_job {
 	struct pmu_results *s;
-	int kind;
+	int kind, fig;
 };
 
 static int path_fill(FILE *f, void *arg)
 {
 	struct path_job *j = arg;
 
-	return j->kind == 4 ? trace_to(f) : write_snap(f, j->s, j->kind);
+	return j->kind == 4 ? trace_to(f) : write_snap(f, j->s, j->kind, j->fig);
 }
 
 PMU_API int pmu_report_path(const char *path, const char *format)
 {
 	char name[4096];
 	struct pmu_results s;
-	struct path_job j = { &s, 0 };
+	struct path_job j = { &s, 0, 0 };
 	int r, saved = errno;	/* left as it was on success: the name's lstat may set it */
 
 	if (!path || !*path)
@@ -633,7 +661,7 @@ PMU_API int pmu_report_path(const char *path, const char *format)
 				"expanded)", pmu__show(&(struct pmu__shown){ 0 }, path, strlen(path)), sizeof(name) - 1);
 	/* The figures first: a failure leaves no file made or written over. */
 	r = j.kind == 4 ? 0 : pmu__results_fill(&s, "pmu_report");
-	if (r < 0)
+	if (r < 0 || (r = j.fig = snap_fig(&s, format, j.kind)) < 0)
 		return pmu__out_err(r, name);
 	r = pmu__out_write(name, path_fill, &j);
 	if (r < 0 && j.kind != 4)

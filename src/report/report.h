@@ -23,6 +23,21 @@ void pmu__report_prom(FILE *f, const struct pmu_results *s, bool om);
 /* report_paths.c: the call paths as a table section (when any path is nested) and as json's "paths". */
 void pmu__paths_table(FILE *f, const struct pmu_results *s);
 void pmu__paths_json(FILE *f, const struct pmu_results *s);
+/* The paths as a tree: each one's first child and next sibling (npath: none), in the order first called. */
+struct pmu__ptree {
+	unsigned *kid, *next, top;
+	double *span;	/* the icicle's widths (pmu__paths_html()), or NULL */
+};
+int pmu__ptree_of(const struct pmu_results *s, struct pmu__ptree *t);	/* 0, or -1 out of memory */
+void pmu__ptree_free(struct pmu__ptree *t);
+void pmu__ptree_done(void *t);	/* pmu__ptree_free(), a cancel cleanup */
+
+/* report_tree.c: the paths for the tools that analyse trees (format "folded[:FIGURE]", "hatchet", "json-split"). */
+int pmu__tree_fig(const struct pmu_results *s, const char *format);	/* the figure: 0 ns, 1 + event; -EINVAL */
+void pmu__report_folded(FILE *f, const struct pmu_results *s, int fig);
+void pmu__report_hatchet(FILE *f, const struct pmu_results *s);
+void pmu__report_jsonsplit(FILE *f, const struct pmu_results *s);
+void pmu__paths_html(FILE *f, const struct pmu_results *s, struct pmu__ptree *t);
 
 /* report_dist.c: the quantiles every report gives (view.h has the writers). */
 #define PMU_DIST_NQ 4

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* A process's call paths (results.h's) in the table and json reports: each with calls, total and self. */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,21 +10,16 @@
 #include "regions/results.h"
 #include "report/report.h"
 
-/* The paths as a tree: each one's first child and next sibling (npath: none), in the order first called. */
-struct tree {
-	unsigned *kid, *next, top;
-};
-
-static int tree_of(const struct pmu_results *s, struct tree *t)
+int pmu__ptree_of(const struct pmu_results *s, struct pmu__ptree *t)
 {
 	unsigned np = s->npath;
 
 	t->kid = malloc((np + 1) * sizeof(*t->kid));
 	t->next = malloc((np + 1) * sizeof(*t->next));
 	t->top = np;
+	t->span = NULL;
 	if (!t->kid || !t->next) {
-		free(t->kid);
-		free(t->next);
+		pmu__ptree_free(t);
 		return -1;
 	}
 	for (unsigned p = 0; p < np; p++)
@@ -37,10 +33,18 @@ static int tree_of(const struct pmu_results *s, struct tree *t)
 	return 0;
 }
 
-static void tree_free(struct tree *t)
+void pmu__ptree_free(struct pmu__ptree *t)
 {
 	free(t->kid);
 	free(t->next);
+	free(t->span);
+	t->kid = t->next = NULL;
+	t->span = NULL;
+}
+
+void pmu__ptree_done(void *t)
+{
+	pmu__ptree_free(t);
 }
 
 /* The calls that went to "(other paths)", past a thread's cap. */
@@ -64,7 +68,8 @@ static bool nested(const struct pmu_results *s)
 }
 
 /* Path p and those under it, depth deep (bounded by the regions open at once), as table rows. */
-static void table_rows(FILE *f, const struct pmu_results *s, const struct tree *t, unsigned p, unsigned depth, int wn)
+static void table_rows(FILE *f, const struct pmu_results *s, const struct pmu__ptree *t, unsigned p, unsigned depth,
+		       int wn)
 {
 	char e[PMU_ESC_SIZE];
 
@@ -82,15 +87,13 @@ static void table_rows(FILE *f, const struct pmu_results *s, const struct tree *
 	}
 }
 
-void pmu__paths_table(FILE *f, const struct pmu_results *s)
+/* The table's section of paths, tree t. */
+static void table_paths(FILE *f, const struct pmu_results *s, const struct pmu__ptree *t)
 {
 	uint64_t other = other_calls(s);
 	char e[PMU_ESC_SIZE];
-	struct tree t;
 	int wn = 4;
 
-	if ((!nested(s) && !other) || tree_of(s, &t) < 0)
-		return;
 	for (unsigned p = 0; p < s->npath; p++) {
 		int w = (int)(2 * pmu__results_depth(s, p) + strlen(pmu__report_esc(e, s->reg[s->path_reg[p]])));
 
@@ -108,8 +111,18 @@ void pmu__paths_table(FILE *f, const struct pmu_results *s)
 		fprintf(f, " %16s %16s", e, self);
 	}
 	fputc('\n', f);
-	table_rows(f, s, &t, t.top, 0, wn);
-	tree_free(&t);
+	table_rows(f, s, t, t->top, 0, wn);
+}
+
+void pmu__paths_table(FILE *f, const struct pmu_results *s)
+{
+	struct pmu__ptree t;
+
+	if ((!nested(s) && !other_calls(s)) || pmu__ptree_of(s, &t) < 0)
+		return;
+	pthread_cleanup_push(pmu__ptree_done, &t);	/* a cancel in a write */
+	table_paths(f, s, &t);
+	pthread_cleanup_pop(1);
 }
 
 /* Path p's names from the top, as a json array. */

@@ -4,7 +4,8 @@
  * process's report (threads) and pmu report merge's of 16 processes. Each
  * page loads with no console message, the regions' names and figures are
  * in the rendered DOM, the hostile name is text there and no element, no
- * number in an exponent's notation, the merged page with a 127-byte region
+ * number in an exponent's notation, the call paths' icicle there with each
+ * box's figures in its title, the merged page with a 127-byte region
  * name fits a window of 1400 pixels, and a screenshot of each is kept in build/test-output (or $PMU_TEST_OUT; a
  * directory of /tmp where the build tree is another user's).
  */
@@ -143,13 +144,18 @@ int main(void)
 		CHECK(pthread_create(&t[i], NULL, t_work_thread, (void *)(5 * (i + 1))) == 0);
 	for (int i = 0; i < 4; i++)
 		pthread_join(t[i], NULL);
+	pmu_region_begin("solver");	/* nested paths: the icicle */
+	t_work_thread((void *)3L);
+	pmu_region_end("solver");
 	snprintf(page, sizeof(page), "%s/report.html", outdir);
 	snprintf(png, sizeof(png), "%s/report.png", outdir);
 	CHECK_MSG(pmu_report_path(page, NULL) == 0, "%s", pmu_errmsg());
 	pmu_thread_fini();
 	if (render(page, png) == 0)
-		CHECK_MSG(strstr(dom, ">work</td><td>50</td>") && strstr(dom, "&lt;script&gt;alert(1)&lt;/script&gt;") &&
-			  !strcasestr(dom, "<script") && strstr(dom, "<h2>Imbalance</h2>"), "%.3000s", dom);
+		CHECK_MSG(strstr(dom, ">work</td><td>53</td>") && strstr(dom, "&lt;script&gt;alert(1)&lt;/script&gt;") &&
+			  !strcasestr(dom, "<script") && strstr(dom, "<h2>Imbalance</h2>") &&
+			  strstr(dom, "<div class=\"flame\">") && strstr(dom, "title=\"work: 3 calls, total ") &&
+			  strstr(dom, "\">&lt;script&gt;alert(1)&lt;/script&gt;</div><div class=\"fk\">"), "%.3000s", dom);
 	merged_page();
 	printf("screenshots: %s/report.png %s/merged.png\n", outdir, outdir);
 	T_DONE();
