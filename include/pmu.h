@@ -264,6 +264,15 @@ int pmu_region_enter(int handle);
 int pmu_region_exit(int handle);
 
 /*
+ * Since 0.8: the hooks that a program built with -finstrument-functions
+ * calls at each function's entry and exit (nobody calls them by hand): each
+ * function a region of its call path while the per-thread layer is set up.
+ * PMU_FUNCTIONS filters them, PMU_FUNCTIONS_BUDGET cuts what costs too much.
+ */
+void __cyg_profile_func_enter(void *fn, void *site);
+void __cyg_profile_func_exit(void *fn, void *site);
+
+/*
  * Compensation (since 0.6): with on 1, every region's figures (ns and each
  * event) leave out what the region calls made inside it cost, at the cost
  * of a pair by name and by handle that the thread measures once, when it

@@ -59,7 +59,7 @@ stage: $(COMPAT_SOS) $(COMPAT_MOD)
 # libpmu-omp (an OMPT tool) and libpmu-kokkos (a Kokkos Tools connector): plugins the
 # runtimes load by path (OMP_TOOL_LIBRARIES, KOKKOS_PROFILE_LIBRARY), installed in
 # LIBDIR/libpmu/. libpmu-omp names constructs by file:line with elfutils' libdw where it links.
-RUNTIME_LIBS := omp kokkos
+RUNTIME_LIBS := omp kokkos functions
 RUNTIME_SOS := $(foreach l,$(RUNTIME_LIBS),$(O)/libpmu-$(l).so)
 RUNTIME_MAN7 := $(foreach l,$(RUNTIME_LIBS),man/libpmu-$(l).7)
 LIBDW ?= auto
@@ -69,6 +69,8 @@ HAVE_LIBDW ?= $(shell printf '\043include <elfutils/libdwfl.h>\nint main(void){r
 endif
 $(O)/compat/omp.o: BASE_CFLAGS += $(if $(HAVE_LIBDW),-DHAVE_LIBDW)
 LIBS_omp := $(if $(HAVE_LIBDW),-ldw)
+# (libpmu-functions calls libpmu alone: libc linked all the same, as a library must be)
+LIBS_functions := -Wl,--no-as-needed -lc -Wl,--as-needed
 ifneq ($(LIB_RUNPATH),)
 PLUGIN_RUNPATH = -Wl,-rpath,'$$ORIGIN/..:$$ORIGIN'
 endif

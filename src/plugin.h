@@ -10,6 +10,8 @@
  *
  *   pmu__err                  libpmu-mpi (its messages, read by pmu_errmsg())
  *   pmu__event_next           libpmu-likwid (a group's events)
+ *   pmu__fn_enter             libpmu-functions (-finstrument-functions' hooks, unversioned)
+ *   pmu__fn_exit              libpmu-functions
  *   pmu__merge_add_buf        libpmu-mpi (a rank's report, or a subtree's merged one)
  *   pmu__merge_done           libpmu-mpi
  *   pmu__merge_free           libpmu-mpi
@@ -75,6 +77,14 @@ PMU_PLUGIN extern const char *(*pmu__region_label)(void);
 /* The calling thread's innermost open region becomes name's, its call counted there from its begin,
  * for libpmu-omp, which learns a parallel region's name only once code inside it runs. 0 or -errno. */
 PMU_PLUGIN int pmu__region_rename(const char *name);
+/*
+ * regions/functions.c: the hooks of -finstrument-functions, which libpmu.so.0 exports as
+ * __cyg_profile_func_enter/exit in LIBPMU_0.8, for programs linked with it. A program that is
+ * not (LD_PRELOAD) refers to glibc's version of them, which only an unversioned definition
+ * interposes: libpmu-functions.so's, which calls these.
+ */
+PMU_PLUGIN void pmu__fn_enter(void *fn, void *site);
+PMU_PLUGIN void pmu__fn_exit(void *fn, void *site);
 /* regions/thread.c: pmu_thread_init() of what opens: each unit (a '|'-separated group with by_group,
  * else each event) that cannot open is left out, with its reason, said once for who. 0 or -errno. */
 PMU_PLUGIN int pmu__thread_init_avail(const char *events, bool by_group, const char *who);

@@ -566,7 +566,7 @@ def results():
 
 
 def report(format="table", path=None):  # noqa: A002 - the library's own word
-    """The region report as text (table, csv, json, html, trace, prometheus or openmetrics), or written to path
+    """The region report as text (table, csv, json, html, trace, prometheus, openmetrics, folded, hatchet or json-split), or written to path
     (%p %h %r expanded; the format from its extension when format is None)."""
     if path is not None:
         _check(_lib.pmu_report_path(path.encode(), format.encode() if format else None))

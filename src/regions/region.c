@@ -1004,6 +1004,22 @@ PMU_API int pmu_region_exit(int h)
 	return end_top(t, fr, PMU_END_HANDLE);
 }
 
+int pmu__region_unwind(int h)
+{
+	struct pmu__region_thr *t = self_rec();
+	struct pmu__frame *fr;
+	int n = 0, r = 0;
+
+	if (!t)
+		return 0;
+	for (fr = t->sp; fr->id != PMU_FRAME_NONE && fr->id != pmu__frame_id(h); fr = frame_down(fr, t->n))
+		;
+	/* r first: once end_top() failed, t may be gone with a forked child's records */
+	while (fr->id != PMU_FRAME_NONE && r == 0 && t->sp->id != pmu__frame_id(h) && ++n)
+		r = end_top(t, t->sp, PMU_END_NAME);
+	return r < 0 ? r : n;
+}
+
 int pmu__region_end_all(void)
 {
 	struct pmu__region_thr *t = self_rec();

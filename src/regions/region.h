@@ -305,6 +305,9 @@ int pmu__region_task_read(const char *who, const char *name, int *id, uint64_t *
 int pmu__region_task_add(const char *who, unsigned id, uint64_t ns, const uint64_t *sums);
 
 /* Ends every open region of the calling thread down to depth 0 (zero-code exit). */
+/* Ends the regions open inside the innermost open region h (functions.c: regions by name begun in a
+ * function and still open at its exit): how many, 0 when h is not open, or -errno. */
+int pmu__region_unwind(int h);
 int pmu__region_end_all(void);
 
 #endif

@@ -43,6 +43,7 @@ static struct pmu__thr *forsaken;	/* the records a forked child had from its par
 static unsigned nexited, nfolded;
 static struct pmu__thr *folded;
 static struct pmu__tconf *tconf;
+int pmu__thr_on;
 static const struct pmu__thr_hooks *hooks;
 uint64_t pmu__tgen = 1;
 __thread struct pmu__tls pmu__tls __attribute__((tls_model("initial-exec")));
@@ -419,6 +420,7 @@ PMU_API int pmu_thread_init(const char *events)
 		atfork_done = true;
 	}
 	tconf = c;
+	PMU_WRITE_ONCE(pmu__thr_on, 1);
 	refused = (struct pmu__refusals){ 0 };
 	PMU_WRITE_ONCE(tpid, getpid());
 	new_generation();
@@ -579,6 +581,7 @@ PMU_API int pmu_thread_fini(void)
 	drop_all();
 	conf_free(tconf);
 	tconf = NULL;
+	PMU_WRITE_ONCE(pmu__thr_on, 0);
 	pmu__tls = (struct pmu__tls){ 0 };
 	if (key_made) {
 		/* Threads still alive keep a value for the old key: deleting it means no destructor runs. */

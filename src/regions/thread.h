@@ -56,6 +56,8 @@ struct pmu__thr {
 };
 
 /* thread.c */
+/* atomic: 1 while the per-thread layer is set up (pmu_thread_init() to pmu_thread_fini()) */
+extern int pmu__thr_on __attribute__((visibility("hidden")));
 /* atomic: bumped when every record becomes invalid; hidden, so addressed without the GOT */
 extern uint64_t pmu__tgen __attribute__((visibility("hidden")));
 /*

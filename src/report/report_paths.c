@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/escape.h"
+#include "regions/functions.h"
 #include "regions/region.h"
 #include "regions/results.h"
 #include "report/report.h"
@@ -87,6 +88,53 @@ static void table_rows(FILE *f, const struct pmu_results *s, const struct pmu__p
 	}
 }
 
+/* The calls a cut function made uncounted, and what their pairs would have cost. */
+static double avoided_ns(const struct pmu__fn_cut *c)
+{
+	return c->seen > PMU_FN_TRIAL ? (double)(c->seen - PMU_FN_TRIAL) * c->pair_ns : 0;
+}
+
+static void cut_row(const struct pmu__fn_cut *c, void *arg)
+{
+	char e[PMU_ESC_SIZE];
+
+	fprintf(arg, "%-40s %14" PRIu64 " %10.0f %10.0f %14.3f\n", pmu__report_esc(e, c->name), c->seen, c->pair_ns,
+		c->fn_ns, avoided_ns(c) / 1e6);
+}
+
+/* -finstrument-functions' functions the budget cut (functions.c), when there are. */
+static void cuts_table(FILE *f)
+{
+	if (!pmu__fn_cuts(NULL, NULL))
+		return;
+	fprintf(f, "\nfunctions counted no further after their first %d calls: their pair cost more than %.4g%% of "
+		"their time (PMU_FUNCTIONS_BUDGET); their calls since are in their callers' figures\n",
+		PMU_FN_TRIAL, 100 * pmu__fn_budget());
+	fprintf(f, "%-40s %14s %10s %10s %14s\n", "function", "calls", "pair ns", "call ns", "avoided ms");
+	pmu__fn_cuts(cut_row, f);
+}
+
+struct cuts_json {
+	FILE *f;
+	unsigned n;
+};
+
+static void cut_json(const struct pmu__fn_cut *c, void *arg)
+{
+	struct cuts_json *j = arg;
+	FILE *f = j->f;
+
+	fputs(j->n++ ? ",\n    {\"function\": " : "\n    {\"function\": ", f);
+	pmu__json_str(f, c->name);
+	fprintf(f, ", \"calls\": %" PRIu64 ", \"pair_ns\": ", c->seen);
+	pmu__put_exact(f, c->pair_ns);
+	fputs(", \"call_ns\": ", f);
+	pmu__put_exact(f, c->fn_ns);
+	fputs(", \"avoided_ns\": ", f);
+	pmu__put_exact(f, avoided_ns(c));
+	fputc('}', f);
+}
+
 /* The table's section of paths, tree t. */
 static void table_paths(FILE *f, const struct pmu_results *s, const struct pmu__ptree *t)
 {
@@ -118,11 +166,12 @@ void pmu__paths_table(FILE *f, const struct pmu_results *s)
 {
 	struct pmu__ptree t;
 
-	if ((!nested(s) && !other_calls(s)) || pmu__ptree_of(s, &t) < 0)
-		return;
-	pthread_cleanup_push(pmu__ptree_done, &t);	/* a cancel in a write */
-	table_paths(f, s, &t);
-	pthread_cleanup_pop(1);
+	if ((nested(s) || other_calls(s)) && pmu__ptree_of(s, &t) == 0) {
+		pthread_cleanup_push(pmu__ptree_done, &t);	/* a cancel in a write */
+		table_paths(f, s, &t);
+		pthread_cleanup_pop(1);
+	}
+	cuts_table(f);
 }
 
 /* Path p's names from the top, as a json array. */
@@ -163,4 +212,11 @@ void pmu__paths_json(FILE *f, const struct pmu_results *s)
 		fputc('}', f);
 	}
 	fputs(n ? "\n  ]" : "]", f);
+	if (pmu__fn_cuts(NULL, NULL)) {	/* since 0.8: -finstrument-functions' functions the budget cut */
+		struct cuts_json j = { f, 0 };
+
+		fprintf(f, ",\n  \"functions_budget\": %.6g,\n  \"functions_cut\": [", pmu__fn_budget());
+		pmu__fn_cuts(cut_json, &j);
+		fputs("\n  ]", f);
+	}
 }

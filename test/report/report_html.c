@@ -75,7 +75,7 @@ int main(void)
 	free(buf);
 	/* by the file's name, and refused by name otherwise */
 	CHECK(pmu_report(stderr, "htm") == -EINVAL && strstr(pmu_errmsg(), "htm: unknown report format (use table, "
-								       "csv, json, html, trace, prometheus or openmetrics)"));
+								       "csv, json, html, trace, prometheus, openmetrics, folded, hatchet or json-split)"));
 	pmu_thread_fini();
 	T_DONE();
 }

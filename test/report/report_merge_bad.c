@@ -240,7 +240,7 @@ static void command_line(void)
 	/* an output name that asks for no format: refused before anything is read or written */
 	CHECK_EQ(PMU("report", "merge", "-o", "/nonexistent/merged.xml", FIX "a.json"), 129);
 	CHECK_MSG(strstr(err, "pmu report merge: -o /nonexistent/merged.xml: the extension .xml names no report "
-			      "format (.csv, .json, .html, .prom, .om, or .txt or none for the table)"), "%s", err);
+			      "format (.csv, .json, .html, .prom, .om, .folded, or .txt or none for the table)"), "%s", err);
 	CHECK_EQ(PMU("report", "merge", "-q", FIX "a.json"), 129);
 	CHECK_MSG(strstr(err, "unknown option -q"), "%s", err);
 	CHECK_EQ(PMU("report", "merge", FIX "a.json", "-o"), 129);

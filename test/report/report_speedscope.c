@@ -74,5 +74,6 @@ int main(void)
 	CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 0, "speedscope_check.py: status %d", st);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	CHECK(system(cmd) == 0);
+	CHECK(pmu_thread_fini() == 0);
 	T_DONE();
 }

@@ -101,5 +101,6 @@ int main(void)
 		"openmetrics, folded, hatchet or json-split)");
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	CHECK(system(cmd) == 0);
+	CHECK(pmu_thread_fini() == 0);
 	T_DONE();
 }
