@@ -15,17 +15,6 @@
 
 #define ODD "<script>alert(1)</script>;\"q\""
 
-static void work(int pages)
-{
-	for (int i = 0; i < pages; i++) {
-		char *m = malloc(1 << 16);
-
-		if (m)
-			memset(m, i, 1 << 16);
-		free(m);
-	}
-}
-
 int main(void)
 {
 	char rel[PATH_MAX], dir[PATH_MAX], cmd[4 * PATH_MAX], browser[32] = "";
@@ -53,15 +42,15 @@ int main(void)
 	for (int i = 0; i < 3; i++) {
 		pmu_region_begin("step");
 		pmu_region_begin(ODD);
-		work(30);
+		t_touch_pages(30);
 		pmu_region_end(ODD);
 		pmu_region_begin("solve");
-		work(20);
+		t_touch_pages(20);
 		pmu_region_end("solve");
 		pmu_region_end("step");
 	}
 	pmu_region_begin("solve");
-	work(10);
+	t_touch_pages(10);
 	pmu_region_end("solve");
 	pmu_region_end("main");
 	snprintf(cmd, sizeof(cmd), "%s/profile.folded", dir);

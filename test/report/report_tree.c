@@ -16,17 +16,6 @@
 
 #define ODD "a;b \"<i>q</i>\"\n\x1b[1m\\"
 
-static void work(int pages)
-{
-	for (int i = 0; i < pages; i++) {
-		char *m = malloc(1 << 16);
-
-		if (m)
-			memset(m, i, 1 << 16);
-		free(m);
-	}
-}
-
 static void *nest(void *arg)
 {
 	(void)arg;
@@ -34,15 +23,15 @@ static void *nest(void *arg)
 	for (int i = 0; i < 3; i++) {
 		pmu_region_begin("step");
 		pmu_region_begin(ODD);
-		work(4);
+		t_touch_pages(4);
 		pmu_region_end(ODD);
 		pmu_region_begin("solve");
-		work(2);
+		t_touch_pages(2);
 		pmu_region_end("solve");
 		pmu_region_end("step");
 	}
 	pmu_region_begin("solve");
-	work(1);
+	t_touch_pages(1);
 	pmu_region_end("solve");
 	pmu_region_end("main");
 	return NULL;
@@ -85,9 +74,13 @@ int main(void)
 	write_as(dir, "tree.hatchet", "hatchet");
 	write_as(dir, "tree.split", "json-split");
 	write_as(dir, "page.html", NULL);
-	snprintf(cmd, sizeof(cmd), "python3 test/report/tree_check.py '%s'", dir);
-	st = system(cmd);
-	CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 0, "tree_check.py: status %d", st);
+	if (system("command -v python3 >/dev/null 2>&1") == 0) {
+		snprintf(cmd, sizeof(cmd), "python3 test/report/tree_check.py '%s'", dir);
+		st = system(cmd);
+		CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 0, "tree_check.py: status %d", st);
+	} else {	/* the kernel tiers' guests */
+		printf("no python3 here: the exports are not read back against the json report\n");
+	}
 
 	/* the icicle: each region a box titled with its figures, the odd name as text */
 	html = t_file_in(dir, "page.html");
