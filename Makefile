@@ -193,8 +193,7 @@ $(O)/test/x86_%_emu_so: test/counters/x86_%_emu.c $(SHARED_LIB)
 $(O)/test/region_compensate: LDLIBS += -Wl,--wrap=pmu_read,--wrap=pmu__read_group_times
 
 # Every function a region: built as a user's program with -finstrument-functions (itself alone).
-$(O)/test/region_functions $(O)/test/arm64_functions: private CFLAGS += -finstrument-functions \
-	-finstrument-functions-exclude-file-list=lib/
+$(O)/test/region_functions $(O)/test/arm64_functions: private CFLAGS += -finstrument-functions
 
 # Puts a thread's first region between a snapshot's count and its copy.
 $(O)/test/region_results_race: LDLIBS += -Wl,--wrap=pmu__region_used

@@ -313,7 +313,7 @@ static inline int guest_sandwich(const struct guest_set *as, const char *what)
 }
 
 /* Exactly 2 * n + 1 instructions (n >= 1): a move, then n times a decrement and a branch. */
-static inline __attribute__((always_inline)) void guest_spin(uint64_t n)
+static inline __attribute__((always_inline, no_instrument_function)) void guest_spin(uint64_t n)
 {
 #if defined(__aarch64__)
 	__asm__ volatile("mov x9, %0\n"

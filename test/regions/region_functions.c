@@ -39,7 +39,7 @@ static int print_to(enum pmu_print_level level, const char *fmt, va_list ap)
 	return 0;
 }
 
-/* Exact page faults (test.h's helper, not instrumented: the Makefile leaves the lib/ headers out). */
+/* Exact page faults (test.h's helper, which the compiler's hooks leave out). */
 NOINLINE static void fault(int pages) { t_touch_pages(pages); }
 
 NOINLINE static void leaf(int pages) { fault(pages); }
