@@ -41,7 +41,7 @@ struct fn {
 	int h;			/* its region's handle; 0: not counted (PMU_FUNCTIONS, no name) */
 	int cut;		/* atomic: counted no further (the budget) */
 	int skip;		/* atomic: not counted, for the hot hooks: cut, or no handle */
-	uint64_t gen;		/* the per-thread layer's generation h was registered in */
+	uint64_t gen;		/* atomic, release: the per-thread layer's generation h (and skip) are of */
 	uint64_t calls;		/* atomic: calls seen */
 	uint64_t ntrial, trial_ns, trial_pair;	/* atomic: the first calls' count, time and pairs' time */
 };
@@ -153,16 +153,16 @@ static struct fn *fn_add(void *fn, unsigned b, uint64_t gen)
 		;
 	if (!f && (f = calloc(1, sizeof(*f)))) {
 		f->addr = fn;
-		f->gen = gen - 1;
+		PMU_WRITE_ONCE(f->gen, gen - 1);
 		f->next = tab[b];
 		PMU_STORE_RELEASE(tab[b], f);
 	}
-	if (f && f->gen != gen) {	/* new, or registered before pmu_thread_fini() forgot the names */
+	if (f && PMU_READ_ONCE(f->gen) != gen) {	/* new, or registered before pmu_thread_fini() forgot the names */
 		pmu__fn_name(fn, name, sizeof(name));
 		f->h = wanted(name) ? pmu_region_register(name) : 0;
 		f->h = f->h > 0 ? f->h : 0;
-		PMU_WRITE_ONCE(f->skip, !f->h || f->cut);
-		f->gen = gen;
+		PMU_WRITE_ONCE(f->skip, !f->h || PMU_READ_ONCE(f->cut));
+		PMU_STORE_RELEASE(f->gen, gen);	/* h and skip before it, for the hooks that read them without the lock */
 	}
 	pmu__unlock(&flock, cs);
 	return f;
@@ -173,11 +173,11 @@ static struct fn *lookup(struct fthr *t, void *fn, uint64_t gen)
 	unsigned c = ((uintptr_t)fn >> 4) & (FN_CACHE - 1), b = ((uintptr_t)fn >> 4) & (FN_BUCKETS - 1);
 	struct fn *f = t->cache[c];
 
-	if (f && f->addr == fn && f->gen == gen)
+	if (f && f->addr == fn && PMU_LOAD_ACQUIRE(f->gen) == gen)
 		return f;
 	for (f = PMU_LOAD_ACQUIRE(tab[b]); f && f->addr != fn; f = f->next)
 		;
-	if (!f || f->gen != gen)
+	if (!f || PMU_LOAD_ACQUIRE(f->gen) != gen)
 		f = fn_add(fn, b, gen);
 	if (f)
 		t->cache[c] = f;
@@ -189,7 +189,7 @@ static inline struct fn *skipped(const struct fthr *t, void *fn)
 {
 	struct fn *f = t->cache[((uintptr_t)fn >> 4) & (FN_CACHE - 1)];
 
-	if (f && f->addr == fn && PMU_READ_ONCE(f->skip) && f->gen == PMU_READ_ONCE(pmu__tgen))
+	if (f && f->addr == fn && PMU_LOAD_ACQUIRE(f->gen) == PMU_READ_ONCE(pmu__tgen) && PMU_READ_ONCE(f->skip))
 		return f;
 	return NULL;
 }
@@ -232,9 +232,9 @@ static void enter(struct fthr *t, void *fn)
 	if (!fr->counted && PMU_ONCE(said_deep))
 		pmu__print(PMU_PRINT_INFO, "%s: not counted (%s); its figures go to the function around it\n",
 			   pmu__region_name((unsigned)f->h), pmu_errmsg());
-seen:	/* a plain add: the hot path's, and a count the reports read */
+seen:
 	if (f)
-		PMU_WRITE_ONCE(f->calls, PMU_READ_ONCE(f->calls) + 1);
+		PMU_ADD(f->calls, 1);
 }
 
 static void end(struct frame *fr)
@@ -311,7 +311,7 @@ PMU_PLUGIN void pmu__fn_enter(void *fn, void *site)
 	(void)site;
 	if (unlikely(!t || t->busy || !PMU_READ_ONCE(pmu__thr_on) || !(f = skipped(t, fn))))
 		return enter_slow(fn);
-	PMU_WRITE_ONCE(f->calls, PMU_READ_ONCE(f->calls) + 1);
+	PMU_ADD(f->calls, 1);
 }
 
 /* A function not counted has no frame, but one of its calls begun before its budget cut it has: the slow path's. */
@@ -342,12 +342,12 @@ unsigned pmu__fn_cuts(void (*each)(const struct pmu__fn_cut *c, void *arg), void
 		for (struct fn *f = PMU_LOAD_ACQUIRE(tab[b]); f; f = f->next) {
 			struct pmu__fn_cut c;
 
-			if (!PMU_READ_ONCE(f->cut) || f->gen != PMU_READ_ONCE(pmu__tgen))
+			if (!PMU_READ_ONCE(f->cut) || PMU_LOAD_ACQUIRE(f->gen) != PMU_READ_ONCE(pmu__tgen))
 				continue;
 			c.name = pmu__region_name((unsigned)f->h);
 			c.seen = PMU_READ_ONCE(f->calls);
-			c.pair_ns = (double)f->trial_pair / PMU_FN_TRIAL;
-			c.fn_ns = (double)f->trial_ns / PMU_FN_TRIAL;
+			c.pair_ns = (double)PMU_READ_ONCE(f->trial_pair) / PMU_FN_TRIAL;
+			c.fn_ns = (double)PMU_READ_ONCE(f->trial_ns) / PMU_FN_TRIAL;
 			n++;
 			if (each)
 				each(&c, arg);
