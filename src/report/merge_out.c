@@ -354,6 +354,7 @@ static void merge_prom(FILE *f, const struct merge *m, bool om)
 
 	pmu__merge_view(m, &v, ev);
 	pmu__prom_write(f, &v, om);
+	pmu__prom_end(f, om);
 }
 
 /* The formats a merged report is written in, by their names. */

@@ -15,8 +15,7 @@
 #include "report/report.h"
 #include "report/view.h"
 
-/* A family's metadata: its name as each format has it (a Prometheus counter's carries "_total"). */
-static void head(FILE *f, bool om, const char *name, const char *type, const char *unit, const char *help)
+void pmu__prom_head(FILE *f, bool om, const char *name, const char *type, const char *unit, const char *help)
 {
 	const char *tot = !om && !strcmp(type, "counter") ? "_total" : "";
 
@@ -57,7 +56,7 @@ static void counter(FILE *f, const struct pmu__view *v, bool om, const char *nam
 {
 	VROW_DECL(v, r, buf);
 
-	head(f, om, name, "counter", fig == 0 ? "seconds" : NULL, help);
+	pmu__prom_head(f, om, name, "counter", fig == 0 ? "seconds" : NULL, help);
 	for (unsigned j = 0; j < v->nrow; j++) {
 		v->row(v, j, &r, &buf);
 		for (int e = fig > 0 ? 0 : -1; r.calls && e < (fig > 0 ? (int)v->nev : 0); e++) {
@@ -93,7 +92,7 @@ static void summary(FILE *f, const struct pmu__view *v, bool om, const char *nam
 {
 	VROW_DECL(v, r, buf);
 
-	head(f, om, name, "summary", ns ? "seconds" : NULL, help);
+	pmu__prom_head(f, om, name, "summary", ns ? "seconds" : NULL, help);
 	for (unsigned j = 0; j < v->nrow; j++) {
 		v->row(v, j, &r, &buf);
 		for (unsigned i = ns ? 0 : 1; pmu__vrow_has_dist(&r) && i <= (ns ? 0 : v->nev); i++)
@@ -122,10 +121,10 @@ void pmu__prom_write(FILE *f, const struct pmu__view *v, bool om)
 {
 	info(f, v, om);
 	if (v->refusals) {
-		head(f, om, "pmu_threads_not_counted", "gauge", NULL, "Threads refused their counters (file "
+		pmu__prom_head(f, om, "pmu_threads_not_counted", "gauge", NULL, "Threads refused their counters (file "
 		     "descriptors, memory).");
 		fprintf(f, "pmu_threads_not_counted %u\n", v->refused_threads);
-		head(f, om, "pmu_calls_not_counted", "counter", NULL, "Calls of those threads that went uncounted.");
+		pmu__prom_head(f, om, "pmu_calls_not_counted", "counter", NULL, "Calls of those threads that went uncounted.");
 		fprintf(f, "pmu_calls_not_counted_total %" PRIu64 "\n", v->refused_calls);
 	}
 	counter(f, v, om, "pmu_region_calls", "Calls of the region (outermost, as the report counts them).", -1);
@@ -138,6 +137,10 @@ void pmu__prom_write(FILE *f, const struct pmu__view *v, bool om)
 			summary(f, v, om, "pmu_region_call_events", "Each event's count per outermost call, by quantile "
 				"(within 0.8%).", false);
 	}
+}
+
+void pmu__prom_end(FILE *f, bool om)
+{
 	if (om)
 		fputs("# EOF\n", f);
 }

@@ -37,6 +37,8 @@ int pmu__tree_fig(const struct pmu_results *s, const char *format);	/* the figur
 void pmu__report_folded(FILE *f, const struct pmu_results *s, int fig);
 void pmu__report_hatchet(FILE *f, const struct pmu_results *s);
 void pmu__report_jsonsplit(FILE *f, const struct pmu_results *s);
+/* The paths as Prometheus families with a path label (names from the top joined by ';'), when one is nested. */
+void pmu__paths_prom(FILE *f, const struct pmu_results *s, bool om);
 void pmu__paths_html(FILE *f, const struct pmu_results *s, struct pmu__ptree *t);
 
 /* report_dist.c: the quantiles every report gives (view.h has the writers). */

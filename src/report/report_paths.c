@@ -10,6 +10,7 @@
 #include "regions/region.h"
 #include "regions/results.h"
 #include "report/report.h"
+#include "report/view.h"
 
 int pmu__ptree_of(const struct pmu_results *s, struct pmu__ptree *t)
 {
@@ -219,4 +220,78 @@ void pmu__paths_json(FILE *f, const struct pmu_results *s)
 		pmu__fn_cuts(cut_json, &j);
 		fputs("\n  ]", f);
 	}
+}
+
+/* Path p's names from the top into b (PATH_BUF bytes), joined by ';', a ';' in a name as \x3b: its end. */
+#define PATH_BUF ((PMU_REGION_DEPTH + 2) * (4 * PMU_REGION_NAME + 1))
+static char *path_str(const struct pmu_results *s, unsigned p, char *b)
+{
+	const char *n = s->reg[s->path_reg[p]];
+
+	if (s->path_up[p] >= 0) {
+		b = path_str(s, (unsigned)s->path_up[p], b);
+		*b++ = ';';
+	}
+	for (; *n; n++) {
+		if (*n == ';') {
+			memcpy(b, "\\x3b", 4);
+			b += 4;
+		} else {
+			*b++ = *n;
+		}
+	}
+	*b = '\0';
+	return b;
+}
+
+/* One family of the paths: fig -1 calls, else the figure (0 ns, 1 + event), self or total. */
+static void prom_family(FILE *f, const struct pmu_results *s, bool om, int fig, bool self, char *buf)
+{
+	static const char *const name[2][3] = { { "pmu_path_calls", "pmu_path_seconds", "pmu_path_events" },
+						{ "", "pmu_path_self_seconds", "pmu_path_self_events" } };
+	const char *nm = name[self][fig < 0 ? 0 : fig == 0 ? 1 : 2];
+	unsigned w = s->n + 1;
+
+	if (fig <= 1)	/* self is total less the paths inside, which may grow first: a gauge */
+		pmu__prom_head(f, om, nm, self ? "gauge" : "counter", fig == 0 ? "seconds" : NULL,
+			       fig < 0 ? "Calls of the call path (all threads)." : self ?
+			       "The path's own share: its total less the paths inside it (all threads)." :
+			       "The path's total: everything between its calls' begins and ends (all threads).");
+	for (unsigned p = 0; p < s->npath; p++) {
+		const uint64_t *v = pmu__results_path(s, -1, p);
+		uint64_t x = fig < 0 ? v[0] : v[1 + (self ? w : 0) + (unsigned)fig];
+
+		path_str(s, p, buf);
+		fprintf(f, "%s%s{path=", nm, self ? "" : "_total");
+		pmu__prom_str(f, buf);
+		if (fig > 0) {
+			fputs(",event=", f);
+			pmu__prom_str(f, s->ev[fig - 1]);
+		}
+		if (fig == 0)
+			fprintf(f, "} %" PRIu64 ".%09" PRIu64 "\n", x / 1000000000, x % 1000000000);
+		else
+			fprintf(f, "} %" PRIu64 "\n", x);
+	}
+}
+
+static void free_buf(void *p)
+{
+	free(*(char **)p);
+}
+
+void pmu__paths_prom(FILE *f, const struct pmu_results *s, bool om)
+{
+	char *buf;
+
+	if ((!nested(s) && !other_calls(s)) || !(buf = malloc(PATH_BUF)))
+		return;
+	pthread_cleanup_push(free_buf, &buf);	/* a cancel in a write */
+	prom_family(f, s, om, -1, false, buf);
+	for (int self = 0; self < 2; self++) {
+		prom_family(f, s, om, 0, self, buf);
+		for (unsigned e = 0; e < s->n; e++)
+			prom_family(f, s, om, 1 + (int)e, self, buf);
+	}
+	pthread_cleanup_pop(1);
 }

@@ -47,4 +47,6 @@ void pmu__report_prom(FILE *f, const struct pmu_results *s, bool om)
 
 	pmu__snap_view(s, &v);
 	pmu__prom_write(f, &v, om);
+	pmu__paths_prom(f, s, om);
+	pmu__prom_end(f, om);
 }

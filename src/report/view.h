@@ -67,8 +67,14 @@ bool pmu__vrow_has_dist(const struct pmu__vrow *r);
 	struct pmu__vbuf buf = { r##_ev, r##_dk }; \
 	struct pmu__vrow r
 
-/* v as Prometheus text 0.0.4 (om false) or OpenMetrics 1.0 text (om true) (prom.c). */
+/*
+ * prom.c: v as Prometheus text 0.0.4 (om false) or OpenMetrics 1.0 text (om true), then
+ * pmu__prom_end() (OpenMetrics' "# EOF"), with other families between; a family's metadata,
+ * its name as each format has it (a Prometheus counter's carries "_total").
+ */
 void pmu__prom_write(FILE *f, const struct pmu__view *v, bool om);
+void pmu__prom_end(FILE *f, bool om);
+void pmu__prom_head(FILE *f, bool om, const char *name, const char *type, const char *unit, const char *help);
 
 /*
  * report_dist.c: the distributions, from each total row with histograms:

@@ -8,7 +8,8 @@
  * Prometheus text passes promtool check metrics (Debian's prometheus), and
  * both pass the prometheus_client package's parsers (Debian's
  * python3-prometheus-client: its OpenMetrics parser is strict), where
- * installed; said when not.
+ * installed; said when not. Call paths, when one is nested, are families of
+ * their own with a path label, the same figures as the json report's.
  */
 #include <pthread.h>
 #include <sys/wait.h>
@@ -88,6 +89,24 @@ static void same_figures(const char *p, const char *o)
 	pmu_results_free(res);
 }
 
+/* The paths' families: path "outer" as the json report has it, the ';' of "in;ner" as \x3b, self a gauge. */
+static void same_paths(const char *p, const char *o)
+{
+	char *json = t_report("json"), want[3][200];
+	const char *e = strstr(json, "{\"path\": [\"outer\"], \"calls\": 1, \"ns\": ");
+	unsigned long long ns = e ? strtoull(e + strlen("{\"path\": [\"outer\"], \"calls\": 1, \"ns\": "), NULL, 10) : 0;
+
+	CHECK_MSG(e, "%.2000s", json);
+	snprintf(want[0], sizeof(want[0]), "pmu_path_seconds_total{path=\"outer\"} %llu.%09llu\n", ns / 1000000000,
+		 ns % 1000000000);
+	snprintf(want[1], sizeof(want[1]), "pmu_path_calls_total{path=\"outer;in\\\\x3bner\"} 1\n");
+	snprintf(want[2], sizeof(want[2]), "pmu_path_self_events{path=\"outer;in\\\\x3bner\",event=\"page-faults\"} ");
+	for (int k = 0; k < 3; k++)
+		CHECK_MSG(strstr(p, want[k]) && strstr(o, want[k]), "not in both: %s", want[k]);
+	CHECK(strstr(p, "# TYPE pmu_path_self_seconds gauge\n") && strstr(o, "# UNIT pmu_path_self_seconds seconds\n"));
+	free(json);
+}
+
 int main(void)
 {
 	pthread_t t[2];
@@ -98,10 +117,13 @@ int main(void)
 		CHECK(pthread_create(&t[k], NULL, worker, (void *)(100 * (k + 1))) == 0);
 	for (int k = 0; k < 2; k++)
 		pthread_join(t[k], NULL);
+	CHECK(pmu_region_begin("outer") == 0 && pmu_region_begin("in;ner") == 0);	/* a nested path */
+	CHECK(pmu_region_end("in;ner") == 0 && pmu_region_end("outer") == 0);
 	p = t_report("prometheus");
 	o = t_report("openmetrics");
 	printf("%s%s", p, o);
 	same_figures(p, o);
+	same_paths(p, o);
 	CHECK(strstr(p, "# TYPE pmu_region_calls_total counter\n"));
 	/* OpenMetrics: families named without _total, units, an info metric, the end marked */
 	CHECK(strstr(o, "# TYPE pmu_region_calls counter\n") && strstr(o, "# UNIT pmu_region_seconds seconds\n"));
