@@ -129,6 +129,15 @@ static int pf(uint64_t got, uint64_t want)
 	return INFLATED() ? got >= want && got != (uint64_t)-1 : got == want;
 }
 
+/*
+ * A path around others: a path's first call may fault a page in for its
+ * node (the library's, in the path around it) as threads take memory too.
+ */
+static int pf_about(uint64_t got, uint64_t want)
+{
+	return pf(got, want) || (!INFLATED() && got > want && got <= want + 4);
+}
+
 static uint64_t num_after(const char *p, const char *key)
 {
 	const char *k = p ? strstr(p, key) : NULL;
@@ -160,20 +169,22 @@ int main(void)
 	CHECK_MSG(p && num_after(p, "\"calls\": ") == 1 && pf(num_after(p, "\"self_counts\": {\"page-faults\": "), 200),
 		  "%.3000s", json);
 	p = path_in(json, "{\"path\": [\"run\", \"setup\", \"leaf\"");
-	CHECK(p && pf(num_after(p, "\"counts\": {\"page-faults\": "), 200) &&
-	      pf(num_after(p, "\"self_counts\": {\"page-faults\": "), 0));
+	CHECK(p && pf_about(num_after(p, "\"counts\": {\"page-faults\": "), 200) &&
+	      pf_about(num_after(p, "\"self_counts\": {\"page-faults\": "), 0));
 	/* excluded_helper's call of fault is setup's: [run, setup, fault] twice, 150 faults */
 	p = path_in(json, "{\"path\": [\"run\", \"setup\", \"fault\"");
 	CHECK_MSG(p && num_after(p, "\"calls\": ") == 2 && pf(num_after(p, "\"counts\": {\"page-faults\": "), 150),
 		  "%.600s", p ? p : json);
 	p = path_in(json, "{\"path\": [\"run\", \"setup\"");
-	CHECK(p && pf(num_after(p, "\"counts\": {\"page-faults\": "), 350));
+	CHECK(p && pf_about(num_after(p, "\"counts\": {\"page-faults\": "), 350));
 	CHECK_MSG(!strstr(json, "excluded_helper"), "an excluded function counted");
 	p = path_in(json, "{\"path\": [\"run\", \"step\", \"leaf\"");
-	CHECK(p && num_after(p, "\"calls\": ") == 2 && pf(num_after(p, "\"counts\": {\"page-faults\": "), 600));
+	CHECK(p && num_after(p, "\"calls\": ") == 2 && pf_about(num_after(p, "\"counts\": {\"page-faults\": "), 600));
 	p = path_in(json, "{\"path\": [\"run\", \"step\", \"named\"");
-	CHECK_MSG(p && pf(num_after(p, "\"counts\": {\"page-faults\": "), 20), "a region by name under its function");
-	CHECK(path_in(json, "{\"path\": [\"run\", \"step\", \"named\", \"fault\""));
+	CHECK_MSG(p && pf_about(num_after(p, "\"counts\": {\"page-faults\": "), 20), "a region by name under its function: %.300s",
+		  p ? p : "none");
+	p = path_in(json, "{\"path\": [\"run\", \"step\", \"named\", \"fault\"");
+	CHECK(p && pf(num_after(p, "\"counts\": {\"page-faults\": "), 20));
 
 	/* the budget: tiny cut after its first calls (of the three threads'), every call seen */
 	c = strstr(json, "\"functions_cut\": [");
@@ -184,7 +195,7 @@ int main(void)
 		  "tiny counted past its trial");
 	/* the other threads' paths: step under worker, 6 calls */
 	p = path_in(json, "{\"path\": [\"worker\", \"step\", \"leaf\"");
-	CHECK(p && num_after(p, "\"calls\": ") == 6 && pf(num_after(p, "\"counts\": {\"page-faults\": "), 1800));
+	CHECK(p && num_after(p, "\"calls\": ") == 6 && pf_about(num_after(p, "\"counts\": {\"page-faults\": "), 1800));
 
 	/* longjmp: the lost frames ended at jumper's exit; after_jump under run, not under them */
 	CHECK_MSG(path_in(json, "{\"path\": [\"run\", \"after_jump\"") &&
