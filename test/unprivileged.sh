@@ -47,7 +47,7 @@ tmp=$(mktemp -d /tmp/pmu-unprivileged.XXXXXX) || exit 1
 trap 'rm -rf "$tmp" "$T_OUT"' EXIT
 mkdir -p "$tmp/build" "$tmp/test/report" "$tmp/tracefs/events"
 cp -R build/test "$tmp/build/" && cp build/pmu build/libpmu.so* "$tmp/build/" &&
-	cp -R test/fixtures test/run.sh "$tmp/test/" && cp test/report/metrics_parse.py "$tmp/test/report/" &&
+	cp -R test/fixtures test/run.sh "$tmp/test/" && cp test/report/*.py "$tmp/test/report/" &&
 	cp -R include man completion "$tmp/" && mkdir -p "$tmp/src" &&
 	cp src/libpmu.map "$tmp/src/" || { fail=1; closing "cannot copy the build output"; exit 1; }
 chmod -R a+rX "$tmp"

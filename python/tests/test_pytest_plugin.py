@@ -79,10 +79,11 @@ def test_emulated_instructions_gate_per_test(tmp_path):
         doc = json.loads(path.read_text())
         assert doc.get("emulated"), doc
         runs.append({r["name"]: r["counts"]["instructions"] for r in doc["regions"] if r["name"] != "pytest session"})
-    # run after run within 0.5% (0.1% seen): the emulated count is exact, the program not quite
-    # deterministic (Python's allocator and hashes follow the command line; a failing test's count
-    # has pytest's assertion introspection)
-    assert set(runs[0]) == set(runs[1]) and all(abs(runs[0][t] - runs[1][t]) <= runs[0][t] / 200
+    # run after run within 2% (0.1% seen for the larger tests, 0.54% once for the smallest, 330,000
+    # instructions): the emulated count is exact, the program not quite deterministic (Python's
+    # allocator follows the command line and the addresses; a failing test's count has pytest's
+    # assertion introspection). The gate below is +2% on the repeated spread, not on one run.
+    assert set(runs[0]) == set(runs[1]) and all(abs(runs[0][t] - runs[1][t]) <= runs[0][t] / 50
                                                 for t in runs[0] if t != "test_suite.py::test_fails"), runs
     print("instructions per test, two runs: %r" % runs[:2])
     small = "test_suite.py::test_small"
