@@ -42,8 +42,7 @@ static void labels(FILE *f, const struct pmu__view *v, const struct pmu__vrow *r
 	}
 }
 
-/* A value: seconds from whole ns, or a count. */
-static void value(FILE *f, uint64_t x, bool ns)
+void pmu__prom_value(FILE *f, uint64_t x, bool ns)
 {
 	if (ns)
 		fprintf(f, "} %" PRIu64 ".%09" PRIu64 "\n", x / 1000000000, x % 1000000000);
@@ -61,7 +60,7 @@ static void counter(FILE *f, const struct pmu__view *v, bool om, const char *nam
 		v->row(v, j, &r, &buf);
 		for (int e = fig > 0 ? 0 : -1; r.calls && e < (fig > 0 ? (int)v->nev : 0); e++) {
 			labels(f, v, &r, name, "_total", e);
-			value(f, fig < 0 ? r.calls : fig == 0 ? r.ns : r.ev[e], fig == 0);
+			pmu__prom_value(f, fig < 0 ? r.calls : fig == 0 ? r.ns : r.ev[e], fig == 0);
 		}
 	}
 }
@@ -82,9 +81,9 @@ static void summary_of(FILE *f, const struct pmu__view *v, const struct pmu__vro
 	for (unsigned b = 0; b < h0->len; b++)
 		sum += h0->ts[(size_t)k * h0->len + b];
 	labels(f, v, r, name, "_sum", (int)i - 1);
-	value(f, sum, !i);
+	pmu__prom_value(f, sum, !i);
 	labels(f, v, r, name, "_count", (int)i - 1);
-	value(f, pmu__shist_total(h0), false);
+	pmu__prom_value(f, pmu__shist_total(h0), false);
 }
 
 /* The distributions (PMU_HISTOGRAMS) as summaries of each call's seconds, or each event's count per call. */

@@ -268,10 +268,7 @@ static void prom_family(FILE *f, const struct pmu_results *s, bool om, int fig, 
 			fputs(",event=", f);
 			pmu__prom_str(f, s->ev[fig - 1]);
 		}
-		if (fig == 0)
-			fprintf(f, "} %" PRIu64 ".%09" PRIu64 "\n", x / 1000000000, x % 1000000000);
-		else
-			fprintf(f, "} %" PRIu64 "\n", x);
+		pmu__prom_value(f, x, fig == 0);
 	}
 }
 

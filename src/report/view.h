@@ -75,6 +75,8 @@ bool pmu__vrow_has_dist(const struct pmu__vrow *r);
 void pmu__prom_write(FILE *f, const struct pmu__view *v, bool om);
 void pmu__prom_end(FILE *f, bool om);
 void pmu__prom_head(FILE *f, bool om, const char *name, const char *type, const char *unit, const char *help);
+/* A sample's end: "} " and its value, seconds from whole ns (exact), or a count. */
+void pmu__prom_value(FILE *f, uint64_t x, bool ns);
 
 /*
  * report_dist.c: the distributions, from each total row with histograms:
