@@ -88,7 +88,7 @@ NOINLINE static void *worker(void *arg)
 
 	for (int i = 0; i < 5000; i++)
 		own += tiny(i);
-	return arg;
+	return own ? arg : NULL;
 }
 
 NOINLINE static void run(void)
