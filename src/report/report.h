@@ -40,6 +40,13 @@ void pmu__report_jsonsplit(FILE *f, const struct pmu_results *s);
 /* The paths as Prometheus families with a path label (names from the top joined by ';'), when one is nested. */
 void pmu__paths_prom(FILE *f, const struct pmu_results *s, bool om);
 void pmu__paths_html(FILE *f, const struct pmu_results *s, struct pmu__ptree *t);
+/*
+ * Path p's names from the top into b (PMU_PATH_BUF bytes), joined by ';', a
+ * ';' in a name as \x3b; each escaped as text first when esc. Its end.
+ */
+#define PMU_PATH_BUF ((PMU_REGION_DEPTH + 2) * (4 * PMU_REGION_NAME + 1))
+char *pmu__path_str(const struct pmu_results *s, unsigned p, char *b, bool esc);
+void pmu__free_buf(void *p);	/* free(*(char **)p), a cancel cleanup */
 
 /* report_dist.c: the quantiles every report gives (view.h has the writers). */
 #define PMU_DIST_NQ 4

@@ -222,17 +222,16 @@ void pmu__paths_json(FILE *f, const struct pmu_results *s)
 	}
 }
 
-/* Path p's names from the top into b (PATH_BUF bytes), joined by ';', a ';' in a name as \x3b: its end. */
-#define PATH_BUF ((PMU_REGION_DEPTH + 2) * (4 * PMU_REGION_NAME + 1))
-static char *path_str(const struct pmu_results *s, unsigned p, char *b)
+char *pmu__path_str(const struct pmu_results *s, unsigned p, char *b, bool esc)
 {
+	char e[PMU_ESC_SIZE];
 	const char *n = s->reg[s->path_reg[p]];
 
 	if (s->path_up[p] >= 0) {
-		b = path_str(s, (unsigned)s->path_up[p], b);
+		b = pmu__path_str(s, (unsigned)s->path_up[p], b, esc);
 		*b++ = ';';
 	}
-	for (; *n; n++) {
+	for (n = esc ? pmu__report_esc(e, n) : n; *n; n++) {
 		if (*n == ';') {
 			memcpy(b, "\\x3b", 4);
 			b += 4;
@@ -261,7 +260,7 @@ static void prom_family(FILE *f, const struct pmu_results *s, bool om, int fig, 
 		const uint64_t *v = pmu__results_path(s, -1, p);
 		uint64_t x = fig < 0 ? v[0] : v[1 + (self ? w : 0) + (unsigned)fig];
 
-		path_str(s, p, buf);
+		pmu__path_str(s, p, buf, false);
 		fprintf(f, "%s%s{path=", nm, self ? "" : "_total");
 		pmu__prom_str(f, buf);
 		if (fig > 0) {
@@ -272,7 +271,7 @@ static void prom_family(FILE *f, const struct pmu_results *s, bool om, int fig, 
 	}
 }
 
-static void free_buf(void *p)
+void pmu__free_buf(void *p)
 {
 	free(*(char **)p);
 }
@@ -281,9 +280,9 @@ void pmu__paths_prom(FILE *f, const struct pmu_results *s, bool om)
 {
 	char *buf;
 
-	if ((!nested(s) && !other_calls(s)) || !(buf = malloc(PATH_BUF)))
+	if ((!nested(s) && !other_calls(s)) || !(buf = malloc(PMU_PATH_BUF)))
 		return;
-	pthread_cleanup_push(free_buf, &buf);	/* a cancel in a write */
+	pthread_cleanup_push(pmu__free_buf, &buf);	/* a cancel in a write */
 	prom_family(f, s, om, -1, false, buf);
 	for (int self = 0; self < 2; self++) {
 		prom_family(f, s, om, 0, self, buf);

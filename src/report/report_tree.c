@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/escape.h"
+#include "regions/region.h"
 #include "regions/results.h"
 #include "report/html.h"
 #include "report/report.h"
@@ -42,37 +43,27 @@ int pmu__tree_fig(const struct pmu_results *s, const char *format)
 			pmu__show(&(struct pmu__shown){ 0 }, name, strlen(name)));
 }
 
-/* A frame of a collapsed stack: escaped as text, and ';', which separates frames, as \x3b. */
-static void folded_name(FILE *f, const char *name)
-{
-	char e[PMU_ESC_SIZE];
-
-	for (const char *c = pmu__report_esc(e, name); *c; c++)
-		if (*c == ';')
-			fputs("\\x3b", f);
-		else
-			fputc(*c, f);
-}
-
-static void folded_stack(FILE *f, const struct pmu_results *s, unsigned p)
-{
-	if (s->path_up[p] >= 0) {
-		folded_stack(f, s, (unsigned)s->path_up[p]);
-		fputc(';', f);
-	}
-	folded_name(f, s->reg[s->path_reg[p]]);
-}
-
-void pmu__report_folded(FILE *f, const struct pmu_results *s, int fig)
+static void folded_lines(FILE *f, const struct pmu_results *s, int fig, char *buf)
 {
 	for (unsigned p = 0; p < s->npath; p++) {
 		const uint64_t *v = pmu__results_path(s, -1, p);
 
 		if (!CALLS(v) || !SELF(s, v, fig))	/* a line of weight 0 draws nothing */
 			continue;
-		folded_stack(f, s, p);
-		fprintf(f, " %" PRIu64 "\n", SELF(s, v, fig));
+		pmu__path_str(s, p, buf, true);	/* frames escaped as text, and their separator ';' as \x3b */
+		fprintf(f, "%s %" PRIu64 "\n", buf, SELF(s, v, fig));
 	}
+}
+
+void pmu__report_folded(FILE *f, const struct pmu_results *s, int fig)
+{
+	char *buf = malloc(PMU_PATH_BUF);
+
+	if (!buf)
+		return;
+	pthread_cleanup_push(pmu__free_buf, &buf);	/* a cancel in a write */
+	folded_lines(f, s, fig, buf);
+	pthread_cleanup_pop(1);
 }
 
 /* Hatchet's names of the figures: time in seconds as Caliper's, an inclusive figure " (inc)". */
