@@ -90,7 +90,7 @@ struct widths {
  * and running percentage, or (table, when multiplexed) its running percentage,
  * and (csv, dist) the distributions' cells.
  */
-static void report_rows(FILE *f, const struct pmu_results *s, const struct widths *w, bool dist)
+static void report_rows(FILE *f, const struct pmu_results *s, const struct widths *w, bool dist, unsigned blanks)
 {
 	char lab[96], e[PMU_ESC_SIZE], nm[PMU_ESC_SIZE], why[PMU_ESC_SIZE];
 
@@ -155,6 +155,8 @@ static void report_rows(FILE *f, const struct pmu_results *s, const struct width
 			}
 			for (unsigned i = 0; w && w->run && i < s->n; i++)
 				fprintf(f, " %*.2f", (int)w->run[i], d->pct[1 + i]);
+			for (unsigned i = 0; i < blanks; i++)	/* csv: the paths' columns */
+				fputc(',', f);
 			fputc('\n', f);
 		}
 	}
@@ -248,7 +250,7 @@ static void report_table(FILE *f, const struct pmu_results *s)
 		fprintf(f, " %*s run%%", (int)wr[i] - 5, e);
 	}
 	fputc('\n', f);
-	report_rows(f, s, &w, false);
+	report_rows(f, s, &w, false, 0);
 	pmu__snap_view(s, &v);
 	pmu__dist_table(f, &v);
 	pmu__paths_table(f, s);
@@ -268,7 +270,8 @@ static void report_csv(FILE *f, const struct pmu_results *s)
 	char col[560], ev[512], nm[PMU_ESC_SIZE], why[PMU_ESC_SIZE], evs[s->n + 1][512];
 	const char *evcol[s->n + 1];
 	struct pmu__view v;
-	bool dist;
+	unsigned nskip = 0;
+	bool dist, paths;
 
 	fputs("region,thread,tid,calls,ns,ns_per_call", f);
 	for (unsigned i = 0; i < s->n; i++) {
@@ -286,7 +289,7 @@ static void report_csv(FILE *f, const struct pmu_results *s)
 			fputc(',', f);
 			pmu__report_csv_field(f, col);
 		}
-	for (const char *p = s->skipped; (p = pmu__skipped_next(p, nm, sizeof(nm), why, sizeof(why)));) {
+	for (const char *p = s->skipped; (p = pmu__skipped_next(p, nm, sizeof(nm), why, sizeof(why))); nskip++) {
 		fputc(',', f);
 		pmu__report_csv_field(f, nm);
 	}
@@ -297,8 +300,14 @@ static void report_csv(FILE *f, const struct pmu_results *s)
 	dist = pmu__view_dist_any(&v);	/* csv's distribution columns: once, not per row */
 	if (dist)
 		pmu__dist_csv_head(f, s->n, evcol);
+	paths = pmu__paths_nested(s);
+	if (paths)
+		pmu__paths_csv_head(f, s->n, evcol);
 	fputc('\n', f);
-	report_rows(f, s, NULL, dist);
+	report_rows(f, s, NULL, dist, paths ? 2 + s->n : 0);
+	if (paths)	/* after the regions: the columns between their figures and the path's left empty */
+		pmu__paths_csv(f, s, s->mp.n + 3 + 4 * s->n + nskip + (s->ncomp ? 1 : 0) +
+			       (dist ? (s->n + 1) * (PMU_DIST_NQ + 2) + 2 : 0));
 }
 
 /* "key": {EVENT: value, ...} */

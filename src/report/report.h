@@ -23,6 +23,11 @@ void pmu__report_prom(FILE *f, const struct pmu_results *s, bool om);
 /* report_paths.c: the call paths as a table section (when any path is nested) and as json's "paths". */
 void pmu__paths_table(FILE *f, const struct pmu_results *s);
 void pmu__paths_json(FILE *f, const struct pmu_results *s);
+/* Whether a path is nested (or past a thread's cap): else the paths are the regions. */
+bool pmu__paths_nested(const struct pmu_results *s);
+/* csv: the paths' columns (path, self ns, each event's self), and their rows, pad empty cells between. */
+void pmu__paths_csv_head(FILE *f, unsigned n, const char *const *evcol);
+void pmu__paths_csv(FILE *f, const struct pmu_results *s, unsigned pad);
 /* The paths as a tree: each one's first child and next sibling (npath: none), in the order first called. */
 struct pmu__ptree {
 	unsigned *kid, *next, top;

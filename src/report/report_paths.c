@@ -69,6 +69,11 @@ static bool nested(const struct pmu_results *s)
 	return false;
 }
 
+bool pmu__paths_nested(const struct pmu_results *s)
+{
+	return nested(s) || other_calls(s);
+}
+
 /* Path p and those under it, depth deep (bounded by the regions open at once), as table rows. */
 static void table_rows(FILE *f, const struct pmu_results *s, const struct pmu__ptree *t, unsigned p, unsigned depth,
 		       int wn)
@@ -167,7 +172,7 @@ void pmu__paths_table(FILE *f, const struct pmu_results *s)
 {
 	struct pmu__ptree t;
 
-	if ((nested(s) || other_calls(s)) && pmu__ptree_of(s, &t) == 0) {
+	if (pmu__paths_nested(s) && pmu__ptree_of(s, &t) == 0) {
 		pthread_cleanup_push(pmu__ptree_done, &t);	/* a cancel in a write */
 		table_paths(f, s, &t);
 		pthread_cleanup_pop(1);
@@ -243,6 +248,54 @@ char *pmu__path_str(const struct pmu_results *s, unsigned p, char *b, bool esc)
 	return b;
 }
 
+void pmu__paths_csv_head(FILE *f, unsigned n, const char *const *evcol)
+{
+	char col[600];
+
+	fputs(",path,self_ns", f);
+	for (unsigned i = 0; i < n; i++) {
+		snprintf(col, sizeof(col), "self(%s)", evcol[i]);
+		fputc(',', f);
+		pmu__report_csv_field(f, col);
+	}
+}
+
+/* The rows of the paths (thread "path"): the region's name, calls, totals, pad empty cells, the path, selves. */
+static void csv_rows(FILE *f, const struct pmu_results *s, unsigned pad, char *buf)
+{
+	unsigned w = s->n + 1;
+
+	for (unsigned p = 0; p < s->npath; p++) {
+		const uint64_t *v = pmu__results_path(s, -1, p);
+
+		if (!v[0])	/* still open: its calls not yet counted */
+			continue;
+		pmu__report_csv_field(f, s->reg[s->path_reg[p]]);
+		fprintf(f, ",path,,%" PRIu64 ",%" PRIu64 ",%.1f", v[0], v[1], (double)v[1] / (double)v[0]);
+		for (unsigned i = 0; i < s->n; i++)
+			fprintf(f, ",%" PRIu64, v[2 + i]);
+		for (unsigned i = 0; i < pad; i++)
+			fputc(',', f);
+		fputc(',', f);
+		pmu__path_str(s, p, buf, false);
+		pmu__report_csv_field(f, buf);
+		for (unsigned i = 0; i < w; i++)
+			fprintf(f, ",%" PRIu64, v[1 + w + i]);
+		fputc('\n', f);
+	}
+}
+
+void pmu__paths_csv(FILE *f, const struct pmu_results *s, unsigned pad)
+{
+	char *buf = malloc(PMU_PATH_BUF);
+
+	if (!buf)
+		return;
+	pthread_cleanup_push(pmu__free_buf, &buf);	/* a cancel in a write */
+	csv_rows(f, s, pad, buf);
+	pthread_cleanup_pop(1);
+}
+
 /* One family of the paths: fig -1 calls, else the figure (0 ns, 1 + event), self or total. */
 static void prom_family(FILE *f, const struct pmu_results *s, bool om, int fig, bool self, char *buf)
 {
@@ -280,7 +333,7 @@ void pmu__paths_prom(FILE *f, const struct pmu_results *s, bool om)
 {
 	char *buf;
 
-	if ((!nested(s) && !other_calls(s)) || !(buf = malloc(PMU_PATH_BUF)))
+	if (!pmu__paths_nested(s) || !(buf = malloc(PMU_PATH_BUF)))
 		return;
 	pthread_cleanup_push(pmu__free_buf, &buf);	/* a cancel in a write */
 	prom_family(f, s, om, -1, false, buf);

@@ -161,7 +161,7 @@ int main(int argc, char **argv)
 	char *csv = slurp(path);
 	CHECK_MSG(!strncmp(csv, "region,thread,tid,calls,ns,ns_per_call,task-clock,page-faults,ns_min,", 69), "%s", csv);
 	CHECK_MSG(strstr(csv, "\nwork,total,,30,"), "%s", csv);
-	CHECK_MSG(count_lines(csv, "work,") == 4, "%s", csv);	/* total + 3 threads */
+	CHECK_MSG(count_lines(csv, "work,") == 5, "%s", csv);	/* total + 3 threads, its call path */
 	CHECK_MSG(strstr(csv, "\nsetup,total,,1,"), "%s", csv);
 	CHECK_MSG(strstr(csv, "\n(whole run),total,,1,"), "%s", csv);
 	unlink(path);

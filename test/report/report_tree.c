@@ -4,7 +4,7 @@
  * an event), "hatchet" and "json-split" hold every path of the json report
  * with its figures, in the shape their readers take (tree_check.py), with
  * hostile names (';', quotes, markup, a newline, an escape) in two threads;
- * the HTML page's icicle; a figure the report does not count, or an unknown
+ * the csv's rows of paths; the HTML page's icicle; a figure the report does not count, or an unknown
  * format, refused with a message naming it, and no file made.
  */
 #include <pthread.h>
@@ -66,6 +66,7 @@ int main(void)
 	if (t_tmpdir(dir, sizeof(dir), "tree"))
 		return 1;
 	CHECK_MSG(pmu_thread_init("page-faults") == 0, "%s", pmu_errmsg());
+	CHECK(pmu_region_histograms(1) == 0);	/* csv's distribution columns before the paths' */
 	CHECK(pthread_create(&t, NULL, nest, NULL) == 0 && pthread_join(t, NULL) == 0);
 	nest(NULL);
 	write_as(dir, "report.json", NULL);
@@ -73,6 +74,7 @@ int main(void)
 	write_as(dir, "tree.folded-ev", "folded:page-faults");
 	write_as(dir, "tree.hatchet", "hatchet");
 	write_as(dir, "tree.split", "json-split");
+	write_as(dir, "tree.csv", "csv");
 	write_as(dir, "page.html", NULL);
 	if (system("command -v python3 >/dev/null 2>&1") == 0) {
 		snprintf(cmd, sizeof(cmd), "python3 test/report/tree_check.py '%s'", dir);

@@ -7,6 +7,7 @@ takes (Hatchet's LiteralReader: frame, metrics, children; its CaliperReader: dat
 column_metadata, nodes with parent; collapsed stacks: frames by ';', the weight after the last space).
 Exits 0, or 1 saying what differs.
 """
+import csv
 import json
 import sys
 
@@ -92,7 +93,22 @@ def main(d):
                 want[";".join(esc(x) for x in k)] = v
         if got != want:
             fail("%s: %r, json %r" % (name, got, want))
-    print("tree_check: %d paths alike in hatchet, json-split and folded (ns and %s)" % (len(paths), evs[0]))
+    with open(d + "/tree.csv", newline="", encoding="utf-8") as f:
+        table = list(csv.reader(f))
+    head = table[0]
+    if len(set(map(len, table))) != 1 or "path" not in head:
+        fail("csv: rows of %s cells, heading %r" % (sorted(set(map(len, table))), head))
+    got = {}
+    for r in table[1:]:
+        c = dict(zip(head, r))
+        if c["path"]:
+            got[c["path"]] = [int(c["calls"]), int(c["ns"]), int(c["self_ns"])] + [
+                int(c[e]) for e in evs] + [int(c["self(%s)" % e]) for e in evs]
+    want = {";".join(x.replace(";", "\\x3b") for x in k): [p["calls"], p["ns"], p["self_ns"]] + [
+        p["counts"][e] for e in evs] + [p["self_counts"][e] for e in evs] for k, p in paths.items() if p["calls"]}
+    if got != want:
+        fail("csv: %r, json %r" % (got, want))
+    print("tree_check: %d paths alike in hatchet, json-split, folded (ns and %s) and csv" % (len(paths), evs[0]))
 
 
 if __name__ == "__main__":
