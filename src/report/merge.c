@@ -15,7 +15,7 @@ int pmu__merge_nomem(void)
 	return pmu__err(-ENOMEM, "out of memory");
 }
 
-static size_t hash_str(size_t h, const char *s)
+size_t pmu__merge_hash(size_t h, const char *s)
 {
 	for (; *s; s++)
 		h = (h ^ (unsigned char)*s) * 16777619u;	/* FNV-1a */
@@ -23,8 +23,8 @@ static size_t hash_str(size_t h, const char *s)
 }
 
 /* Doubles a table of 1 + index slots keyed by key(i), at most half full. 0 or -ENOMEM. */
-static int rehash(unsigned **slot, size_t *mask, unsigned n, size_t (*key)(const struct merge *, unsigned),
-		  const struct merge *m)
+int pmu__merge_rehash(unsigned **slot, size_t *mask, unsigned n, size_t (*key)(const struct merge *, unsigned),
+		      const struct merge *m)
 {
 	size_t size = *mask ? 2 * (*mask + 1) : 64;
 	unsigned *s = calloc(size, sizeof(*s));
@@ -46,7 +46,7 @@ static int rehash(unsigned **slot, size_t *mask, unsigned n, size_t (*key)(const
 
 static size_t proc_key_of(const struct proc *p)
 {
-	return hash_str(2166136261u ^ (size_t)p->pid * 0x9e3779b97f4a7c15ull ^ p->start_ns, p->hostname);
+	return pmu__merge_hash(2166136261u ^ (size_t)p->pid * 0x9e3779b97f4a7c15ull ^ p->start_ns, p->hostname);
 }
 
 static size_t proc_key(const struct merge *m, unsigned i)
@@ -56,7 +56,7 @@ static size_t proc_key(const struct merge *m, unsigned i)
 
 static size_t region_key(const struct merge *m, unsigned i)
 {
-	return hash_str(2166136261u, m->reg[i].name);
+	return pmu__merge_hash(2166136261u, m->reg[i].name);
 }
 
 static char *dup_or_empty(const char *s)
@@ -69,7 +69,7 @@ int pmu__merge_proc(struct merge *m, unsigned in, const struct proc *p)
 	struct proc *q;
 	size_t h;
 
-	if (2 * (size_t)(m->nproc + 1) > m->pmask + 1 && rehash(&m->pslot, &m->pmask, m->nproc, proc_key, m) < 0)
+	if (2 * (size_t)(m->nproc + 1) > m->pmask + 1 && pmu__merge_rehash(&m->pslot, &m->pmask, m->nproc, proc_key, m) < 0)
 		return -ENOMEM;
 	for (h = proc_key_of(p) & m->pmask; m->pslot[h]; h = (h + 1) & m->pmask) {
 		q = &m->proc[m->pslot[h] - 1];
@@ -140,9 +140,9 @@ struct mregion *pmu__merge_region(struct merge *m, const char *name)
 	struct mregion *r;
 	size_t h;
 
-	if (2 * (size_t)(m->nreg + 1) > m->mask + 1 && rehash(&m->slot, &m->mask, m->nreg, region_key, m) < 0)
+	if (2 * (size_t)(m->nreg + 1) > m->mask + 1 && pmu__merge_rehash(&m->slot, &m->mask, m->nreg, region_key, m) < 0)
 		return NULL;
-	for (h = hash_str(2166136261u, name) & m->mask; m->slot[h]; h = (h + 1) & m->mask) {
+	for (h = pmu__merge_hash(2166136261u, name) & m->mask; m->slot[h]; h = (h + 1) & m->mask) {
 		r = &m->reg[m->slot[h] - 1];
 		if (!strcmp(r->name, name))
 			return region_events(r, m->nev) < 0 ? NULL : r;
@@ -334,6 +334,8 @@ bool pmu__merge_metric(const struct merge *m, const struct mregion *r, unsigned 
 
 int pmu__merge_done(struct merge *m)
 {
+	int e;
+
 	m->common = calloc(m->nev ? m->nev : 1, sizeof(*m->common));
 	if (!m->common)
 		return pmu__merge_nomem();
@@ -355,7 +357,8 @@ int pmu__merge_done(struct merge *m)
 	}
 	if (!m->ncommon)
 		return pmu__err(-EINVAL, "no event is common to all the reports: nothing to merge");
-	return merge_plan(m);
+	e = merge_plan(m);
+	return e < 0 ? e : pmu__merge_paths_snap(m);
 }
 
 void pmu__merge_free(struct merge *m)
@@ -394,6 +397,7 @@ void pmu__merge_free(struct merge *m)
 	free(m->proc);
 	free(m->pslot);
 	free(m->common);
+	pmu__merge_paths_free(m);
 	if (m->own)
 		free(m);
 	else

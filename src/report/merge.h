@@ -67,6 +67,15 @@ struct mregion {
 	unsigned *hcnt;		/* per union event: the processes whose histograms had it */
 };
 
+/* A call path of the merge (merge_paths.c): its region inside path up (-1: the top), summed over the processes. */
+struct mpath {
+	int up;
+	unsigned ne;		/* union events fig has room for */
+	char *name;
+	uint64_t calls;
+	uint64_t *fig;		/* ns, self ns, then per union event its total and self */
+};
+
 struct proc {
 	char *file, *library, *hostname, *command, *start;
 	char *emulated;		/* its instructions counted by emulation: the description; or NULL */
@@ -94,6 +103,12 @@ struct merge {
 	unsigned nmkeys;
 	char **mkeys;		/* the built-in metrics the inputs' regions gave, by their keys */
 	struct pmu__mplan mp;	/* after pmu__merge_done(): those and every other the common events give */
+	unsigned npath, pathcap, paths_in;	/* paths_in: the inputs that gave paths (libpmu 0.8 on) */
+	struct mpath *path;
+	unsigned *pathslot;	/* paths by up and name: 1 + index, 0 free */
+	size_t pathmask;
+	struct pmu_results *paths;	/* after pmu__merge_done(): the paths as a snapshot (common events), or
+					 * NULL: some input gave none */
 	bool keep_procs;	/* keep each process's ns per region (the HTML heatmap): memory grows with them */
 	bool own;		/* pmu__merge_new() made it: pmu__merge_free() frees it too */
 };
@@ -133,6 +148,19 @@ static inline void pmu__merge_dist_free(struct mregion *r)
 	free(r->hist);
 	free(r->hcnt);
 }
+/* The hash of string s from h, and a table of slots doubled (at most half full): merge.c's, for merge_paths.c. */
+size_t pmu__merge_hash(size_t h, const char *s);
+int pmu__merge_rehash(unsigned **slot, size_t *mask, unsigned n, size_t (*key)(const struct merge *, unsigned),
+		      const struct merge *m);
+/*
+ * merge_paths.c: doc's "paths" (a report's or a merged one's) added to m's,
+ * input in, path its name for messages; m's paths as a snapshot for
+ * report_paths.c's writers (after the common events are known); freed.
+ */
+int pmu__merge_paths_add(struct merge *m, const char *path, const struct pmu__json *doc, unsigned in);
+int pmu__merge_paths_snap(struct merge *m);
+void pmu__merge_paths_free(struct merge *m);
+
 /* merge_view.c: m as a view (view.h), a row per region, its totals over the processes (ev: room for its
  * common events); region r as one (c, k: room for them); the processes emulated, and the first's words. */
 void pmu__merge_view(const struct merge *m, struct pmu__view *v, const char **ev);

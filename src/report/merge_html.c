@@ -114,6 +114,8 @@ void pmu__merge_html(FILE *f, const struct merge *m)
 	}
 	fputs("</p>\n", f);
 	regions_table(f, m);
+	if (m->paths)
+		pmu__paths_html(f, m->paths);
 	spread_bars(f, m);
 	pmu__merge_view(m, &v, ev);
 	pmu__dist_html(f, &v);

@@ -350,6 +350,8 @@ static int add_doc(struct merge *m, const char *name, struct pmu__json *doc, uns
 	struct pmu__rep rep;
 	int r = merge_metric_keys(m, doc);
 
+	if (r >= 0)
+		r = pmu__merge_paths_add(m, name, doc, in);
 	if (r < 0) {
 		pmu__json_free(doc);
 		return r;

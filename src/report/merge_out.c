@@ -153,6 +153,8 @@ void pmu__merge_table(FILE *f, const struct merge *m)
 	}
 	pmu__merge_view(m, &v, ev);
 	pmu__dist_table(f, &v);
+	if (m->paths)
+		pmu__paths_table(f, m->paths);
 }
 
 /* The csv: per region its total, min, mean and max rows; the distribution's columns on the total's. */
@@ -161,7 +163,7 @@ void pmu__merge_csv(FILE *f, const struct merge *m)
 	const char *ev[m->ncommon + 1];
 	uint64_t c[m->ncommon + 1];
 	unsigned k[m->ncommon + 1];
-	bool dist = false;
+	bool dist = false, paths;
 
 	fputs("region,processes,figure,process,calls,ns,ns_per_call", f);
 	for (unsigned i = 0; i < m->ncommon; i++) {
@@ -172,6 +174,9 @@ void pmu__merge_csv(FILE *f, const struct merge *m)
 		dist |= m->reg[i].hproc > 0;
 	if (dist)
 		pmu__dist_csv_head(f, m->ncommon, ev);
+	paths = m->paths && pmu__paths_nested(m->paths);
+	if (paths)
+		pmu__paths_csv_head(f, m->ncommon, ev);
 	fputc('\n', f);
 	for (unsigned i = 0; i < m->nreg; i++) {
 		const struct mregion *r = &m->reg[i];
@@ -188,9 +193,13 @@ void pmu__merge_csv(FILE *f, const struct merge *m)
 			}
 			if (dist)
 				pmu__dist_csv_cells(f, s ? &none : &row, m->ncommon);
+			for (unsigned x = 0; paths && x < 2 + m->ncommon; x++)
+				fputc(',', f);
 			fputc('\n', f);
 		}
 	}
+	if (paths)	/* figure "path", no processes */
+		pmu__paths_csv(f, m->paths, ",,path,,", dist ? (m->ncommon + 1) * (PMU_DIST_NQ + 2) + 2 : 0);
 }
 
 /* x as a JSON string of its decimal digits (an exact integer past 2^64). */
@@ -343,7 +352,10 @@ void pmu__merge_json(FILE *f, const struct merge *m)
 		fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
 		json_region(f, m, &v, &m->reg[i]);
 	}
-	fputs(m->nreg ? "\n  ]\n}\n" : "]\n}\n", f);
+	fputs(m->nreg ? "\n  ]" : "]", f);
+	if (m->paths)
+		pmu__paths_json(f, m->paths);
+	fputs("\n}\n", f);
 }
 
 /* The merged report in the Prometheus text format, or OpenMetrics (om). */
@@ -354,6 +366,8 @@ static void merge_prom(FILE *f, const struct merge *m, bool om)
 
 	pmu__merge_view(m, &v, ev);
 	pmu__prom_write(f, &v, om);
+	if (m->paths)
+		pmu__paths_prom(f, m->paths, om);
 	pmu__prom_end(f, om);
 }
 

@@ -254,6 +254,7 @@ static void report_table(FILE *f, const struct pmu_results *s)
 	pmu__snap_view(s, &v);
 	pmu__dist_table(f, &v);
 	pmu__paths_table(f, s);
+	pmu__cuts_table(f);
 }
 
 /* Event i's csv heading: its name, marked when socket-wide or emulated (the table's notes have no place in csv). */
@@ -306,8 +307,8 @@ static void report_csv(FILE *f, const struct pmu_results *s)
 	fputc('\n', f);
 	report_rows(f, s, NULL, dist, paths ? 2 + s->n : 0);
 	if (paths)	/* after the regions: the columns between their figures and the path's left empty */
-		pmu__paths_csv(f, s, s->mp.n + 3 + 4 * s->n + nskip + (s->ncomp ? 1 : 0) +
-			       (dist ? (s->n + 1) * (PMU_DIST_NQ + 2) + 2 : 0));
+		pmu__paths_csv(f, s, ",path,,", s->mp.n + 3 + 4 * s->n + nskip + (s->ncomp ? 1 : 0) +
+			       (dist ? (s->n + 1) * (PMU_DIST_NQ + 2) + 2 : 0));	/* thread "path", no tid */
 }
 
 /* "key": {EVENT: value, ...} */
@@ -494,6 +495,7 @@ static void report_json(FILE *f, const struct pmu_results *s)
 	}
 	fputs(nr ? "\n  ]" : "]", f);
 	pmu__paths_json(f, s);
+	pmu__cuts_json(f);
 	fputs("\n}\n", f);
 }
 

@@ -59,7 +59,6 @@ struct page_mem {
 	char **labels;
 	double *ns;
 	const char **rows;
-	struct pmu__ptree paths;	/* kid NULL: no icicle (out of memory) */
 };
 
 static void page_done(void *p)
@@ -72,7 +71,6 @@ static void page_done(void *p)
 	free(m->ns);
 	free(m->rows);
 	free(m->seen);
-	pmu__ptree_free(&m->paths);
 }
 
 /* The regions as a tree: each under the region around its first call (seen: a region's row is there). */
@@ -195,8 +193,7 @@ static void page(FILE *f, const struct pmu_results *s, struct page_mem *m, const
 	}
 	comp_note(f, s);
 	regions_table(f, s, m->seen);
-	if (m->paths.kid)
-		pmu__paths_html(f, s, &m->paths);
+	pmu__paths_html(f, s);
 	pmu__snap_view(s, &v);
 	pmu__dist_html(f, &v);
 	if (s->nthr > 1 && m->rows) {
@@ -218,8 +215,6 @@ void pmu__report_html(FILE *f, const struct pmu_results *s)
 		host[0] = '\0';
 	host[sizeof(host) - 1] = '\0';
 	m.seen = calloc(s->nreg + 1, sizeof(*m.seen));
-	if (pmu__ptree_of(s, &m.paths) < 0)
-		m.paths = (struct pmu__ptree){ 0 };
 	if (s->nthr > 1 && thread_figures(s, &m) < 0) {
 		free(m.rows);
 		m.rows = NULL;	/* no bars nor heatmap without their memory */

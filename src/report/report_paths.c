@@ -108,8 +108,7 @@ static void cut_row(const struct pmu__fn_cut *c, void *arg)
 		c->fn_ns, avoided_ns(c) / 1e6);
 }
 
-/* -finstrument-functions' functions the budget cut (functions.c), when there are. */
-static void cuts_table(FILE *f)
+void pmu__cuts_table(FILE *f)
 {
 	if (!pmu__fn_cuts(NULL, NULL))
 		return;
@@ -177,7 +176,6 @@ void pmu__paths_table(FILE *f, const struct pmu_results *s)
 		table_paths(f, s, &t);
 		pthread_cleanup_pop(1);
 	}
-	cuts_table(f);
 }
 
 /* Path p's names from the top, as a json array. */
@@ -218,13 +216,17 @@ void pmu__paths_json(FILE *f, const struct pmu_results *s)
 		fputc('}', f);
 	}
 	fputs(n ? "\n  ]" : "]", f);
-	if (pmu__fn_cuts(NULL, NULL)) {	/* since 0.8: -finstrument-functions' functions the budget cut */
-		struct cuts_json j = { f, 0 };
+}
 
-		fprintf(f, ",\n  \"functions_budget\": %.6g,\n  \"functions_cut\": [", pmu__fn_budget());
-		pmu__fn_cuts(cut_json, &j);
-		fputs("\n  ]", f);
-	}
+void pmu__cuts_json(FILE *f)
+{
+	struct cuts_json j = { f, 0 };
+
+	if (!pmu__fn_cuts(NULL, NULL))
+		return;
+	fprintf(f, ",\n  \"functions_budget\": %.6g,\n  \"functions_cut\": [", pmu__fn_budget());	/* since 0.8 */
+	pmu__fn_cuts(cut_json, &j);
+	fputs("\n  ]", f);
 }
 
 char *pmu__path_str(const struct pmu_results *s, unsigned p, char *b, bool esc)
@@ -260,8 +262,7 @@ void pmu__paths_csv_head(FILE *f, unsigned n, const char *const *evcol)
 	}
 }
 
-/* The rows of the paths (thread "path"): the region's name, calls, totals, pad empty cells, the path, selves. */
-static void csv_rows(FILE *f, const struct pmu_results *s, unsigned pad, char *buf)
+static void csv_rows(FILE *f, const struct pmu_results *s, const char *mid, unsigned pad, char *buf)
 {
 	unsigned w = s->n + 1;
 
@@ -271,7 +272,7 @@ static void csv_rows(FILE *f, const struct pmu_results *s, unsigned pad, char *b
 		if (!v[0])	/* still open: its calls not yet counted */
 			continue;
 		pmu__report_csv_field(f, s->reg[s->path_reg[p]]);
-		fprintf(f, ",path,,%" PRIu64 ",%" PRIu64 ",%.1f", v[0], v[1], (double)v[1] / (double)v[0]);
+		fprintf(f, "%s%" PRIu64 ",%" PRIu64 ",%.1f", mid, v[0], v[1], (double)v[1] / (double)v[0]);
 		for (unsigned i = 0; i < s->n; i++)
 			fprintf(f, ",%" PRIu64, v[2 + i]);
 		for (unsigned i = 0; i < pad; i++)
@@ -285,14 +286,14 @@ static void csv_rows(FILE *f, const struct pmu_results *s, unsigned pad, char *b
 	}
 }
 
-void pmu__paths_csv(FILE *f, const struct pmu_results *s, unsigned pad)
+void pmu__paths_csv(FILE *f, const struct pmu_results *s, const char *mid, unsigned pad)
 {
 	char *buf = malloc(PMU_PATH_BUF);
 
 	if (!buf)
 		return;
 	pthread_cleanup_push(pmu__free_buf, &buf);	/* a cancel in a write */
-	csv_rows(f, s, pad, buf);
+	csv_rows(f, s, mid, pad, buf);
 	pthread_cleanup_pop(1);
 }
 

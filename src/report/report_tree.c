@@ -205,7 +205,7 @@ static void icicle(FILE *f, const struct pmu_results *s, const struct pmu__ptree
 	}
 }
 
-void pmu__paths_html(FILE *f, const struct pmu_results *s, struct pmu__ptree *t)
+static void icicle_section(FILE *f, const struct pmu_results *s, struct pmu__ptree *t)
 {
 	int fig = pmu__tree_fig(s, "folded");
 	double top = 0;
@@ -229,4 +229,15 @@ void pmu__paths_html(FILE *f, const struct pmu_results *s, struct pmu__ptree *t)
 	fputs(" (all threads); hover for calls, total and self.</p>\n<div class=\"flame\">", f);
 	icicle(f, s, t, t->top, fig, top, 0);
 	fputs("</div>\n", f);
+}
+
+void pmu__paths_html(FILE *f, const struct pmu_results *s)
+{
+	struct pmu__ptree t;
+
+	if (pmu__ptree_of(s, &t) < 0)	/* no icicle without its memory */
+		return;
+	pthread_cleanup_push(pmu__ptree_done, &t);	/* a cancel in a write */
+	icicle_section(f, s, &t);
+	pthread_cleanup_pop(1);
 }

@@ -2,7 +2,7 @@
 # libpmu-mpi's job report (argv[1]) of test/compat/mpi_regions.c on N ranks
 # (argv[2]) against pmu report merge's of the ranks' own reports (argv[3],
 # merged in rank order): every figure of every region the ranks wrote is the
-# same; "(whole run)", which ends at MPI_Finalize, is the job report's alone.
+# same, and so are their call paths; "(whole run)", which ends at MPI_Finalize, is the job report's alone.
 import json
 import sys
 
@@ -22,3 +22,10 @@ for name, r in want.items():
         raise SystemExit("%s: %s differ: %s against %s" % (name, diff, [regs[name].get(k) for k in diff],
                                                            [r[k] for k in diff]))
 print("the same figures as pmu report merge, %d regions" % len(want))
+paths = {tuple(p["path"]): p for p in job["paths"]}
+want = {tuple(p["path"]): p for p in ref["paths"] if p["path"] != ["(whole run)"]}
+assert ("(whole run)", "work", "sum") in paths, sorted(paths)
+for k, p in want.items():
+    if paths.get(k) != p:
+        raise SystemExit("path %s: %s against %s" % (";".join(k), paths.get(k), p))
+print("the same call paths as pmu report merge, %d paths" % len(want))

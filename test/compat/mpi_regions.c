@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * An MPI job for libpmu-mpi: every rank but 1 runs "work", the even ranks
- * "even" too, rank 1 no region of its own. Each rank also writes its own
+ * An MPI job for libpmu-mpi: every rank but 1 runs "work" (and "sum" in it),
+ * the even ranks "even" too, rank 1 no region of its own. Each rank also writes its own
  * report (argv[1], %r) before MPI_Finalize, for the test to merge them with
  * pmu report merge and compare with the job's report libpmu-mpi writes.
  */
@@ -27,8 +27,10 @@ int main(int argc, char **argv)
 		pmu_region_begin("work");
 		if (buf) {
 			memset(buf, step, n);
+			pmu_region_begin("sum");	/* a call path: work;sum */
 			for (size_t i = 0; i < n; i += 64)
 				local += buf[i];
+			pmu_region_end("sum");
 		}
 		pmu_region_end("work");
 		free(buf);

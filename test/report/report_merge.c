@@ -3,7 +3,8 @@
  * pmu report merge over fixed reports (test/fixtures/reports: exact table,
  * csv and json, the common-events note) and over reports written by this
  * build's library in three child processes (totals, min, mean and max per
- * process checked against each file, outputs parsed back).
+ * process checked against each file, outputs parsed back); their call
+ * paths summed, the same when merged again, and a bad "paths" refused.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -219,6 +220,99 @@ static void generated(void)
 	CHECK_MSG(rmdir(dir) == 0, "%s: %s", dir, strerror(errno));
 }
 
+/* Child k: "outer" once, "in" k + 1 times inside it (a page each); its json report at path. */
+static void nest_child(int k, const char *path)
+{
+	if (pmu_thread_init("page-faults") < 0)
+		_exit(3);
+	pmu_region_begin("outer");
+	t_touch_pages(1);
+	for (int i = 0; i <= k; i++) {
+		pmu_region_begin("in");
+		t_touch_pages(1);
+		pmu_region_end("in");
+	}
+	pmu_region_end("outer");
+	_exit(pmu_report_path(path, NULL) < 0 ? 4 : 0);
+}
+
+/* The path named top (and in, when not NULL) of the json report at path: its member key (of "counts" when ev). */
+static double path_fig(const char *file, const char *top, const char *in, const char *key, bool ev)
+{
+	struct pmu__json *doc;
+	const struct pmu__json *ps;
+	double x = -1;
+
+	if (pmu__json_load(file, &doc) < 0)
+		return -2;
+	ps = pmu__json_get(doc, "paths");
+	for (size_t i = 0; ps && i < ps->n; i++) {
+		const struct pmu__json *nm = pmu__json_get(&ps->v[i], "path");
+
+		if (nm && nm->n == (in ? 2u : 1u) && !strcmp(nm->v[0].s, top) && (!in || !strcmp(nm->v[1].s, in)))
+			x = ev ? num(&ps->v[i], "counts", key, NULL) : num(&ps->v[i], key, NULL);
+	}
+	pmu__json_free(doc);
+	return x;
+}
+
+/* s with its first from as to, in a static buffer ("" when s has no from). */
+static const char *replaced(const char *s, const char *from, const char *to)
+{
+	static char buf[1 << 16];
+	const char *at = strstr(s, from);
+
+	if (!at)
+		return "";
+	snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(at - s), s, to, at + strlen(from));
+	return buf;
+}
+
+static void paths(void)
+{
+	char dir[] = "/tmp/pmu-merge-paths-XXXXXX", path[3][80], o[3][80], *bad;
+	FILE *f;
+
+	CHECK(mkdtemp(dir) != NULL);
+	for (int k = 0; k < 3; k++) {
+		int st;
+		pid_t pid;
+
+		snprintf(path[k], sizeof(path[k]), "%s/p%d.json", dir, k);
+		snprintf(o[k], sizeof(o[k]), "%s/m%d.json", dir, k);
+		fflush(NULL);
+		if ((pid = fork()) == 0)
+			nest_child(k, path[k]);
+		waitpid(pid, &st, 0);
+		CHECK_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child %d: status %d", k, st);
+	}
+	CHECK_EQ(PMU("report", "merge", "-o", o[0], path[0], path[1], path[2]), 0);
+	CHECK_EQ(path_fig(o[0], "outer", NULL, "calls", false), 3);
+	CHECK_EQ(path_fig(o[0], "outer", "in", "calls", false), 1 + 2 + 3);
+	CHECK_EQ(path_fig(o[0], "outer", "in", "self_ns", false), path_fig(o[0], "outer", "in", "ns", false));
+	CHECK_EQ(path_fig(o[0], "outer", NULL, "ns", false), path_fig(path[0], "outer", NULL, "ns", false) +
+		 path_fig(path[1], "outer", NULL, "ns", false) + path_fig(path[2], "outer", NULL, "ns", false));
+	CHECK_MSG(path_fig(o[0], "outer", "in", "page-faults", true) >= 6, "%g page faults in 6 calls of a page",
+		  path_fig(o[0], "outer", "in", "page-faults", true));
+	/* merged again: a merge of p0 and p1, with p2, gives the same paths */
+	CHECK_EQ(PMU("report", "merge", "-o", o[1], path[0], path[1]), 0);
+	CHECK_EQ(PMU("report", "merge", "-o", o[2], o[1], path[2]), 0);
+	for (int i = 0; i < 2; i++)
+		CHECK_EQ(path_fig(o[2], "outer", i ? "in" : NULL, "ns", false),
+			 path_fig(o[0], "outer", i ? "in" : NULL, "ns", false));
+	CHECK_EQ(PMU("report", "merge", path[0], path[1]), 0);
+	CHECK_MSG(strstr(out, "\ncall paths: total and self") && strstr(out, "\n  in "), "%s", out);
+	/* a path of no names: refused, naming the file and the line */
+	CHECK((bad = t_file(path[0])) != NULL);
+	CHECK(bad && (f = fopen(path[0], "w")) && fputs(replaced(bad, "{\"path\": [\"outer\"]", "{\"path\": []"), f) >= 0 &&
+	      fclose(f) == 0);
+	CHECK_EQ(PMU("report", "merge", path[0], path[1]), 1);
+	CHECK_MSG(strstr(err, "p0.json:") && strstr(err, "\"path\" has 0 names (1 to 65)") && !out[0], "%s", err);
+	for (int k = 0; k < 3; k++)
+		CHECK(unlink(path[k]) == 0 && unlink(o[k]) == 0);
+	CHECK_MSG(rmdir(dir) == 0, "%s: %s", dir, strerror(errno));
+}
+
 int main(void)
 {
 	if (find())
@@ -227,5 +321,6 @@ int main(void)
 		T_SKIP("run from the source tree (" FIX ")");
 	fixtures();
 	generated();
+	paths();
 	T_DONE();
 }
