@@ -166,6 +166,65 @@ static int report_region(struct dside *d, const struct pmu__json *o, const char 
 	return dist_figures(d, r, o);
 }
 
+/* Path entry o's label: "path " and its names from the top joined by ';'. NULL: not one, or out of memory. */
+static char *path_label(const struct pmu__json *o)
+{
+	const struct pmu__json *nm = pmu__json_get(o, "path");
+	size_t len = sizeof("path ");
+	char *s, *p;
+
+	if (!nm || nm->type != PMU_JSON_ARRAY || !nm->n)
+		return NULL;
+	for (size_t i = 0; i < nm->n; i++) {
+		if (nm->v[i].type != PMU_JSON_STRING)
+			return NULL;
+		len += 4 * nm->v[i].len + 1;
+	}
+	if (!(s = malloc(len)))
+		return NULL;
+	p = stpcpy(s, "path ");
+	for (size_t i = 0; i < nm->n; i++)
+		p = pmu__path_frame(i ? stpcpy(p, ";") : p, nm->v[i].s);
+	return s;
+}
+
+/* Path entry o into d as a region of its label: calls, then per call ns, self_ns, and each event's total and self. */
+static int report_path(struct dside *d, const struct pmu__json *o, const char *const *ev, unsigned nev)
+{
+	const struct pmu__json *counts = pmu__json_get(o, "counts"), *self = pmu__json_get(o, "self_counts");
+	char *label = path_label(o), col[PMU_ESC_SIZE + 8];
+	struct dreg *r = label ? add_reg(d, label) : NULL;
+	double c = num(o, "calls", 0);
+	bool ok;
+
+	free(label);
+	if (!r)
+		return tool_err(-EINVAL, "%s: a call path that is not one, or out of memory", d->path);
+	r->calls = (uint64_t)c;
+	ok = add_fig(r, "calls", c) && add_fig(r, "ns", c ? num(o, "ns", 0) / c : 0) &&
+	     add_fig(r, "self_ns", c ? num(o, "self_ns", 0) / c : 0);
+	for (unsigned i = 0; ok && i < nev; i++) {
+		snprintf(col, sizeof(col), "self(%s)", ev[i]);
+		ok = add_fig(r, ev[i], c ? num(counts, ev[i], 0) / c : 0) && add_fig(r, col, c ? num(self, ev[i], 0) / c : 0);
+	}
+	return ok ? 0 : tool_err(-ENOMEM, "out of memory");
+}
+
+/* A report's call paths (doc's "paths"), when one is nested: else they are its regions. */
+static int report_paths(struct dside *d, const struct pmu__json *doc, const char *const *ev, unsigned nev)
+{
+	const struct pmu__json *ps = pmu__json_get(doc, "paths"), *nm;
+	bool nested = false;
+	int r = 0;
+
+	for (size_t i = 0; ps && ps->type == PMU_JSON_ARRAY && i < ps->n; i++)
+		nested |= (nm = pmu__json_get(&ps->v[i], "path")) && nm->type == PMU_JSON_ARRAY && nm->n > 1;
+	for (size_t i = 0; nested && r == 0 && i < ps->n; i++)
+		if (num(&ps->v[i], "calls", 0) > 0)	/* a path still open has no calls yet */
+			r = report_path(d, &ps->v[i], ev, nev);
+	return r;
+}
+
 static char *str_or_null(const struct pmu__json *o, const char *key)
 {
 	const struct pmu__json *v = pmu__json_get(o, key);
@@ -211,6 +270,8 @@ static int read_report(struct dside *d, struct pmu__json *doc)
 		r = tool_err(-EINVAL, "%s: not a region report (no \"events\" or \"regions\" list)", d->path);
 	for (size_t i = 0; r == 0 && i < regs->n; i++)
 		r = report_region(d, &regs->v[i], ev, nev);
+	if (r == 0)
+		r = report_paths(d, doc, ev, nev);
 	if (r == 0)
 		r = report_events(d, ev, nev);
 	if (r == 0 && d->kind == D_REPORT)	/* the schema, as pmu report merge reads it: doc is rep's now */

@@ -138,6 +138,20 @@ const char *pmu__show(struct pmu__shown *b, const char *s, size_t len)
 	return b->s;
 }
 
+char *pmu__path_frame(char *b, const char *name)
+{
+	for (; *name; name++) {
+		if (*name == ';') {
+			memcpy(b, "\\x3b", 4);
+			b += 4;
+		} else {
+			*b++ = *name;
+		}
+	}
+	*b = '\0';
+	return b;
+}
+
 const char *pmu__report_esc(char *buf, const char *s)
 {
 	pmu__text_esc(buf, PMU_ESC_SIZE, s, strlen(s));

@@ -21,6 +21,8 @@
 size_t pmu__text_esc(char *buf, size_t size, const char *s, size_t len);
 /* The same, unbounded, to f. */
 void pmu__text_str(FILE *f, const char *s);
+/* A frame of a call path written as names joined by ';': name at b, a ';' in it as \x3b (4 * strlen + 1 bytes). Its end. */
+char *pmu__path_frame(char *b, const char *name);
 /* A table cell: s escaped into buf of PMU_ESC_SIZE bytes (a region name always fits). */
 #define PMU_ESC_SIZE 512
 const char *pmu__report_esc(char *buf, const char *s);

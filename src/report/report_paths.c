@@ -238,16 +238,7 @@ char *pmu__path_str(const struct pmu_results *s, unsigned p, char *b, bool esc)
 		b = pmu__path_str(s, (unsigned)s->path_up[p], b, esc);
 		*b++ = ';';
 	}
-	for (n = esc ? pmu__report_esc(e, n) : n; *n; n++) {
-		if (*n == ';') {
-			memcpy(b, "\\x3b", 4);
-			b += 4;
-		} else {
-			*b++ = *n;
-		}
-	}
-	*b = '\0';
-	return b;
+	return pmu__path_frame(b, esc ? pmu__report_esc(e, n) : n);
 }
 
 void pmu__paths_csv_head(FILE *f, unsigned n, const char *const *evcol)

@@ -4,7 +4,8 @@
  * textbook pair (t 2.455, df 24.99, p 0.02138), a change that is not
  * significant, regions on one side only, a multiplexed event, inputs from
  * another host, kernel, library and event list, pmu stat -j's lines, the
- * markdown and html, and each exit status of the gate.
+ * markdown and html, each exit status of the gate, and call paths compared
+ * (their rows, gated by path).
  */
 #include <math.h>
 
@@ -22,6 +23,7 @@ struct rgn {
 static const char *comp = "null";	/* the reports' "compensated" */
 static const char *emul = "";		/* ", \"emulated\": ..." of a run under pmu emulate, or "" */
 static int pid = 1;			/* the reports' process: runs to merge differ */
+static const char *paths = "";		/* ", \"paths\": [...]", or "" */
 
 /* A region report at dir/file, one event, as pmu_report() writes it (one thread). */
 static void report(const char *file, const char *host, const char *lib, const char *event, const struct rgn *r,
@@ -50,7 +52,7 @@ static void report(const char *file, const char *host, const char *lib, const ch
 		fprintf(f, "%s{\"name\": \"%s\", %s, \"threads\": [{\"tid\": 1, \"name\": \"t\", \"exited\": false, %s}]}",
 			i ? ", " : "", r[i].name, one, one);
 	}
-	fputs("]}\n", f);
+	fprintf(f, "]%s}\n", paths);
 	fclose(f);
 }
 
@@ -177,6 +179,27 @@ int main(void)
 			  "a merge without sum_sq: exit %d", st);
 	}
 	emul = "";
+	/* call paths, when one is nested: a row per figure of each, gated by its label "path a;b" */
+	{
+		const struct rgn pr[] = { { "work", 2, 100, 0, 100 }, { "in;ner", 2, 60, 0, 100 } };
+		const char *fmt = ", \"paths\": [{\"path\": [\"work\"], \"calls\": 2, \"ns\": 2000, \"self_ns\": 800, "
+				  "\"counts\": {\"ev\": 100}, \"self_counts\": {\"ev\": %d}}, {\"path\": [\"work\", \"in;ner\"], "
+				  "\"calls\": 2, \"ns\": 1200, \"self_ns\": 1200, \"counts\": {\"ev\": %d}, \"self_counts\": {\"ev\": %d}}]";
+		char pa[2][512];
+
+		snprintf(pa[0], sizeof(pa[0]), fmt, 40, 60, 60);
+		snprintf(pa[1], sizeof(pa[1]), fmt, 10, 90, 90);
+		paths = pa[0];
+		report("p1.json", "vm", "0.8.0", "ev", pr, 2);
+		paths = pa[1];
+		report("p2.json", "vm", "0.8.0", "ev", pr, 2);
+		paths = "";
+		snprintf(a, sizeof(a), "--format csv --fail-if 'path work;in\\x3bner@ev:+10%%' %s/p1.json %s/p2.json", dir, dir);
+		st = diff(a);
+		CHECK_RUN(st == 0 && strstr(out, "\npath work,self(ev),20,5,-75,") && strstr(out, "\npath work,self_ns,400,400,0,") &&
+			  strstr(out, "\npath work;in\\x3bner,ev,30,45,50,") && strstr(err, "ev in path work;in\\x3bner: no spread") &&
+			  strstr(out, "\nin;ner,ev,"), "paths: exit %d", st);
+	}
 	/* 129 for usage, 2 for an input that cannot be read */
 	snprintf(a, sizeof(a), "--fail-if ev:5 %s/base.json %s/new.json", dir, dir);
 	CHECK_MSG(diff(a) == 129 && strstr(err, "--fail-if 'ev:5'"), "%s", err);
