@@ -254,6 +254,12 @@ bool pmu__region_used(const struct pmu__thr *t);
  * *n; a node's up comes before it. 0, or -ENOMEM.
  */
 int pmu__region_copy_nodes(const struct pmu__thr *t, struct pmu__rcopy **d, unsigned *n);
+/*
+ * t's call path nodes for the trace (trace.c): into *ups (made, the caller's
+ * to free) each node's up node's index (UINT32_MAX: at the top) << 32 | its
+ * region id, and their count into *n. 0, or -ENOMEM.
+ */
+int pmu__region_node_ups(const struct pmu__thr *t, uint64_t **ups, unsigned *n);
 
 /*
  * The flat view, by region: m nodes c (n events) folded into regions 1..nreg

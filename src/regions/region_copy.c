@@ -201,3 +201,20 @@ int pmu__region_flat(struct pmu__rcopy *c, unsigned m, unsigned n, unsigned nreg
 	free(st);
 	return r;
 }
+
+int pmu__region_node_ups(const struct pmu__thr *thr, uint64_t **ups, unsigned *count)
+{
+	const struct pmu__accv *v;
+	unsigned m = nodes_of(PMU_LOAD_ACQUIRE(thr->upper), &v);
+
+	*count = 0;
+	if (!(*ups = malloc((m + 1) * sizeof(**ups))))
+		return -ENOMEM;
+	for (unsigned i = 0; i < m; i++) {	/* a node's up and region never change once published */
+		const struct pmu__acc *a = PMU_LOAD_ACQUIRE(v->v[i]);
+
+		(*ups)[i] = (a->up->up ? a->up->idx : UINT32_MAX) << 32 | (uint32_t)a->id;
+	}
+	*count = m;
+	return 0;
+}

@@ -16,7 +16,10 @@
 
 #define TRACE_CALLS 100000	/* calls a thread keeps, by default */
 
-/* A thread's calls: each 3 + n words (id, begin ns, ns, the n deltas), published by n with release. */
+/*
+ * A thread's calls: each 3 + n words (node << 32 | region id, begin ns, ns,
+ * the n deltas), published by n with release.
+ */
 struct pmu__trace {
 	uint64_t ref_clk, ref_ns;	/* the set's clock and CLOCK_MONOTONIC when made: begin times from t0 */
 	bool clk;			/* t0 is the set's clock (clk_page), not ns */
@@ -103,7 +106,7 @@ void pmu__trace_add(struct pmu__region_thr *t, const struct pmu__frame *fr, uint
 		begin = tr->ref_ns + (begin > tr->ref_clk ?
 				      pmu_inl_ns_between(&tr->conv, tr->conv.capabilities, tr->ref_clk, begin) : 0);
 	r = tr->rec + (size_t)tr->n * (3 + n);
-	r[0] = fr->id;
+	r[0] = fr->a->idx << 32 | (uint32_t)fr->id;	/* its call path's node, and its region */
 	r[1] = begin;
 	r[2] = ns;
 	for (unsigned i = 0; i < n; i++)
@@ -123,6 +126,8 @@ struct tcopy {
 	char tname[16];
 	uint32_t n;
 	uint64_t *rec;		/* n * (3 + nev) words */
+	uint64_t *ups;		/* its call path nodes (pmu__region_node_ups()) */
+	unsigned nups;
 };
 
 /* What the file holds, copied: each traced thread's calls and the events' names. */
@@ -132,18 +137,36 @@ struct tsnap {
 	char **names;
 	uint64_t t0, calls, dropped;
 	uint64_t folded;	/* calls of the threads folded (thread.c), dropped too */
+	char *path;		/* room for a call's path (PATH_BUF) */
 };
+
+#define PATH_BUF ((PMU_REGION_DEPTH + 2) * (4 * PMU_REGION_NAME + 1))
 
 static void tsnap_free(void *p)
 {
 	struct tsnap *s = p;
 
-	for (unsigned i = 0; s->thr && i < s->nthr; i++)
+	for (unsigned i = 0; s->thr && i < s->nthr; i++) {
 		free(s->thr[i].rec);
+		free(s->thr[i].ups);
+	}
+	free(s->path);
 	for (unsigned i = 0; s->names && i < s->nev; i++)
 		free(s->names[i]);
 	free(s->thr);
 	free(s->names);
+}
+
+/* Node idx of c's call paths: its names from the top joined by ';' (a ';' in one as \x3b) at b. Its end. */
+static char *path_of(const struct tcopy *c, uint64_t idx, char *b, unsigned depth)
+{
+	uint64_t up = c->ups[idx] >> 32;
+
+	if (up < c->nups && depth <= PMU_REGION_DEPTH) {
+		b = path_of(c, up, b, depth + 1);
+		*b++ = ';';
+	}
+	return pmu__path_frame(b, pmu__region_name((uint32_t)c->ups[idx]));
 }
 
 /* Thread c's calls (ts from s->t0): complete events, and a counter track per region and event (each call's delta). */
@@ -160,13 +183,18 @@ static void thread_events(FILE *f, const struct tsnap *s, const struct tcopy *c,
 		const uint64_t *r = c->rec + (size_t)k * (3 + s->nev);
 
 		fputs(",\n{\"name\": ", f);
-		pmu__json_str(f, pmu__region_name((unsigned)r[0]));
+		pmu__json_str(f, pmu__region_name((uint32_t)r[0]));
 		fprintf(f, ", \"cat\": \"region\", \"ph\": \"X\", \"pid\": %d, \"tid\": %d", pid, (int)c->tid);
 		put_us(f, "ts", r[1] - s->t0);
 		put_us(f, "dur", r[2]);
-		fputs(", \"args\": {", f);
+		fputs(", \"args\": {\"path\": ", f);
+		if (r[0] >> 32 < c->nups)
+			path_of(c, r[0] >> 32, s->path, 0);
+		else	/* not among the nodes copied: never, as a call's node is made before it */
+			pmu__path_frame(s->path, pmu__region_name((uint32_t)r[0]));
+		pmu__json_str(f, s->path);
 		for (unsigned i = 0; i < s->nev; i++) {
-			fputs(i ? ", " : "", f);
+			fputs(", ", f);
 			pmu__json_str(f, s->names[i]);
 			fprintf(f, ": %" PRIu64, r[3 + i]);
 		}
@@ -181,7 +209,7 @@ static void thread_events(FILE *f, const struct tsnap *s, const struct tcopy *c,
 				 * nested region's end would show 0 inside the call around it)
 				 */
 				snprintf(track, sizeof(track), "%s tid %d %s", s->names[i], (int)c->tid,
-					 pmu__region_name((unsigned)r[0]));
+					 pmu__region_name((uint32_t)r[0]));
 				fputs(",\n{\"name\": ", f);
 				pmu__json_str(f, track);
 				fprintf(f, ", \"ph\": \"C\", \"pid\": %d, \"tid\": %d", pid, (int)c->tid);
@@ -217,7 +245,7 @@ static int copy_thread(struct tsnap *s, struct tcopy *c, const struct pmu__thr *
 		s->t0 = c->rec[(size_t)k * (3 + tr->nev) + 1] < s->t0 ? c->rec[(size_t)k * (3 + tr->nev) + 1] : s->t0;
 	s->calls += c->n;
 	s->dropped += PMU_READ_ONCE(tr->dropped);
-	return 0;
+	return pmu__region_node_ups(t, &c->ups, &c->nups);	/* after the calls: their nodes are among these */
 }
 
 /* Every traced thread's calls into s, under the list's lock (no cancellation point there). 0 or -errno. */
@@ -232,7 +260,8 @@ static int trace_copy(struct tsnap *s)
 			     .folded = PMU_READ_ONCE(folded_calls) };
 	for (t = c ? pmu__thr_walk_next(NULL) : NULL; t; t = pmu__thr_walk_next(t))
 		n += trace_of(t) != NULL;
-	if (!(s->thr = calloc(n + 1, sizeof(*s->thr))) || !(s->names = calloc(s->nev + 1, sizeof(*s->names))))
+	if (!(s->thr = calloc(n + 1, sizeof(*s->thr))) || !(s->names = calloc(s->nev + 1, sizeof(*s->names))) ||
+	    !(s->path = malloc(PATH_BUF)))
 		r = -ENOMEM;
 	for (unsigned i = 0; r == 0 && n && i < s->nev; i++)
 		r = (s->names[i] = strdup(c->names[i])) ? 0 : -ENOMEM;

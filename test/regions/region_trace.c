@@ -4,7 +4,8 @@
  * written in Chrome's Trace Event Format by pmu_report(f, "trace"). Its
  * calls' deltas and durations add up exactly to the report's totals for
  * every region and thread, and no counter track holds two calls at once
- * (a region nested in another has a track of its own); a thread's buffer keeps its first
+ * (a region nested in another has a track of its own), and each call names
+ * its call path; a thread's buffer keeps its first
  * PMU_TRACE_CALLS calls and counts the others as dropped, said in the file
  * and on stderr; without PMU_TRACE there is no trace, said.
  */
@@ -66,7 +67,7 @@ static void sums_match(const struct pmu__json *rep, const struct pmu__json *tr, 
 		const char *name = pmu__json_get(&regs->v[i], "name")->s;
 
 		for (size_t k = 0; th && k < th->n; k++) {
-			uint64_t tid, ns = 0, calls = 0, spans, want_ns, tc = 0, pf = 0, want_tc, want_pf;
+			uint64_t tid, ns = 0, calls = 0, spans, want_ns, tc = 0, pf = 0, want_tc, want_pf, paths_ok = 0;
 			const struct pmu__json *counts = pmu__json_get(&th->v[k], "counts");
 
 			pmu__json_u64(pmu__json_get(&th->v[k], "tid"), &tid);
@@ -75,17 +76,21 @@ static void sums_match(const struct pmu__json *rep, const struct pmu__json *tr, 
 			pmu__json_u64(pmu__json_get(counts, "task-clock"), &want_tc);
 			pmu__json_u64(pmu__json_get(counts, "page-faults"), &want_pf);
 			for (size_t e = 0; ev && e < ev->n; e++) {
-				const struct pmu__json *x = &ev->v[e], *args = pmu__json_get(x, "args");
+				const struct pmu__json *x = &ev->v[e], *args = pmu__json_get(x, "args"), *path;
 				uint64_t t, v;
 
 				if (strcmp(pmu__json_get(x, "ph")->s, "X") || strcmp(pmu__json_get(x, "name")->s, name) ||
 				    !pmu__json_u64(pmu__json_get(x, "tid"), &t) || t != tid)
 					continue;
 				calls++;
+				paths_ok += (path = pmu__json_get(args, "path")) && path->type == PMU_JSON_STRING &&
+					    !strcmp(path->s, strcmp(name, "inner") ? name : "outer;inner");
 				ns += ns_of(pmu__json_get(x, "dur"));
 				tc += pmu__json_u64(pmu__json_get(args, "task-clock"), &v) ? v : 0;
 				pf += pmu__json_u64(pmu__json_get(args, "page-faults"), &v) ? v : 0;
 			}
+			CHECK_MSG(paths_ok == calls, "%s: %llu of %llu calls with their call path (\"outer;inner\")", name,
+				  (unsigned long long)paths_ok, (unsigned long long)calls);
 			CHECK_MSG(calls == spans && ns == want_ns && tc == want_tc && pf == want_pf,
 				  "%s, thread %llu: trace %llu calls, %llu ns, %llu, %llu; report %llu, %llu, %llu, %llu",
 				  name, (unsigned long long)tid, (unsigned long long)calls, (unsigned long long)ns,
