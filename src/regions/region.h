@@ -264,9 +264,9 @@ int pmu__region_node_ups(const struct pmu__thr *t, uint64_t **ups, unsigned *n);
 /*
  * The flat view, by region: m nodes c (n events) folded into regions 1..nreg
  * of d (nreg of pmu__rcopy_size(n) bytes, zeroed; region id at d's id - 1),
- * the nodes' histograms taken or freed. 0 or -ENOMEM.
+ * the nodes' histograms added (they keep theirs). 0 or -ENOMEM.
  */
-int pmu__region_flat(struct pmu__rcopy *c, unsigned m, unsigned n, unsigned nreg, struct pmu__rcopy *d);
+int pmu__region_flat(const struct pmu__rcopy *c, unsigned m, unsigned n, unsigned nreg, struct pmu__rcopy *d);
 
 /*
  * Compensation: each thread measures what a pair of region calls costs a

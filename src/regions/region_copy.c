@@ -142,16 +142,17 @@ static bool nested_in_itself(const char *c, size_t size, unsigned i)
 	return false;
 }
 
-/* Node o's figures, histograms (handed over) and calls added into its region's (d, which had none when first). 0 or -ENOMEM. */
-static int flat_add(struct pmu__rcopy *d, struct pmu__rcopy *o, unsigned n, bool first)
+/* Node o's figures, histograms and calls added into its region's (d, which had none when first). 0 or -ENOMEM. */
+static int flat_add(struct pmu__rcopy *d, const struct pmu__rcopy *o, unsigned n, bool first)
 {
 	if (first)
 		memcpy(d->f, o->f, (n + 1) * sizeof(d->f[0]));
 	for (unsigned i = 0; !first && i <= n; i++)
 		pmu__fig_fold(&d->f[i], &o->f[i]);
-	if (!d->dist) {	/* the first histograms */
-		d->dist = o->dist;
-		o->dist = NULL;
+	if (o->dist && !d->dist) {	/* the first histograms: ns's with the sums of every figure */
+		if (!(d->dist = calloc(n + 1, sizeof(*d->dist))))
+			return -ENOMEM;
+		d->dist[0].nts = n + 1;
 	}
 	for (unsigned i = 0; o->dist && i <= n; i++)
 		if (pmu__shist_add(&d->dist[i], &o->dist[i], NULL) < 0)
@@ -163,19 +164,21 @@ static int flat_add(struct pmu__rcopy *d, struct pmu__rcopy *o, unsigned n, bool
 
 /*
  * The flat view: m nodes c (n events) folded by region, ids 1..nreg into d
- * (zeroed), taking their histograms (the rest freed). A region's calls are
- * all its nodes'; its figures those of the nodes not inside one of its own
+ * (zeroed), with their histograms added (the nodes keep theirs, for the
+ * paths). A region's calls are all its nodes'; its figures those of the
+ * nodes not inside one of its own
  * (as a region nested in itself counts once), and its parent the one
  * around its first node. 0 or -ENOMEM.
  */
-int pmu__region_flat(struct pmu__rcopy *c, unsigned m, unsigned n, unsigned nreg, struct pmu__rcopy *d)
+int pmu__region_flat(const struct pmu__rcopy *c, unsigned m, unsigned n, unsigned nreg, struct pmu__rcopy *d)
 {
 	size_t size = pmu__rcopy_size(n);
 	char *st = calloc(nreg + 1, 1);	/* per region: 1 seen, 2 with figures */
 	int r = st ? 0 : -ENOMEM;
 
 	for (unsigned i = 0; r == 0 && i < m; i++) {
-		struct pmu__rcopy *o = (struct pmu__rcopy *)((char *)c + i * size), *e;
+		const struct pmu__rcopy *o = (const struct pmu__rcopy *)((const char *)c + i * size);
+		struct pmu__rcopy *e;
 		unsigned k = (unsigned)o->id - 1;
 
 		if (o->id == 0 || o->id > nreg)	/* named since the caller counted: it takes the copy again */
@@ -189,14 +192,6 @@ int pmu__region_flat(struct pmu__rcopy *c, unsigned m, unsigned n, unsigned nreg
 			continue;
 		r = flat_add(e, o, n, !(st[k] & 2));
 		st[k] |= 2;
-	}
-	for (unsigned i = 0; i < m; i++) {
-		struct pmu__rcopy *o = (struct pmu__rcopy *)((char *)c + i * size);
-
-		for (unsigned k = 0; o->dist && k <= n; k++)
-			pmu__shist_free(&o->dist[k]);
-		free(o->dist);
-		o->dist = NULL;
 	}
 	free(st);
 	return r;

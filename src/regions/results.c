@@ -91,6 +91,9 @@ void pmu__results_clear(struct pmu_results *r)
 	free(r->path_up);
 	free(r->path_reg);
 	free(r->pv);
+	if (r->pdist)
+		free_dists(r->pdist, r->npath, sizeof(*r->pdist), 0, r->n + 1);
+	free(r->pdist);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -306,6 +309,7 @@ static void free_copies(struct pmu__rcopy **copy, struct nodes *nd, unsigned n, 
 	for (unsigned j = 0; copy && j < n; j++) {
 		free_dists(copy[j], nreg, pmu__rcopy_size(nev), offsetof(struct pmu__rcopy, dist), nev + 1);
 		free(copy[j]);
+		free_dists(nd[j].c, nd[j].m, pmu__rcopy_size(nev), offsetof(struct pmu__rcopy, dist), nev + 1);
 		free(nd[j].c);
 	}
 	free(copy);
@@ -422,6 +426,34 @@ static int snapshot(struct pmu_results *r, struct pmu__rcopy ***copy, struct nod
 	return rc == -ENOMEM ? pmu__err(rc, "%s: out of memory", who) : rc;
 }
 
+/* The histograms of the nodes nd (map: each one's path) added into their paths'. 0 or -ENOMEM. */
+static int path_dists(struct pmu_results *r, const struct nodes *nd, const unsigned *map)
+{
+	size_t size = pmu__rcopy_size(r->n);
+	unsigned at = 0;
+
+	for (unsigned k = 0; k < r->nthr; at += nd[k++].m)
+		for (unsigned i = 0; i < nd[k].m; i++) {
+			const struct pmu__rcopy *o = (const struct pmu__rcopy *)((const char *)nd[k].c + i * size);
+			struct pmu__shist **d;
+
+			if (!o->dist)
+				continue;
+			if (!r->pdist && !(r->pdist = calloc(r->npath + 1, sizeof(*r->pdist))))
+				return -ENOMEM;
+			d = &r->pdist[map[at + i]];
+			if (!*d) {	/* ns's with the sums of every figure, as an entry's */
+				if (!(*d = calloc(r->n + 1, sizeof(**d))))
+					return -ENOMEM;
+				(*d)[0].nts = r->n + 1;
+			}
+			for (unsigned f = 0; f <= r->n; f++)
+				if (pmu__shist_add(&(*d)[f], &o->dist[f], NULL) < 0)
+					return -ENOMEM;
+		}
+	return 0;
+}
+
 /*
  * The call paths of every thread's nodes nd into r: one per (path around,
  * region), each thread's calls and totals, their sum, and self. 0 or -ENOMEM.
@@ -467,6 +499,10 @@ static int paths(struct pmu_results *r, const struct nodes *nd)
 	for (int k = -1; k < (int)r->nthr; k++)
 		path_self(r, k);
 	free(h);
+	if (path_dists(r, nd, map) < 0) {
+		free(map);
+		return -ENOMEM;
+	}
 	free(map);
 	return 0;
 nomem:

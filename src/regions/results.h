@@ -56,6 +56,7 @@ struct pmu_results {
 	int *path_up;
 	unsigned *path_reg;
 	uint64_t *pv;
+	struct pmu__shist **pdist;	/* per path, with histograms kept: n + 1 of all threads (as an entry's), or NULL */
 };
 
 /* Path p's depth: 0 at the top. */

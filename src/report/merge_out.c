@@ -199,7 +199,7 @@ void pmu__merge_csv(FILE *f, const struct merge *m)
 		}
 	}
 	if (paths)	/* figure "path", no processes */
-		pmu__paths_csv(f, m->paths, ",,path,,", dist ? (m->ncommon + 1) * (PMU_DIST_NQ + 2) + 2 : 0);
+		pmu__paths_csv(f, m->paths, ",,path,,", dist ? (m->ncommon + 1) * (PMU_DIST_NQ + 2) + 2 : 0, false);
 }
 
 /* x as a JSON string of its decimal digits (an exact integer past 2^64). */

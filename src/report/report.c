@@ -307,8 +307,7 @@ static void report_csv(FILE *f, const struct pmu_results *s)
 	fputc('\n', f);
 	report_rows(f, s, NULL, dist, paths ? 2 + s->n : 0);
 	if (paths)	/* after the regions: the columns between their figures and the path's left empty */
-		pmu__paths_csv(f, s, ",path,,", s->mp.n + 3 + 4 * s->n + nskip + (s->ncomp ? 1 : 0) +
-			       (dist ? (s->n + 1) * (PMU_DIST_NQ + 2) + 2 : 0));	/* thread "path", no tid */
+		pmu__paths_csv(f, s, ",path,,", s->mp.n + 3 + 4 * s->n + nskip + (s->ncomp ? 1 : 0), dist);	/* no tid */
 }
 
 /* "key": {EVENT: value, ...} */

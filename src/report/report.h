@@ -34,10 +34,11 @@ bool pmu__paths_nested(const struct pmu_results *s);
 /*
  * csv: the paths' columns (path, self ns, each event's self), and their
  * rows: the region's name, mid (the cells up to calls), calls, ns, ns per
- * call and the events' totals, pad empty cells, the path and its selves.
+ * call and the events' totals, pad empty cells, the distribution's cells
+ * when dist (pmu__dist_csv_head()'s), the path and its selves.
  */
 void pmu__paths_csv_head(FILE *f, unsigned n, const char *const *evcol);
-void pmu__paths_csv(FILE *f, const struct pmu_results *s, const char *mid, unsigned pad);
+void pmu__paths_csv(FILE *f, const struct pmu_results *s, const char *mid, unsigned pad, bool dist);
 /* The paths as a tree: each one's first child and next sibling (npath: none), in the order first called. */
 struct pmu__ptree {
 	unsigned *kid, *next, top;

@@ -200,9 +200,19 @@ static void json_events(FILE *f, const struct pmu_results *s, const uint64_t *v,
 	fputc('}', f);
 }
 
+/* Path p as a view's row (report_dist.c's writers): its totals and, when kept, histograms. */
+static struct pmu__vrow path_row(const struct pmu_results *s, unsigned p)
+{
+	const uint64_t *v = pmu__results_path(s, -1, p);
+
+	return (struct pmu__vrow){ .region = s->reg[s->path_reg[p]], .tid = -1, .calls = v[0], .ns = v[1],
+				   .ev = v + 2, .dist = s->pdist ? s->pdist[p] : NULL };
+}
+
 void pmu__paths_json(FILE *f, const struct pmu_results *s)
 {
 	unsigned n = 0, w = s->n + 1;
+	struct pmu__view view;
 
 	fputs(",\n  \"paths\": [", f);	/* since 0.8: every call path, its names from the top */
 	for (unsigned p = 0; p < s->npath; p++) {
@@ -213,6 +223,12 @@ void pmu__paths_json(FILE *f, const struct pmu_results *s)
 		fprintf(f, "], \"calls\": %" PRIu64 ", \"ns\": %" PRIu64 ", \"self_ns\": %" PRIu64, v[0], v[1], v[1 + w]);
 		json_events(f, s, v, false);
 		json_events(f, s, v, true);
+		if (s->pdist && s->pdist[p]) {	/* since 0.8: its histograms, as a region's */
+			struct pmu__vrow row = path_row(s, p);
+
+			pmu__snap_view(s, &view);
+			pmu__dist_json(f, &view, &row);
+		}
 		fputc('}', f);
 	}
 	fputs(n ? "\n  ]" : "]", f);
@@ -253,7 +269,7 @@ void pmu__paths_csv_head(FILE *f, unsigned n, const char *const *evcol)
 	}
 }
 
-static void csv_rows(FILE *f, const struct pmu_results *s, const char *mid, unsigned pad, char *buf)
+static void csv_rows(FILE *f, const struct pmu_results *s, const char *mid, unsigned pad, bool dist, char *buf)
 {
 	unsigned w = s->n + 1;
 
@@ -268,6 +284,11 @@ static void csv_rows(FILE *f, const struct pmu_results *s, const char *mid, unsi
 			fprintf(f, ",%" PRIu64, v[2 + i]);
 		for (unsigned i = 0; i < pad; i++)
 			fputc(',', f);
+		if (dist) {
+			struct pmu__vrow row = path_row(s, p);
+
+			pmu__dist_csv_cells(f, &row, s->n);
+		}
 		fputc(',', f);
 		pmu__path_str(s, p, buf, false);
 		pmu__report_csv_field(f, buf);
@@ -277,14 +298,14 @@ static void csv_rows(FILE *f, const struct pmu_results *s, const char *mid, unsi
 	}
 }
 
-void pmu__paths_csv(FILE *f, const struct pmu_results *s, const char *mid, unsigned pad)
+void pmu__paths_csv(FILE *f, const struct pmu_results *s, const char *mid, unsigned pad, bool dist)
 {
 	char *buf = malloc(PMU_PATH_BUF);
 
 	if (!buf)
 		return;
 	pthread_cleanup_push(pmu__free_buf, &buf);	/* a cancel in a write */
-	csv_rows(f, s, mid, pad, buf);
+	csv_rows(f, s, mid, pad, dist, buf);
 	pthread_cleanup_pop(1);
 }
 

@@ -96,11 +96,15 @@ def main(d):
     with open(d + "/tree.csv", newline="", encoding="utf-8") as f:
         table = list(csv.reader(f))
     head = table[0]
-    if len(set(map(len, table))) != 1 or "path" not in head:
+    if len(set(map(len, table))) != 1 or "path" not in head or "ns_p50" not in head:
         fail("csv: rows of %s cells, heading %r" % (sorted(set(map(len, table))), head))
     got = {}
     for r in table[1:]:
         c = dict(zip(head, r))
+        if c["path"]:  # histograms kept (report_tree): each path's, as its json has them
+            j = paths[tuple(n.replace("\\x3b", ";") for n in c["path"].split(";"))]
+            if sum(b[1] for b in j["dist"]["ns"]["buckets"]) != j["calls"] or float(c["ns_p50"]) != j["dist"]["ns"]["p50"]:
+                fail("csv: path %r: p50 %s, json %r" % (c["path"], c["ns_p50"], j.get("dist")))
         if c["path"]:
             got[c["path"]] = [int(c["calls"]), int(c["ns"]), int(c["self_ns"])] + [
                 int(c[e]) for e in evs] + [int(c["self(%s)" % e]) for e in evs]
@@ -108,7 +112,8 @@ def main(d):
         p["counts"][e] for e in evs] + [p["self_counts"][e] for e in evs] for k, p in paths.items() if p["calls"]}
     if got != want:
         fail("csv: %r, json %r" % (got, want))
-    print("tree_check: %d paths alike in hatchet, json-split, folded (ns and %s) and csv" % (len(paths), evs[0]))
+    print("tree_check: %d paths alike in hatchet, json-split, folded (ns and %s) and csv, with histograms" % (
+        len(paths), evs[0]))
 
 
 if __name__ == "__main__":
