@@ -8,8 +8,9 @@
  *   bench/region [EVENTS...]   per pair for each event list (default: 1 and
  *                              4 hardware events when they open with
  *                              user-space reads, else software ones)
- *   bench/region --only pairs|hpairs|floor N EVENTS
- *                              N pairs by name, by handle (or N floors)
+ *   bench/region --only pairs|hpairs|pairs3|hpairs3|floor N EVENTS
+ *                              N pairs by name, by handle (at depth 3:
+ *                              inside two open regions; or N floors)
  *                              only, for callgrind:
  *     valgrind --tool=callgrind --toggle-collect=bench_pairs \
  *         build/bench/region --only pairs 100000 task-clock
@@ -251,6 +252,26 @@ static int measure(const char *events, long n)
 	return 0;
 }
 
+/* The pairs at depth 3: inside two regions open around them, the path's node found under theirs. */
+static void measure_nested(const char *events, long n)
+{
+	double empty, pair, hpair;
+
+	if (pmu_thread_init(events) < 0) {
+		fprintf(stderr, "%s: %s\n", events, pmu_errmsg());
+		return;
+	}
+	pmu_region_begin("outer");
+	pmu_region_begin("middle");
+	pairs(n, &empty, &pair, &hpair);
+	pmu_region_end("middle");
+	pmu_region_end("outer");
+	printf("%-40s %9.1f ", "  at depth 3 (two regions open)", pair);
+	fig(hpair);
+	printf("\n");
+	pmu_thread_fini();
+}
+
 /*
  * The same pairs with variable var set to value: traced (PMU_TRACE), each
  * call kept in the thread's buffer, compensated (PMU_COMPENSATE), or with
@@ -315,6 +336,11 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s\n", pmu_errmsg());
 			return 1;
 		}
+		if (argv[2][strlen(argv[2]) - 1] == '3') {	/* pairs3, hpairs3: inside two open regions */
+			pmu_region_begin("outer");
+			pmu_region_begin("middle");
+			argv[2][strlen(argv[2]) - 1] = '\0';
+		}
 		bench_pairs(1);
 		handle = pmu_region_register ? pmu_region_register("bench") : -1;
 		if (!strcmp(argv[2], "hpairs")) {
@@ -350,6 +376,7 @@ int main(int argc, char **argv)
 		const char *l4 = hw4();
 
 		measure("cycles", n);
+		measure_nested("cycles", n);
 		measure_with("cycles", n, "  traced (PMU_TRACE)", "PMU_TRACE", "/dev/null");
 		measure_with("cycles", n, "  compensated (PMU_COMPENSATE)", "PMU_COMPENSATE", "1");
 		measure_with("cycles", n, "  histograms (PMU_HISTOGRAMS)", "PMU_HISTOGRAMS", "1");
@@ -358,6 +385,7 @@ int main(int argc, char **argv)
 	}
 	for (int i = 0; sw[i]; i++)
 		measure(sw[i], n);
+	measure_nested(sw[0], n);
 	measure_with(sw[0], n, "  traced (PMU_TRACE)", "PMU_TRACE", "/dev/null");
 	measure_with(sw[0], n, "  compensated (PMU_COMPENSATE)", "PMU_COMPENSATE", "1");
 	measure_with(sw[0], n, "  histograms (PMU_HISTOGRAMS)", "PMU_HISTOGRAMS", "1");
