@@ -925,6 +925,12 @@ static inline __attribute__((always_inline)) int end_top(struct pmu__region_thr 
 	return end_slow(t, fr, kind);
 }
 
+/* end_top() out of line: one copy for the ends off the usual path (another pointer, refusals, unwinding). */
+static __attribute__((noinline)) int end_top_slow(struct pmu__region_thr *t, struct pmu__frame *fr, unsigned kind)
+{
+	return end_top(t, fr, kind);
+}
+
 /* Why region id (name) cannot end now (by who, the call): open further down, or not open in this thread. */
 static __attribute__((noinline, cold)) int not_innermost(struct pmu__region_thr *t, const char *name, uint64_t id,
 							 const char *who)
@@ -947,14 +953,14 @@ static __attribute__((noinline)) int end_named(struct pmu__region_thr *t, const 
 
 	/* A name begun through this pointer that name_eq_hot() left to name_eq() (not 8-aligned). */
 	if (likely(name == fr->p && name_eq(top, name)))
-		return end_top(t, fr, PMU_END_NAME);
+		return end_top_slow(t, fr, PMU_END_NAME);
 	id = region_id(t, name, 0);
 	if (unlikely(id < 0))
 		return id != -ENOENT ? id : pmu__err(-EINVAL, "%s: pmu_region_end() of a region never "
 						     "begun", name);
 	if (unlikely(fr->id != pmu__frame_id(id)))	/* the frame's: its node may be (other paths)' */
 		return not_innermost(t, name, (uint64_t)id, "pmu_region_end");
-	return end_top(t, fr, PMU_END_NAME);
+	return end_top_slow(t, fr, PMU_END_NAME);
 }
 
 PMU_API int pmu_region_end(const char *name)
@@ -987,7 +993,7 @@ static __attribute__((noinline)) int exit_slow(int h)
 				"thread", name);
 	if (fr->id != pmu__frame_id(h))
 		return not_innermost(t, name, pmu__frame_id(h), "pmu_region_exit");
-	return end_top(t, fr, PMU_END_HANDLE);
+	return end_top_slow(t, fr, PMU_END_HANDLE);
 }
 
 /* The innermost frame's id is h's: the sentinel's is no int's, so no depth check. */
@@ -1016,7 +1022,7 @@ int pmu__region_unwind(int h)
 		;
 	/* r first: once end_top() failed, t may be gone with a forked child's records */
 	while (fr->id != PMU_FRAME_NONE && r == 0 && t->sp->id != pmu__frame_id(h) && ++n)
-		r = end_top(t, t->sp, PMU_END_NAME);
+		r = end_top_slow(t, t->sp, PMU_END_NAME);
 	return r < 0 ? r : n;
 }
 
@@ -1029,7 +1035,7 @@ int pmu__region_end_all(void)
 		return 0;
 	/* r first: once end_top() failed, t may be gone with a forked child's records. */
 	while (r == 0 && t->sp->id != PMU_FRAME_NONE)
-		r = end_top(t, t->sp, PMU_END_NAME);
+		r = end_top_slow(t, t->sp, PMU_END_NAME);
 	return r;
 }
 
