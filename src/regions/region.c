@@ -898,6 +898,13 @@ static inline __attribute__((always_inline)) int end_n(struct pmu__region_thr *t
 	return end_slow(t, fr, kind);
 }
 
+/* end_n() of another count of events than end_top()'s two usual ones: one copy, out of line. */
+static __attribute__((noinline)) int end_any(struct pmu__region_thr *t, struct pmu__frame *fr, unsigned n,
+					     unsigned kind)
+{
+	return end_n(t, fr, pmu__set_page0(t->set), n, t->scratch, kind);
+}
+
 /* Closes t's innermost open region, frame fr (t->sp), ended by kind, adding its figures unless the counters could not be read. */
 static inline __attribute__((always_inline)) int end_top(struct pmu__region_thr *t, struct pmu__frame *fr,
 							 unsigned kind)
@@ -919,7 +926,7 @@ static inline __attribute__((always_inline)) int end_top(struct pmu__region_thr 
 		return end_n(t, fr, pmu__set_page0(set), 4, v, kind);
 	}
 	if (n)
-		return end_n(t, fr, pmu__set_page0(set), n, t->scratch, kind);
+		return end_any(t, fr, n, kind);
 	if (pmu__set_emu1(set))
 		return end_emu(t, fr, kind);
 	return end_slow(t, fr, kind);
