@@ -211,9 +211,14 @@ static inline __attribute__((always_inline)) void hot_update(struct pmu__acc *a,
 	uint64_t seq = pmu_seq_write_begin(&a->seq);	/* no report holds the figures: add_call_hot() looked */
 
 	fig_add(&a->f[0], ns);
-	PMU_UNROLL
-	for (unsigned i = 0; i < n; i++)
-		fig_add(&a->f[1 + i], pmu__ev_delta(fr->v[i], v1[i]));
+	if (__builtin_constant_p(n)) {	/* 1 or 4 events: unrolled whole, the values kept in registers */
+		PMU_UNROLL
+		for (unsigned i = 0; i < n; i++)
+			fig_add(&a->f[1 + i], pmu__ev_delta(fr->v[i], v1[i]));
+	} else {
+		for (unsigned i = 0; i < n; i++)
+			fig_add(&a->f[1 + i], pmu__ev_delta(fr->v[i], v1[i]));
+	}
 	if (hist)
 		pmu__hblk_add(a->h, n, ns, fr->v, v1);
 	fig_close(a, seq);
