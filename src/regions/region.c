@@ -225,38 +225,53 @@ static inline __attribute__((always_inline)) void hot_update(struct pmu__acc *a,
 	a->depth = 0;
 }
 
-/* add_call() of the one-sequence read's values v1 (t->scratch), out of the traced usual call's way. */
+/* add_call() of the one-sequence read's values (t->scratch), out of the traced usual call's way. */
 static __attribute__((noinline)) int add_call_other(struct pmu__region_thr *t, struct pmu__frame *fr, uint64_t ns,
-						    uint64_t *v1, unsigned n, unsigned kind)
+						    unsigned n, unsigned kind)
 {
 	if (t->hist)
-		add_call(t, fr, ns, v1, n, false, kind, true);
+		add_call(t, fr, ns, t->scratch, n, false, kind, true);
 	else
-		add_call(t, fr, ns, v1, n, false, kind, false);
+		add_call(t, fr, ns, t->scratch, n, false, kind, false);
+	return 0;
+}
+
+/* add_call_rare()'s usual call into its histograms: the update, with no other case in its frame. */
+static __attribute__((noinline)) int add_call_hist_hot(struct pmu__region_thr *t, struct pmu__frame *fr, uint64_t ns,
+						       unsigned n)
+{
+	hot_update(fr->a, fr, ns, t->scratch, n, true);
+	t->sp = frame_down(fr, n);
+	return 0;
+}
+
+/* add_call_rare()'s usual call traced: the update, then the call into the thread's timeline. */
+static __attribute__((noinline)) int add_call_traced(struct pmu__region_thr *t, struct pmu__frame *fr, uint64_t ns,
+						     unsigned n)
+{
+	hot_update(fr->a, fr, ns, t->scratch, n, false);
+	if (t->trace)
+		pmu__trace_add(t, fr, ns, t->scratch, n);
+	t->sp = frame_down(fr, n);
 	return 0;
 }
 
 /*
- * add_call() of the one-sequence read's values v1 (t->scratch) when
- * add_call_hot() cannot; the usual call traced, or into its histograms,
- * kept short.
+ * add_call() of the one-sequence read's values (t->scratch) when
+ * add_call_hot() cannot: the usual call traced, or into its histograms, and
+ * the rest, each a call of its own (inlined here, so that no case pays for
+ * another's frame).
  */
-static __attribute__((noinline)) int add_call_rare(struct pmu__region_thr *t, struct pmu__frame *fr, uint64_t ns,
-						   uint64_t *v1, unsigned n, unsigned kind)
+static inline __attribute__((always_inline)) int add_call_rare(struct pmu__region_thr *t, struct pmu__frame *fr,
+							       uint64_t ns, unsigned n, unsigned kind)
 {
 	struct pmu__acc *a = fr->a;
 
 	if (t->comp_on || a->depth != 1 || PMU_READ_ONCE(t->hold) || (t->hist && t->trace))
-		return add_call_other(t, fr, ns, v1, n, kind);
-	if (t->hist && a->h) {
-		hot_update(a, fr, ns, v1, n, true);
-	} else {
-		hot_update(a, fr, ns, v1, n, false);
-		if (t->trace)
-			pmu__trace_add(t, fr, ns, v1, n);
-	}
-	t->sp = frame_down(fr, n);
-	return 0;
+		return add_call_other(t, fr, ns, n, kind);
+	if (t->hist && a->h)
+		return add_call_hist_hot(t, fr, ns, n);
+	return add_call_traced(t, fr, ns, n);
 }
 
 /*
@@ -276,7 +291,7 @@ static inline __attribute__((always_inline)) int add_call_hot(struct pmu__region
 		PMU_UNROLL
 		for (unsigned i = 0; i < n; i++)
 			t->scratch[i] = v1[i];
-		return add_call_rare(t, fr, ns, t->scratch, n, kind);
+		return add_call_rare(t, fr, ns, n, kind);
 	}
 	hot_update(a, fr, ns, v1, n, false);
 	t->sp = frame_down(fr, n);
