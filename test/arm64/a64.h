@@ -50,6 +50,15 @@ static inline void a64_require_user_access(void)
 		       "arm64_nouser covers 0)", v);
 }
 
+/* The exact tests' start: an armv8 PMU read from user space, and QEMU's -icount, else a skip saying so. */
+static inline void a64_require_icount(void)
+{
+	a64_require();
+	a64_require_user_access();
+	if (!guest_icount())
+		T_SKIP("needs QEMU -icount shift=0 for exact counts (the *-icount configurations run it)");
+}
+
 /* The armv8 PMU's sysfs name (armv8_pmuv3, armv8_pmuv3_0, ...). */
 static inline const char *a64_pmu_name(void)
 {

@@ -100,10 +100,7 @@ static void check(unsigned body)
 
 int main(void)
 {
-	a64_require();
-	a64_require_user_access();
-	if (!guest_icount())
-		T_SKIP("needs QEMU -icount shift=0 for exact counts (the *-icount configurations run it)");
+	a64_require_icount();
 	if (pmu_thread_init("instructions:u") < 0) {
 		fprintf(stderr, "%s\n", pmu_errmsg());
 		return 1;

@@ -16,10 +16,7 @@ int main(void)
 	uint64_t n = 100000000, truth = 2 * n + 1, scaled;
 	int nctr, nsets, multiplexed = 0, r;
 
-	a64_require();
-	a64_require_user_access();
-	if (!guest_icount())
-		T_SKIP("needs QEMU -icount shift=0, where the truth is exact (the *-icount configurations run it)");
+	a64_require_icount();
 	nctr = a64_counters();
 	CHECK_MSG(nctr >= 2, "the kernel log says %d PMU counters", nctr);
 	nsets = nctr + 3 < MAX_SETS ? nctr + 3 : MAX_SETS;
