@@ -57,6 +57,8 @@ struct pmu_results {
 	unsigned *path_reg;
 	uint64_t *pv;
 	struct pmu__shist **pdist;	/* per path, with histograms kept: n + 1 of all threads (as an entry's), or NULL */
+	/* a merge's paths (report/merge_paths.c): per path and event its index in pdist (0: none), the processes */
+	unsigned *pdk, *phproc;
 };
 
 /* Path p's depth: 0 at the top. */

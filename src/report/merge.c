@@ -373,7 +373,7 @@ void pmu__merge_free(struct merge *m)
 		free(m->reg[i].min);
 		free(m->reg[i].max);
 		free(m->reg[i].pns);
-		pmu__merge_dist_free(&m->reg[i]);
+		pmu__merge_dist_free(&m->reg[i].dist);
 	}
 	for (unsigned i = 0; i < m->nproc; i++) {
 		free(m->proc[i].file);

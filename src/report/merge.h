@@ -49,6 +49,13 @@ struct npc {
 	unsigned __int128 sum;
 };
 
+/* merge_dist.c: the histograms of a region or a path, of the processes that kept them. */
+struct mdist {
+	unsigned hproc, hne;	/* those processes; the union's events hist has room for */
+	struct pmu__shist *hist;	/* 1 + hne: ns (summing ns, then each union event), then each union event */
+	unsigned *hcnt;		/* per union event: the processes whose histograms had it */
+};
+
 struct mregion {
 	char *name;
 	unsigned nproc;
@@ -61,10 +68,7 @@ struct mregion {
 	double ns_min, ns_max, *min, *max;	/* per call: the least and most of any process */
 	double *pns;		/* with keep_procs: each process's ns in it, by process index (NAN: none) */
 	unsigned npns;
-	/* merge_dist.c: the histograms of the processes that kept them */
-	unsigned hproc, hne;	/* those processes; the union's events hist has room for */
-	struct pmu__shist *hist;	/* 1 + hne: ns (summing ns, then each union event), then each union event */
-	unsigned *hcnt;		/* per union event: the processes whose histograms had it */
+	struct mdist dist;
 };
 
 /* A call path of the merge (merge_paths.c): its region inside path up (-1: the top), summed over the processes. */
@@ -74,6 +78,7 @@ struct mpath {
 	char *name;
 	uint64_t calls;
 	uint64_t *fig;		/* ns, self ns, then per union event its total and self */
+	struct mdist dist;
 };
 
 struct proc {
@@ -137,16 +142,16 @@ int pmu__npc_merge(struct npc *s, unsigned n, const struct npc *x);
 void pmu__range_merge(struct mregion *r, unsigned n, bool range, double ns_min, double ns_max, const double *min,
 		 const double *max, const int *ev, unsigned nev);
 
-/* A region's histograms d (a process's, or a merged report's) into r (merge_dist.c). 0 or -ENOMEM. */
-int pmu__merge_dist(struct merge *m, struct mregion *r, const struct pmu__rep_dist *d, unsigned in);
+/* A region's or path's histograms d (a process's, or a merged report's) into h (merge_dist.c). 0 or -ENOMEM. */
+int pmu__merge_dist(struct merge *m, struct mdist *h, const struct pmu__rep_dist *d, unsigned in);
 
-/* Frees r's histograms (inline: merge.c's pmu__merge_free() calls merge_dist.c nothing, which calls merge.c). */
-static inline void pmu__merge_dist_free(struct mregion *r)
+/* Frees h's histograms (inline: merge.c's pmu__merge_free() calls merge_dist.c nothing, which calls merge.c). */
+static inline void pmu__merge_dist_free(struct mdist *h)
 {
-	for (unsigned i = 0; r->hist && i <= r->hne; i++)
-		pmu__shist_free(&r->hist[i]);
-	free(r->hist);
-	free(r->hcnt);
+	for (unsigned i = 0; h->hist && i <= h->hne; i++)
+		pmu__shist_free(&h->hist[i]);
+	free(h->hist);
+	free(h->hcnt);
 }
 /* The hash of string s from h, and a table of slots doubled (at most half full): merge.c's, for merge_paths.c. */
 size_t pmu__merge_hash(size_t h, const char *s);
@@ -177,7 +182,7 @@ void pmu__merge_html(FILE *f, const struct merge *m);
  * pmu__merge_write_path() (plugin.h) write it, in the C locale. */
 int pmu__merge_format(const char *format);
 /* Whether union event e's histogram and sums cover every process with histograms in r. */
-bool pmu__merge_dist_has(const struct mregion *r, unsigned e);
+bool pmu__merge_dist_has(const struct mdist *h, unsigned e);
 /* Metric i of region r, from the merged sums of the common events and ns: false when undefined. */
 bool pmu__merge_metric(const struct merge *m, const struct mregion *r, unsigned i, double *v);
 

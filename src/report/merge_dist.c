@@ -15,7 +15,7 @@
 
 
 /* r's histograms for the union's nev events (new ones empty). 0 or -ENOMEM. */
-static int dist_room(struct mregion *r, unsigned nev)
+static int dist_room(struct mdist *r, unsigned nev)
 {
 	bool first = !r->hist;
 	struct pmu__shist *h;
@@ -39,7 +39,7 @@ static int dist_room(struct mregion *r, unsigned nev)
 	return 0;
 }
 
-int pmu__merge_dist(struct merge *m, struct mregion *r, const struct pmu__rep_dist *d, unsigned in)
+int pmu__merge_dist(struct merge *m, struct mdist *r, const struct pmu__rep_dist *d, unsigned in)
 {
 	int map[1 + m->nev + d->n], u[d->n + 1];
 
@@ -64,7 +64,7 @@ int pmu__merge_dist(struct merge *m, struct mregion *r, const struct pmu__rep_di
 	return 0;
 }
 
-bool pmu__merge_dist_has(const struct mregion *r, unsigned e)
+bool pmu__merge_dist_has(const struct mdist *r, unsigned e)
 {
 	return e < r->hne && r->hcnt[e] == r->hproc;
 }

@@ -137,7 +137,7 @@ static int region(struct merge *m, struct pmu__rep_ctx *c, const struct pmu__jso
 	for (unsigned i = 0; i < nev; i++)
 		if (pmu__spread_merge(&r->ev[ev[i]], &sev[i]) < 0)
 			return BAD(c, o, "the sum of %.64s overflows", names[i]);
-	if ((e = pmu__rep_dist(c, o, &d)) < 0 || (d && (e = pmu__merge_dist(m, r, d, in)) < 0)) {
+	if ((e = pmu__rep_dist(c, o, &d)) < 0 || (d && (e = pmu__merge_dist(m, &r->dist, d, in)) < 0)) {
 		pmu__rep_dist_free(d);
 		return e;
 	}
@@ -311,7 +311,7 @@ static int add_plain(struct merge *m, const struct pmu__rep *r, unsigned in)
 			if (pmu__spread_merge(&mr->ev[map[i]], &(struct spread){ v, v, v, ip, ip, 1, (unsigned __int128)v * v, false }) < 0)
 				return overflow(m, r->path, x->name, map[i]);
 		}
-		if (x->dist && pmu__merge_dist(m, mr, x->dist, in) < 0)
+		if (x->dist && pmu__merge_dist(m, &mr->dist, x->dist, in) < 0)
 			return -ENOMEM;
 		mr->nproc++;
 	}

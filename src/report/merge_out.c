@@ -171,7 +171,7 @@ void pmu__merge_csv(FILE *f, const struct merge *m)
 		pmu__report_csv_field(f, ev[i] = m->ev[m->common[i]]);
 	}
 	for (unsigned i = 0; i < m->nreg; i++)
-		dist |= m->reg[i].hproc > 0;
+		dist |= m->reg[i].dist.hproc > 0;
 	if (dist)
 		pmu__dist_csv_head(f, m->ncommon, ev);
 	paths = m->paths && pmu__paths_nested(m->paths);
@@ -199,7 +199,7 @@ void pmu__merge_csv(FILE *f, const struct merge *m)
 		}
 	}
 	if (paths)	/* figure "path", no processes */
-		pmu__paths_csv(f, m->paths, ",,path,,", dist ? (m->ncommon + 1) * (PMU_DIST_NQ + 2) + 2 : 0, false);
+		pmu__paths_csv(f, m->paths, ",,path,,", 0, dist);
 }
 
 /* x as a JSON string of its decimal digits (an exact integer past 2^64). */

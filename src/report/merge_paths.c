@@ -119,6 +119,19 @@ static int entry_events(struct merge *m, const struct pmu__rep_ctx *c, const str
 	return 0;
 }
 
+/* Entry o's histograms (its "dist", as a region's) into h, when it has them. */
+static int entry_dist(struct merge *m, const struct pmu__rep_ctx *c, const struct pmu__json *o, struct mdist *h,
+		      unsigned in)
+{
+	struct pmu__rep_dist *d;
+	int e = pmu__rep_dist(c, o, &d);
+
+	if (e == 0 && d)
+		e = pmu__merge_dist(m, h, d, in);
+	pmu__rep_dist_free(d);
+	return e;
+}
+
 /* One item of "paths": {"path": [names from the top], "calls", "ns", "self_ns", "counts", "self_counts"}. */
 static int entry(struct merge *m, const struct pmu__rep_ctx *c, const struct pmu__json *o,
 		 const struct pmu__json *evs, unsigned in)
@@ -144,9 +157,9 @@ static int entry(struct merge *m, const struct pmu__rep_ctx *c, const struct pmu
 			return p;
 	}
 	if ((e = add(c, o, &m->path[p].calls, calls, "calls")) < 0 || (e = add(c, o, &m->path[p].fig[0], ns, "ns")) < 0 ||
-	    (e = add(c, o, &m->path[p].fig[1], self, "self_ns")) < 0)
+	    (e = add(c, o, &m->path[p].fig[1], self, "self_ns")) < 0 || (e = entry_events(m, c, o, (unsigned)p, evs, in)) < 0)
 		return e;
-	return entry_events(m, c, o, (unsigned)p, evs, in);
+	return entry_dist(m, c, o, &m->path[p].dist, in);
 }
 
 int pmu__merge_paths_add(struct merge *m, const char *path, const struct pmu__json *doc, unsigned in)
@@ -185,6 +198,27 @@ static void snap_entry(const struct merge *m, const struct mpath *p, uint64_t *v
 	}
 }
 
+/* The paths' histograms in the snapshot s: each path's own (lent), its events' indices in them, its processes. */
+static int snap_dists(const struct merge *m, struct pmu_results *s)
+{
+	unsigned n = m->ncommon;
+
+	s->pdist = calloc(m->npath + 1, sizeof(*s->pdist));
+	s->pdk = calloc((size_t)m->npath * n + 1, sizeof(*s->pdk));
+	s->phproc = calloc(m->npath + 1, sizeof(*s->phproc));
+	if (!s->pdist || !s->pdk || !s->phproc)
+		return pmu__merge_nomem();
+	for (unsigned p = 0; p < m->npath; p++) {
+		const struct mdist *h = &m->path[p].dist;
+
+		s->pdist[p] = h->hproc ? h->hist : NULL;
+		s->phproc[p] = h->hproc;
+		for (unsigned i = 0; i < n; i++)	/* an event every process with histograms had */
+			s->pdk[(size_t)p * n + i] = pmu__merge_dist_has(h, m->common[i]) ? 1 + m->common[i] : 0;
+	}
+	return 0;
+}
+
 int pmu__merge_paths_snap(struct merge *m)
 {
 	unsigned n = m->ncommon, w = 2 * (n + 1) + 1;
@@ -217,7 +251,7 @@ int pmu__merge_paths_snap(struct merge *m)
 		s->path_reg[p] = p;
 		snap_entry(m, &m->path[p], &s->pv[(size_t)p * w], n);
 	}
-	return 0;
+	return snap_dists(m, s);
 }
 
 void pmu__merge_paths_free(struct merge *m)
@@ -227,6 +261,7 @@ void pmu__merge_paths_free(struct merge *m)
 	for (unsigned p = 0; p < m->npath; p++) {
 		free(m->path[p].name);
 		free(m->path[p].fig);
+		pmu__merge_dist_free(&m->path[p].dist);
 	}
 	free(m->path);
 	free(m->pathslot);
@@ -236,6 +271,9 @@ void pmu__merge_paths_free(struct merge *m)
 		free(s->path_up);
 		free(s->path_reg);
 		free(s->pv);
+		free(s->pdist);	/* the histograms are the paths' */
+		free(s->pdk);
+		free(s->phproc);
 		free(s);
 	}
 }

@@ -25,10 +25,10 @@ struct pmu__vrow pmu__merge_row(const struct merge *m, const struct mregion *r, 
 {
 	for (unsigned e = 0; e < m->ncommon; e++) {
 		c[e] = r->ev[m->common[e]].tot;
-		k[e] = pmu__merge_dist_has(r, m->common[e]) ? 1 + m->common[e] : 0;
+		k[e] = pmu__merge_dist_has(&r->dist, m->common[e]) ? 1 + m->common[e] : 0;
 	}
-	return (struct pmu__vrow){ r->name, -1, NULL, r->calls.tot, r->ns.tot, c, r->hproc ? r->hist : NULL, k,
-				   NULL, NULL, r->hproc };
+	return (struct pmu__vrow){ r->name, -1, NULL, r->calls.tot, r->ns.tot, c, r->dist.hproc ? r->dist.hist : NULL,
+				   k, NULL, NULL, r->dist.hproc };
 }
 
 static void merge_vrow(const struct pmu__view *v, unsigned i, struct pmu__vrow *r, struct pmu__vbuf *buf)

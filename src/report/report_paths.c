@@ -200,13 +200,14 @@ static void json_events(FILE *f, const struct pmu_results *s, const uint64_t *v,
 	fputc('}', f);
 }
 
-/* Path p as a view's row (report_dist.c's writers): its totals and, when kept, histograms. */
+/* Path p as a view's row (report_dist.c's writers): its totals and, when kept, histograms (a merge's by pdk). */
 static struct pmu__vrow path_row(const struct pmu_results *s, unsigned p)
 {
 	const uint64_t *v = pmu__results_path(s, -1, p);
 
 	return (struct pmu__vrow){ .region = s->reg[s->path_reg[p]], .tid = -1, .calls = v[0], .ns = v[1],
-				   .ev = v + 2, .dist = s->pdist ? s->pdist[p] : NULL };
+				   .ev = v + 2, .dist = s->pdist ? s->pdist[p] : NULL,
+				   .dk = s->pdk ? s->pdk + (size_t)p * s->n : NULL, .hproc = s->phproc ? s->phproc[p] : 0 };
 }
 
 void pmu__paths_json(FILE *f, const struct pmu_results *s)
@@ -226,7 +227,7 @@ void pmu__paths_json(FILE *f, const struct pmu_results *s)
 		if (s->pdist && s->pdist[p]) {	/* since 0.8: its histograms, as a region's */
 			struct pmu__vrow row = path_row(s, p);
 
-			pmu__snap_view(s, &view);
+			view = (struct pmu__view){ .nev = s->n, .ev = (const char *const *)s->ev };
 			pmu__dist_json(f, &view, &row);
 		}
 		fputc('}', f);

@@ -220,10 +220,10 @@ static void generated(void)
 	CHECK_MSG(rmdir(dir) == 0, "%s: %s", dir, strerror(errno));
 }
 
-/* Child k: "outer" once, "in" k + 1 times inside it (a page each); its json report at path. */
+/* Child k: "outer" once, "in" k + 1 times inside it (a page each), with histograms; its json report at path. */
 static void nest_child(int k, const char *path)
 {
-	if (pmu_thread_init("page-faults") < 0)
+	if (pmu_thread_init("page-faults") < 0 || pmu_region_histograms(1) < 0)
 		_exit(3);
 	pmu_region_begin("outer");
 	t_touch_pages(1);
@@ -294,12 +294,18 @@ static void paths(void)
 		 path_fig(path[1], "outer", NULL, "ns", false) + path_fig(path[2], "outer", NULL, "ns", false));
 	CHECK_MSG(path_fig(o[0], "outer", "in", "page-faults", true) >= 6, "%g page faults in 6 calls of a page",
 		  path_fig(o[0], "outer", "in", "page-faults", true));
-	/* merged again: a merge of p0 and p1, with p2, gives the same paths */
+	/* each path's histograms, of the 3 processes: as many calls as the path's */
+	snprintf(out, sizeof(out), "%s", slurp(o[0]));
+	CHECK_MSG((bad = strstr(out, "{\"path\": [\"outer\", \"in\"]")) &&
+		  strstr(bad, "\"dist\": {\"scheme\": ") && strstr(bad, "\"processes\": 3, \"events\": [\"page-faults\"]"),
+		  "%s", out);
+	/* merged again: a merge of p0 and p1, with p2, gives the same paths, histograms included */
 	CHECK_EQ(PMU("report", "merge", "-o", o[1], path[0], path[1]), 0);
 	CHECK_EQ(PMU("report", "merge", "-o", o[2], o[1], path[2]), 0);
-	for (int i = 0; i < 2; i++)
-		CHECK_EQ(path_fig(o[2], "outer", i ? "in" : NULL, "ns", false),
-			 path_fig(o[0], "outer", i ? "in" : NULL, "ns", false));
+	snprintf(out, sizeof(out), "%s", slurp(o[0]));
+	snprintf(err, sizeof(err), "%s", slurp(o[2]));
+	CHECK_MSG(strstr(out, "\"paths\": [") && !strcmp(strstr(out, "\"paths\": ["), strstr(err, "\"paths\": [") ?: ""),
+		  "one merge:\n%s\na merge of a merge:\n%s", out, err);
 	CHECK_EQ(PMU("report", "merge", path[0], path[1]), 0);
 	CHECK_MSG(strstr(out, "\ncall paths: total and self") && strstr(out, "\n  in "), "%s", out);
 	/* a path of no names: refused, naming the file and the line */
