@@ -112,8 +112,6 @@ struct merge {
 	struct mpath *path;
 	unsigned *pathslot;	/* paths by up and name: 1 + index, 0 free */
 	size_t pathmask;
-	struct pmu_results *paths;	/* after pmu__merge_done(): the paths as a snapshot (common events), or
-					 * NULL: some input gave none */
 	bool keep_procs;	/* keep each process's ns per region (the HTML heatmap): memory grows with them */
 	bool own;		/* pmu__merge_new() made it: pmu__merge_free() frees it too */
 };
@@ -159,12 +157,26 @@ int pmu__merge_rehash(unsigned **slot, size_t *mask, unsigned n, size_t (*key)(c
 		      const struct merge *m);
 /*
  * merge_paths.c: doc's "paths" (a report's or a merged one's) added to m's,
- * input in, path its name for messages; m's paths as a snapshot for
- * report_paths.c's writers (after the common events are known); freed.
+ * input in, path its name for messages; and after pmu__merge_done(), m's
+ * paths as a snapshot for report_paths.c's writers into *out (NULL when
+ * some input gave none), freed with pmu__merge_paths_unsnap(). 0 or -errno.
  */
+struct pmu_results;
 int pmu__merge_paths_add(struct merge *m, const char *path, const struct pmu__json *doc, unsigned in);
-int pmu__merge_paths_snap(struct merge *m);
-void pmu__merge_paths_free(struct merge *m);
+int pmu__merge_paths_snap(const struct merge *m, struct pmu_results **out);
+void pmu__merge_paths_unsnap(struct pmu_results *s);
+
+/* Frees m's paths (inline, as pmu__merge_dist_free(): merge.c calls merge_paths.c nothing). */
+static inline void pmu__merge_paths_free(struct merge *m)
+{
+	for (unsigned p = 0; p < m->npath; p++) {
+		free(m->path[p].name);
+		free(m->path[p].fig);
+		pmu__merge_dist_free(&m->path[p].dist);
+	}
+	free(m->path);
+	free(m->pathslot);
+}
 
 /* merge_view.c: m as a view (view.h), a row per region, its totals over the processes (ev: room for its
  * common events); region r as one (c, k: room for them); the processes emulated, and the first's words. */
@@ -172,12 +184,12 @@ void pmu__merge_view(const struct merge *m, struct pmu__view *v, const char **ev
 struct pmu__vrow pmu__merge_row(const struct merge *m, const struct mregion *r, uint64_t *c, unsigned *k);
 unsigned pmu__merge_emulated(const struct merge *m, const char **desc);
 
-/* Output (merge_out.c), with numbers as C writes them. */
-void pmu__merge_table(FILE *f, const struct merge *m);
-void pmu__merge_csv(FILE *f, const struct merge *m);
-void pmu__merge_json(FILE *f, const struct merge *m);
+/* Output (merge_out.c), with numbers as C writes them; paths: m's (pmu__merge_paths_snap()), or NULL. */
+void pmu__merge_table(FILE *f, const struct merge *m, const struct pmu_results *paths);
+void pmu__merge_csv(FILE *f, const struct merge *m, const struct pmu_results *paths);
+void pmu__merge_json(FILE *f, const struct merge *m, const struct pmu_results *paths);
 /* The merged report as one HTML page (merge_html.c): regions, their spread, a heatmap with keep_procs. */
-void pmu__merge_html(FILE *f, const struct merge *m);
+void pmu__merge_html(FILE *f, const struct merge *m, const struct pmu_results *paths);
 /* format's index among a merged report's formats, or -EINVAL with a message. pmu__merge_write() and
  * pmu__merge_write_path() (plugin.h) write it, in the C locale. */
 int pmu__merge_format(const char *format);

@@ -98,7 +98,7 @@ static void procs_heatmap(FILE *f, const struct merge *m)
 	free(v);
 }
 
-void pmu__merge_html(FILE *f, const struct merge *m)
+void pmu__merge_html(FILE *f, const struct merge *m, const struct pmu_results *paths)
 {
 	const char *ev[m->ncommon + 1];
 	struct pmu__view v;
@@ -114,8 +114,8 @@ void pmu__merge_html(FILE *f, const struct merge *m)
 	}
 	fputs("</p>\n", f);
 	regions_table(f, m);
-	if (m->paths)
-		pmu__paths_html(f, m->paths);
+	if (paths)
+		pmu__paths_html(f, paths);
 	spread_bars(f, m);
 	pmu__merge_view(m, &v, ev);
 	pmu__dist_html(f, &v);

@@ -96,7 +96,7 @@ static unsigned comp_procs(const struct merge *m)
 	return k;
 }
 
-void pmu__merge_table(FILE *f, const struct merge *m)
+void pmu__merge_table(FILE *f, const struct merge *m, const struct pmu_results *paths)
 {
 	const char *ev[m->ncommon + 1];
 	struct pmu__view v;
@@ -153,17 +153,17 @@ void pmu__merge_table(FILE *f, const struct merge *m)
 	}
 	pmu__merge_view(m, &v, ev);
 	pmu__dist_table(f, &v);
-	if (m->paths)
-		pmu__paths_table(f, m->paths);
+	if (paths)
+		pmu__paths_table(f, paths);
 }
 
 /* The csv: per region its total, min, mean and max rows; the distribution's columns on the total's. */
-void pmu__merge_csv(FILE *f, const struct merge *m)
+void pmu__merge_csv(FILE *f, const struct merge *m, const struct pmu_results *paths)
 {
 	const char *ev[m->ncommon + 1];
 	uint64_t c[m->ncommon + 1];
 	unsigned k[m->ncommon + 1];
-	bool dist = false, paths;
+	bool dist = false, nested;
 
 	fputs("region,processes,figure,process,calls,ns,ns_per_call", f);
 	for (unsigned i = 0; i < m->ncommon; i++) {
@@ -174,8 +174,8 @@ void pmu__merge_csv(FILE *f, const struct merge *m)
 		dist |= m->reg[i].dist.hproc > 0;
 	if (dist)
 		pmu__dist_csv_head(f, m->ncommon, ev);
-	paths = m->paths && pmu__paths_nested(m->paths);
-	if (paths)
+	nested = paths && pmu__paths_nested(paths);
+	if (nested)
 		pmu__paths_csv_head(f, m->ncommon, ev);
 	fputc('\n', f);
 	for (unsigned i = 0; i < m->nreg; i++) {
@@ -193,13 +193,13 @@ void pmu__merge_csv(FILE *f, const struct merge *m)
 			}
 			if (dist)
 				pmu__dist_csv_cells(f, s ? &none : &row, m->ncommon);
-			for (unsigned x = 0; paths && x < 2 + m->ncommon; x++)
+			for (unsigned x = 0; nested && x < 2 + m->ncommon; x++)
 				fputc(',', f);
 			fputc('\n', f);
 		}
 	}
-	if (paths)	/* figure "path", no processes */
-		pmu__paths_csv(f, m->paths, ",,path,,", 0, dist);
+	if (nested)	/* figure "path", no processes */
+		pmu__paths_csv(f, paths, ",,path,,", 0, dist);
 }
 
 /* x as a JSON string of its decimal digits (an exact integer past 2^64). */
@@ -304,7 +304,7 @@ static void json_region(FILE *f, const struct merge *m, const struct pmu__view *
 	fputc('}', f);
 }
 
-void pmu__merge_json(FILE *f, const struct merge *m)
+void pmu__merge_json(FILE *f, const struct merge *m, const struct pmu_results *paths)
 {
 	const char *ev[m->ncommon + 1];
 	struct pmu__view v;
@@ -353,21 +353,21 @@ void pmu__merge_json(FILE *f, const struct merge *m)
 		json_region(f, m, &v, &m->reg[i]);
 	}
 	fputs(m->nreg ? "\n  ]" : "]", f);
-	if (m->paths)
-		pmu__paths_json(f, m->paths);
+	if (paths)
+		pmu__paths_json(f, paths);
 	fputs("\n}\n", f);
 }
 
 /* The merged report in the Prometheus text format, or OpenMetrics (om). */
-static void merge_prom(FILE *f, const struct merge *m, bool om)
+static void merge_prom(FILE *f, const struct merge *m, const struct pmu_results *paths, bool om)
 {
 	const char *ev[m->ncommon + 1];
 	struct pmu__view v;
 
 	pmu__merge_view(m, &v, ev);
 	pmu__prom_write(f, &v, om);
-	if (m->paths)
-		pmu__paths_prom(f, m->paths, om);
+	if (paths)
+		pmu__paths_prom(f, paths, om);
 	pmu__prom_end(f, om);
 }
 
@@ -386,25 +386,31 @@ int pmu__merge_format(const char *format)
 int pmu__merge_write(FILE *f, const struct merge *m, const char *format)
 {
 	int k = pmu__merge_format(format);
+	struct pmu_results *paths;
 	locale_t c, old;
 
 	if (k < 0)
 		return k;
-	if (!(c = newlocale(LC_ALL_MASK, "C", (locale_t)0)))
+	if (pmu__merge_paths_snap(m, &paths) < 0)
+		return -ENOMEM;
+	if (!(c = newlocale(LC_ALL_MASK, "C", (locale_t)0))) {
+		pmu__merge_paths_unsnap(paths);
 		return pmu__merge_nomem();
+	}
 	old = uselocale(c);
 	if (k == 0)
-		pmu__merge_table(f, m);
+		pmu__merge_table(f, m, paths);
 	else if (k == 1)
-		pmu__merge_csv(f, m);
+		pmu__merge_csv(f, m, paths);
 	else if (k == 2)
-		pmu__merge_json(f, m);
+		pmu__merge_json(f, m, paths);
 	else if (k == 3)
-		pmu__merge_html(f, m);
+		pmu__merge_html(f, m, paths);
 	else
-		merge_prom(f, m, k == 5);
+		merge_prom(f, m, paths, k == 5);
 	uselocale(old);
 	freelocale(c);
+	pmu__merge_paths_unsnap(paths);
 	return 0;
 }
 

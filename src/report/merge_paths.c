@@ -207,7 +207,7 @@ static int snap_dists(const struct merge *m, struct pmu_results *s)
 	s->pdk = calloc((size_t)m->npath * n + 1, sizeof(*s->pdk));
 	s->phproc = calloc(m->npath + 1, sizeof(*s->phproc));
 	if (!s->pdist || !s->pdk || !s->phproc)
-		return pmu__merge_nomem();
+		return -ENOMEM;
 	for (unsigned p = 0; p < m->npath; p++) {
 		const struct mdist *h = &m->path[p].dist;
 
@@ -219,21 +219,11 @@ static int snap_dists(const struct merge *m, struct pmu_results *s)
 	return 0;
 }
 
-int pmu__merge_paths_snap(struct merge *m)
+/* m's paths into s (zeroed): their names, ups, figures of the common events and histograms. 0 or -ENOMEM. */
+static int snap_fill(const struct merge *m, struct pmu_results *s)
 {
 	unsigned n = m->ncommon, w = 2 * (n + 1) + 1;
-	struct pmu_results *s;
 
-	/* paths of some processes only would not add up to the regions: none, said */
-	if (m->paths_in < m->nin) {
-		if (m->paths_in)
-			fprintf(stderr, "pmu report merge: note: call paths left out: %u of the %u reports have none "
-				"(written by libpmu before 0.8)\n", m->nin - m->paths_in, m->nin);
-		return 0;
-	}
-	if (!(s = calloc(1, sizeof(*s))))
-		return pmu__merge_nomem();
-	m->paths = s;
 	s->n = n;
 	s->npath = s->nreg = m->npath;
 	s->ev = malloc((n + 1) * sizeof(*s->ev));
@@ -242,7 +232,7 @@ int pmu__merge_paths_snap(struct merge *m)
 	s->path_reg = malloc((m->npath + 1) * sizeof(*s->path_reg));
 	s->pv = malloc(((size_t)m->npath * w + 1) * sizeof(*s->pv));
 	if (!s->ev || !s->reg || !s->path_up || !s->path_reg || !s->pv)
-		return pmu__merge_nomem();
+		return -ENOMEM;
 	for (unsigned i = 0; i < n; i++)
 		s->ev[i] = m->ev[m->common[i]];
 	for (unsigned p = 0; p < m->npath; p++) {
@@ -254,26 +244,30 @@ int pmu__merge_paths_snap(struct merge *m)
 	return snap_dists(m, s);
 }
 
-void pmu__merge_paths_free(struct merge *m)
+int pmu__merge_paths_snap(const struct merge *m, struct pmu_results **out)
 {
-	struct pmu_results *s = m->paths;
+	*out = NULL;
+	if (m->paths_in < m->nin)	/* pmu__merge_done() said so */
+		return 0;
+	if (!(*out = calloc(1, sizeof(**out))) || snap_fill(m, *out) < 0) {
+		pmu__merge_paths_unsnap(*out);
+		*out = NULL;
+		return pmu__err(-ENOMEM, "out of memory");
+	}
+	return 0;
+}
 
-	for (unsigned p = 0; p < m->npath; p++) {
-		free(m->path[p].name);
-		free(m->path[p].fig);
-		pmu__merge_dist_free(&m->path[p].dist);
-	}
-	free(m->path);
-	free(m->pathslot);
-	if (s) {
-		free(s->ev);
-		free(s->reg);
-		free(s->path_up);
-		free(s->path_reg);
-		free(s->pv);
-		free(s->pdist);	/* the histograms are the paths' */
-		free(s->pdk);
-		free(s->phproc);
-		free(s);
-	}
+void pmu__merge_paths_unsnap(struct pmu_results *s)
+{
+	if (!s)
+		return;
+	free(s->ev);	/* the names and histograms are the merge's */
+	free(s->reg);
+	free(s->path_up);
+	free(s->path_reg);
+	free(s->pv);
+	free(s->pdist);
+	free(s->pdk);
+	free(s->phproc);
+	free(s);
 }
