@@ -417,14 +417,14 @@ else
 	# reduction in the job, and pmu report merge of the ranks' own reports, each file read by a reader
 	# of its format (test/compat/formats_check.py), with histograms: the distributions in each. A name
 	# asking for no format writes nothing.
-	for f in table:txt csv:csv json:json html:html prometheus:prom openmetrics:om; do
+	for f in table:txt csv:csv json:json html:html prometheus:prom openmetrics:om folded:folded; do
 		run formats_${f%%:*} sh -c "rm -rf $tmp/fmt && mkdir $tmp/fmt && cd $tmp/fmt &&
 			export PMU_HISTOGRAMS=1 &&
 			PMU_EVENTS=task-clock PMU_REPORT=proc.${f#*:} $PWD/$O/examples/zero_code >/dev/null &&
 			PMU_EVENTS=task-clock PMU_REPORT='job-%r.${f#*:}' $mpirun_ -x PMU_HISTOGRAMS -np 2 $bin/mpi_regions 'rank-%r.json' &&
 			$PWD/$O/pmu report merge -o merged.${f#*:} rank-0.json rank-1.json &&
 			for p in proc job-all merged; do python3 $PWD/test/compat/formats_check.py ${f%%:*} \$p.${f#*:} \
-				\$([ \$p = proc ] && echo alloc || echo work) dist || exit 1; done"
+				\$([ \$p = proc ] && echo alloc || echo work) $([ ${f%%:*} = folded ] || echo dist) || exit 1; done"
 	done
 	run formats_refused sh -c "rm -rf $tmp/fmt && mkdir $tmp/fmt && cd $tmp/fmt &&
 		PMU_EVENTS=task-clock PMU_REPORT='job-%r.xml' $mpirun_ -np 2 $bin/mpi_regions 2> err;

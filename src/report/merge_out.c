@@ -371,16 +371,38 @@ static void merge_prom(FILE *f, const struct merge *m, const struct pmu_results 
 	pmu__prom_end(f, om);
 }
 
-/* The formats a merged report is written in, by their names. */
-static const char *const formats[] = { "table", "csv", "json", "html", "prometheus", "openmetrics" };
+/* The formats a merged report is written in, by their names; from 6 on, of its call paths (report_tree.c). */
+static const char *const formats[] = { "table", "csv", "json", "html", "prometheus", "openmetrics", "folded",
+				       "hatchet", "json-split" };
 
 int pmu__merge_format(const char *format)
 {
+	if (!strncmp(format, "folded:", 7))	/* weighed by a figure, checked at the write */
+		return 6;
 	for (unsigned i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
 		if (!strcmp(format, formats[i]))
 			return (int)i;
-	return pmu__err(-EINVAL, "%s: unknown report format (table, csv, json, html, prometheus or openmetrics)",
-			pmu__show(&(struct pmu__shown){ 0 }, format, strlen(format)));
+	return pmu__err(-EINVAL, "%s: unknown report format (table, csv, json, html, prometheus, openmetrics, "
+			"folded, hatchet or json-split)", pmu__show(&(struct pmu__shown){ 0 }, format, strlen(format)));
+}
+
+/* A format of the call paths (kind k, 6 on): refused when the merge has none, or folded's figure is not counted. */
+static int tree_write(FILE *f, const struct pmu_results *paths, int k, const char *format)
+{
+	int fig;
+
+	if (!paths)
+		return pmu__err(-EINVAL, "%s: the merged reports have no call paths (a report written by libpmu "
+				"before 0.8 has none)", format);
+	if (k == 7)
+		pmu__report_hatchet(f, paths);
+	else if (k == 8)
+		pmu__report_jsonsplit(f, paths);
+	else if ((fig = pmu__tree_fig(paths, format)) < 0)
+		return fig;
+	else
+		pmu__report_folded(f, paths, fig);
+	return 0;
 }
 
 int pmu__merge_write(FILE *f, const struct merge *m, const char *format)
@@ -388,6 +410,7 @@ int pmu__merge_write(FILE *f, const struct merge *m, const char *format)
 	int k = pmu__merge_format(format);
 	struct pmu_results *paths;
 	locale_t c, old;
+	int r = 0;
 
 	if (k < 0)
 		return k;
@@ -398,7 +421,9 @@ int pmu__merge_write(FILE *f, const struct merge *m, const char *format)
 		return pmu__merge_nomem();
 	}
 	old = uselocale(c);
-	if (k == 0)
+	if (k >= 6)
+		r = tree_write(f, paths, k, format);
+	else if (k == 0)
 		pmu__merge_table(f, m, paths);
 	else if (k == 1)
 		pmu__merge_csv(f, m, paths);
@@ -411,7 +436,7 @@ int pmu__merge_write(FILE *f, const struct merge *m, const char *format)
 	uselocale(old);
 	freelocale(c);
 	pmu__merge_paths_unsnap(paths);
-	return 0;
+	return r;
 }
 
 static int write_fill(FILE *f, void *arg)

@@ -3,7 +3,8 @@
 # format that libpmu did not write: csv by Python's csv, json by json, html by
 # html.parser (every tag closed), Prometheus text by promtool check metrics
 # where installed and by python3-prometheus-client's parser, OpenMetrics by its
-# strict OpenMetrics parser; and the region argv[3] is in it, with its calls,
+# strict OpenMetrics parser, collapsed stacks (folded) as flamegraph.pl reads them; and the
+# region argv[3] is in it, with its calls,
 # and (argv[4] "dist") its distributions: quantiles and the tail.
 import csv
 import json
@@ -68,6 +69,10 @@ elif fmt in ("prometheus", "openmetrics"):
         assert any(s.labels["region"] == region and s.value > 0 for s in fams[name].samples), fams[name]
     assert ("pmu_region_calls_total{region=\"%s\"" % region) in text
     assert (fmt == "openmetrics") == text.endswith("# EOF\n")
+elif fmt == "folded":  # as flamegraph.pl reads it: frames by ';', the weight after the last space
+    stacks = [line.rpartition(" ") for line in text.splitlines()]
+    assert all(sp == " " and w.isdigit() and int(w) > 0 for _, sp, w in stacks), stacks[:3]
+    assert any(region in st.split(";") for st, _, _ in stacks), stacks[:3]
 else:
     raise SystemExit("unknown format " + fmt)
 assert not dist or marks[fmt] in text, "%s: no distributions (%s)" % (path, marks[fmt])

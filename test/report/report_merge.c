@@ -270,7 +270,7 @@ static const char *replaced(const char *s, const char *from, const char *to)
 
 static void paths(void)
 {
-	char dir[] = "/tmp/pmu-merge-paths-XXXXXX", path[3][80], o[3][80], *bad;
+	char dir[] = "/tmp/pmu-merge-paths-XXXXXX", path[3][80], o[3][80], want[160], *bad;
 	FILE *f;
 
 	CHECK(mkdtemp(dir) != NULL);
@@ -308,6 +308,16 @@ static void paths(void)
 		  "one merge:\n%s\na merge of a merge:\n%s", out, err);
 	CHECK_EQ(PMU("report", "merge", path[0], path[1]), 0);
 	CHECK_MSG(strstr(out, "\ncall paths: total and self") && strstr(out, "\n  in "), "%s", out);
+	/* the trees' formats: collapsed stacks weighed by self ns, the merged json's */
+	snprintf(want, sizeof(want), "outer;in %.0f\n", path_fig(o[0], "outer", "in", "self_ns", false));
+	CHECK_EQ(PMU("report", "merge", "--format", "folded", path[0], path[1], path[2]), 0);
+	CHECK_MSG(strstr(out, want) && !strncmp(out, "outer ", 6), "%s", out);
+	CHECK_EQ(PMU("report", "merge", "--format", "hatchet", path[0], path[1], path[2]), 0);
+	CHECK_MSG(strstr(out, "{\"frame\": {\"name\": \"in\", \"type\": \"region\"}, \"metrics\": {\"calls\": 6, "), "%s", out);
+	/* reports without paths (libpmu 0.3's fixtures): their trees refused, and no file made */
+	snprintf(want, sizeof(want), "%s/m.folded", dir);
+	CHECK_EQ(PMU("report", "merge", "-o", want, FIX "a.json", FIX "b.json"), 1);
+	CHECK_MSG(strstr(err, "folded: the merged reports have no call paths") && access(want, F_OK) != 0, "%s", err);
 	/* a path of no names: refused, naming the file and the line */
 	CHECK((bad = t_file(path[0])) != NULL);
 	CHECK(bad && (f = fopen(path[0], "w")) && fputs(replaced(bad, "{\"path\": [\"outer\"]", "{\"path\": []"), f) >= 0 &&

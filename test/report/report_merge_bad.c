@@ -235,8 +235,8 @@ static void command_line(void)
 	CHECK_EQ(PMU("report", "merge"), 129);
 	CHECK_MSG(strstr(err, "no report to merge") && strstr(err, "usage: pmu report merge"), "%s", err);
 	CHECK_EQ(PMU("report", "merge", "--format", "xml", FIX "a.json"), 129);
-	CHECK_MSG(strstr(err, "--format xml: unknown report format (table, csv, json, html, prometheus or "
-			      "openmetrics)"), "%s", err);
+	CHECK_MSG(strstr(err, "--format xml: unknown report format (table, csv, json, html, prometheus, "
+			      "openmetrics, folded, hatchet or json-split)"), "%s", err);
 	/* an output name that asks for no format: refused before anything is read or written */
 	CHECK_EQ(PMU("report", "merge", "-o", "/nonexistent/merged.xml", FIX "a.json"), 129);
 	CHECK_MSG(strstr(err, "pmu report merge: -o /nonexistent/merged.xml: the extension .xml names no report "
