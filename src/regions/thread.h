@@ -68,8 +68,8 @@ extern uint64_t pmu__tgen __attribute__((visibility("hidden")));
  * so that a region's hot path checks one pointer.
  */
 struct pmu__tls {
+	void *upper;		/* first: arm64 loads it from the thread pointer and the offset in one instruction */
 	uint64_t gen;
-	void *upper;
 	struct pmu__thr *thr;
 	uint64_t refused;	/* gen + 1: this thread was refused a set (descriptors, memory), retrying (thread.c) */
 	uint64_t refused_ns;	/* when this refusal began (CLOCK_MONOTONIC) */
