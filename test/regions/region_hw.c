@@ -80,7 +80,12 @@ int main(void)
 	CHECK_MSG(cyc >= 4 * (uint64_t)t_scale(1000000), "cycles %" PRIu64, cyc);
 	free(buf);
 
-	/* A child reads counters of its own: far fewer cycles than the parent spent. */
+	/*
+	 * A child reads counters of its own: fewer cycles than the parent's
+	 * total, which its inherited registers would have shown. Not "half":
+	 * under QEMU without -icount cycles follow the host's clock, and a
+	 * loaded host can stretch the child's reopening past half the parent's.
+	 */
 	spin(t_scale(2000000));
 	CHECK(pmu_thread_read(v) == 0);
 	fflush(NULL);
@@ -88,7 +93,7 @@ int main(void)
 	if (pid == 0) {
 		if (pmu_thread_read(w) != 0)
 			_exit(2);
-		_exit(w[0] < v[0] / 2 ? 0 : 1);
+		_exit(w[0] < v[0] ? 0 : 1);
 	}
 	CHECK(waitpid(pid, &status, 0) == pid);
 	CHECK_MSG(WIFEXITED(status) && WEXITSTATUS(status) == 0, "child status 0x%x", status);
