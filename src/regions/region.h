@@ -21,6 +21,8 @@
 #define PMU_REGION_CAL 0	/* the id of compensation's own region (region_comp.c), no name's */
 #define PMU_REGION_DEPTH 64	/* open regions per thread */
 #define PMU_REGION_NAME 128	/* longest name, NUL included */
+/* A call path's names from the top joined by ';', each escaped (4 bytes a byte at most): its longest. */
+#define PMU_PATH_BUF ((PMU_REGION_DEPTH + 2) * (4 * PMU_REGION_NAME + 1))
 #define PMU_NAME_CACHE 64	/* per-thread pointer -> region cache, a power of 2 */
 /*
  * Region ids remembered per thread for the handles' hot path (later ids

@@ -137,10 +137,8 @@ struct tsnap {
 	char **names;
 	uint64_t t0, calls, dropped;
 	uint64_t folded;	/* calls of the threads folded (thread.c), dropped too */
-	char *path;		/* room for a call's path (PATH_BUF) */
+	char *path;		/* room for a call's path (PMU_PATH_BUF) */
 };
-
-#define PATH_BUF ((PMU_REGION_DEPTH + 2) * (4 * PMU_REGION_NAME + 1))
 
 static void tsnap_free(void *p)
 {
@@ -261,7 +259,7 @@ static int trace_copy(struct tsnap *s)
 	for (t = c ? pmu__thr_walk_next(NULL) : NULL; t; t = pmu__thr_walk_next(t))
 		n += trace_of(t) != NULL;
 	if (!(s->thr = calloc(n + 1, sizeof(*s->thr))) || !(s->names = calloc(s->nev + 1, sizeof(*s->names))) ||
-	    !(s->path = malloc(PATH_BUF)))
+	    !(s->path = malloc(PMU_PATH_BUF)))
 		r = -ENOMEM;
 	for (unsigned i = 0; r == 0 && n && i < s->nev; i++)
 		r = (s->names[i] = strdup(c->names[i])) ? 0 : -ENOMEM;

@@ -57,10 +57,10 @@ void pmu__report_jsonsplit(FILE *f, const struct pmu_results *s);
 void pmu__paths_prom(FILE *f, const struct pmu_results *s, bool om);
 void pmu__paths_html(FILE *f, const struct pmu_results *s);	/* the icicle, when the paths have figures */
 /*
- * Path p's names from the top into b (PMU_PATH_BUF bytes), joined by ';', a
- * ';' in a name as \x3b; each escaped as text first when esc. Its end.
+ * Path p's names from the top into b (PMU_PATH_BUF bytes, regions/region.h),
+ * joined by ';', a ';' in a name as \x3b; each escaped as text first when
+ * esc. Its end.
  */
-#define PMU_PATH_BUF ((PMU_REGION_DEPTH + 2) * (4 * PMU_REGION_NAME + 1))
 char *pmu__path_str(const struct pmu_results *s, unsigned p, char *b, bool esc);
 void pmu__free_buf(void *p);	/* free(*(char **)p), a cancel cleanup */
 
