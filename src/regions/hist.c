@@ -97,6 +97,21 @@ int pmu__shist_add(struct pmu__shist *dst, const struct pmu__shist *src, const i
 	return 0;
 }
 
+int pmu__shist_add_set(struct pmu__shist **dst, const struct pmu__shist *src, unsigned nfig)
+{
+	if (!src)
+		return 0;
+	if (!*dst) {
+		if (!(*dst = calloc(nfig, sizeof(**dst))))
+			return -ENOMEM;
+		(*dst)[0].nts = nfig;
+	}
+	for (unsigned i = 0; i < nfig; i++)
+		if (pmu__shist_add(&(*dst)[i], &src[i], NULL) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
 int pmu__shist_from(struct pmu__shist *h, const uint64_t *cnt, const uint64_t *const *ts, unsigned nts,
 		    unsigned lo, unsigned hi)
 {

@@ -88,6 +88,13 @@ uint64_t pmu__shist_tail(const struct pmu__shist *h, uint64_t *from, double *tai
 int pmu__shist_add(struct pmu__shist *dst, const struct pmu__shist *src, const int *map);
 
 /*
+ * An entry's histograms src (nfig figures: ns's first, with the sums of all
+ * nfig, then each event's; NULL: none) added into *dst, made empty on the
+ * first. 0 or -ENOMEM.
+ */
+int pmu__shist_add_set(struct pmu__shist **dst, const struct pmu__shist *src, unsigned nfig);
+
+/*
  * Sparse from dense counters cnt[lo..hi] (and nts events' sums ts[e][lo..hi],
  * ts[e] a row), read with acquire loads: a copy under its writer's seqcount
  * (which the caller retries when it moved). 0 or -ENOMEM.

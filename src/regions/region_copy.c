@@ -149,14 +149,8 @@ static int flat_add(struct pmu__rcopy *d, const struct pmu__rcopy *o, unsigned n
 		memcpy(d->f, o->f, (n + 1) * sizeof(d->f[0]));
 	for (unsigned i = 0; !first && i <= n; i++)
 		pmu__fig_fold(&d->f[i], &o->f[i]);
-	if (o->dist && !d->dist) {	/* the first histograms: ns's with the sums of every figure */
-		if (!(d->dist = calloc(n + 1, sizeof(*d->dist))))
-			return -ENOMEM;
-		d->dist[0].nts = n + 1;
-	}
-	for (unsigned i = 0; o->dist && i <= n; i++)
-		if (pmu__shist_add(&d->dist[i], &o->dist[i], NULL) < 0)
-			return -ENOMEM;
+	if (pmu__shist_add_set(&d->dist, o->dist, n + 1) < 0)
+		return -ENOMEM;
 	d->spans += o->spans;
 	d->clamped += o->clamped;
 	return 0;

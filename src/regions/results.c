@@ -188,16 +188,8 @@ static int total_dists(struct pmu_results *r)
 		struct pmu__rent *t = (struct pmu__rent *)pmu__results_ent(r, -1, id);
 
 		for (unsigned k = 0; k < r->nthr; k++) {
-			const struct pmu__rent *e = pmu__results_ent(r, (int)k, id);
-
-			if (!e->dist)
-				continue;
-			if (!t->dist && !(t->dist = calloc(r->n + 1, sizeof(*t->dist))))
+			if (pmu__shist_add_set(&t->dist, pmu__results_ent(r, (int)k, id)->dist, r->n + 1) < 0)
 				return -ENOMEM;
-			t->dist[0].nts = r->n + 1;
-			for (unsigned i = 0; i <= r->n; i++)
-				if (pmu__shist_add(&t->dist[i], &e->dist[i], NULL) < 0)
-					return -ENOMEM;
 		}
 	}
 	return 0;
@@ -435,21 +427,13 @@ static int path_dists(struct pmu_results *r, const struct nodes *nd, const unsig
 	for (unsigned k = 0; k < r->nthr; at += nd[k++].m)
 		for (unsigned i = 0; i < nd[k].m; i++) {
 			const struct pmu__rcopy *o = (const struct pmu__rcopy *)((const char *)nd[k].c + i * size);
-			struct pmu__shist **d;
 
 			if (!o->dist)
 				continue;
 			if (!r->pdist && !(r->pdist = calloc(r->npath + 1, sizeof(*r->pdist))))
 				return -ENOMEM;
-			d = &r->pdist[map[at + i]];
-			if (!*d) {	/* ns's with the sums of every figure, as an entry's */
-				if (!(*d = calloc(r->n + 1, sizeof(**d))))
-					return -ENOMEM;
-				(*d)[0].nts = r->n + 1;
-			}
-			for (unsigned f = 0; f <= r->n; f++)
-				if (pmu__shist_add(&(*d)[f], &o->dist[f], NULL) < 0)
-					return -ENOMEM;
+			if (pmu__shist_add_set(&r->pdist[map[at + i]], o->dist, r->n + 1) < 0)
+				return -ENOMEM;
 		}
 	return 0;
 }
