@@ -108,7 +108,7 @@ struct merge {
 	unsigned nmkeys;
 	char **mkeys;		/* the built-in metrics the inputs' regions gave, by their keys */
 	struct pmu__mplan mp;	/* after pmu__merge_done(): those and every other the common events give */
-	unsigned npath, pathcap, paths_in;	/* paths_in: the inputs that gave paths (libpmu 0.8 on) */
+	unsigned npath, paths_in;	/* paths_in: the inputs that gave paths (libpmu 0.8 on) */
 	struct mpath *path;
 	unsigned *pathslot;	/* paths by up and name: 1 + index, 0 free */
 	size_t pathmask;
@@ -142,6 +142,9 @@ void pmu__range_merge(struct mregion *r, unsigned n, bool range, double ns_min, 
 
 /* A region's or path's histograms d (a process's, or a merged report's) into h (merge_dist.c). 0 or -ENOMEM. */
 int pmu__merge_dist(struct merge *m, struct mdist *h, const struct pmu__rep_dist *d, unsigned in);
+/* Object o's "dist" (a merged report's region or path, read as report_read.c reads one), when it has one, into h. */
+int pmu__merge_dist_json(struct merge *m, const struct pmu__rep_ctx *c, const struct pmu__json *o, struct mdist *h,
+			 unsigned in);
 
 /* Frees h's histograms (inline: merge.c's pmu__merge_free() calls merge_dist.c nothing, which calls merge.c). */
 static inline void pmu__merge_dist_free(struct mdist *h)

@@ -64,6 +64,18 @@ int pmu__merge_dist(struct merge *m, struct mdist *r, const struct pmu__rep_dist
 	return 0;
 }
 
+int pmu__merge_dist_json(struct merge *m, const struct pmu__rep_ctx *c, const struct pmu__json *o, struct mdist *h,
+			 unsigned in)
+{
+	struct pmu__rep_dist *d;
+	int e = pmu__rep_dist(c, o, &d);
+
+	if (e == 0 && d)
+		e = pmu__merge_dist(m, h, d, in);
+	pmu__rep_dist_free(d);
+	return e;
+}
+
 bool pmu__merge_dist_has(const struct mdist *r, unsigned e)
 {
 	return e < r->hne && r->hcnt[e] == r->hproc;

@@ -90,7 +90,6 @@ static int region(struct merge *m, struct pmu__rep_ctx *c, const struct pmu__jso
 	struct spread calls, ns, sev[nev ? nev : 1];
 	double min[nev ? nev : 1], max[nev ? nev : 1], ns_min = 0, ns_max = 0;
 	const char *name;
-	struct pmu__rep_dist *d;
 	struct mregion *r;
 	struct npc q;
 	uint64_t n, tot;
@@ -137,11 +136,8 @@ static int region(struct merge *m, struct pmu__rep_ctx *c, const struct pmu__jso
 	for (unsigned i = 0; i < nev; i++)
 		if (pmu__spread_merge(&r->ev[ev[i]], &sev[i]) < 0)
 			return BAD(c, o, "the sum of %.64s overflows", names[i]);
-	if ((e = pmu__rep_dist(c, o, &d)) < 0 || (d && (e = pmu__merge_dist(m, &r->dist, d, in)) < 0)) {
-		pmu__rep_dist_free(d);
+	if ((e = pmu__merge_dist_json(m, c, o, &r->dist, in)) < 0)
 		return e;
-	}
-	pmu__rep_dist_free(d);
 	r->nproc += (unsigned)n;
 	return 0;
 }

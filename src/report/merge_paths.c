@@ -24,20 +24,6 @@ static size_t path_key(const struct merge *m, unsigned i)
 	return key_of(m->path[i].up, m->path[i].name);
 }
 
-static int room(struct merge *m)
-{
-	unsigned cap = m->pathcap ? 2 * m->pathcap : 64;
-	struct mpath *v;
-
-	if (m->npath < m->pathcap)
-		return 0;
-	if (!(v = realloc(m->path, cap * sizeof(*v))))
-		return pmu__merge_nomem();
-	m->path = v;
-	m->pathcap = cap;
-	return 0;
-}
-
 /* Path name inside up, found or made: its index, or -ENOMEM. */
 static int path_of(struct merge *m, int up, const char *name)
 {
@@ -52,8 +38,8 @@ static int path_of(struct merge *m, int up, const char *name)
 		if (p->up == up && !strcmp(p->name, name))
 			return (int)m->pathslot[h] - 1;
 	}
-	if (room(m) < 0)
-		return -ENOMEM;
+	if (pmu__grow(&m->path, m->npath, sizeof(*m->path)) < 0)
+		return pmu__merge_nomem();
 	p = &m->path[m->npath];
 	*p = (struct mpath){ .up = up, .name = strdup(name), .fig = calloc(2, sizeof(uint64_t)) };
 	if (!p->name || !p->fig) {
@@ -68,10 +54,10 @@ static int path_of(struct merge *m, int up, const char *name)
 /* x added to *to: 0, or -ERANGE with a message naming the figure of path entry o. */
 static int add(const struct pmu__rep_ctx *c, const struct pmu__json *o, uint64_t *to, uint64_t x, const char *fig)
 {
-	if (__builtin_add_overflow(*to, x, to))
-		return pmu__rep_bad(c, o->line, (char[200]){ 0 }, "\"paths\": %.64s: the sum passes 2^64 - 1", fig) ==
-		       -EINVAL ? -ERANGE : -ERANGE;
-	return 0;
+	if (!__builtin_add_overflow(*to, x, to))
+		return 0;
+	pmu__rep_bad(c, o->line, (char[200]){ 0 }, "\"paths\": %.64s: the sum passes 2^64 - 1", fig);
+	return -ERANGE;
 }
 
 /* Event e's total and self of p: room made for the union's events. */
@@ -119,19 +105,6 @@ static int entry_events(struct merge *m, const struct pmu__rep_ctx *c, const str
 	return 0;
 }
 
-/* Entry o's histograms (its "dist", as a region's) into h, when it has them. */
-static int entry_dist(struct merge *m, const struct pmu__rep_ctx *c, const struct pmu__json *o, struct mdist *h,
-		      unsigned in)
-{
-	struct pmu__rep_dist *d;
-	int e = pmu__rep_dist(c, o, &d);
-
-	if (e == 0 && d)
-		e = pmu__merge_dist(m, h, d, in);
-	pmu__rep_dist_free(d);
-	return e;
-}
-
 /* One item of "paths": {"path": [names from the top], "calls", "ns", "self_ns", "counts", "self_counts"}. */
 static int entry(struct merge *m, const struct pmu__rep_ctx *c, const struct pmu__json *o,
 		 const struct pmu__json *evs, unsigned in)
@@ -159,7 +132,7 @@ static int entry(struct merge *m, const struct pmu__rep_ctx *c, const struct pmu
 	if ((e = add(c, o, &m->path[p].calls, calls, "calls")) < 0 || (e = add(c, o, &m->path[p].fig[0], ns, "ns")) < 0 ||
 	    (e = add(c, o, &m->path[p].fig[1], self, "self_ns")) < 0 || (e = entry_events(m, c, o, (unsigned)p, evs, in)) < 0)
 		return e;
-	return entry_dist(m, c, o, &m->path[p].dist, in);
+	return pmu__merge_dist_json(m, c, o, &m->path[p].dist, in);
 }
 
 int pmu__merge_paths_add(struct merge *m, const char *path, const struct pmu__json *doc, unsigned in)
