@@ -213,7 +213,7 @@ static struct pmu__vrow path_row(const struct pmu_results *s, unsigned p)
 void pmu__paths_json(FILE *f, const struct pmu_results *s)
 {
 	unsigned n = 0, w = s->n + 1;
-	struct pmu__view view;
+	const struct pmu__view view = { .nev = s->n, .ev = (const char *const *)s->ev };	/* what dist_json reads */
 
 	fputs(",\n  \"paths\": [", f);	/* since 0.8: every call path, its names from the top */
 	for (unsigned p = 0; p < s->npath; p++) {
@@ -227,7 +227,6 @@ void pmu__paths_json(FILE *f, const struct pmu_results *s)
 		if (s->pdist && s->pdist[p]) {	/* since 0.8: its histograms, as a region's */
 			struct pmu__vrow row = path_row(s, p);
 
-			view = (struct pmu__view){ .nev = s->n, .ev = (const char *const *)s->ev };
 			pmu__dist_json(f, &view, &row);
 		}
 		fputc('}', f);
